@@ -1,0 +1,40 @@
+"""The one entry point for checks: lint, typecheck, tests and benchmarks."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["lint", "typecheck", "tests"]
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = True
+
+PYTHON = "3"
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """Ruff over the sources, tests and this file."""
+    session.install("ruff>=0.5")
+    session.run("ruff", "check", "src", "tests", "noxfile.py")
+
+
+@nox.session(python=PYTHON)
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict over src/."""
+    session.install("-e", ".[typecheck,postgres]")
+    session.run("mypy", "--strict", "src")
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Unit, property and integration tests (slow ones excluded)."""
+    session.install("-e", ".[test]")
+    args = session.posargs or ["tests", "-m", "not slow"]
+    session.run("pytest", *args)
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks of SPEC section 14, printed as figures and ratios from one run."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "benchmarks", *session.posargs)

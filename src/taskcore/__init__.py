@@ -1,0 +1,30 @@
+"""taskcore: the rules of the WhatsApp task service, importable by other projects (SPEC section 15)."""
+
+from taskcore.dates import format_due_date, parse_due_date
+from taskcore.errors import InvalidDate, InvalidDescription, InvalidTime, TaskcoreError
+from taskcore.identity import normalize_group_id, normalize_user_id, parse_id_list
+from taskcore.pagination import clamp_limit, escape_like
+from taskcore.ratelimit import TokenBucket
+from taskcore.reminders import ReminderFreq, normalize_reminder_time, reminder_due_slot
+from taskcore.settings import Settings
+from taskcore.text import sanitize_description
+
+__all__ = [
+    "InvalidDate",
+    "InvalidDescription",
+    "InvalidTime",
+    "ReminderFreq",
+    "Settings",
+    "TaskcoreError",
+    "TokenBucket",
+    "clamp_limit",
+    "escape_like",
+    "format_due_date",
+    "normalize_group_id",
+    "normalize_reminder_time",
+    "normalize_user_id",
+    "parse_due_date",
+    "parse_id_list",
+    "reminder_due_slot",
+    "sanitize_description",
+]

@@ -1,0 +1,420 @@
+"""Chat command grammar (SPEC section 5, seed D1-D3): message text in, one typed command out.
+
+``parse_command`` is pure: it returns ``None`` for ordinary chat and raises only ``CommandSyntaxError``.
+Choices the SPEC leaves open:
+
+- ``ver``, ``ayuda``, ``web``, ``/admin sync`` and ``/admin ayuda`` ignore extra words; commands that take
+  arguments reject extra ones (``/t tomar 3 4`` is an error, not a claim of 3).
+- ``/admin ayuda`` and ``/admin help`` are aliases of bare ``/admin``.
+- In ``nueva`` any of ``"``, ``“``, ``”`` opens and any of them closes a quoted chunk; a quote inside a word
+  splits it there. ``@<digits>`` is a mention only as a whole token (``@346001,`` stays text).
+- Task ids have at most 18 digits (they must fit a 64-bit integer).
+- Admin command names start with ``admin`` (``AdminAllow.name == "admin permitir"``), and so does
+  ``CommandSyntaxError.command`` for admin errors: ``error.admin`` lets the bot stay silent for non-admins.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from datetime import date
+from typing import ClassVar, TypeAlias
+
+from taskcore.access import GroupStatus
+from taskcore.dates import ACCEPTED_FORMS, is_date_like, parse_due_date
+from taskcore.errors import ValidationError
+from taskcore.identity import normalize_group_id
+from taskcore.reminders import ReminderFreq, normalize_reminder_time, parse_freq
+from taskcore.text import sanitize_description
+
+
+class CommandSyntaxError(ValidationError):
+    """A message that is a command but not a well-formed one; str() is the Spanish reply."""
+
+    def __init__(self, reason: str, *, command: str | None, accepted: str, field: str | None = None) -> None:
+        super().__init__(f"{reason}.\nUso: {accepted}", field=field)
+        self.command = command
+        self.accepted = accepted
+
+    @property
+    def admin(self) -> bool:
+        """True for an ``/admin`` command: only administrators may get this reply (A4)."""
+        return self.command is not None and self.command.partition(" ")[0] == "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """``/t`` or ``/t ayuda``: the help text."""
+
+    name: ClassVar[str] = "ayuda"
+
+
+@dataclass(frozen=True, slots=True)
+class NewTask:
+    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order."""
+
+    name: ClassVar[str] = "nueva"
+    description: str
+    due: date | None
+    mentions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ListTasks:
+    """``/t ver``: list open tasks."""
+
+    name: ClassVar[str] = "ver"
+
+
+@dataclass(frozen=True, slots=True)
+class Complete:
+    """``/t x``: complete one or more tasks."""
+
+    name: ClassVar[str] = "x"
+    task_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """``/t tomar``: the sender becomes an assignee."""
+
+    name: ClassVar[str] = "tomar"
+    task_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unassign:
+    """``/t soltar``: the sender stops being an assignee."""
+
+    name: ClassVar[str] = "soltar"
+    task_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetDue:
+    """``/t fecha``: set the due date, or clear it (``due is None``)."""
+
+    name: ClassVar[str] = "fecha"
+    task_id: int
+    due: date | None
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """``/t editar``: replace the description."""
+
+    name: ClassVar[str] = "editar"
+    task_id: int
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetReminders:
+    """``/t recordatorios``: reminder preference; ``time is None`` keeps the saved time."""
+
+    name: ClassVar[str] = "recordatorios"
+    freq: ReminderFreq
+    time: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class WebLink:
+    """``/t web``: a login link, sent by direct message."""
+
+    name: ClassVar[str] = "web"
+
+
+@dataclass(frozen=True, slots=True)
+class AdminHelp:
+    """``/admin``: the admin help text."""
+
+    name: ClassVar[str] = "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class AdminListGroups:
+    """``/admin grupos``: groups, optionally only those in ``status`` (pending, allowed, blocked)."""
+
+    name: ClassVar[str] = "admin grupos"
+    status: GroupStatus | None
+
+
+@dataclass(frozen=True, slots=True)
+class AdminAllow:
+    """``/admin permitir``: allow a group; ``None`` is the current chat."""
+
+    name: ClassVar[str] = "admin permitir"
+    group_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AdminBlock:
+    """``/admin bloquear``: block a group; ``None`` is the current chat."""
+
+    name: ClassVar[str] = "admin bloquear"
+    group_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AdminSync:
+    """``/admin sync``: synchronise groups now."""
+
+    name: ClassVar[str] = "admin sync"
+
+
+AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
+"""The ``/admin`` commands, for administrators only (A4)."""
+TaskCommand: TypeAlias = Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit
+"""The ``/t`` commands (with ``SetReminders`` and ``WebLink``), for anyone in an allowed chat."""
+Command: TypeAlias = TaskCommand | SetReminders | WebLink | AdminCommand
+"""Every command ``parse_command`` can return."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    today: date
+    mentioned: frozenset[str]
+
+
+_Parser = Callable[[str, _Context], Command]
+
+_USAGE = {
+    "ayuda": ("/t ayuda", "/t ayuda"),
+    "nueva": ("/t nueva <texto> [fecha] [@mención...]", "/t nueva comprar pan mañana @Ana"),
+    "ver": ("/t ver", "/t ver"),
+    "x": ("/t x <id> [<id>...]", "/t x 12 15"),
+    "tomar": ("/t tomar <id>", "/t tomar 12"),
+    "soltar": ("/t soltar <id>", "/t soltar 12"),
+    "fecha": ("/t fecha <id> <fecha>|sin", "/t fecha 12 2026-03-05"),
+    "editar": ("/t editar <id> <texto>", "/t editar 12 comprar pan integral"),
+    "recordatorios": (
+        "/t recordatorios <off|diario|laborables|semanal> [HH:MM]",
+        "/t recordatorios diario 08:30",
+    ),
+    "web": ("/t web", "/t web"),
+    "admin grupos": ("/admin grupos [pendientes|permitidos|bloqueados]", "/admin grupos pendientes"),
+    "admin permitir": ("/admin permitir <dígitos>@g.us|aquí", "/admin permitir aquí"),
+    "admin bloquear": ("/admin bloquear <dígitos>@g.us|aquí", "/admin bloquear 120363000000000000@g.us"),
+    "admin sync": ("/admin sync", "/admin sync"),
+}
+_DATE_FORMS = f"Fechas: {ACCEPTED_FORMS}"
+_MENTION = re.compile(r"@([0-9]+)")
+_TASK_ID = re.compile(r"#?([0-9]{1,18})")
+_CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
+_HERE = frozenset({"aquí", "aqui", "here"})
+_STATUSES = {
+    "pendientes": GroupStatus.PENDING,
+    "permitidos": GroupStatus.ALLOWED,
+    "bloqueados": GroupStatus.BLOCKED,
+}
+_STATUSES |= {status.value: status for status in GroupStatus}
+
+
+def _word(token: str) -> str:
+    return unicodedata.normalize("NFC", token).casefold()
+
+
+def _shown(token: str) -> str:
+    return f"«{token[:40]}…»" if len(token) > 40 else f"«{token}»"
+
+
+def _split_first(text: str) -> tuple[str, str]:
+    parts = text.split(maxsplit=1)
+    return (parts[0] if parts else "", parts[1] if len(parts) > 1 else "")
+
+
+def _error(
+    name: str | None, reason: str, *, field: str | None = None, dates: bool = False
+) -> CommandSyntaxError:
+    accepted = _USAGE[name][0] if name in _USAGE else _subcommand_list(name)
+    if dates:
+        accepted = f"{accepted}\n{_DATE_FORMS}"
+    return CommandSyntaxError(reason, command=name, accepted=accepted, field=field)
+
+
+def _subcommand_list(name: str | None) -> str:
+    if name is not None and name.startswith("admin"):
+        return "/admin [grupos|permitir|bloquear|sync]"
+    return "/t " + "|".join(key for key in _USAGE if not key.startswith("admin"))
+
+
+def _task_id(token: str, name: str) -> int:
+    match = _TASK_ID.fullmatch(token)
+    if match is None or int(match.group(1)) == 0:
+        raise _error(name, f"id de tarea no válido: {_shown(token)}", field="task_id")
+    return int(match.group(1))
+
+
+def _due(token: str, name: str, today: date) -> date:
+    try:
+        return parse_due_date(token, today=today)
+    except ValidationError as exc:
+        raise _error(name, f"fecha no válida: {_shown(token)}", field="due_date", dates=True) from exc
+
+
+def _description(text: str, name: str) -> str:
+    try:
+        return sanitize_description(text)
+    except ValidationError as exc:
+        raise _error(name, str(exc), field="description") from exc
+
+
+def _exact_args(args: str, name: str, count: int) -> list[str]:
+    words = args.split()
+    if len(words) != count:
+        raise _error(name, "faltan datos" if len(words) < count else "sobran datos")
+    return words
+
+
+def _one_id(args: str, name: str) -> int:
+    (token,) = _exact_args(args, name, 1)
+    return _task_id(token, name)
+
+
+def _parse_new(args: str, ctx: _Context) -> NewTask:
+    parts: list[str] = []
+    dates: list[str] = []
+    mentions: list[str] = []
+    for match in _CHUNK.finditer(args):
+        chunk, quoted = match.group(0), match.group(1)
+        mention = _MENTION.fullmatch(chunk)
+        if quoted is not None:
+            parts.append(quoted)
+        elif is_date_like(chunk):
+            dates.append(chunk)
+        elif mention is not None and mention.group(1) in ctx.mentioned:
+            mentions.append(mention.group(1))
+        else:
+            parts.append(chunk)
+    if len(dates) > 1:
+        raise _error("nueva", "solo cabe una fecha por tarea", field="due_date", dates=True)
+    due = _due(dates[0], "nueva", ctx.today) if dates else None
+    return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)))
+
+
+def _parse_complete(args: str, ctx: _Context) -> Complete:
+    ids = [_task_id(token, "x") for token in re.split(r"[\s,]+", args) if token]
+    if not ids:
+        raise _error("x", "falta el id de la tarea", field="task_id")
+    return Complete(tuple(dict.fromkeys(ids)))
+
+
+def _parse_set_due(args: str, ctx: _Context) -> SetDue:
+    id_token, due_token = _exact_args(args, "fecha", 2)
+    task_id = _task_id(id_token, "fecha")
+    if _word(due_token) in {"sin", "none"}:
+        return SetDue(task_id, None)
+    return SetDue(task_id, _due(due_token, "fecha", ctx.today))
+
+
+def _parse_edit(args: str, ctx: _Context) -> Edit:
+    id_token, text = _split_first(args)
+    if not id_token:
+        raise _error("editar", "faltan datos")
+    return Edit(_task_id(id_token, "editar"), _description(text, "editar"))
+
+
+def _parse_reminders(args: str, ctx: _Context) -> SetReminders:
+    words = args.split()
+    if len(words) not in (1, 2):
+        raise _error("recordatorios", "faltan datos" if not words else "sobran datos")
+    try:
+        freq = parse_freq(words[0])
+    except ValueError as exc:
+        raise _error("recordatorios", f"frecuencia no válida: {_shown(words[0])}", field="freq") from exc
+    try:
+        time = normalize_reminder_time(words[1]) if len(words) == 2 else None
+    except ValueError as exc:
+        raise _error("recordatorios", f"hora no válida: {_shown(words[1])}", field="time") from exc
+    return SetReminders(freq, time)
+
+
+def _parse_list_groups(args: str, ctx: _Context) -> AdminListGroups:
+    words = args.split()
+    if len(words) > 1 or (words and _word(words[0]) not in _STATUSES):
+        raise _error("admin grupos", f"estado no válido: {_shown(args.strip())}")
+    return AdminListGroups(_STATUSES[_word(words[0])] if words else None)
+
+
+def _group_target(args: str, name: str) -> str | None:
+    (token,) = _exact_args(args, name, 1)
+    if _word(token) in _HERE:
+        return None
+    try:
+        return normalize_group_id(token)
+    except ValueError as exc:
+        raise _error(name, f"grupo no válido: {_shown(token)}", field="group_id") from exc
+
+
+def _table(entries: dict[tuple[str, ...], _Parser]) -> dict[str, _Parser]:
+    return {alias: parser for aliases, parser in entries.items() for alias in aliases}
+
+
+_TASK_PARSERS = _table(
+    {
+        ("ayuda", "help"): lambda args, ctx: Help(),
+        ("nueva", "n", "new", "+"): _parse_new,
+        ("ver", "ls", "list", "mis"): lambda args, ctx: ListTasks(),
+        ("x", "hecho", "done"): _parse_complete,
+        ("tomar", "claim"): lambda args, ctx: Claim(_one_id(args, "tomar")),
+        ("soltar", "unassign", "dejar"): lambda args, ctx: Unassign(_one_id(args, "soltar")),
+        ("fecha", "due"): _parse_set_due,
+        ("editar", "edit"): _parse_edit,
+        ("recordatorios", "config", "reminders"): _parse_reminders,
+        ("web",): lambda args, ctx: WebLink(),
+    }
+)
+_ADMIN_PARSERS = _table(
+    {
+        ("ayuda", "help"): lambda args, ctx: AdminHelp(),
+        ("grupos", "groups"): _parse_list_groups,
+        ("permitir", "allow"): lambda args, ctx: AdminAllow(_group_target(args, "admin permitir")),
+        ("bloquear", "block"): lambda args, ctx: AdminBlock(_group_target(args, "admin bloquear")),
+        ("sync",): lambda args, ctx: AdminSync(),
+    }
+)
+
+
+_FAMILIES: dict[str, tuple[dict[str, _Parser], Command, str | None]] = {
+    "/t": (_TASK_PARSERS, Help(), None),
+    "/tarea": (_TASK_PARSERS, Help(), None),
+    "/admin": (_ADMIN_PARSERS, AdminHelp(), "admin"),
+}
+
+
+def parse_command(text: str, *, today: date, mentioned: Collection[str] = ()) -> Command | None:
+    """The command at the start of ``text`` (after leading @mentions), or None for ordinary chat."""
+    head, rest = _split_first(text)
+    while _MENTION.fullmatch(head):
+        head, rest = _split_first(rest)
+    family = _FAMILIES.get(head.lower() if head.isascii() else "")
+    if family is None:
+        return None
+    parsers, bare, family_name = family
+    subcommand, args = _split_first(rest)
+    if not subcommand:
+        return bare
+    parser = parsers.get(_word(subcommand))
+    if parser is None:
+        raise _error(family_name, f"orden desconocida: {_shown(subcommand)}")
+    return parser(args, _Context(today, frozenset(mentioned)))
+
+
+def _help_lines(names: Collection[tuple[str, str]]) -> str:
+    lines = (f"• {usage} — ej.: {example}" if usage != example else f"• {usage}" for usage, example in names)
+    return "\n".join(lines)
+
+
+HELP_TEXT = (
+    "Órdenes (/t o /tarea):\n"
+    + _help_lines([usage for name, usage in _USAGE.items() if not name.startswith("admin")])
+    + f'\n{_DATE_FORMS}. El texto entre comillas va tal cual: /t nueva "comprar 2/3 kg" mañana'
+)
+"""Spanish help for ``/t``: every command with one example."""
+
+ADMIN_HELP_TEXT = "Órdenes de administración:\n" + _help_lines(
+    [usage for name, usage in _USAGE.items() if name.startswith("admin")]
+)
+"""Spanish help for ``/admin``: every admin command with one example."""

@@ -1,0 +1,59 @@
+"""One small hierarchy of errors; the shells translate them to chat replies or HTTP statuses."""
+
+from __future__ import annotations
+
+
+class TaskcoreError(Exception):
+    """Base of every error raised by taskcore."""
+
+
+class ValidationError(TaskcoreError, ValueError):
+    """A value was rejected; ``field`` names it when there is one."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class InvalidDate(ValidationError):
+    """A due date that D1-D3 do not accept."""
+
+
+class InvalidDescription(ValidationError):
+    """A description that is empty or longer than 1000 characters after sanitising."""
+
+
+class InvalidTime(ValidationError):
+    """A reminder time that is not H:M / HH:MM on a 24-hour clock."""
+
+
+class InvalidFreq(ValidationError):
+    """A reminder frequency outside off, daily, weekly, weekdays."""
+
+
+class NotFound(TaskcoreError):
+    """The thing does not exist, or is not visible to the user asking."""
+
+
+class Forbidden(TaskcoreError):
+    """The user sees the thing but may not do this to it."""
+
+
+class Conflict(TaskcoreError):
+    """The thing is in a state that does not allow this (e.g. a task that is not open)."""
+
+
+class RateLimited(TaskcoreError):
+    """The user's bucket is empty; ``retry_after`` is in whole seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"rate limited; retry after {retry_after} s")
+        self.retry_after = retry_after
+
+
+class SchemaError(TaskcoreError):
+    """The database's recorded migrations do not match this code."""
+
+
+class Unauthorized(TaskcoreError):
+    """No valid login token or session."""

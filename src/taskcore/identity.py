@@ -1,0 +1,68 @@
+"""WhatsApp identities: user ids, JIDs, LIDs, device suffixes, id lists and group ids."""
+
+from __future__ import annotations
+
+import re
+
+USER_DOMAIN = "s.whatsapp.net"
+LID_DOMAIN = "lid"
+GROUP_DOMAIN = "g.us"
+
+_GROUP_ID = re.compile(r"[0-9]+(?:-[0-9]+)?@g\.us")
+_DIGITS = re.compile(r"[0-9]")
+
+
+def normalize_user_id(value: str) -> str:
+    """Digits only: phone numbers lose '+' and spaces, JIDs and LIDs their domain and device suffix."""
+    user_part = value.split("@", 1)[0].split(":", 1)[0]
+    digits = "".join(_DIGITS.findall(user_part))
+    if not digits:
+        raise ValueError(f"no digits in user id {value!r}")
+    return digits
+
+
+def parse_id_list(value: str | None) -> frozenset[str]:
+    """ADMIN_USERS: comma-separated ids or JIDs, each normalised; empty items skipped."""
+    if not value:
+        return frozenset()
+    return frozenset(normalize_user_id(item) for item in value.split(",") if item.strip())
+
+
+def normalize_group_id(value: str) -> str:
+    """Accept ``<digits>@g.us`` or ``<digits>-<digits>@g.us`` (spaces around ignored); raise ValueError otherwise."""
+    candidate = value.strip()
+    if not _GROUP_ID.fullmatch(candidate):
+        raise ValueError(f"not a group id (<digits>@g.us or <digits>-<digits>@g.us): {value!r}")
+    return candidate
+
+
+def parse_group_list(value: str | None) -> frozenset[str]:
+    """ALLOWED_GROUPS: comma-separated group ids; empty items skipped; a malformed one raises ValueError."""
+    if not value:
+        return frozenset()
+    return frozenset(normalize_group_id(item) for item in value.split(",") if item.strip())
+
+
+def jid_domain(jid: str) -> str:
+    """The part after '@', or '' when there is none."""
+    return jid.rpartition("@")[2] if "@" in jid else ""
+
+
+def is_group_jid(jid: str) -> bool:
+    """True for a group JID (``...@g.us``)."""
+    return jid_domain(jid) == GROUP_DOMAIN
+
+
+def is_lid(jid: str) -> bool:
+    """True for a LID JID (``...@lid``)."""
+    return jid_domain(jid) == LID_DOMAIN
+
+
+def is_phone_jid(jid: str) -> bool:
+    """True for a phone-number JID (``...@s.whatsapp.net``)."""
+    return jid_domain(jid) == USER_DOMAIN
+
+
+def user_jid(user_id: str) -> str:
+    """The phone-number JID of a digits-only user id."""
+    return f"{user_id}@{USER_DOMAIN}"

@@ -1,0 +1,177 @@
+"""Reminder preferences and schedules: frequency, time of day, and which slot is due now (SPEC section 10)."""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as clock_time
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from taskcore.errors import InvalidFreq, InvalidTime
+
+DEFAULT_TIME = "08:30"
+
+_TIME = re.compile(r"([0-9]{1,2}):([0-9]{1,2})")
+_MINUTE = timedelta(minutes=1)
+_DAY = timedelta(days=1)
+
+
+class ReminderFreq(enum.StrEnum):
+    """How often a user's reminder fires."""
+
+    OFF = "off"
+    DAILY = "daily"
+    WEEKLY = "weekly"
+    WEEKDAYS = "weekdays"
+
+
+_FREQ_WORDS: dict[str, ReminderFreq] = {
+    "off": ReminderFreq.OFF,
+    "apagado": ReminderFreq.OFF,
+    "no": ReminderFreq.OFF,
+    "daily": ReminderFreq.DAILY,
+    "diario": ReminderFreq.DAILY,
+    "weekdays": ReminderFreq.WEEKDAYS,
+    "laborables": ReminderFreq.WEEKDAYS,
+    "weekly": ReminderFreq.WEEKLY,
+    "semanal": ReminderFreq.WEEKLY,
+}
+ACCEPTED_FREQS = "off, diario, laborables o semanal (también daily, weekdays, weekly)"
+
+# Cron day-of-week field and the matching Python weekdays (Monday is 0) of each schedule.
+_CRON_DOW: dict[ReminderFreq, str] = {
+    ReminderFreq.DAILY: "*",
+    ReminderFreq.WEEKDAYS: "1-5",
+    ReminderFreq.WEEKLY: "1",
+}
+_WEEKDAYS: dict[ReminderFreq, frozenset[int]] = {
+    ReminderFreq.DAILY: frozenset(range(7)),
+    ReminderFreq.WEEKDAYS: frozenset(range(5)),
+    ReminderFreq.WEEKLY: frozenset({0}),
+}
+
+
+def parse_freq(value: str) -> ReminderFreq:
+    """Read a frequency in English or in the Spanish chat words; raise InvalidFreq otherwise."""
+    word = unicodedata.normalize("NFC", value.strip()).casefold()
+    freq = _FREQ_WORDS.get(word)
+    if freq is None:
+        raise InvalidFreq(f"frecuencia no válida: {value.strip()!r}; usa {ACCEPTED_FREQS}", field="freq")
+    return freq
+
+
+def normalize_reminder_time(value: str) -> str:
+    """``H:M`` or ``HH:MM`` on a 24-hour clock -> ``HH:MM``; raise InvalidTime otherwise."""
+    match = _TIME.fullmatch(value.strip())
+    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+        raise InvalidTime(f"hora no válida: {value.strip()!r}; usa HH:MM, de 00:00 a 23:59", field="time")
+    return f"{int(match[1]):02d}:{int(match[2]):02d}"
+
+
+def cron_expression(freq: ReminderFreq | str, time: str) -> str | None:
+    """The croniter expression of a schedule in local time; None when reminders are off."""
+    schedule = _as_freq(freq)
+    if schedule is ReminderFreq.OFF:
+        return None
+    hour, minute = _clock(time)
+    return f"{minute} {hour} * * {_CRON_DOW[schedule]}"
+
+
+def reminder_due_slot(
+    freq: ReminderFreq | str,
+    time: str,
+    *,
+    now: datetime,
+    tz: ZoneInfo | str,
+    grace_minutes: int,
+) -> datetime | None:
+    """The slot due at ``now``: the latest one not after it, if at most ``grace_minutes`` old; else None."""
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be timezone-aware")
+    if grace_minutes < 0:
+        raise ValueError("grace_minutes must not be negative")
+    schedule = _as_freq(freq)
+    if schedule is ReminderFreq.OFF:
+        return None
+    zone = _as_zone(tz)
+    instant = now.astimezone(UTC)  # aware datetimes in one zone compare by wall time: compare in UTC
+    slot = _latest_slot(_WEEKDAYS[schedule], clock_time(*_clock(time)), instant, zone)
+    return slot.astimezone(zone) if instant - slot <= timedelta(minutes=grace_minutes) else None
+
+
+def slot_key(slot: datetime) -> str:
+    """The stable key of a slot: its UTC instant to the minute, ISO 8601 with 'Z'."""
+    if slot.tzinfo is None or slot.utcoffset() is None:
+        raise ValueError("slot must be timezone-aware")
+    return slot.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
+
+
+def _as_freq(freq: ReminderFreq | str) -> ReminderFreq:
+    return freq if isinstance(freq, ReminderFreq) else parse_freq(freq)
+
+
+def _as_zone(tz: ZoneInfo | str) -> ZoneInfo:
+    if isinstance(tz, ZoneInfo):
+        return tz
+    try:
+        return ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {tz!r}") from exc
+
+
+def _clock(time: str) -> tuple[int, int]:
+    hour, minute = normalize_reminder_time(time).split(":")
+    return int(hour), int(minute)
+
+
+def _latest_slot(weekdays: frozenset[int], at: clock_time, now: datetime, zone: ZoneInfo) -> datetime:
+    # ``now`` and the result are UTC instants. Walk local dates backwards from the latest wall time that
+    # can map to an instant at or before ``now``: wall times map to instants monotonically, so the first
+    # slot not after ``now`` is the one. After a fall-back the wall clock repeats, and a slot up to the
+    # size of the jump ahead of now's wall time may already have fired, hence the margin.
+    margin = max(timedelta(0), _offset(now - _DAY, zone) - _offset(now, zone))
+    horizon = (now.astimezone(zone) + margin).replace(tzinfo=None)
+    day = horizon.date() if at <= horizon.time() else horizon.date() - _DAY
+    while True:
+        day = _matching_day_at_or_before(day, weekdays)
+        slot = _instant(datetime.combine(day, at), zone)
+        if slot <= now:
+            return slot
+        day -= _DAY
+
+
+def _offset(instant: datetime, zone: ZoneInfo) -> timedelta:
+    offset = instant.astimezone(zone).utcoffset()
+    return offset if offset is not None else timedelta(0)
+
+
+def _matching_day_at_or_before(day: date, weekdays: frozenset[int]) -> date:
+    while day.weekday() not in weekdays:
+        day -= _DAY
+    return day
+
+
+def _instant(wall: datetime, zone: ZoneInfo) -> datetime:
+    # The UTC instant of a local wall time: a repeated one takes its first occurrence (fold=0), a
+    # nonexistent one the end of the gap.
+    instant = wall.replace(tzinfo=zone).astimezone(UTC)
+    if instant.astimezone(zone).replace(tzinfo=None) == wall:
+        return instant
+    return _gap_end(wall, zone)
+
+
+def _gap_end(wall: datetime, zone: ZoneInfo) -> datetime:
+    # In a gap, fold=1 reads the wall time with the offset after the jump (an instant before it) and
+    # fold=0 with the offset before (an instant after it); bisect by minutes for the jump itself.
+    before = wall.replace(tzinfo=zone, fold=1).astimezone(UTC)
+    after = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    new_offset = _offset(after, zone)
+    while after - before > _MINUTE:
+        middle = before + (after - before) // _MINUTE // 2 * _MINUTE
+        if _offset(middle, zone) == new_offset:
+            after = middle
+        else:
+            before = middle
+    return after

@@ -1,0 +1,320 @@
+"""Configuration from the environment and .env (seed section 8, SPEC sections 2 and 15)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Annotated, Any, Literal, get_args, get_origin
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import annotated_types
+import pydantic
+from pydantic import Field, PrivateAttr, SecretStr, ValidationInfo, field_validator, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    SettingsError,
+)
+
+from taskcore.errors import TaskcoreError
+from taskcore.identity import normalize_group_id, parse_group_list, parse_id_list
+
+MIN_SYNC_INTERVAL_MS = 10_000
+SECRET_VARIABLES = frozenset({"gateway_api_key", "webhook_secret", "metrics_token"})
+# DATABASE_URL may carry a password, so its value is never echoed either.
+_NEVER_ECHOED = SECRET_VARIABLES | {"database_url"}
+
+_GROUP_FORM = "<digits>@g.us or <digits>-<digits>@g.us"
+_DIGITS_ONLY = re.compile(r"[0-9]+")
+# Set by load_settings(env) so that only the given mapping is read, never os.environ or .env.
+_ONLY_GIVEN_VALUES: ContextVar[bool] = ContextVar("only_given_values", default=False)
+_INTERVALS = ("group_sync_interval_ms", "group_members_sync_interval_ms")
+
+_Port = Annotated[int, Field(ge=0, le=65535)]
+_IdSet = Annotated[frozenset[str], NoDecode]
+
+
+class ConfigError(TaskcoreError):
+    """Invalid configuration: one line per bad variable, naming it and what it accepts."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = list(lines)
+
+
+class Settings(BaseSettings):
+    """Every configuration variable; field names are the variable names in lower case."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        env_ignore_empty=True,
+        frozen=True,
+    )
+
+    gateway_api_url: str | None = None
+    gateway_api_instance: str | None = None
+    gateway_api_key: SecretStr | None = None
+    webhook_url: str | None = None
+    messaging_community_id: str | None = None
+    port: _Port = 3000
+    bot_port: _Port = 3007
+    web_port: _Port = 3008
+    node_env: Literal["development", "test", "production"] = "production"
+    metrics_enabled: bool | None = None
+    rate_limit_per_min: int = Field(default=15, ge=1)
+    rate_limit_burst: int | None = Field(default=None, ge=1)
+    group_sync_interval_ms: int = Field(default=86_400_000, gt=0)
+    group_members_sync_interval_ms: int = Field(default=21_600_000, gt=0)
+    group_members_inactive_retention_days: int = Field(default=180, ge=1)
+    tz: str = "Europe/Madrid"
+    reminders_grace_minutes: int = Field(default=60, ge=0)
+    group_gating_mode: Literal["off", "discover", "enforce"] = "off"
+    reactions_enabled: bool = False
+    reactions_scope: Literal["groups", "all"] = "groups"
+    reactions_ttl_days: int = Field(default=14, ge=0)
+    rq_max_attempts: int = Field(default=6, ge=1)
+    rq_reactions_max_attempts: int | None = Field(default=None, ge=1)
+    rq_backoff_base_ms: int = Field(default=1000, ge=1)
+    rq_backoff_max_ms: int = Field(default=300_000, ge=1)
+    admin_users: _IdSet = frozenset()
+    allowed_groups: _IdSet = frozenset()
+    notify_admins_on_discovery: bool = True
+    data_dir: str = "./data"
+    db_path: str | None = None
+    database_url: str | None = None
+    migrations_log_level: Literal["silent", "error", "warn", "info", "debug"] = "info"
+    web_base_url: str | None = None
+    dev_autoseed_db: bool = False
+    dev_default_user: str | None = None
+    force_schedulers: bool = False
+    webhook_secret: SecretStr | None = None
+    metrics_token: SecretStr | None = None
+    gateway_timeout_ms: int = Field(default=10_000, ge=1)
+    proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
+    log_format: Literal["kv", "json"] = "kv"
+
+    _interval_warnings: list[str] = PrivateAttr(default_factory=list)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only the constructor's values inside load_settings(env); the usual sources otherwise."""
+        if _ONLY_GIVEN_VALUES.get():
+            return (init_settings,)
+        return init_settings, env_settings, dotenv_settings, file_secret_settings
+
+    @field_validator("messaging_community_id")
+    @classmethod
+    def _check_community(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            return normalize_group_id(value)
+        except ValueError as exc:
+            raise ValueError(_GROUP_FORM) from exc
+
+    @field_validator("tz")
+    @classmethod
+    def _check_tz(cls, value: str) -> str:
+        try:
+            ZoneInfo(value.strip())
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError("an IANA time zone such as Europe/Madrid") from exc
+        return value.strip()
+
+    @field_validator("rq_backoff_max_ms")
+    @classmethod
+    def _check_backoff_max(cls, value: int, info: ValidationInfo) -> int:
+        base = info.data.get("rq_backoff_base_ms")
+        if base is not None and value < base:
+            raise ValueError(f"an integer >= RQ_BACKOFF_BASE_MS ({base})")
+        return value
+
+    @field_validator("admin_users", mode="before")
+    @classmethod
+    def _parse_admins(cls, value: object) -> object:
+        try:
+            return parse_id_list(_joined(value)) if _is_list_like(value) else value
+        except ValueError as exc:
+            raise ValueError("comma-separated user ids or JIDs, each containing digits") from exc
+
+    @field_validator("allowed_groups", mode="before")
+    @classmethod
+    def _parse_groups(cls, value: object) -> object:
+        try:
+            return parse_group_list(_joined(value)) if _is_list_like(value) else value
+        except ValueError as exc:
+            raise ValueError(f"comma-separated group ids, each {_GROUP_FORM}") from exc
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _check_web_base_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError("an http:// or https:// URL")
+        return value.strip().rstrip("/")
+
+    @field_validator("dev_default_user")
+    @classmethod
+    def _check_default_user(cls, value: str | None) -> str | None:
+        if value is not None and not _DIGITS_ONLY.fullmatch(value.strip()):
+            raise ValueError("digits only, such as 34600112233")
+        return None if value is None else value.strip()
+
+    @model_validator(mode="after")
+    def _apply_interval_floor(self) -> Settings:
+        if self.node_env == "test":
+            return self
+        for name in _INTERVALS:
+            configured: int = getattr(self, name)
+            if configured < MIN_SYNC_INTERVAL_MS:
+                # The model is frozen; this is the one place a value is adjusted, during validation.
+                object.__setattr__(self, name, MIN_SYNC_INTERVAL_MS)
+                self._interval_warnings.append(
+                    f"{name.upper()}={configured} is below the minimum of {MIN_SYNC_INTERVAL_MS} ms; "
+                    f"using {MIN_SYNC_INTERVAL_MS}"
+                )
+        return self
+
+    @property
+    def metrics_on(self) -> bool:
+        """METRICS_ENABLED when set, otherwise on everywhere except in test."""
+        return self.metrics_enabled if self.metrics_enabled is not None else self.node_env != "test"
+
+    @property
+    def burst(self) -> int:
+        """Token bucket capacity: RATE_LIMIT_BURST, or RATE_LIMIT_PER_MIN when unset."""
+        return self.rate_limit_burst if self.rate_limit_burst is not None else self.rate_limit_per_min
+
+    @property
+    def reaction_max_attempts(self) -> int:
+        """Max attempts of reaction jobs: RQ_REACTIONS_MAX_ATTEMPTS, or RQ_MAX_ATTEMPTS when unset."""
+        if self.rq_reactions_max_attempts is not None:
+            return self.rq_reactions_max_attempts
+        return self.rq_max_attempts
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The reminder time zone (TZ)."""
+        return ZoneInfo(self.tz)
+
+    @property
+    def database_path(self) -> Path:
+        """Absolute path of the SQLite file: DB_PATH if set, else DATA_DIR/tasks.db (relative to the cwd)."""
+        chosen = self.db_path if self.db_path is not None else os.path.join(self.data_dir, "tasks.db")
+        return Path(os.path.abspath(chosen))
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        """DATABASE_URL if set, else a SQLite URL for database_path."""
+        return self.database_url if self.database_url is not None else f"sqlite:///{self.database_path}"
+
+    @property
+    def migrations_silent(self) -> bool:
+        """True when MIGRATIONS_LOG_LEVEL is silent, and always in test."""
+        return self.migrations_log_level == "silent" or self.node_env == "test"
+
+    @property
+    def default_user(self) -> str | None:
+        """DEV_DEFAULT_USER in development; None anywhere else."""
+        return self.dev_default_user if self.node_env == "development" else None
+
+    @property
+    def schedulers_enabled(self) -> bool:
+        """Schedulers run outside test, and in test only with FORCE_SCHEDULERS."""
+        return self.node_env != "test" or self.force_schedulers
+
+    def startup_warnings(self) -> list[str]:
+        """Every warning to log at start; never contains a secret value."""
+        warnings = list(self._interval_warnings)
+        if self.dev_default_user is not None and self.node_env != "development":
+            warnings.append(f"DEV_DEFAULT_USER is ignored outside development (NODE_ENV={self.node_env})")
+        if self.node_env == "production" and self.webhook_secret is None:
+            warnings.append("WEBHOOK_SECRET is not set in production; webhook calls are not authenticated")
+        return warnings
+
+
+def load_settings(env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
+    """Settings from exactly ``env`` when given, else from the process environment and ``env_file``."""
+    token = _ONLY_GIVEN_VALUES.set(env is not None)
+    try:
+        if env is None:
+            return Settings(_env_file=env_file)
+        return Settings(**_given_values(env))
+    except pydantic.ValidationError as exc:
+        raise ConfigError(_config_lines(exc)) from exc
+    except SettingsError as exc:
+        raise ConfigError([str(exc)]) from exc
+    finally:
+        _ONLY_GIVEN_VALUES.reset(token)
+
+
+def present_variables(settings: Settings) -> dict[str, bool]:
+    """For every variable name in upper case, whether it was set (never the values)."""
+    return {name.upper(): name in settings.model_fields_set for name in type(settings).model_fields}
+
+
+def _given_values(env: Mapping[str, str]) -> dict[str, Any]:
+    # Only known variables pass, so a key can never reach the constructor's underscore options.
+    lowered = {key.lower(): value for key, value in env.items() if value != ""}
+    return {name: value for name, value in lowered.items() if name in Settings.model_fields}
+
+
+def _is_list_like(value: object) -> bool:
+    return value is None or isinstance(value, str | list | tuple | set | frozenset)
+
+
+def _joined(value: Any) -> str | None:
+    return value if value is None or isinstance(value, str) else ",".join(str(item) for item in value)
+
+
+def _config_lines(exc: pydantic.ValidationError) -> list[str]:
+    lines: dict[str, str] = {}
+    for error in exc.errors():
+        name = str(error["loc"][0]) if error["loc"] else "configuration"
+        shown = "" if name in _NEVER_ECHOED else f" {error['input']!r}"
+        accepted = str(error["ctx"]["error"]) if error["type"] == "value_error" else _accepted(name)
+        lines.setdefault(name, f"{name.upper()}: invalid value{shown}; accepted: {accepted}")
+    return list(lines.values())
+
+
+def _accepted(name: str) -> str:
+    field = Settings.model_fields.get(name)
+    if field is None:
+        return "see the configuration reference"
+    annotation = field.annotation
+    if get_origin(annotation) is Literal:
+        return ", ".join(str(choice) for choice in get_args(annotation))
+    if annotation in (bool, bool | None):
+        return "true, false, 1, 0"
+    if annotation in (int, int | None):
+        return _integer_range(field.metadata)
+    return "a text value"
+
+
+def _integer_range(metadata: Sequence[object]) -> str:
+    ge = next((item.ge for item in metadata if isinstance(item, annotated_types.Ge)), None)
+    gt = next((item.gt for item in metadata if isinstance(item, annotated_types.Gt)), None)
+    le = next((item.le for item in metadata if isinstance(item, annotated_types.Le)), None)
+    if ge is not None and le is not None:
+        return f"an integer from {ge} to {le}"
+    if ge is not None:
+        return f"an integer >= {ge}"
+    return f"an integer > {gt}" if gt is not None else "an integer"

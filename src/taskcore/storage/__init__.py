@@ -1,0 +1,1 @@
+"""Storage on SQLAlchemy Core: schema, migrations, engine and queries."""

@@ -1,0 +1,108 @@
+"""Engine factory and transactions: SQLite with WAL and short IMMEDIATE writes, or any SQLAlchemy URL."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.exc import OperationalError
+
+T = TypeVar("T")
+
+SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA busy_timeout=5000",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA synchronous=NORMAL",
+)
+_BUSY_MARKERS = ("database is locked", "database is busy", "deadlock detected", "could not serialize")
+
+
+def sqlite_url(path: Path) -> str:
+    """The SQLAlchemy URL of a SQLite file, made absolute."""
+    return f"sqlite:///{path.expanduser().resolve()}"
+
+
+def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
+    dbapi_conn.isolation_level = None  # transactions are begun explicitly in _on_sqlite_begin
+    cursor = dbapi_conn.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def _on_sqlite_begin(conn: Connection) -> None:
+    mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+    conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def make_engine(url: str, *, pool_size: int = 5) -> Engine:
+    """An engine with this service's connection settings; SQLite files get WAL, busy_timeout 5000 and friends."""
+    if url.startswith("sqlite"):
+        database = url.split("///", 1)[1] if "///" in url else ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, pool_size=pool_size, max_overflow=10, pool_pre_ping=False)
+        event.listen(engine, "connect", _on_sqlite_connect)
+        event.listen(engine, "begin", _on_sqlite_begin)
+        return engine
+    return create_engine(url, pool_size=pool_size, max_overflow=10, pool_pre_ping=True)
+
+
+def is_busy_error(exc: BaseException) -> bool:
+    """True for lock and serialisation failures that a retry of the whole transaction can cure."""
+    return isinstance(exc, OperationalError) and any(m in str(exc.orig).lower() for m in _BUSY_MARKERS)
+
+
+class Database:
+    """One database: short read transactions and write transactions that take the write lock up front."""
+
+    def __init__(self, engine: Engine, *, busy_retries: int = 5) -> None:
+        self.engine = engine
+        self.busy_retries = busy_retries
+        self.is_sqlite = engine.dialect.name == "sqlite"
+
+    @classmethod
+    def from_url(cls, url: str) -> Database:
+        """Build the engine for ``url`` and wrap it."""
+        return cls(make_engine(url))
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A read transaction (deferred on SQLite, so it never waits for writers in WAL mode)."""
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A write transaction; on SQLite it begins IMMEDIATE so the lock is taken before any read."""
+        with self.engine.connect() as conn:
+            if self.is_sqlite:
+                conn.execution_options(sqlite_begin="IMMEDIATE")
+            with conn.begin():
+                yield conn
+
+    def transact(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in a write transaction, retrying the whole of it when the database is busy."""
+        for attempt in range(self.busy_retries + 1):
+            try:
+                with self.write() as conn:
+                    return work(conn)
+            except OperationalError as exc:
+                if not is_busy_error(exc) or attempt == self.busy_retries:
+                    raise
+                time.sleep(0.01 * 2**attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

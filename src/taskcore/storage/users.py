@@ -1,0 +1,40 @@
+"""Queries on users."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import Connection, func, select, update
+
+from taskcore.storage.schema import users
+from taskcore.storage.sql import insert_ignore
+
+
+def ensure_user(conn: Connection, user_id: str, now: datetime, *, name: str | None = None) -> None:
+    """Create the user if absent; record a new display name and the time they were seen."""
+    created = insert_ignore(
+        conn, users, {"id": user_id, "display_name": name, "created_at": now, "last_seen_at": now}, ["id"]
+    )
+    if not created and name:
+        conn.execute(update(users).where(users.c.id == user_id).values(display_name=name, last_seen_at=now))
+
+
+def ensure_users(conn: Connection, user_ids: Iterable[str], now: datetime) -> None:
+    """Create every user that does not exist yet (names untouched)."""
+    for user_id in dict.fromkeys(user_ids):
+        insert_ignore(conn, users, {"id": user_id, "created_at": now}, ["id"])
+
+
+def display_names(conn: Connection, user_ids: Iterable[str]) -> dict[str, str | None]:
+    """The display name of each known user among ``user_ids``."""
+    ids = list(dict.fromkeys(user_ids))
+    if not ids:
+        return {}
+    rows = conn.execute(select(users.c.id, users.c.display_name).where(users.c.id.in_(ids)))
+    return {row.id: row.display_name for row in rows}
+
+
+def user_exists(conn: Connection, user_id: str) -> bool:
+    """True when the user is known."""
+    return bool(conn.execute(select(func.count()).where(users.c.id == user_id)).scalar_one())

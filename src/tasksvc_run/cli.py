@@ -1,0 +1,61 @@
+"""The ``tasksvc`` command: run, bot, web, proxy, migrate, dev (SPEC section 2)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+from taskcore.errors import SchemaError
+from taskcore.settings import ConfigError, Settings, load_settings
+from taskcore.storage import migrator
+from taskcore.storage.db import Database
+from tasksvc_run.logs import setup_logging
+
+log = logging.getLogger("tasksvc")
+
+
+def _settings_or_exit() -> Settings:
+    try:
+        return load_settings()
+    except ConfigError as exc:
+        for line in exc.lines:
+            print(f"tasksvc: configuration error: {line}", file=sys.stderr)
+        raise SystemExit(2) from exc
+
+
+def cmd_migrate(settings: Settings) -> int:
+    """Apply pending migrations and exit."""
+    db = Database.from_url(settings.sqlalchemy_url)
+    try:
+        applied = migrator.migrate(db, log=None if settings.migrations_silent else log.info)
+    except SchemaError as exc:
+        log.error("migration refused", extra={"reason": str(exc)})
+        return 1
+    finally:
+        db.dispose()
+    log.info("migrations up to date", extra={"applied": len(applied)})
+    return 0
+
+
+COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
+    "migrate": ("apply database migrations and exit", cmd_migrate),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one subcommand per process kind."""
+    parser = argparse.ArgumentParser(prog="tasksvc", description="Task tracker for WhatsApp groups.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (help_text, _) in COMMANDS.items():
+        sub.add_parser(name, help=help_text)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args = build_parser().parse_args(argv)
+    settings = _settings_or_exit()
+    setup_logging(args.command, log_format=settings.log_format)
+    return COMMANDS[args.command][1](settings)

@@ -1,0 +1,71 @@
+"""Up-only migrations with checksums (seed section 9, SPEC section 3)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from sqlalchemy import inspect, text
+
+from taskcore.errors import SchemaError
+from taskcore.storage import migrator
+from taskcore.storage.db import Database
+from taskcore.storage.schema import metadata
+
+
+def test_a_fresh_database_gets_every_migration(empty_db: Database) -> None:
+    applied = migrator.migrate(empty_db)
+    assert applied == [m.version for m in migrator.load_migrations()]
+    assert migrator.tables_exist(empty_db, ["web_tokens", "web_sessions", "tasks", "schema_migrations"])
+
+
+def test_running_the_migrations_twice_is_a_no_op(empty_db: Database) -> None:
+    migrator.migrate(empty_db)
+    assert migrator.migrate(empty_db) == []
+    with empty_db.read() as conn:
+        count = conn.execute(text("SELECT count(*) FROM schema_migrations")).scalar_one()
+    assert count == len(migrator.load_migrations())
+
+
+def test_a_database_from_a_newer_release_is_refused(db: Database) -> None:
+    with db.write() as conn:
+        conn.execute(
+            text("INSERT INTO schema_migrations VALUES (9999, 'future', 'abc', CURRENT_TIMESTAMP)")
+        )
+    with pytest.raises(SchemaError, match=r"9999.*does not know"):
+        migrator.migrate(db)
+    with pytest.raises(SchemaError):
+        migrator.check(db)
+
+
+def test_a_changed_checksum_is_refused(db: Database) -> None:
+    with db.write() as conn:
+        conn.execute(text("UPDATE schema_migrations SET checksum = 'tampered' WHERE version = 1"))
+    with pytest.raises(SchemaError, match="checksum"):
+        migrator.migrate(db)
+
+
+def test_an_edited_migration_file_changes_its_checksum() -> None:
+    first = migrator.load_migrations()[0]
+    assert replace(first, template=first.template + "\n-- edit").checksum != first.checksum
+
+
+def test_the_migrated_database_matches_the_core_schema(db: Database) -> None:
+    inspector = inspect(db.engine)
+    for table in metadata.sorted_tables:
+        columns = {c["name"] for c in inspector.get_columns(table.name)}
+        assert columns == {c.name for c in table.columns}, table.name
+        pk = set(inspector.get_pk_constraint(table.name)["constrained_columns"])
+        assert pk == {c.name for c in table.primary_key.columns}, table.name
+
+
+def test_the_web_waits_for_tables_that_do_not_exist_yet(empty_db: Database) -> None:
+    assert not migrator.tables_exist(empty_db, ["web_tokens", "web_sessions"])
+
+
+def test_sqlite_connections_use_wal_busy_timeout_foreign_keys_and_normal_sync(sqlite_db: Database) -> None:
+    with sqlite_db.read() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1
