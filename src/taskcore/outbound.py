@@ -1,0 +1,96 @@
+"""Pure rules of the outbound queue: backoff, which gateway errors are retried, reaction emoji classes (SPEC 9)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
+from typing import Any
+
+JITTER_LIMIT = 0.2
+ERROR_TEXT_LIMIT = 500
+RETRYABLE_MARKERS = ("rate-overlimit", "connection closed")
+_VARIATION_SELECTOR = "\ufe0f"
+_EMOJI_CLASSES = {"\U0001f916": "robot", "\u26a0": "warn", "\u2705": "check"}
+
+
+class JobKind(StrEnum):
+    """What a queued job sends."""
+
+    TEXT = "text"
+    REACTION = "reaction"
+
+
+class JobStatus(StrEnum):
+    """Where a queued job is in its life."""
+
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class FailureKind(StrEnum):
+    """Whether a failed send may be tried again."""
+
+    RETRY = "retry"
+    PERMANENT = "permanent"
+
+
+@dataclass(frozen=True, slots=True)
+class QueueJob:
+    """A claimed job; ``attempts`` already counts the attempt this claim is for."""
+
+    id: int
+    chat_id: str
+    kind: JobKind
+    payload: dict[str, Any]
+    label: str | None
+    attempts: int
+    max_attempts: int
+
+
+def retry_delay(attempt: int, *, base_ms: int, max_ms: int, jitter: float) -> timedelta:
+    """The wait before the ``attempt``-th retry: min(max_ms, base_ms * 2^(attempt-1)) * (1 + jitter)."""
+    if attempt < 1:
+        raise ValueError(f"retries are numbered from 1, got {attempt}")
+    if not -JITTER_LIMIT <= jitter <= JITTER_LIMIT:
+        raise ValueError(f"jitter must be within ±{JITTER_LIMIT}, got {jitter}")
+    doublings = min(attempt - 1, max_ms.bit_length())  # beyond this the cap holds; keeps the integer small
+    return timedelta(milliseconds=min(max_ms, base_ms * 2**doublings) * (1 + jitter))
+
+
+def classify_gateway_error(status: int | None, message_text: str) -> FailureKind:
+    """Retry timeouts and connection errors (no status), 5xx, rate-overlimit and Connection Closed; else permanent."""
+    if status is None or status >= 500:
+        return FailureKind.RETRY
+    lowered = message_text.lower()
+    if any(marker in lowered for marker in RETRYABLE_MARKERS):
+        return FailureKind.RETRY
+    return FailureKind.PERMANENT
+
+
+def gateway_error_text(body: object) -> str:
+    """The ``response.message`` of a gateway error body as one line (strings joined, objects as JSON)."""
+    message: object = body
+    if isinstance(body, Mapping) and isinstance(body.get("response"), Mapping):
+        message = body["response"].get("message", body)
+    parts = message if isinstance(message, list) else [message]
+    return "; ".join(p if isinstance(p, str) else json.dumps(p, ensure_ascii=False) for p in parts)
+
+
+def gives_up(kind: FailureKind, *, attempts: int, max_attempts: int) -> bool:
+    """True when a failure is final: permanent, or the job has used all its attempts."""
+    return kind is FailureKind.PERMANENT or attempts >= max_attempts
+
+
+def truncate_error(text: str) -> str:
+    """An error text cut to the 500 characters the queue keeps."""
+    return text[:ERROR_TEXT_LIMIT]
+
+
+def emoji_class(emoji: str) -> str:
+    """The metric label of a reaction emoji: robot, warn, check or other."""
+    return _EMOJI_CLASSES.get(emoji.strip().replace(_VARIATION_SELECTOR, ""), "other")

@@ -1,0 +1,147 @@
+"""Group registry use cases: sightings and discovery, ALLOWED_GROUPS seeds, admin allow/block, group sync (SPEC 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection
+
+from taskcore.access import Discovery, GatingMode, GroupStatus, discovery_for, effectively_allowed
+from taskcore.errors import NotFound, ValidationError
+from taskcore.identity import normalize_group_id
+from taskcore.model import GroupRecord
+from taskcore.storage import groups as q
+from taskcore.storage.db import Database
+
+LISTING_CHUNK = 200  # groups per write transaction in the group sync, so other writers are not held up
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """A group seen by a webhook or a sync: its stored status, whether it is served, whether to announce it."""
+
+    group_id: str
+    status: GroupStatus | None
+    allowed: bool
+    newly_discovered: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ListingResult:
+    """What a group sync changed: groups discovered (announce them), skipped (not served), deactivated."""
+
+    discovered: tuple[str, ...]
+    skipped: tuple[str, ...]
+    deactivated: tuple[str, ...]
+
+
+def sight(
+    conn: Connection, mode: GatingMode, group_id: str, *, name: str | None, now: datetime,
+    community_id: str | None = None, synced: bool = False,
+) -> Sighting:
+    """Inside a write transaction: record the group per the discovery rules; the pending insert decides races."""
+    discovery = discovery_for(mode, q.group_status(conn, group_id))
+    if discovery is Discovery.IGNORE:
+        return Sighting(group_id, None, allowed=False, newly_discovered=False)
+    q.record_group(conn, group_id, name=name, community_id=community_id, now=now, synced=synced)
+    new = discovery is Discovery.RECORD_PENDING and q.insert_status(conn, group_id, GroupStatus.PENDING, now)
+    status = q.group_status(conn, group_id)
+    return Sighting(group_id, status, effectively_allowed(mode, status), newly_discovered=new)
+
+
+def see_group(db: Database, mode: GatingMode, *, group_id: str, name: str | None = None, now: datetime) -> Sighting:
+    """A group seen by a webhook: recorded (discover: as pending, announced once); enforce ignores unknown ones."""
+    with db.read() as conn:
+        snap = q.snapshot(conn, group_id)
+    status = snap.status if snap else None
+    discovery = discovery_for(mode, status)
+    nothing_new = snap is not None and snap.active and name in (None, snap.name)
+    if discovery is Discovery.IGNORE or (nothing_new and discovery is not Discovery.RECORD_PENDING):
+        return Sighting(group_id, status, effectively_allowed(mode, status), newly_discovered=False)
+    return db.transact(lambda conn: sight(conn, mode, group_id, name=name, now=now))
+
+
+def seed_allowed_groups(db: Database, group_ids: Iterable[str], *, now: datetime) -> int:
+    """Insert ALLOWED_GROUPS as allowed where they have no status; a recorded status (a block) is kept."""
+    ids = list(dict.fromkeys(group_ids))
+
+    def work(conn: Connection) -> int:
+        added = 0
+        for group_id in ids:
+            q.ensure_group(conn, group_id, now)
+            added += q.insert_status(conn, group_id, GroupStatus.ALLOWED, now)
+        return added
+
+    return db.transact(work) if ids else 0
+
+
+def set_group_status(
+    db: Database, *, group_id: str, status: GroupStatus, by: str | None, now: datetime
+) -> GroupRecord:
+    """An admin allows or blocks a group (rows created when absent); who and when are recorded."""
+    try:
+        gid = normalize_group_id(group_id)
+    except ValueError as exc:
+        raise ValidationError(str(exc), field="group_id") from exc
+    wanted = GroupStatus(status)
+
+    def work(conn: Connection) -> GroupRecord:
+        q.ensure_group(conn, gid, now)
+        q.set_status(conn, gid, wanted, by=by, now=now)
+        record = q.load_group(conn, gid)
+        if record is None:  # pragma: no cover - created just above, in this transaction
+            raise NotFound(f"group {gid} not found")
+        return record
+
+    return db.transact(work)
+
+
+def list_groups(db: Database, *, status: GroupStatus | None = None) -> list[GroupRecord]:
+    """Known groups, optionally with one status, ordered by name then id."""
+    with db.read() as conn:
+        return q.list_groups(conn, status)
+
+
+def group_status(db: Database, group_id: str) -> GroupStatus | None:
+    """The group's stored status, or None when unknown."""
+    with db.read() as conn:
+        return q.group_status(conn, group_id)
+
+
+def status_counts(db: Database) -> dict[GroupStatus, int]:
+    """Groups per status, zeros included (the allowed_groups_total_* gauges)."""
+    with db.read() as conn:
+        return q.status_counts(conn)
+
+
+def apply_group_listing(
+    db: Database, mode: GatingMode, *, listed: Sequence[tuple[str, str | None]], community_id: str | None,
+    now: datetime,
+) -> ListingResult:
+    """The group sync: record each listed group per the discovery rules, deactivate the groups no longer listed."""
+    names = dict(listed)
+    ids = list(names)
+    sightings: list[Sighting] = []
+    for start in range(0, len(ids), LISTING_CHUNK):
+        chunk = {gid: names[gid] for gid in ids[start : start + LISTING_CHUNK]}
+        sightings += _sight_chunk(db, mode, chunk, community_id, now)
+    gone = db.transact(lambda conn: q.deactivate_unlisted(conn, names.keys()))
+    return ListingResult(
+        discovered=tuple(s.group_id for s in sightings if s.newly_discovered),
+        skipped=tuple(s.group_id for s in sightings if not s.allowed),
+        deactivated=tuple(gone),
+    )
+
+
+def _sight_chunk(
+    db: Database, mode: GatingMode, chunk: dict[str, str | None], community_id: str | None, now: datetime
+) -> list[Sighting]:
+    def work(conn: Connection) -> list[Sighting]:
+        return [
+            sight(conn, mode, gid, name=name, now=now, community_id=community_id, synced=True)
+            for gid, name in chunk.items()
+        ]
+
+    return db.transact(work)

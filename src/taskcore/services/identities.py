@@ -1,0 +1,42 @@
+"""Identity use cases: who sent a message (phone number, LID or both) and who was mentioned (SPEC section 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection
+
+from taskcore.errors import ValidationError
+from taskcore.storage import identities as q
+from taskcore.storage.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The user a sender is, and whether an identity alias gave it (identity_alias_resolved_total)."""
+
+    user_id: str
+    via_alias: bool
+
+
+def resolve_user(
+    db: Database, *, phone: str | None, lid: str | None, name: str | None, now: datetime
+) -> Resolution:
+    """Phone known: that user (a LID-only twin re-keyed to it, the pair recorded); LID only: through the aliases."""
+    if not phone and not lid:
+        raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
+
+    def work(conn: Connection) -> Resolution:
+        user_id, via_alias = q.resolve_identity(conn, phone=phone, lid=lid, name=name, now=now)
+        return Resolution(user_id, via_alias)
+
+    return db.transact(work)
+
+
+def resolve_mentions(db: Database, digits: Sequence[str], *, now: datetime) -> list[str]:
+    """Mentioned ids through the aliases, unknown ones created as users; order kept, duplicates removed."""
+    if not digits:
+        return []
+    return db.transact(lambda conn: q.resolve_mentions(conn, digits, now=now))

@@ -1,0 +1,43 @@
+"""Reminder preference use cases: read with defaults, validate and save (seed section 2; SPEC section 6)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Connection
+
+from taskcore.model import Preference
+from taskcore.reminders import DEFAULT_TIME, ReminderFreq, normalize_reminder_time, parse_freq
+from taskcore.storage import preferences as q
+from taskcore.storage.db import Database
+from taskcore.storage.users import ensure_user
+
+DEFAULT_PREFERENCE = Preference(freq=ReminderFreq.OFF.value, time=DEFAULT_TIME, updated_at=None)
+
+
+def get_preference(db: Database, *, user_id: str) -> Preference:
+    """The user's preference; off at 08:30 (updated_at None) when they never saved one."""
+    with db.read() as conn:
+        saved = q.load_preference(conn, user_id)
+    return DEFAULT_PREFERENCE if saved is None else saved
+
+
+def set_preference(
+    db: Database, *, user_id: str, freq: ReminderFreq | str, time: str | None, now: datetime
+) -> Preference:
+    """Validate and save; an absent ``time`` keeps the saved time (08:30 if none) whatever the freq."""
+    schedule = freq if isinstance(freq, ReminderFreq) else parse_freq(freq)
+    new_time = None if time is None else normalize_reminder_time(time)
+
+    def work(conn: Connection) -> Preference:
+        ensure_user(conn, user_id, now)
+        kept = new_time or _saved_time(conn, user_id)
+        q.save_preference(conn, user_id=user_id, freq=schedule.value, time=kept, now=now)
+        return Preference(freq=schedule.value, time=kept, updated_at=now)
+
+    return db.transact(work)
+
+
+def _saved_time(conn: Connection, user_id: str) -> str:
+    saved = q.load_preference(conn, user_id)
+    return DEFAULT_TIME if saved is None else saved.time

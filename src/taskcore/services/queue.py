@@ -1,0 +1,102 @@
+"""Outbound queue use cases: enqueue, claim, record the outcome, report (SPEC section 9).
+
+A worker claims jobs, sends each outside any transaction, then records the result with the owner it claimed under:
+``mark_sent``, or for a failure ``gives_up(...)`` decides between ``schedule_retry`` and ``mark_failed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection
+
+from taskcore.outbound import FailureKind, QueueJob, gives_up
+from taskcore.storage import queue as q
+from taskcore.storage.db import Database
+from taskcore.storage.queue import enqueue
+
+__all__ = [
+    "QueueJob",
+    "claim_jobs",
+    "enqueue",
+    "enqueue_message",
+    "mark_failed",
+    "mark_sent",
+    "oldest_pending_age",
+    "queue_stats",
+    "schedule_retry",
+]
+
+
+def enqueue_message(
+    db: Database,
+    *,
+    chat_id: str,
+    kind: str,
+    payload: Mapping[str, Any],
+    label: str | None = None,
+    dedupe_key: str | None = None,
+    max_attempts: int,
+    now: datetime,
+) -> int | None:
+    """Queue one job in its own transaction; None when ``dedupe_key`` was queued before."""
+    return db.transact(
+        lambda conn: enqueue(
+            conn, chat_id=chat_id, kind=kind, payload=payload, label=label,
+            dedupe_key=dedupe_key, max_attempts=max_attempts, now=now,
+        )
+    )
+
+
+def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, limit: int) -> list[QueueJob]:
+    """Lease up to ``limit`` jobs to ``owner``: the due head of each chat, never a second job of a chat in flight."""
+    if limit < 1:
+        return []
+
+    def work(conn: Connection) -> list[QueueJob]:
+        ids = q.claimable_ids(conn, now=now, limit=limit)
+        return q.claim(conn, ids, owner=owner, now=now, lease=lease)
+
+    return db.transact(work)
+
+
+def mark_sent(db: Database, *, job_id: int, owner: str, gateway_message_id: str | None, now: datetime) -> bool:
+    """Record that the gateway accepted the job; False when ``owner`` no longer holds it."""
+    return db.transact(lambda conn: q.finish(conn, job_id, owner, q.sent_values(gateway_message_id, now)))
+
+
+def schedule_retry(
+    db: Database, *, job_id: int, owner: str, error: str, next_attempt_at: datetime, now: datetime
+) -> bool:
+    """Put the job back for ``next_attempt_at``, or fail it when its attempts are used up; False if not held."""
+
+    def work(conn: Connection) -> bool:
+        held = q.attempts_of_held(conn, job_id, owner)
+        if held is None:
+            return False
+        attempts, max_attempts = held
+        if gives_up(FailureKind.RETRY, attempts=attempts, max_attempts=max_attempts):
+            return q.finish(conn, job_id, owner, q.failed_values(error, now))
+        return q.finish(conn, job_id, owner, q.retry_values(error, next_attempt_at, now))
+
+    return db.transact(work)
+
+
+def mark_failed(db: Database, *, job_id: int, owner: str, error: str, now: datetime) -> bool:
+    """Fail the job for good (the row is kept); False when ``owner`` no longer holds it."""
+    return db.transact(lambda conn: q.finish(conn, job_id, owner, q.failed_values(error, now)))
+
+
+def queue_stats(db: Database) -> dict[str, int]:
+    """How many jobs are pending, sending, sent and failed."""
+    with db.read() as conn:
+        return q.count_by_status(conn)
+
+
+def oldest_pending_age(db: Database, now: datetime) -> float | None:
+    """Seconds since the oldest job still waiting to be sent (pending or sending) was queued; None when none."""
+    with db.read() as conn:
+        created = q.oldest_unsent_created_at(conn)
+    return None if created is None else (now - created).total_seconds()

@@ -1,0 +1,196 @@
+"""Task use cases: create, list, claim, unassign, complete, edit (SPEC sections 3, 4 and 6)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any, Final
+
+from sqlalchemy import Connection
+
+from taskcore.access import (
+    GatingMode,
+    GroupFacts,
+    TaskAction,
+    check_action,
+    completion_assigns_completer,
+    effectively_allowed,
+)
+from taskcore.errors import Forbidden, NotFound
+from taskcore.model import Completion, GroupSummary, Origin, Task
+from taskcore.pagination import Page
+from taskcore.storage import tasks as q
+from taskcore.storage.db import Database
+from taskcore.storage.users import ensure_user, ensure_users
+from taskcore.text import may_occur_in_description, sanitize_description
+
+MY_TASKS_MAX_LIMIT = 100
+GROUP_TASKS_MAX_LIMIT = 100
+
+
+class _Unset:
+    """Marks a field the caller did not send (distinct from an explicit null)."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = _Unset()
+
+
+@dataclass(frozen=True, slots=True)
+class MyTasksQuery:
+    """GET /api/me/tasks, validated: status open|recent, search, dueBefore, soonDays, page, limit."""
+
+    status: str = "open"
+    search: str | None = None
+    due_before: date | None = None
+    soon_days: int | None = None
+    page: int = 1
+    limit: int = 20
+
+
+def create_task(
+    db: Database,
+    *,
+    creator: str,
+    description: str,
+    group_id: str | None = None,
+    due: date | None = None,
+    assignees: Sequence[str] = (),
+    origin: Origin | None = None,
+    now: datetime,
+) -> Task:
+    """Create a group task assigned to ``assignees`` (none: unassigned) or a personal task assigned to its creator."""
+    text = sanitize_description(description)
+    people = list(dict.fromkeys(assignees)) if group_id else [creator]
+
+    def work(conn: Connection) -> Task:
+        ensure_user(conn, creator, now)
+        ensure_users(conn, people, now)
+        task_id = q.insert_task(
+            conn, group_id=group_id, description=text, due=due, created_by=creator, now=now, origin=origin
+        )
+        for person in people:
+            q.add_assignment(conn, task_id, person, by=creator, now=now)
+        return q.load_tasks(conn, [task_id])[0]
+
+    return db.transact(work)
+
+
+def list_my_tasks(
+    db: Database, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
+) -> Page[Task]:
+    """The user's open or recently completed tasks across groups, one page with the total."""
+    due_before = query.due_before
+    if query.soon_days is not None:
+        soon = today + timedelta(days=query.soon_days)
+        due_before = soon if due_before is None else min(due_before, soon)
+    if query.search and not may_occur_in_description(query.search):
+        return Page(items=[], page=query.page, limit=query.limit, total=0)
+    flt = q.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
+    with db.read() as conn:
+        return q.my_tasks(conn, user_id, mode, flt, now)
+
+
+def list_my_groups(db: Database, mode: GatingMode, *, user_id: str) -> list[GroupSummary]:
+    """The groups whose tasks the user sees, with counts."""
+    with db.read() as conn:
+        return q.my_groups(conn, user_id, mode)
+
+
+def list_group_tasks(
+    db: Database,
+    mode: GatingMode,
+    *,
+    user_id: str,
+    group_id: str,
+    unassigned_first: bool = False,
+    only_unassigned: bool = False,
+    limit: int = 50,
+) -> Page[Task]:
+    """A group's open tasks; Forbidden unless the group is effectively allowed and the user an active member."""
+    with db.read() as conn:
+        _require_group_access(q.group_facts(conn, group_id, user_id), mode)
+        return q.group_tasks(
+            conn, group_id, unassigned_first=unassigned_first, only_unassigned=only_unassigned, limit=limit
+        )
+
+
+def _require_group_access(facts: GroupFacts, mode: GatingMode) -> None:
+    if not (effectively_allowed(mode, facts.status) and facts.user_is_active_member):
+        raise Forbidden("the group is not available to this user")
+
+
+def get_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int) -> Task:
+    """One task the user may see; NotFound otherwise."""
+    with db.read() as conn:
+        _checked(conn, mode, TaskAction.VIEW, user_id, task_id)
+        return q.load_tasks(conn, [task_id])[0]
+
+
+def _checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: str, task_id: int) -> bool:
+    """Apply the access rules inside the transaction; return whether the task is a group task without assignees."""
+    found = q.task_facts(conn, task_id, user_id)
+    if found is None:
+        raise NotFound(f"task {task_id} not found")
+    facts, group = found
+    check_action(action, user_id, facts, mode, group)
+    return completion_assigns_completer(facts)
+
+
+def _change(
+    db: Database, mode: GatingMode, action: TaskAction, *, user_id: str, task_id: int,
+    apply: Callable[[Connection, bool], Any],
+) -> Task:
+    def work(conn: Connection) -> Task:
+        unassigned_group_task = _checked(conn, mode, action, user_id, task_id)
+        apply(conn, unassigned_group_task)
+        return q.load_tasks(conn, [task_id])[0]
+
+    return db.transact(work)
+
+
+def claim_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Task:
+    """Add the user as an assignee of an open task they can see (idempotent)."""
+    return _change(db, mode, TaskAction.CLAIM, user_id=user_id, task_id=task_id,
+                   apply=lambda conn, _: q.add_assignment(conn, task_id, user_id, by=user_id, now=now))
+
+
+def unassign_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int) -> Task:
+    """Remove the user's assignment of an open task if present (idempotent)."""
+    return _change(db, mode, TaskAction.UNASSIGN, user_id=user_id, task_id=task_id,
+                   apply=lambda conn, _: q.remove_assignment(conn, task_id, user_id))
+
+
+def complete_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Completion:
+    """Complete a task (idempotent); a group task without assignees gets the completer assigned first."""
+    newly: list[bool] = []
+
+    def apply(conn: Connection, unassigned_group_task: bool) -> None:
+        if unassigned_group_task:
+            q.add_assignment(conn, task_id, user_id, by=user_id, now=now)
+        newly.append(q.mark_completed(conn, task_id, user_id, now))
+
+    task = _change(db, mode, TaskAction.COMPLETE, user_id=user_id, task_id=task_id, apply=apply)
+    return Completion(task=task, newly_completed=newly[-1])
+
+
+def edit_task(
+    db: Database,
+    mode: GatingMode,
+    *,
+    user_id: str,
+    task_id: int,
+    due: date | _Unset | None = UNSET,
+    description: str | _Unset = UNSET,
+) -> Task:
+    """Change the due date (None clears it) and/or the description of an open task."""
+    values: dict[str, Any] = {}
+    if not isinstance(due, _Unset):
+        values["due_date"] = due.isoformat() if due else None
+    if not isinstance(description, _Unset):
+        values["description"] = sanitize_description(description)
+    return _change(db, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id,
+                   apply=lambda conn, _: q.update_task(conn, task_id, values))

@@ -1,0 +1,147 @@
+"""Identity aliases (a WhatsApp LID -> the phone-number user) and re-keying LID-only users (SPEC 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Column, Connection, Table, and_, delete, exists, select, update
+
+from taskcore.errors import ValidationError
+from taskcore.storage.schema import (
+    allowed_groups,
+    group_members,
+    identity_aliases,
+    reminder_deliveries,
+    task_assignments,
+    tasks,
+    user_preferences,
+    users,
+    web_sessions,
+    web_tokens,
+)
+from taskcore.storage.sql import upsert
+from taskcore.storage.users import ensure_user, ensure_users
+
+ia, gm = identity_aliases, group_members
+
+# Rows keyed by (user, other keys): where the phone user already has the same row, the LID user's is dropped.
+_KEYED: tuple[tuple[Table, tuple[str, ...]], ...] = (
+    (task_assignments, ("task_id",)),
+    (user_preferences, ()),
+    (reminder_deliveries, ("slot",)),
+)
+# Plain references to a user: simply re-pointed.
+_REFERENCES: tuple[Column[Any], ...] = (
+    identity_aliases.c.user_id,
+    web_tokens.c.user_id,
+    web_sessions.c.user_id,
+    tasks.c.created_by,
+    tasks.c.completed_by,
+    task_assignments.c.assigned_by,
+    allowed_groups.c.updated_by,
+)
+
+
+def record_alias(conn: Connection, alias: str, user_id: str, now: datetime) -> None:
+    """Record that ``alias`` (LID digits) is ``user_id`` (phone digits); a newer pairing wins."""
+    if alias == user_id:
+        return
+    ensure_user(conn, user_id, now)
+    upsert(conn, ia, {"alias": alias, "user_id": user_id, "created_at": now}, ["alias"], ["user_id"])
+
+
+def alias_target(conn: Connection, alias: str) -> str | None:
+    """The user an alias stands for, or None."""
+    return conn.execute(select(ia.c.user_id).where(ia.c.alias == alias)).scalar_one_or_none()
+
+
+def _alias_targets(conn: Connection, aliases: Sequence[str]) -> dict[str, str]:
+    if not aliases:
+        return {}
+    rows = conn.execute(select(ia.c.alias, ia.c.user_id).where(ia.c.alias.in_(list(set(aliases)))))
+    return {row.alias: row.user_id for row in rows}
+
+
+def resolve_mentions(conn: Connection, digits: Sequence[str], *, now: datetime) -> list[str]:
+    """Mentioned ids through the aliases (LID -> phone user); unknown ones created; order kept, no repeats."""
+    targets = _alias_targets(conn, digits)
+    resolved = list(dict.fromkeys(targets.get(d, d) for d in digits))
+    ensure_users(conn, resolved, now)
+    return resolved
+
+
+def rekey_user(conn: Connection, old: str, new: str) -> None:
+    """Move every row of user ``old`` to existing user ``new``, merging overlaps, then delete ``old``."""
+    _merge_user_row(conn, old, new)
+    _merge_memberships(conn, old, new)
+    for table, keys in _KEYED:
+        _move_keyed(conn, table, keys, old, new)
+    for column in _REFERENCES:
+        conn.execute(update(column.table).where(column == old).values({column.name: new}))
+    conn.execute(delete(users).where(users.c.id == old))
+
+
+def _merge_user_row(conn: Connection, old: str, new: str) -> None:
+    rows = {row.id: row for row in conn.execute(select(users).where(users.c.id.in_([old, new])))}
+    lid, phone = rows[old], rows[new]
+    seen = [t for t in (lid.last_seen_at, phone.last_seen_at) if t is not None]
+    conn.execute(update(users).where(users.c.id == new).values(
+        display_name=phone.display_name or lid.display_name,
+        created_at=min(lid.created_at, phone.created_at),
+        last_seen_at=max(seen) if seen else None,
+    ))
+
+
+def _merge_memberships(conn: Connection, old: str, new: str) -> None:
+    """Fold the LID user's membership into the phone user's where both are members of the same group."""
+    theirs = gm.alias("phone")
+    pairs = conn.execute(
+        select(gm, theirs.c.first_seen_at.label("p_first"), theirs.c.last_seen_at.label("p_last"),
+               theirs.c.active.label("p_active"), theirs.c.inactive_since.label("p_since"))
+        .join(theirs, and_(theirs.c.group_id == gm.c.group_id, theirs.c.user_id == new))
+        .where(gm.c.user_id == old)
+    ).all()
+    for row in pairs:
+        active = bool(row.active or row.p_active)
+        since = [t for t in (row.inactive_since, row.p_since) if t is not None]
+        conn.execute(update(gm).where(gm.c.group_id == row.group_id, gm.c.user_id == new).values(
+            first_seen_at=min(row.first_seen_at, row.p_first),
+            last_seen_at=max(row.last_seen_at, row.p_last),
+            active=active,
+            inactive_since=None if active else max(since, default=None),
+        ))
+    _move_keyed(conn, gm, ("group_id",), old, new)
+
+
+def _move_keyed(conn: Connection, table: Table, keys: tuple[str, ...], old: str, new: str) -> None:
+    """Drop the old user's rows that the new user already has (same keys), then re-point the rest."""
+    mine = table.alias("mine")
+    duplicate = exists().where(mine.c.user_id == new, *(mine.c[k] == table.c[k] for k in keys))
+    conn.execute(delete(table).where(table.c.user_id == old, duplicate))
+    conn.execute(update(table).where(table.c.user_id == old).values(user_id=new))
+
+
+def _lock_user(conn: Connection, user_id: str) -> bool:
+    """True when the user exists; on PostgreSQL its row stays locked, so a concurrent re-key waits, then sees none."""
+    query = select(users.c.id).where(users.c.id == user_id).with_for_update()
+    return conn.execute(query).first() is not None
+
+
+def resolve_identity(
+    conn: Connection, *, phone: str | None, lid: str | None, name: str | None, now: datetime
+) -> tuple[str, bool]:
+    """The sender's user id and whether an alias gave it; records the pair and re-keys a LID-only user."""
+    if phone:
+        ensure_user(conn, phone, now, name=name)
+        if lid and lid != phone:
+            if _lock_user(conn, lid):
+                rekey_user(conn, lid, phone)
+            record_alias(conn, lid, phone, now)
+        return phone, False
+    if not lid:
+        raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
+    target = alias_target(conn, lid)
+    ensure_user(conn, target or lid, now, name=name)
+    return target or lid, target is not None

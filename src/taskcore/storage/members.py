@@ -1,0 +1,81 @@
+"""Queries on group members: a user who writes in a group, or is listed by a sync, is an active member."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, delete, false, select, true, update
+
+from taskcore.storage.groups import ensure_group
+from taskcore.storage.schema import group_members
+from taskcore.storage.sql import upsert
+from taskcore.storage.users import ensure_user, ensure_users
+
+gm = group_members
+
+
+def touch_member(
+    conn: Connection, group_id: str, user_id: str, now: datetime, *, is_admin: bool | None = None
+) -> None:
+    """Make the user an active member seen now (first_seen_at kept; is_admin changed only when given)."""
+    ensure_group(conn, group_id, now)
+    ensure_user(conn, user_id, now)
+    _upsert_member(conn, group_id, user_id, now, is_admin)
+
+
+def touch_members(conn: Connection, group_id: str, admins: Mapping[str, bool | None], now: datetime) -> None:
+    """``touch_member`` for many users at once: user id -> is_admin (None: unchanged)."""
+    ensure_group(conn, group_id, now)
+    ensure_users(conn, admins, now)
+    for user_id, is_admin in admins.items():
+        _upsert_member(conn, group_id, user_id, now, is_admin)
+
+
+def _upsert_member(conn: Connection, group_id: str, user_id: str, now: datetime, is_admin: bool | None) -> None:
+    row = {"group_id": group_id, "user_id": user_id, "is_admin": bool(is_admin), "active": True,
+           "first_seen_at": now, "last_seen_at": now, "inactive_since": None}
+    changed = ["active", "last_seen_at", "inactive_since", *(["is_admin"] if is_admin is not None else [])]
+    upsert(conn, gm, row, ["group_id", "user_id"], changed)
+
+
+def deactivate_members(conn: Connection, group_id: str, user_ids: Collection[str], now: datetime) -> int:
+    """Mark these active members inactive since now (inactive ones keep their date); returns how many."""
+    if not user_ids:
+        return 0
+    return _deactivate(conn, group_id, now, gm.c.user_id.in_(list(user_ids)))
+
+
+def deactivate_absent(conn: Connection, group_id: str, present: Collection[str], now: datetime) -> int:
+    """Mark every active member not in ``present`` inactive since now. Returns how many."""
+    return _deactivate(conn, group_id, now, *([gm.c.user_id.not_in(list(present))] if present else []))
+
+
+def _deactivate(conn: Connection, group_id: str, now: datetime, *conditions: Any) -> int:
+    stmt = (
+        update(gm)
+        .where(gm.c.group_id == group_id, gm.c.active == true(), *conditions)
+        .values(active=False, inactive_since=now)
+    )
+    return int(conn.execute(stmt).rowcount)
+
+
+def delete_inactive(conn: Connection, older_than: datetime) -> int:
+    """Delete memberships inactive since strictly before ``older_than``; returns how many."""
+    stmt = delete(gm).where(gm.c.active == false(), gm.c.inactive_since < older_than)
+    return int(conn.execute(stmt).rowcount)
+
+
+def is_active_member(conn: Connection, group_id: str, user_id: str) -> bool:
+    """True when the user is an active member of the group."""
+    active = conn.execute(
+        select(gm.c.active).where(gm.c.group_id == group_id, gm.c.user_id == user_id)
+    ).scalar_one_or_none()
+    return bool(active)
+
+
+def active_member_ids(conn: Connection, group_id: str) -> list[str]:
+    """The ids of the group's active members, in id order."""
+    query = select(gm.c.user_id).where(gm.c.group_id == group_id, gm.c.active == true())
+    return list(conn.execute(query.order_by(gm.c.user_id)).scalars())

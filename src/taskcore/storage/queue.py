@@ -1,0 +1,191 @@
+"""Queries on the outbound queue: enqueue, claim the head job of each chat, record the outcome (SPEC section 9).
+
+Order per chat: a chat's head is its lowest id among pending and sending rows; only the head may be claimed, so a
+chat has at most one send in flight and its messages go out in order. Sent and failed rows never block a chat and
+the claim never reads them (the indexes on (chat_id, status, id) and (status, next_attempt_at) lead with status).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, insert, or_, select, union_all, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from taskcore.errors import ValidationError
+from taskcore.outbound import JobKind, JobStatus, QueueJob, truncate_error
+from taskcore.storage.schema import outbound_queue
+
+oq = outbound_queue
+_earlier = outbound_queue.alias("earlier")
+ACTIVE = (JobStatus.PENDING.value, JobStatus.SENDING.value)
+_KINDS = frozenset(kind.value for kind in JobKind)
+
+
+def enqueue(
+    conn: Connection,
+    *,
+    chat_id: str,
+    kind: str,
+    payload: Mapping[str, Any],
+    label: str | None = None,
+    dedupe_key: str | None = None,
+    max_attempts: int,
+    now: datetime,
+) -> int | None:
+    """Queue a job due now and return its id; None when a job with ``dedupe_key`` already exists."""
+    values = _new_row(chat_id=chat_id, kind=kind, payload=payload, label=label, max_attempts=max_attempts, now=now)
+    if dedupe_key is None:
+        return int(conn.execute(insert(oq).values(**values).returning(oq.c.id)).scalar_one())
+    # RETURNING rather than rowcount: with the implicit RETURNING of a serial key, PostgreSQL reports rowcount -1
+    stmt = (
+        _dialect_insert(conn)
+        .values(**values, dedupe_key=dedupe_key)
+        .on_conflict_do_nothing(index_elements=[oq.c.dedupe_key])
+        .returning(oq.c.id)
+    )
+    job_id = conn.execute(stmt).scalar_one_or_none()
+    return None if job_id is None else int(job_id)
+
+
+def _dialect_insert(conn: Connection) -> Any:
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(oq)
+
+
+def _new_row(
+    *, chat_id: str, kind: str, payload: Mapping[str, Any], label: str | None, max_attempts: int, now: datetime
+) -> dict[str, Any]:
+    if kind not in _KINDS:
+        raise ValidationError(f"unknown job kind {kind!r}", field="kind")
+    if max_attempts < 1:
+        raise ValidationError("a job needs at least one attempt", field="max_attempts")
+    return {
+        "chat_id": chat_id,
+        "kind": kind,
+        "payload": json.dumps(dict(payload), ensure_ascii=False, separators=(",", ":")),
+        "label": label,
+        "status": JobStatus.PENDING.value,
+        "attempts": 0,
+        "max_attempts": max_attempts,
+        "next_attempt_at": now,
+        "created_at": now,
+        "updated_at": now,
+    }
+
+
+def _due(now: datetime) -> ColumnElement[bool]:
+    return and_(oq.c.status == JobStatus.PENDING.value, oq.c.next_attempt_at <= now)
+
+
+def _orphaned(now: datetime) -> ColumnElement[bool]:
+    """Sending rows whose lease ran out: their worker died or hung."""
+    return and_(oq.c.status == JobStatus.SENDING.value, oq.c.lease_until <= now)
+
+
+def _heads_its_chat() -> ColumnElement[bool]:
+    earlier_active = exists().where(
+        _earlier.c.chat_id == oq.c.chat_id, _earlier.c.status.in_(ACTIVE), _earlier.c.id < oq.c.id
+    )
+    return ~earlier_active
+
+
+def claimable_ids(conn: Connection, *, now: datetime, limit: int) -> list[int]:
+    """Up to ``limit`` claimable head rows, oldest first; on PostgreSQL rows locked by another claimer are skipped."""
+    # Two index searches on (status, next_attempt_at) instead of one OR, which SQLite would answer by scanning
+    # the whole table in id order, sent rows included.
+    candidates = union_all(select(oq.c.id).where(_due(now)), select(oq.c.id).where(_orphaned(now))).subquery()
+    stmt = (
+        select(oq.c.id)
+        .where(oq.c.id.in_(select(candidates.c.id)), _heads_its_chat())
+        .order_by(oq.c.id)
+        .limit(limit)
+    )
+    if conn.dialect.name == "postgresql":
+        stmt = stmt.with_for_update(skip_locked=True)
+    return [int(i) for i in conn.execute(stmt).scalars()]
+
+
+def claim(conn: Connection, ids: Sequence[int], *, owner: str, now: datetime, lease: timedelta) -> list[QueueJob]:
+    """Lease the rows of ``ids`` that are still claimable to ``owner``; returns them in id order."""
+    if not ids:
+        return []
+    stmt = (
+        update(oq)
+        .where(oq.c.id.in_(list(ids)), or_(_due(now), _orphaned(now)), _heads_its_chat())
+        .values(
+            status=JobStatus.SENDING.value,
+            lease_owner=owner,
+            lease_until=now + lease,
+            attempts=oq.c.attempts + 1,
+            updated_at=now,
+        )
+        .returning(oq.c.id, oq.c.chat_id, oq.c.kind, oq.c.payload, oq.c.label, oq.c.attempts, oq.c.max_attempts)
+    )
+    return sorted((_job(row) for row in conn.execute(stmt)), key=lambda job: job.id)
+
+
+def _job(row: Row[Any]) -> QueueJob:
+    return QueueJob(
+        id=int(row.id),
+        chat_id=row.chat_id,
+        kind=JobKind(row.kind),
+        payload=json.loads(row.payload),
+        label=row.label,
+        attempts=int(row.attempts),
+        max_attempts=int(row.max_attempts),
+    )
+
+
+def _held_by(job_id: int, owner: str) -> ColumnElement[bool]:
+    return and_(oq.c.id == job_id, oq.c.status == JobStatus.SENDING.value, oq.c.lease_owner == owner)
+
+
+def attempts_of_held(conn: Connection, job_id: int, owner: str) -> tuple[int, int] | None:
+    """(attempts, max_attempts) of a job ``owner`` still holds, or None when the lease was lost or it finished."""
+    row = conn.execute(select(oq.c.attempts, oq.c.max_attempts).where(_held_by(job_id, owner))).one_or_none()
+    return None if row is None else (int(row.attempts), int(row.max_attempts))
+
+
+def finish(conn: Connection, job_id: int, owner: str, values: Mapping[str, Any]) -> bool:
+    """Release a job ``owner`` still holds, setting ``values``; False when someone else holds it or it is done."""
+    stmt = update(oq).where(_held_by(job_id, owner)).values(lease_until=None, **values)
+    return bool(conn.execute(stmt).rowcount)
+
+
+def sent_values(gateway_message_id: str | None, now: datetime) -> dict[str, Any]:
+    """The columns of a job the gateway acknowledged."""
+    return {"status": JobStatus.SENT.value, "sent_at": now, "gateway_message_id": gateway_message_id, "updated_at": now}
+
+
+def retry_values(error: str, next_attempt_at: datetime, now: datetime) -> dict[str, Any]:
+    """The columns of a job that waits for another attempt."""
+    return {
+        "status": JobStatus.PENDING.value,
+        "next_attempt_at": next_attempt_at,
+        "last_error": truncate_error(error),
+        "updated_at": now,
+    }
+
+
+def failed_values(error: str, now: datetime) -> dict[str, Any]:
+    """The columns of a job that will not be tried again (kept, never deleted here)."""
+    return {"status": JobStatus.FAILED.value, "last_error": truncate_error(error), "updated_at": now}
+
+
+def count_by_status(conn: Connection) -> dict[str, int]:
+    """Rows per status, every status present."""
+    counts = dict.fromkeys((s.value for s in JobStatus), 0)
+    for status, count in conn.execute(select(oq.c.status, func.count()).group_by(oq.c.status)):
+        counts[status] = int(count)
+    return counts
+
+
+def oldest_unsent_created_at(conn: Connection) -> datetime | None:
+    """When the oldest job not yet sent or failed (pending or sending) was queued."""
+    created: datetime | None = conn.execute(
+        select(func.min(oq.c.created_at)).where(oq.c.status.in_(ACTIVE))
+    ).scalar_one()
+    return created
