@@ -15,7 +15,7 @@ PYTHON = "3"
 def lint(session: nox.Session) -> None:
     """Ruff over the sources, tests and this file."""
     session.install("ruff>=0.5")
-    session.run("ruff", "check", "src", "tests", "noxfile.py")
+    session.run("ruff", "check", "src", "tests", "benchmarks", "noxfile.py")
 
 
 @nox.session(python=PYTHON)

@@ -6,14 +6,18 @@ import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Integer,
     Row,
     Select,
+    Text,
     and_,
+    bindparam,
     delete,
     exists,
     false,
@@ -28,7 +32,7 @@ from sqlalchemy import (
 from taskcore.access import GatingMode, GroupFacts, GroupStatus, TaskFacts
 from taskcore.model import GroupSummary, Origin, Person, Task
 from taskcore.pagination import Page, like_contains, offset_of
-from taskcore.storage.schema import allowed_groups, group_members, groups, task_assignments, tasks, users
+from taskcore.storage.schema import UtcDateTime, allowed_groups, group_members, groups, task_assignments, tasks, users
 from taskcore.storage.sql import insert_ignore
 
 RECENT_WINDOW = timedelta(hours=24)
@@ -126,64 +130,73 @@ def task_facts(conn: Connection, task_id: int, user_id: str) -> tuple[TaskFacts,
     return facts, group
 
 
-def _member_group_ids(user_id: str, mode: GatingMode) -> Select[Any]:
-    """Groups whose tasks the user sees: active membership, and an allowed status unless gating is off."""
-    query = select(gm.c.group_id).where(gm.c.user_id == user_id, gm.c.active == true())
+def _member_group_ids(mode: GatingMode) -> Select[Any]:
+    """Groups whose tasks :user_id sees: active membership, and an allowed status unless gating is off."""
+    query = select(gm.c.group_id).where(gm.c.user_id == bindparam("user_id"), gm.c.active == true())
     if mode is not GatingMode.OFF:
         query = query.join(ag, ag.c.group_id == gm.c.group_id).where(ag.c.status == GroupStatus.ALLOWED.value)
     return query
 
 
-def _mine(user_id: str) -> ColumnElement[bool]:
-    """Assigned to the user, or personal and created by them."""
-    assigned = select(ta.c.task_id).where(ta.c.user_id == user_id)
-    personal = select(t.c.id).where(t.c.created_by == user_id, t.c.group_id.is_(None))
+def _mine() -> ColumnElement[bool]:
+    """Assigned to :user_id, or personal and created by them."""
+    assigned = select(ta.c.task_id).where(ta.c.user_id == bindparam("user_id"))
+    personal = select(t.c.id).where(t.c.created_by == bindparam("user_id"), t.c.group_id.is_(None))
     return t.c.id.in_(union(assigned, personal))
 
 
-def _visible(user_id: str, mode: GatingMode) -> ColumnElement[bool]:
-    return or_(t.c.group_id.is_(None), t.c.group_id.in_(_member_group_ids(user_id, mode)))
+def _visible(mode: GatingMode) -> ColumnElement[bool]:
+    return or_(t.c.group_id.is_(None), t.c.group_id.in_(_member_group_ids(mode)))
 
 
 def _task_columns() -> Select[Any]:
     return select(t, g.c.name.label("group_name")).select_from(t.outerjoin(g, g.c.id == t.c.group_id))
 
 
-def _contains_ignoring_ascii_case(dialect: str, column: Any, needle: str) -> ColumnElement[bool]:
-    """LIKE with backslash escapes; ASCII letters match either case, every other character only itself."""
-    pattern = like_contains(needle)
+def _contains_ignoring_ascii_case(dialect: str, column: Any) -> ColumnElement[bool]:
+    """LIKE :pattern with backslash escapes; ASCII letters match either case, every other character only itself."""
+    pattern = bindparam("pattern", type_=Text())
     if dialect == "sqlite":  # SQLite's LIKE already folds exactly the ASCII letters
         return column.like(pattern, escape="\\")  # type: ignore[no-any-return]
     folded = func.translate(column, _UPPER, _LOWER)
     return folded.like(func.translate(pattern, _UPPER, _LOWER), escape="\\")
 
 
-def _my_conditions(
-    dialect: str, user_id: str, mode: GatingMode, flt: MyTasksFilter, now: datetime
-) -> list[Any]:
-    conditions: list[Any] = [_mine(user_id), _visible(user_id, mode)]
-    if flt.status == "recent":
-        conditions += [t.c.completed == true(), t.c.completed_at >= now - RECENT_WINDOW]
+@lru_cache(maxsize=64)
+def _my_tasks_statements(
+    dialect: str, mode: GatingMode, recent: bool, searching: bool, dated: bool
+) -> tuple[Select[Any], Select[Any]]:
+    """The page statement (with the total as a window count) and the count statement, built once per shape."""
+    conditions: list[Any] = [_mine(), _visible(mode)]
+    if recent:
+        conditions += [t.c.completed == true(), t.c.completed_at >= bindparam("since", type_=UtcDateTime())]
     else:
         conditions.append(t.c.completed == false())
-    if flt.search:
-        conditions.append(_contains_ignoring_ascii_case(dialect, t.c.description, flt.search))
-    if flt.due_before is not None:
-        conditions += [t.c.due_date.is_not(None), t.c.due_date <= flt.due_before.isoformat()]
-    return conditions
+    if searching:
+        conditions.append(_contains_ignoring_ascii_case(dialect, t.c.description))
+    if dated:
+        conditions += [t.c.due_date.is_not(None), t.c.due_date <= bindparam("due_before", type_=Text())]
+    order = (t.c.completed_at.desc(), t.c.id.desc()) if recent else (t.c.due_date.asc().nulls_last(), t.c.id.asc())
+    page = (
+        _task_columns().add_columns(func.count().over().label("total")).where(*conditions).order_by(*order)
+        .limit(bindparam("limit", type_=Integer())).offset(bindparam("offset", type_=Integer()))
+    )
+    return page, select(func.count()).select_from(t).where(*conditions)
 
 
 def my_tasks(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasksFilter, now: datetime) -> Page[Task]:
-    """The user's open (or recently completed) visible tasks, one page, with the total."""
-    conditions = _my_conditions(conn.dialect.name, user_id, mode, flt, now)
-    order = (
-        (t.c.completed_at.desc(), t.c.id.desc())
-        if flt.status == "recent"
-        else (t.c.due_date.asc().nulls_last(), t.c.id.asc())
-    )
-    query = _task_columns().where(*conditions).order_by(*order)
-    rows = conn.execute(query.limit(flt.limit).offset(offset_of(flt.page, flt.limit))).all()
-    total = conn.execute(select(func.count()).select_from(t).where(*conditions)).scalar_one()
+    """The user's open (or recently completed) visible tasks, one page, with the total, in one round trip."""
+    page_stmt, count_stmt = _my_tasks_statements(
+        conn.dialect.name, mode, flt.status == "recent", bool(flt.search), flt.due_before is not None)
+    params: dict[str, Any] = {"user_id": user_id, "since": now - RECENT_WINDOW, "limit": flt.limit,
+                              "offset": offset_of(flt.page, flt.limit)}
+    if flt.search:
+        params["pattern"] = like_contains(flt.search)
+    if flt.due_before is not None:
+        params["due_before"] = flt.due_before.isoformat()
+    rows = conn.execute(page_stmt, params).all()
+    # Past the last page there is no row to carry the window count, so count separately.
+    total = rows[0].total if rows else conn.execute(count_stmt, params).scalar_one()
     return Page(items=_with_assignees(conn, rows), page=flt.page, limit=flt.limit, total=int(total))
 
 
@@ -212,10 +225,11 @@ def my_groups(conn: Connection, user_id: str, mode: GatingMode) -> list[GroupSum
     )
     query = (
         select(g.c.id, g.c.name, g.c.active, open_count.label("open"), unassigned_count.label("unassigned"))
-        .where(g.c.id.in_(_member_group_ids(user_id, mode)))
+        .where(g.c.id.in_(_member_group_ids(mode)))
         .order_by(g.c.name, g.c.id)
     )
-    return [GroupSummary(r.id, r.name, bool(r.active), int(r.open), int(r.unassigned)) for r in conn.execute(query)]
+    rows = conn.execute(query, {"user_id": user_id})
+    return [GroupSummary(r.id, r.name, bool(r.active), int(r.open), int(r.unassigned)) for r in rows]
 
 
 def load_tasks(conn: Connection, task_ids: Sequence[int]) -> list[Task]:
@@ -231,20 +245,28 @@ def open_tasks_for_digest(
     conn: Connection, user_id: str, mode: GatingMode, *, until: date
 ) -> list[Task]:
     """The user's open visible tasks due on or before ``until`` (overdue included), by due date."""
-    conditions = [_mine(user_id), _visible(user_id, mode), t.c.completed == false(),
+    conditions = [_mine(), _visible(mode), t.c.completed == false(),
                   t.c.due_date.is_not(None), t.c.due_date <= until.isoformat()]
-    rows = conn.execute(_task_columns().where(*conditions).order_by(t.c.due_date, t.c.id)).all()
+    rows = conn.execute(_task_columns().where(*conditions).order_by(t.c.due_date, t.c.id), {"user_id": user_id}).all()
     return _with_assignees(conn, rows)
 
 
 def unassigned_in_my_groups(conn: Connection, user_id: str, mode: GatingMode) -> int:
     """How many open tasks without assignees the user's visible groups hold."""
     query = select(func.count()).select_from(t).where(
-        t.c.group_id.in_(_member_group_ids(user_id, mode)),
+        t.c.group_id.in_(_member_group_ids(mode)),
         t.c.completed == false(),
         ~exists().where(ta.c.task_id == t.c.id),
     )
-    return int(conn.execute(query).scalar_one())
+    return int(conn.execute(query, {"user_id": user_id}).scalar_one())
+
+
+_ASSIGNEES = (
+    select(ta.c.task_id, users.c.id, users.c.display_name)
+    .join(users, users.c.id == ta.c.user_id)
+    .where(ta.c.task_id.in_(bindparam("ids", expanding=True)))
+    .order_by(ta.c.task_id, ta.c.assigned_at, users.c.id)
+)
 
 
 def _assignees(conn: Connection, task_ids: Iterable[int]) -> dict[int, list[Person]]:
@@ -252,13 +274,7 @@ def _assignees(conn: Connection, task_ids: Iterable[int]) -> dict[int, list[Pers
     found: dict[int, list[Person]] = {}
     if not ids:
         return found
-    query = (
-        select(ta.c.task_id, users.c.id, users.c.display_name)
-        .join(users, users.c.id == ta.c.user_id)
-        .where(ta.c.task_id.in_(ids))
-        .order_by(ta.c.task_id, ta.c.assigned_at, users.c.id)
-    )
-    for task_id, user_id, name in conn.execute(query):
+    for task_id, user_id, name in conn.execute(_ASSIGNEES, {"ids": ids}):
         found.setdefault(task_id, []).append(Person(user_id, name))
     return found
 

@@ -1,0 +1,1 @@
+"""The messaging gateway (Evolution API v2): wire format and client."""

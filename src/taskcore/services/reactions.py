@@ -1,0 +1,49 @@
+"""Queueing reactions: robot and warn on commands, check on the message that created a completed task."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Connection
+
+from taskcore.gateway.outbound import send_reaction_body
+from taskcore.model import Completion
+from taskcore.outbound import JobKind, emoji_class
+from taskcore.reactions import CHECK, ReactionPolicy
+from taskcore.storage.db import Database
+from taskcore.storage.housekeeping import bump_counter
+from taskcore.storage.queue import enqueue
+
+
+def enqueue_reaction(
+    conn: Connection,
+    policy: ReactionPolicy,
+    *,
+    chat_id: str,
+    message_id: str,
+    participant: str | None,
+    emoji: str,
+    now: datetime,
+    dedupe_key: str | None = None,
+) -> bool:
+    """Queue one reaction when the policy allows it in this chat; count it by emoji class."""
+    if not policy.in_scope(chat_id):
+        return False
+    body = send_reaction_body(chat_id=chat_id, message_id=message_id, participant=participant, emoji=emoji)
+    label = emoji_class(emoji)
+    job = enqueue(conn, chat_id=chat_id, kind=JobKind.REACTION, payload=body, label=label,
+                  dedupe_key=dedupe_key, max_attempts=policy.max_attempts, now=now)
+    if job is None:
+        return False
+    bump_counter(conn, "reactions_enqueued", label)
+    return True
+
+
+def react_to_completion(db: Database, policy: ReactionPolicy, completion: Completion, *, now: datetime) -> bool:
+    """Queue the check mark on the origin message of a task this call completed (once per task)."""
+    origin = completion.task.origin
+    if not completion.newly_completed or origin is None or not policy.check_allowed(origin, now):
+        return False
+    return db.transact(lambda conn: enqueue_reaction(
+        conn, policy, chat_id=origin.chat_id, message_id=origin.message_id, participant=origin.participant,
+        emoji=CHECK, now=now, dedupe_key=f"check:{completion.task.id}"))
