@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -39,8 +40,28 @@ def cmd_migrate(settings: Settings) -> int:
     return 0
 
 
+def cmd_proxy(settings: Settings) -> int:
+    """Serve the proxy on PORT (R1), the unit's only public port."""
+    from aiohttp import web
+
+    from tasksvc_run.proxy.app import make_proxy_app
+
+    web.run_app(make_proxy_app(settings), host="0.0.0.0", port=settings.port,  # noqa: S104 - the public port
+                print=None, access_log=None, shutdown_timeout=5)
+    return 0
+
+
+def cmd_run(settings: Settings) -> int:
+    """Start bot, web and proxy as three processes (R4) and supervise them."""
+    from tasksvc_run.supervisor import Supervisor, absolute_paths
+
+    return Supervisor(settings, absolute_paths(os.environ, settings)).run()
+
+
 COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
     "migrate": ("apply database migrations and exit", cmd_migrate),
+    "proxy": ("serve the proxy on PORT", cmd_proxy),
+    "run": ("start bot, web and proxy and supervise them", cmd_run),
 }
 
 
