@@ -1,0 +1,38 @@
+"""Leases on named jobs, so that one instance at a time runs a scheduled job (SPEC section 13)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Connection, or_, update
+
+from taskcore.storage.db import Database
+from taskcore.storage.schema import job_leases
+from taskcore.storage.sql import insert_ignore
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def acquire_lease(db: Database, *, name: str, owner: str, now: datetime, ttl: timedelta) -> bool:
+    """Take or renew the lease on ``name`` for ``owner`` until now + ttl; False while another owner holds it."""
+    until = now + ttl
+
+    def work(conn: Connection) -> bool:
+        if insert_ignore(conn, job_leases, {"name": name, "owner": owner, "lease_until": until}, ["name"]):
+            return True
+        stmt = (
+            update(job_leases)
+            .where(job_leases.c.name == name, or_(job_leases.c.lease_until <= now, job_leases.c.owner == owner))
+            .values(owner=owner, lease_until=until)
+        )
+        return bool(conn.execute(stmt).rowcount == 1)
+
+    return db.transact(work)
+
+
+def release_lease(db: Database, *, name: str, owner: str) -> None:
+    """Give the lease up early (only the holder can)."""
+    db.transact(lambda conn: conn.execute(
+        update(job_leases).where(job_leases.c.name == name, job_leases.c.owner == owner)
+        .values(lease_until=EPOCH)
+    ))

@@ -1,0 +1,48 @@
+"""Job leases: one instance at a time runs a scheduled job (SPEC section 13)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+from taskcore.storage.db import Database
+from taskcore.storage.leases import acquire_lease, release_lease
+from tests.builders import NOW
+
+TTL = timedelta(minutes=5)
+
+
+def test_the_first_owner_gets_the_lease_and_a_second_is_refused(db: Database) -> None:
+    assert acquire_lease(db, name="group_sync", owner="a", now=NOW, ttl=TTL)
+    assert not acquire_lease(db, name="group_sync", owner="b", now=NOW + timedelta(minutes=1), ttl=TTL)
+
+
+def test_the_holder_renews_its_lease(db: Database) -> None:
+    assert acquire_lease(db, name="group_sync", owner="a", now=NOW, ttl=TTL)
+    assert acquire_lease(db, name="group_sync", owner="a", now=NOW + timedelta(minutes=4), ttl=TTL)
+    assert not acquire_lease(db, name="group_sync", owner="b", now=NOW + timedelta(minutes=6), ttl=TTL)
+
+
+def test_an_expired_lease_passes_to_another_owner(db: Database) -> None:
+    acquire_lease(db, name="group_sync", owner="a", now=NOW, ttl=TTL)
+    assert acquire_lease(db, name="group_sync", owner="b", now=NOW + TTL, ttl=TTL)
+
+
+def test_a_released_lease_is_free_at_once_and_only_its_holder_can_release(db: Database) -> None:
+    acquire_lease(db, name="group_sync", owner="a", now=NOW, ttl=TTL)
+    release_lease(db, name="group_sync", owner="b")
+    assert not acquire_lease(db, name="group_sync", owner="b", now=NOW, ttl=TTL)
+    release_lease(db, name="group_sync", owner="a")
+    assert acquire_lease(db, name="group_sync", owner="b", now=NOW, ttl=TTL)
+
+
+def test_leases_on_different_jobs_are_independent(db: Database) -> None:
+    assert acquire_lease(db, name="group_sync", owner="a", now=NOW, ttl=TTL)
+    assert acquire_lease(db, name="reminders", owner="b", now=NOW, ttl=TTL)
+
+
+def test_racing_owners_get_exactly_one_lease(db: Database) -> None:
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(
+            lambda owner: acquire_lease(db, name="maintenance", owner=owner, now=NOW, ttl=TTL), ["a", "b", "c", "d"]))
+    assert results.count(True) == 1
