@@ -43,3 +43,45 @@ def make_task(
         db, creator=creator, description=description, group_id=group_id,
         due=date.fromisoformat(due) if due else None, assignees=assignees, now=now,
     )
+
+
+# Gateway webhook payloads (CONTRACT.md section 3), shaped like fixtures/gateway/inbound_*.json.
+BOT_PHONE = "15550100000"
+GROUP = "120363300000000010@g.us"
+_message_ids = iter(range(1, 10**9))
+
+
+def wa_envelope(event: str, data: object, *, instance: str = "taskbot") -> dict[str, object]:
+    """The envelope every webhook POST carries."""
+    return {"event": event, "instance": instance, "data": data, "destination": "https://bot.example.org/webhook",
+            "date_time": "2026-11-22T10:00:00.000Z", "sender": f"{BOT_PHONE}@s.whatsapp.net",
+            "server_url": "https://evo.example.org", "apikey": None}
+
+
+def wa_text(
+    text: str, *, sender: str = "34600111111", lid: str | None = None, group: str | None = GROUP,
+    message_id: str | None = None, mentioned: tuple[str, ...] = (), push_name: str | None = "Ana",
+    from_me: bool = False, timestamp: int | None = None, instance: str = "taskbot",
+) -> dict[str, object]:
+    """A messages.upsert text: in ``group`` from ``sender`` (phone digits, with ``lid`` as participantAlt when given),
+    or a direct message when ``group`` is None; ``mentioned`` are JIDs for contextInfo.mentionedJid."""
+    key: dict[str, object] = {"id": message_id or f"MSG{next(_message_ids):08d}", "fromMe": from_me}
+    if group is None:
+        key["remoteJid"] = f"{sender}@s.whatsapp.net"
+        if lid:
+            key["remoteJidAlt"] = f"{lid}@lid"
+    else:
+        key |= {"remoteJid": group, "participant": f"{sender}@s.whatsapp.net", "addressingMode": "pn"}
+        if lid:
+            key["participantAlt"] = f"{lid}@lid"
+    data = {"key": key, "pushName": push_name, "status": "DELIVERY_ACK", "message": {"conversation": text},
+            "contextInfo": {"mentionedJid": list(mentioned)}, "messageType": "conversation",
+            "messageTimestamp": int(NOW.timestamp()) if timestamp is None else timestamp, "instanceId": "i-1",
+            "source": "android"}
+    return wa_envelope("messages.upsert", data, instance=instance)
+
+
+def wa_participants(action: str, participants: list[object], *, group: str = GROUP) -> dict[str, object]:
+    """A group-participants.update with participants as given (JID strings or objects)."""
+    return wa_envelope("group-participants.update", {"id": group, "author": "198765432100001@lid",
+                                                      "participants": participants, "action": action})

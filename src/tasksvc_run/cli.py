@@ -46,7 +46,8 @@ def cmd_proxy(settings: Settings) -> int:
 
     from tasksvc_run.proxy.app import make_proxy_app
 
-    web.run_app(make_proxy_app(settings), host="0.0.0.0", port=settings.port,  # noqa: S104 - the public port
+    app = make_proxy_app(settings, dev_url=os.environ.get("TASKSVC_DEV_GATEWAY_URL"))
+    web.run_app(app, host="0.0.0.0", port=settings.port,  # noqa: S104 - the public port
                 print=None, access_log=None, shutdown_timeout=5)
     return 0
 
@@ -58,10 +59,42 @@ def cmd_run(settings: Settings) -> int:
     return Supervisor(settings, absolute_paths(os.environ, settings)).run()
 
 
+def cmd_web(settings: Settings) -> int:
+    """Serve the web interface on WEB_PORT, on loopback behind the proxy, once the bot has migrated (R4)."""
+    from tasksvc_run.web.serve import run_web
+
+    return run_web(settings)
+
+
+def cmd_bot(settings: Settings) -> int:
+    """Serve the bot on BOT_PORT, on loopback behind the proxy, after applying migrations (R5)."""
+    from tasksvc_run.bot.serve import run_bot
+
+    return run_bot(settings)
+
+
+def cmd_dev(settings: Settings) -> int:
+    """Development mode: the whole unit on embedded defaults, local gateway and chat simulator (SPEC section 12)."""
+    from tasksvc_run.devmode import GATEWAY_PORT_VAR, run_dev
+
+    return run_dev(settings, local_gateway=GATEWAY_PORT_VAR in os.environ)
+
+
+def cmd_devgateway(settings: Settings) -> int:
+    """The development mode's local gateway and chat simulator (started by `tasksvc dev`)."""
+    from tasksvc_run.devmode import run_local_gateway
+
+    return run_local_gateway(settings)
+
+
 COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
+    "dev": ("development mode on embedded defaults, with a local gateway and a chat simulator", cmd_dev),
+    "devgateway": ("the local gateway of development mode (started by dev)", cmd_devgateway),
+    "bot": ("serve the bot (webhook, metrics) on BOT_PORT", cmd_bot),
     "migrate": ("apply database migrations and exit", cmd_migrate),
     "proxy": ("serve the proxy on PORT", cmd_proxy),
     "run": ("start bot, web and proxy and supervise them", cmd_run),
+    "web": ("serve the web interface on WEB_PORT", cmd_web),
 }
 
 
@@ -77,6 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     args = build_parser().parse_args(argv)
+    if args.command == "dev":
+        from tasksvc_run.devmode import apply_dev_environment
+
+        apply_dev_environment(os.environ)
     settings = _settings_or_exit()
     setup_logging(args.command, log_format=settings.log_format)
     return COMMANDS[args.command][1](settings)

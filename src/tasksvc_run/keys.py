@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Protocol
+
+import jinja2
 from aiohttp import web
 
 from taskcore.ratelimit import RateLimiter
@@ -10,8 +14,42 @@ from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 
+if TYPE_CHECKING:
+    from taskcore.gateway.inbound import InboundEvent
+    from tasksvc_run.bot.processor import ChatProcessor
+
 SETTINGS = web.AppKey("settings", Settings)
 DB = web.AppKey("db", Database)
 CLOCK = web.AppKey("clock", Clock)
 METRICS = web.AppKey("metrics", Metrics)
 LIMITER = web.AppKey("limiter", RateLimiter)
+
+# Web interface (issue 4).
+TEMPLATES = web.AppKey("templates", jinja2.Environment)
+USER = web.RequestKey("user_id", str)
+
+
+# Bot background work: schedulers and the outbound queue worker (issue 6).
+class SyncTrigger(Protocol):
+    """Runs group sync then member sync now (``/admin sync``)."""
+
+    def request_sync(self) -> None:
+        """Start a sync now; returns at once."""
+        ...
+
+
+class OutboundNotifier(Protocol):
+    """Wakes the outbound queue worker after something was queued."""
+
+    def notify(self) -> None:
+        """Claim now rather than at the next poll."""
+        ...
+
+
+SYNC = web.AppKey("sync", SyncTrigger)
+OUTBOUND = web.AppKey("outbound", OutboundNotifier)
+
+
+# Bot webhook intake (issue 5): the per-chat processor of acknowledged events.
+PROCESSOR: web.AppKey[ChatProcessor[InboundEvent]] = web.AppKey("bot_processor")
+EVENT_POOL = web.AppKey("bot_event_pool", ThreadPoolExecutor)

@@ -24,6 +24,7 @@ from taskcore.storage.housekeeping import read_counters
 
 log = logging.getLogger(__name__)
 EMOJI_CLASSES = ("robot", "warn", "check", "other")
+SYNC_JOBS = ("group_sync", "member_sync")
 DB_COUNTERS = {"reactions_enqueued": ("Reactions queued, by emoji class.", "emoji")}
 
 
@@ -115,6 +116,8 @@ class Metrics:
         self.webhook_seconds = Histogram(
             "webhook_processing_seconds", "Time to process one webhook event.", registry=reg,
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+        for job in SYNC_JOBS:  # every seed name shows from the first scrape, at zero
+            self.sync_runs.labels(job=job)
         for emoji in EMOJI_CLASSES:
             self.reactions_sent.labels(emoji=emoji)
             self.reactions_failed.labels(emoji=emoji)

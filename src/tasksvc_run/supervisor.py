@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import FrameType
 
 from taskcore.settings import Settings
@@ -63,6 +64,7 @@ class Supervisor:
     env: dict[str, str]
     command: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tasksvc_run"])
     ready_timeout: float = 60.0
+    first: tuple[tuple[str, int], ...] = ()  # helpers started before the bot, with the port they listen on
     children: list[Child] = field(default_factory=list)
     stopping: bool = False
 
@@ -96,7 +98,11 @@ class Supervisor:
             db.dispose()
 
     def start(self) -> bool:
-        """R4: bot, wait for its tables, web, wait for its port, proxy."""
+        """R4: bot, wait for its tables, web, wait for its port, proxy (after any helper of development mode)."""
+        for name, port in self.first:
+            self.spawn(name)
+            if not self.wait_until(partial(port_open, port), f"{name} port"):
+                return False
         self.spawn("bot")
         if not self.wait_until(self.tables_ready, "bot migrations"):
             return False

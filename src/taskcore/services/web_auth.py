@@ -26,11 +26,14 @@ __all__ = [
     "SESSION_TOUCH_EVERY",
     "TOKEN_TTL",
     "NewSession",
+    "SessionLookup",
     "end_session",
     "hash_secret",
     "issue_login_token",
+    "look_up_session",
     "redeem_login_token",
     "session_user",
+    "touch_session",
 ]
 
 SECRET_BYTES = 32
@@ -88,19 +91,40 @@ def redeem_login_token(db: Database, *, token: str, now: datetime) -> NewSession
     return session
 
 
-def session_user(db: Database, *, session_id: str, now: datetime) -> str | None:
-    """The user of a live session, or None; records the use at most once per SESSION_TOUCH_EVERY."""
+@dataclass(frozen=True, slots=True)
+class SessionLookup:
+    """A live session's user, and whether its last recorded use is old enough to record again."""
+
+    user_id: str
+    touch_due: bool
+
+
+def look_up_session(db: Database, *, session_id: str, now: datetime) -> SessionLookup | None:
+    """Read only: the user of a live session and whether a touch is due; None when there is no live session."""
     if not _well_formed(session_id):
         return None
-    id_hash = hash_secret(session_id)
     with db.read() as conn:
-        found = q.live_session(conn, id_hash=id_hash, now=now)
+        found = q.live_session(conn, id_hash=hash_secret(session_id), now=now)
     if found is None:
         return None
     user_id, last_used_at = found
-    if now - last_used_at >= SESSION_TOUCH_EVERY:
-        db.transact(lambda conn: q.touch_session(conn, id_hash=id_hash, now=now))
-    return user_id
+    return SessionLookup(user_id=user_id, touch_due=now - last_used_at >= SESSION_TOUCH_EVERY)
+
+
+def touch_session(db: Database, *, session_id: str, now: datetime) -> None:
+    """Record a use of the session (a short write), which pushes its idle expiry back."""
+    if _well_formed(session_id):
+        db.transact(lambda conn: q.touch_session(conn, id_hash=hash_secret(session_id), now=now))
+
+
+def session_user(db: Database, *, session_id: str, now: datetime) -> str | None:
+    """The user of a live session, or None; records the use at most once per SESSION_TOUCH_EVERY."""
+    found = look_up_session(db, session_id=session_id, now=now)
+    if found is None:
+        return None
+    if found.touch_due:
+        touch_session(db, session_id=session_id, now=now)
+    return found.user_id
 
 
 def end_session(db: Database, *, session_id: str) -> None:

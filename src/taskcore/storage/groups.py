@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, select, true, update
+from sqlalchemy import Connection, bindparam, func, select, true, update
 
 from taskcore.access import GroupStatus
 from taskcore.model import GroupRecord
@@ -50,13 +50,16 @@ def group_status(conn: Connection, group_id: str) -> GroupStatus | None:
     return GroupStatus(status) if status else None
 
 
+_SNAPSHOT = (
+    select(g.c.name, g.c.active, ag.c.status)
+    .select_from(g.outerjoin(ag, ag.c.group_id == g.c.id))
+    .where(g.c.id == bindparam("group_id"))
+)
+
+
 def snapshot(conn: Connection, group_id: str) -> GroupSnapshot | None:
     """The group's name, active flag and status, or None when the group row is absent."""
-    row = conn.execute(
-        select(g.c.name, g.c.active, ag.c.status)
-        .select_from(g.outerjoin(ag, ag.c.group_id == g.c.id))
-        .where(g.c.id == group_id)
-    ).one_or_none()
+    row = conn.execute(_SNAPSHOT, {"group_id": group_id}).one_or_none()
     if row is None:
         return None
     return GroupSnapshot(row.name, bool(row.active), GroupStatus(row.status) if row.status else None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, insert, or_, select, union_all, update
@@ -39,20 +40,21 @@ def enqueue(
     """Queue a job due now and return its id; None when a job with ``dedupe_key`` already exists."""
     values = _new_row(chat_id=chat_id, kind=kind, payload=payload, label=label, max_attempts=max_attempts, now=now)
     if dedupe_key is None:
-        return int(conn.execute(insert(oq).values(**values).returning(oq.c.id)).scalar_one())
+        return int(conn.execute(_INSERT, values).scalar_one())
     # RETURNING rather than rowcount: with the implicit RETURNING of a serial key, PostgreSQL reports rowcount -1
-    stmt = (
-        _dialect_insert(conn)
-        .values(**values, dedupe_key=dedupe_key)
-        .on_conflict_do_nothing(index_elements=[oq.c.dedupe_key])
-        .returning(oq.c.id)
-    )
-    job_id = conn.execute(stmt).scalar_one_or_none()
+    job_id = conn.execute(_insert_unless_queued(conn.dialect.name), {**values, "dedupe_key": dedupe_key}
+                          ).scalar_one_or_none()
     return None if job_id is None else int(job_id)
 
 
-def _dialect_insert(conn: Connection) -> Any:
-    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(oq)
+# Built once; rows go in as parameters (building a statement per row costs more than running it).
+_INSERT = insert(oq).returning(oq.c.id)
+
+
+@lru_cache(maxsize=4)
+def _insert_unless_queued(dialect: str) -> Any:
+    stmt = (postgresql if dialect == "postgresql" else sqlite).insert(oq)
+    return stmt.on_conflict_do_nothing(index_elements=[oq.c.dedupe_key]).returning(oq.c.id)
 
 
 def _new_row(

@@ -52,6 +52,9 @@ class MyTasksFilter:
     limit: int = 20
 
 
+_INSERT_TASK = t.insert().returning(t.c.id)  # built once; the row goes in as parameters
+
+
 def insert_task(
     conn: Connection,
     *,
@@ -78,7 +81,7 @@ def insert_task(
             "origin_participant": origin.participant,
             "origin_message_at": origin.sent_at,
         }
-    return int(conn.execute(t.insert().values(**values).returning(t.c.id)).scalar_one())
+    return int(conn.execute(_INSERT_TASK, values).scalar_one())
 
 
 def add_assignment(conn: Connection, task_id: int, user_id: str, *, by: str | None, now: datetime) -> bool:
@@ -232,11 +235,14 @@ def my_groups(conn: Connection, user_id: str, mode: GatingMode) -> list[GroupSum
     return [GroupSummary(r.id, r.name, bool(r.active), int(r.open), int(r.unassigned)) for r in rows]
 
 
+_LOAD_TASKS = _task_columns().where(t.c.id.in_(bindparam("ids", expanding=True)))
+
+
 def load_tasks(conn: Connection, task_ids: Sequence[int]) -> list[Task]:
     """The tasks with these ids, in the order given (missing ones skipped)."""
     if not task_ids:
         return []
-    rows = conn.execute(_task_columns().where(t.c.id.in_(list(task_ids)))).all()
+    rows = conn.execute(_LOAD_TASKS, {"ids": list(task_ids)}).all()
     by_id = {task.id: task for task in _with_assignees(conn, rows)}
     return [by_id[i] for i in task_ids if i in by_id]
 

@@ -5,10 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, bindparam, func, select, update
 
 from taskcore.storage.schema import users
 from taskcore.storage.sql import insert_ignore
+
+# Built once (bind names differ from the column names, as UPDATE requires); the values go in as parameters.
+_RENAME = (
+    update(users).where(users.c.id == bindparam("b_id"))
+    .values(display_name=bindparam("b_name"), last_seen_at=bindparam("b_now"))
+)
 
 
 def ensure_user(conn: Connection, user_id: str, now: datetime, *, name: str | None = None) -> None:
@@ -17,7 +23,7 @@ def ensure_user(conn: Connection, user_id: str, now: datetime, *, name: str | No
         conn, users, {"id": user_id, "display_name": name, "created_at": now, "last_seen_at": now}, ["id"]
     )
     if not created and name:
-        conn.execute(update(users).where(users.c.id == user_id).values(display_name=name, last_seen_at=now))
+        conn.execute(_RENAME, {"b_id": user_id, "b_name": name, "b_now": now})
 
 
 def ensure_users(conn: Connection, user_ids: Iterable[str], now: datetime) -> None:

@@ -31,12 +31,14 @@ UPSTREAMS = web.AppKey("proxy_upstreams", dict)
 CHUNK = 64 * 1024
 
 
-def route(path: str) -> str:
-    """Which upstream serves a path: "bot", "health" or "web" (R2, R3; SPEC section 8)."""
+def route(path: str, *, dev: bool = False) -> str:
+    """Which upstream serves a path: "bot", "health", "dev" (development's local gateway) or "web" (R2, R3)."""
     if path == "/webhook" or path.startswith("/webhook/") or path == "/metrics":
         return "bot"
     if path == "/health":
         return "health"
+    if dev and path.startswith("/dev/"):
+        return "dev"
     return "web"
 
 
@@ -82,7 +84,7 @@ async def health(_: web.Request) -> web.Response:
 
 async def forward(request: web.Request) -> web.StreamResponse:
     """Forward one request upstream and stream the answer back."""
-    target = route(request.path)
+    target = route(request.path, dev="dev" in request.app[UPSTREAMS])
     if target == "health":
         return await health(request)
     if request.content_length is not None and request.content_length > MAX_BODY:
@@ -141,13 +143,17 @@ def _session_ctx(settings: Settings) -> Callable[[web.Application], AsyncIterato
     return ctx
 
 
-def make_proxy_app(settings: Settings, *, bot_url: str | None = None, web_url: str | None = None) -> web.Application:
-    """The proxy app; upstreams default to 127.0.0.1 on BOT_PORT and WEB_PORT."""
+def make_proxy_app(
+    settings: Settings, *, bot_url: str | None = None, web_url: str | None = None, dev_url: str | None = None
+) -> web.Application:
+    """The proxy app; upstreams default to 127.0.0.1 on BOT_PORT and WEB_PORT; /dev/ goes to ``dev_url`` if given."""
     app = web.Application(client_max_size=MAX_BODY, handler_args={"max_field_size": 16384})
     app[UPSTREAMS] = {
         "bot": bot_url or f"http://127.0.0.1:{settings.bot_port}",
         "web": web_url or f"http://127.0.0.1:{settings.web_port}",
     }
+    if dev_url and settings.node_env == "development":
+        app[UPSTREAMS]["dev"] = dev_url
     app.cleanup_ctx.append(_session_ctx(settings))
     app.router.add_route("*", "/{tail:.*}", forward)
     return app

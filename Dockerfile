@@ -1,0 +1,25 @@
+# One deployable unit: `tasksvc run` starts bot, web and proxy; only the proxy's PORT is exposed.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    NODE_ENV=production \
+    DATA_DIR=/app/data \
+    PORT=3000
+
+WORKDIR /app
+RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin tasksvc \
+    && mkdir -p /app/data \
+    && chown tasksvc:tasksvc /app/data
+
+COPY pyproject.toml README.md ./
+COPY src ./src
+RUN pip install --no-cache-dir ".[postgres]"
+
+USER tasksvc
+VOLUME ["/app/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=3s --start-period=30s --retries=3 \
+    CMD python -c "import os, sys, urllib.request; url = f'http://127.0.0.1:{os.environ.get(\"PORT\", \"3000\")}/health'; sys.exit(0 if urllib.request.urlopen(url, timeout=2).status == 200 else 1)"
+
+CMD ["tasksvc", "run"]

@@ -1,0 +1,73 @@
+"""The ``/admin`` commands: list, allow and block groups, start a sync (SPEC sections 4 and 5; seed A4)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from taskcore.access import GroupStatus
+from taskcore.chat import replies
+from taskcore.chat.result import MetricEvent
+from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.commands import AdminAllow, AdminBlock, AdminHelp, AdminListGroups, AdminSync
+from taskcore.services import groups
+
+
+def is_admin(turn: Turn) -> bool:
+    """The sender is listed in ADMIN_USERS."""
+    return turn.user_id in turn.policy.admins
+
+
+def admin_help(turn: Turn, cmd: AdminHelp) -> Answer:
+    """/admin."""
+    return Answer(replies.ADMIN_HELP_TEXT)
+
+
+def list_groups(turn: Turn, cmd: AdminListGroups) -> Answer:
+    """/admin grupos [estado]: at most ``list_limit`` lines, then how many more."""
+    found = groups.list_groups(turn.db, status=cmd.status)
+    if not found:
+        return Answer(replies.no_groups(cmd.status))
+    shown = found[: turn.policy.list_limit]
+    lines = [replies.groups_heading(len(found), cmd.status),
+             *(replies.group_line(g.id, g.name, g.status, g.active) for g in shown)]
+    if len(found) > len(shown):
+        lines.append(f"y {len(found) - len(shown)} más")
+    return Answer("\n".join(lines))
+
+
+def _set_status(turn: Turn, group_id: str | None, status: GroupStatus, metric: MetricEvent) -> Answer:
+    target = group_id or turn.group_id
+    if target is None:
+        return rejected(replies.HERE_OUTSIDE_GROUP)
+    record = groups.set_group_status(turn.db, group_id=target, status=status, by=turn.user_id, now=turn.moment.now)
+    return Answer(replies.group_status_set(record.id, record.name, status), metrics=(metric,))
+
+
+def allow(turn: Turn, cmd: AdminAllow) -> Answer:
+    """/admin permitir <grupo|aquí>."""
+    return _set_status(turn, cmd.group_id, GroupStatus.ALLOWED, MetricEvent.ADMIN_ALLOW)
+
+
+def block(turn: Turn, cmd: AdminBlock) -> Answer:
+    """/admin bloquear <grupo|aquí>."""
+    return _set_status(turn, cmd.group_id, GroupStatus.BLOCKED, MetricEvent.ADMIN_BLOCK)
+
+
+def sync(turn: Turn, cmd: AdminSync) -> Answer:
+    """/admin sync: ask the schedulers to run the group and member sync now."""
+    request = turn.moment.request_sync
+    if request is None:
+        return rejected(replies.SYNC_UNAVAILABLE)
+    request()
+    return Answer(replies.SYNC_STARTED)
+
+
+ADMIN_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
+    AdminHelp: admin_help,
+    AdminListGroups: list_groups,
+    AdminAllow: allow,
+    AdminBlock: block,
+    AdminSync: sync,
+}
+"""Each ``/admin`` command type and the function that carries it out."""

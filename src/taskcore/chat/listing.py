@@ -1,0 +1,55 @@
+"""/t ver: a group's open tasks (unassigned first, then by due date), or in private the sender's, by group."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from taskcore.chat import replies
+from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.commands import ListTasks
+from taskcore.errors import Forbidden
+from taskcore.model import Task
+from taskcore.services import tasks
+from taskcore.services.tasks import MyTasksQuery
+
+
+def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
+    """At most ``list_limit`` task lines, then "y N más" pointing to /t web."""
+    if turn.group_id is not None:
+        return _group_list(turn, turn.group_id)
+    limit = turn.policy.list_limit
+    page = tasks.list_my_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, query=MyTasksQuery(limit=limit),
+                               today=turn.moment.today, now=turn.moment.now)
+    if not page.items:
+        return Answer(replies.NO_MY_TASKS)
+    lines = [replies.list_heading(page.total, group=False), *_by_group(page.items)]
+    return Answer(_with_more(lines, page.total - len(page.items)))
+
+
+def _group_list(turn: Turn, group_id: str) -> Answer:
+    try:
+        page = tasks.list_group_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, group_id=group_id,
+                                      unassigned_first=True, limit=turn.policy.list_limit)
+    except Forbidden:
+        return rejected(replies.NO_GROUP_TASKS)
+    if not page.items:
+        return Answer(replies.NO_GROUP_TASKS)
+    lines = [replies.list_heading(page.total, group=True), *(replies.task_line(t, group=True) for t in page.items)]
+    return Answer(_with_more(lines, page.total - len(page.items)))
+
+
+def _by_group(items: Sequence[Task]) -> list[str]:
+    """Personal tasks first, then each group by name; tasks keep their due-date order inside each heading."""
+    sections: dict[tuple[bool, str, str], list[Task]] = {}
+    for task in items:
+        heading = (task.group_id is not None, task.group_name or task.group_id or "", task.group_id or "")
+        sections.setdefault(heading, []).append(task)
+    lines: list[str] = []
+    for (in_group, name, _), group_tasks in sorted(sections.items(), key=lambda item: item[0]):
+        lines.append(f"*{name if in_group else replies.PERSONAL_HEADING}*")
+        lines.extend(replies.task_line(t, group=False) for t in group_tasks)
+    return lines
+
+
+def _with_more(lines: list[str], hidden: int) -> str:
+    return "\n".join([*lines, replies.more(hidden)] if hidden > 0 else lines)

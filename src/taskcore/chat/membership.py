@@ -1,0 +1,83 @@
+"""Groups and members seen in webhook events: discovery notices, participant changes, groups created with the bot."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from taskcore.chat.policy import ChatPolicy, Moment
+from taskcore.chat.replies import discovered
+from taskcore.chat.result import ChatResult, MetricEvent, direct_message
+from taskcore.gateway.inbound import GroupSeen, GroupsUpserted, Identity, ParticipantsChange
+from taskcore.identity import user_jid
+from taskcore.services import members
+from taskcore.services.groups import Sighting, see_group
+from taskcore.services.identities import resolve_user
+from taskcore.storage.db import Database
+
+KNOWN_ACTIONS = frozenset({"add", "remove", "promote", "demote", "modify"})
+
+
+def discovery(policy: ChatPolicy, sighting: Sighting, name: str | None = None) -> ChatResult:
+    """A newly discovered group is counted and, when configured, announced once to each admin by direct message."""
+    if not sighting.newly_discovered:
+        return ChatResult("known")
+    metrics = (MetricEvent.UNKNOWN_GROUP_DISCOVERED,)
+    if not policy.notify_admins_on_discovery:
+        return ChatResult("discovered", metrics=metrics)
+    gid = sighting.group_id
+    texts = tuple(
+        direct_message(user_jid(admin), discovered(gid, name), label="notice", dedupe_key=f"discovery:{gid}:{admin}")
+        for admin in sorted(policy.admins)
+    )
+    return ChatResult("discovered", texts=texts, metrics=metrics)
+
+
+def resolve_people(
+    db: Database, people: Iterable[Identity], *, bot_id: str | None, moment: Moment
+) -> tuple[list[str], tuple[MetricEvent, ...]]:
+    """User ids of these participants (the bot left out), recording LID/phone pairs; one metric per alias used."""
+    users: list[str] = []
+    metrics: list[MetricEvent] = []
+    for person in people:
+        if bot_id and person.phone == bot_id:
+            continue
+        found = resolve_user(db, phone=person.phone, lid=person.lid, name=None, now=moment.now)
+        users.append(found.user_id)
+        if found.via_alias:
+            metrics.append(MetricEvent.IDENTITY_ALIAS_RESOLVED)
+    return users, tuple(metrics)
+
+
+def participants_changed(db: Database, policy: ChatPolicy, event: ParticipantsChange, moment: Moment) -> ChatResult:
+    """group-participants.update: members become active or inactive in groups the bot serves."""
+    sighting = see_group(db, policy.mode, group_id=event.group_id, now=moment.now)
+    found = discovery(policy, sighting)
+    if not sighting.allowed:
+        return ChatResult("group not served", found.texts, metrics=found.metrics)
+    if event.action not in KNOWN_ACTIONS:
+        return ChatResult(f"unknown action {event.action}", found.texts, metrics=found.metrics)
+    users, metrics = resolve_people(db, event.participants, bot_id=event.bot_id, moment=moment)
+    members.members_changed(db, group_id=event.group_id, user_ids=users, action=event.action, now=moment.now)
+    return ChatResult(f"members {event.action}", found.texts, metrics=found.metrics + metrics)
+
+
+def groups_upserted(db: Database, policy: ChatPolicy, event: GroupsUpserted, moment: Moment) -> ChatResult:
+    """groups.upsert: each group recorded with its name; in a served group every participant is an active member."""
+    result = ChatResult("groups")
+    for group in event.groups:
+        one = _one_group(db, policy, group, event.bot_id, moment)
+        result = result.plus(texts=one.texts, metrics=one.metrics)
+    return result
+
+
+def _one_group(db: Database, policy: ChatPolicy, group: GroupSeen, bot_id: str | None, moment: Moment) -> ChatResult:
+    sighting = see_group(db, policy.mode, group_id=group.group_id, name=group.name, now=moment.now)
+    found = discovery(policy, sighting, group.name)
+    metrics = found.metrics
+    if sighting.allowed:
+        for admins, action in ((True, "promote"), (False, "demote")):
+            people = [who for who, is_admin in group.participants if is_admin is admins]
+            users, used = resolve_people(db, people, bot_id=bot_id, moment=moment)
+            members.members_changed(db, group_id=group.group_id, user_ids=users, action=action, now=moment.now)
+            metrics += used
+    return ChatResult(found.outcome, found.texts, metrics=metrics)

@@ -1,0 +1,107 @@
+"""A text message, from arrival to answer: de-duplication, gating, identity, membership, rate limit, command.
+
+The order matters and follows SPEC sections 4 and 5:
+1. a message id seen before (per instance) is dropped, so a redelivery never acts twice;
+2. in a group, the sighting records or discovers the group; a group that is not served drops the message silently
+   (counted), except for ``/admin`` commands, which work everywhere;
+3. the sender becomes a user (phone, or LID through the aliases) and, in a served group, an active member;
+4. ordinary chat ends there; a command takes a token from the sender's bucket (a non-admin's ``/admin`` too, which
+   is then ignored without a word), and an empty bucket gets one notice per empty spell;
+5. the command runs; its reply quotes it, and a robot or warn reaction marks it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taskcore.chat import replies
+from taskcore.chat.admin import ADMIN_COMMANDS, is_admin
+from taskcore.chat.membership import discovery
+from taskcore.chat.policy import ChatPolicy, Moment
+from taskcore.chat.result import ChatResult, MetricEvent, ReactionRequest, reply_to
+from taskcore.chat.tasks import TASK_COMMANDS
+from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.chat.unit import savepoint
+from taskcore.commands import CommandSyntaxError, parse_command
+from taskcore.errors import TaskcoreError
+from taskcore.gateway.inbound import InboundMessage
+from taskcore.identity import user_jid
+from taskcore.reactions import ROBOT, WARN
+from taskcore.services.groups import see_group
+from taskcore.services.identities import Resolution, resolve_user
+from taskcore.services.members import member_seen
+from taskcore.storage.db import Database
+from taskcore.storage.housekeeping import first_sighting
+
+
+def parse(msg: InboundMessage, moment: Moment) -> Any:
+    """The command in the message, a CommandSyntaxError for a malformed one, or None for ordinary chat."""
+    try:
+        return parse_command(msg.text, today=moment.today, mentioned=msg.mentioned_digits)
+    except CommandSyntaxError as exc:
+        return exc
+
+
+def _is_admin_command(parsed: Any) -> bool:
+    if isinstance(parsed, CommandSyntaxError):
+        return parsed.admin
+    return type(parsed) in ADMIN_COMMANDS
+
+
+def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment) -> ChatResult:
+    """Everything one text message causes (see the module docstring), as a result to deliver and count."""
+    if not first_sighting(db, instance=msg.instance, message_id=msg.message_id, now=moment.now):
+        return ChatResult("duplicate")
+    parsed = parse(msg, moment)
+    served, found = True, ChatResult("direct")
+    if msg.group_id is not None:
+        sighting = see_group(db, policy.mode, group_id=msg.group_id, now=moment.now)
+        served, found = sighting.allowed, discovery(policy, sighting)
+        if not served and not _is_admin_command(parsed):
+            blocked = (MetricEvent.MESSAGE_BLOCKED_GROUP, *((MetricEvent.COMMAND_BLOCKED,) if parsed else ()))
+            return ChatResult("blocked", found.texts, metrics=found.metrics + blocked)
+    who = resolve_user(db, phone=msg.sender.phone, lid=msg.sender.lid, name=msg.push_name, now=moment.now)
+    metrics = found.metrics + ((MetricEvent.IDENTITY_ALIAS_RESOLVED,) if who.via_alias else ())
+    if msg.group_id is not None and served:
+        member_seen(db, group_id=msg.group_id, user_id=who.user_id, now=moment.now)
+    if parsed is None:
+        return ChatResult("chat", found.texts, metrics=metrics)
+    turn = Turn(db, policy, moment, msg, who.user_id, private_chat(msg, who))
+    return _command(turn, parsed).plus(texts=found.texts, metrics=metrics)
+
+
+def private_chat(msg: InboundMessage, who: Resolution) -> str:
+    """The sender's direct chat: their phone JID when known (directly or through an alias), else their LID JID."""
+    if msg.group_id is None:
+        return msg.chat_id
+    if who.user_id != msg.sender.lid or who.via_alias:
+        return user_jid(who.user_id)
+    return f"{who.user_id}@lid"
+
+
+def _command(turn: Turn, parsed: Any) -> ChatResult:
+    if _is_admin_command(parsed) and not is_admin(turn):
+        turn.moment.take_token(turn.user_id)
+        return ChatResult("admin command from a non-admin")
+    decision = turn.moment.take_token(turn.user_id)
+    if not decision.allowed:
+        notice = (reply_to(turn.msg, replies.throttled(decision.retry_after)),) if decision.notify else ()
+        return ChatResult("throttled", notice)
+    answer = rejected(str(parsed)) if isinstance(parsed, CommandSyntaxError) else _run(turn, parsed)
+    mark = ReactionRequest(turn.msg.chat_id, turn.msg.message_id, turn.msg.participant, ROBOT if answer.ok else WARN,
+                           dedupe_key=f"command:{turn.msg.instance}:{turn.msg.message_id}")
+    return ChatResult(
+        f"{getattr(parsed, 'name', 'syntax')} {'done' if answer.ok else 'rejected'}",
+        texts=(reply_to(turn.msg, answer.text, answer.mentions), *answer.extra),
+        reactions=(*answer.reactions, mark),
+        metrics=answer.metrics,
+    )
+
+
+def _run(turn: Turn, command: Any) -> Answer:
+    run = TASK_COMMANDS.get(type(command)) or ADMIN_COMMANDS[type(command)]
+    try:
+        with savepoint(turn.db):
+            return run(turn, command)
+    except TaskcoreError:
+        return rejected(replies.FAILED)

@@ -1,0 +1,57 @@
+"""What the conversation needs to know besides the message: the settings' rules and the moment."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from taskcore.access import GatingMode
+from taskcore.ratelimit import Decision
+from taskcore.reactions import ReactionPolicy
+from taskcore.settings import Settings
+
+LIST_LIMIT = 20  # lines of /t ver before "y N más"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatPolicy:
+    """The settings the chat obeys: gating, administrators, discovery notices, web links, queue attempts, reactions."""
+
+    mode: GatingMode = GatingMode.OFF
+    admins: frozenset[str] = frozenset()
+    notify_admins_on_discovery: bool = True
+    web_base_url: str | None = None
+    max_attempts: int = 6
+    reactions: ReactionPolicy = field(default_factory=ReactionPolicy)
+    list_limit: int = LIST_LIMIT
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ChatPolicy:
+        """The policy the settings describe."""
+        return cls(
+            mode=GatingMode(settings.group_gating_mode),
+            admins=settings.admin_users,
+            notify_admins_on_discovery=settings.notify_admins_on_discovery,
+            web_base_url=settings.web_base_url,
+            max_attempts=settings.rq_max_attempts,
+            reactions=ReactionPolicy.from_settings(settings),
+        )
+
+
+def _always_allowed(_user_id: str) -> Decision:
+    return Decision(allowed=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """The instant an event is handled, today in TZ, and the shell's process-local helpers.
+
+    ``take_token(user_id)`` takes one token from the user's bucket (the bot's RateLimiter); ``request_sync`` starts
+    the group and member sync when the schedulers run, and is None when they do not.
+    """
+
+    now: datetime
+    today: date
+    take_token: Callable[[str], Decision] = _always_allowed
+    request_sync: Callable[[], None] | None = None

@@ -1,0 +1,161 @@
+"""Every Spanish text the bot writes, in one place so they can be read, listed and reviewed together.
+
+Short, one idea per line; dates as dd/MM (D4). Functions take plain values and return the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from taskcore.access import GroupStatus
+from taskcore.commands import ADMIN_HELP_TEXT, HELP_TEXT
+from taskcore.dates import format_due_date
+from taskcore.model import Task
+
+__all__ = ["ADMIN_HELP_TEXT", "HELP_TEXT"]
+
+SHORT_DESCRIPTION = 80
+FREQ_NAMES = {"daily": "cada día", "weekdays": "de lunes a viernes", "weekly": "los lunes"}
+STATUS_NAMES = {GroupStatus.PENDING: "pendiente", GroupStatus.ALLOWED: "permitido", GroupStatus.BLOCKED: "bloqueado"}
+STATUS_PLURALS = {GroupStatus.PENDING: "pendientes", GroupStatus.ALLOWED: "permitidos",
+                  GroupStatus.BLOCKED: "bloqueados"}
+
+WEB_IN_PRIVATE = "Te lo envío por privado."
+WEB_UNAVAILABLE = "El acceso web no está disponible: falta configurar WEB_BASE_URL."
+REMINDERS_OFF = "Recordatorios desactivados."
+NO_GROUP_TASKS = "No hay tareas abiertas en este grupo."
+NO_MY_TASKS = "No tienes tareas abiertas."
+PERSONAL_HEADING = "Personales"
+NOBODY = "sin asignar"
+NAMELESS = "alguien"
+HERE_OUTSIDE_GROUP = "«aquí» solo vale dentro de un grupo. Indica el grupo: /admin permitir <dígitos>@g.us"
+SYNC_STARTED = "Sincronización de grupos y miembros en marcha."
+SYNC_UNAVAILABLE = "Los procesos programados no están en marcha: no puedo sincronizar ahora."
+FAILED = "No he podido hacerlo; inténtalo de nuevo en un momento."
+
+
+def short(text: str, limit: int = SHORT_DESCRIPTION) -> str:
+    """The text cut to ``limit`` characters with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _due(day: date | None) -> str:
+    return f" (vence {format_due_date(day)})" if day else ""
+
+
+def created(task: Task, assignee_tags: Sequence[str], *, in_group: bool) -> str:
+    """/t nueva."""
+    head = f"Tarea #{task.id} creada: {short(task.description)}{_due(task.due_date)}"
+    if not in_group:
+        return head
+    return f"{head}. Para {', '.join(assignee_tags)}" if assignee_tags else f"{head}. {NOBODY.capitalize()}"
+
+
+def completed(task: Task) -> str:
+    """/t x, one task completed now."""
+    return f"Tarea #{task.id} completada: {short(task.description)}"
+
+
+def already_completed(task_id: int) -> str:
+    """/t x on a completed task, or any change to one (Conflict)."""
+    return f"La tarea #{task_id} ya está completada."
+
+
+def not_found(task_id: int) -> str:
+    """A task that does not exist or is not visible (NotFound)."""
+    return f"No encuentro la tarea #{task_id}."
+
+
+def not_in_this_group(task_id: int) -> str:
+    """A task of another group, or personal, named in a group: not shown there."""
+    return f"No encuentro la tarea #{task_id} en este grupo."
+
+
+def forbidden(task_id: int) -> str:
+    """Forbidden: only an assignee may complete a personal task."""
+    return f"Solo quien tiene asignada la tarea #{task_id} puede completarla."
+
+
+def claimed(task: Task) -> str:
+    """/t tomar."""
+    return f"Te quedas la tarea #{task.id}: {short(task.description)}"
+
+
+def unassigned(task: Task) -> str:
+    """/t soltar."""
+    return f"Sueltas la tarea #{task.id}: {short(task.description)}"
+
+
+def due_set(task: Task) -> str:
+    """/t fecha."""
+    if task.due_date is None:
+        return f"La tarea #{task.id} ya no tiene fecha."
+    return f"La tarea #{task.id} vence el {format_due_date(task.due_date)}."
+
+
+def edited(task: Task) -> str:
+    """/t editar."""
+    return f"Tarea #{task.id} cambiada: {short(task.description)}"
+
+
+def reminders_set(freq: str, time: str) -> str:
+    """/t recordatorios."""
+    return REMINDERS_OFF if freq == "off" else f"Recordatorios {FREQ_NAMES[freq]} a las {time}."
+
+
+def web_link(url: str) -> str:
+    """/t web, by direct message."""
+    return f"Tu enlace para entrar en la web (vale 15 minutos, un solo uso):\n{url}"
+
+
+def throttled(seconds: int) -> str:
+    """The rate limit's one notice per empty spell."""
+    return f"Demasiadas órdenes, espera {seconds} s."
+
+
+def task_line(task: Task, *, group: bool) -> str:
+    """One line of /t ver: id, description, due date, and in a group who has it."""
+    due = f" · {format_due_date(task.due_date)}" if task.due_date else ""
+    people = ", ".join(p.name or NAMELESS for p in task.assignees) or NOBODY
+    return f"#{task.id} {short(task.description, 60)}{due}" + (f" · {people}" if group else "")
+
+
+def list_heading(total: int, *, group: bool) -> str:
+    """First line of /t ver."""
+    return f"Tareas abiertas ({total}):" if group else f"Tus tareas abiertas ({total}):"
+
+
+def more(count: int) -> str:
+    """Last line of a list cut at its limit."""
+    return f"y {count} más: /t web para verlas todas"
+
+
+def discovered(group_id: str, name: str | None) -> str:
+    """Direct message to each admin when a group is discovered."""
+    shown = f"«{name}» ({group_id})" if name else group_id
+    return (f"Nuevo grupo detectado: {shown}.\nPara permitirlo: /admin permitir {group_id}\n"
+            f"Para bloquearlo: /admin bloquear {group_id}")
+
+
+def group_status_set(group_id: str, name: str | None, status: GroupStatus) -> str:
+    """/admin permitir|bloquear."""
+    shown = f"«{name}» ({group_id})" if name else group_id
+    return f"Grupo {shown} {STATUS_NAMES[status]}."
+
+
+def groups_heading(total: int, status: GroupStatus | None) -> str:
+    """First line of /admin grupos."""
+    return f"Grupos {STATUS_PLURALS[status]} ({total}):" if status else f"Grupos ({total}):"
+
+
+def no_groups(status: GroupStatus | None) -> str:
+    """/admin grupos with nothing to show."""
+    return f"No hay grupos {STATUS_PLURALS[status]}." if status else "No hay grupos registrados."
+
+
+def group_line(group_id: str, name: str | None, status: GroupStatus | None, active: bool) -> str:
+    """One line of /admin grupos."""
+    state = STATUS_NAMES[status] if status else "sin estado"
+    gone = ", inactivo" if not active else ""
+    return f"• {name or 'sin nombre'} — {group_id} — {state}{gone}"

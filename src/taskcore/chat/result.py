@@ -1,0 +1,104 @@
+"""What handling one event produced: queue rows to write, reactions to queue, and metric events to count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from taskcore.gateway.inbound import InboundMessage, strip_device
+from taskcore.gateway.outbound import quoted_key, send_text_body
+
+
+class MetricEvent(StrEnum):
+    """Something the shell counts in its process metrics."""
+
+    IDENTITY_ALIAS_RESOLVED = "identity_alias_resolved"
+    UNKNOWN_GROUP_DISCOVERED = "unknown_groups_discovered"
+    MESSAGE_BLOCKED_GROUP = "messages_blocked_group"
+    COMMAND_BLOCKED = "commands_blocked"
+    ADMIN_ALLOW = "admin_allow"
+    ADMIN_BLOCK = "admin_block"
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """Someone a reply mentions: the digits written as ``@<digits>`` and the JID put in ``mentioned``."""
+
+    digits: str
+    jid: str
+
+    @property
+    def tag(self) -> str:
+        """``@<digits>``."""
+        return f"@{self.digits}"
+
+
+@dataclass(frozen=True, slots=True)
+class OutgoingText:
+    """One text job for the outbound queue: its chat, the sendText body and an optional de-duplication key."""
+
+    chat_id: str
+    payload: dict[str, Any]
+    label: str = "reply"
+    dedupe_key: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The message text."""
+        return str(self.payload["text"])
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionRequest:
+    """A reaction to queue on a message (subject to the reactions policy)."""
+
+    chat_id: str
+    message_id: str
+    participant: str | None
+    emoji: str
+    dedupe_key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatResult:
+    """Everything one event produced; ``outcome`` says in a word what happened (for logs and tests)."""
+
+    outcome: str
+    texts: tuple[OutgoingText, ...] = ()
+    reactions: tuple[ReactionRequest, ...] = ()
+    metrics: tuple[MetricEvent, ...] = field(default=())
+
+    def plus(self, *, texts: tuple[OutgoingText, ...] = (), metrics: tuple[MetricEvent, ...] = ()) -> ChatResult:
+        """This result with more texts and metric events."""
+        return ChatResult(self.outcome, self.texts + texts, self.reactions, self.metrics + metrics)
+
+
+def reply_to(msg: InboundMessage, text: str, mentions: tuple[Mention, ...] = ()) -> OutgoingText:
+    """A reply in the message's chat quoting it; in a group it starts by mentioning the sender.
+
+    ``mentions`` are the other people the text names with their ``@<digits>`` tags; they are mentioned too.
+    """
+    sender = sender_mention(msg)
+    body = send_text_body(
+        chat_id=msg.chat_id,
+        text=f"{sender.tag} {text}" if sender else text,
+        quoted=quoted_key(chat_id=msg.chat_id, message_id=msg.message_id, participant=msg.participant,
+                          text=msg.text),
+        mentioned=[m.jid for m in (*((sender,) if sender else ()), *mentions)],
+    )
+    return OutgoingText(msg.chat_id, body)
+
+
+def sender_mention(msg: InboundMessage) -> Mention | None:
+    """The sender of a group message as a mention, by the JID they wrote with (LID or phone); None in a DM."""
+    if msg.group_id is None or not msg.participant:
+        return None
+    jid = strip_device(msg.participant)
+    digits = jid.partition("@")[0]
+    return Mention(digits, jid) if digits.isascii() and digits.isdigit() else None
+
+
+def direct_message(chat_id: str, text: str, *, label: str = "dm", dedupe_key: str | None = None) -> OutgoingText:
+    """A text to a person's chat (a phone-number or LID JID), not quoting anything."""
+    return OutgoingText(chat_id, send_text_body(chat_id=chat_id, text=text), label, dedupe_key)

@@ -1,0 +1,171 @@
+"""The ``/t`` commands carried out through the task, preference and web-auth use cases (SPEC section 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+from urllib.parse import quote
+
+from taskcore.chat import replies
+from taskcore.chat.listing import list_tasks
+from taskcore.chat.result import Mention, ReactionRequest, direct_message
+from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.commands import (
+    Claim,
+    Complete,
+    Edit,
+    Help,
+    ListTasks,
+    NewTask,
+    SetDue,
+    SetReminders,
+    Unassign,
+    WebLink,
+)
+from taskcore.errors import Conflict, Forbidden, NotFound
+from taskcore.model import Origin, Task
+from taskcore.reactions import CHECK
+from taskcore.services import members, preferences, tasks, web_auth
+from taskcore.services.identities import resolve_mentions
+
+
+class _NotHere(NotFound):
+    """A task that exists but belongs to another chat than the group it was named in."""
+
+
+def new_task(turn: Turn, cmd: NewTask) -> Answer:
+    """A group task for the mentioned people (none: unassigned), or a personal task in a direct message."""
+    msg, now = turn.msg, turn.moment.now
+    people = _assignees(turn, cmd.mentions) if turn.group_id else []
+    origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
+    task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
+                             due=cmd.due, assignees=[user for user, _ in people], origin=origin, now=now)
+    mentions = tuple(mention for _, mention in people)
+    text = replies.created(task, [m.tag for m in mentions], in_group=turn.group_id is not None)
+    return Answer(text, mentions=mentions)
+
+
+def _assignees(turn: Turn, digits: tuple[str, ...]) -> list[tuple[str, Mention]]:
+    """Mentioned users resolved through the aliases (the bot left out), made active members of the group."""
+    jids = {jid.partition("@")[0]: jid for jid in turn.msg.mentioned}
+    resolved = resolve_mentions(turn.db, digits, now=turn.moment.now)
+    pairs = [(user, Mention(d, jids.get(d, f"{d}@s.whatsapp.net"))) for d, user in zip(digits, resolved, strict=False)]
+    people = [(user, m) for user, m in dict(pairs).items() if user != turn.msg.bot_id]
+    if turn.group_id and people:
+        members.members_changed(turn.db, group_id=turn.group_id, user_ids=[u for u, _ in people], action="add",
+                                now=turn.moment.now)
+    return people
+
+
+def _visible_here(turn: Turn, task_id: int) -> None:
+    """In a group, only that group's tasks may be named (nothing private is shown there)."""
+    if turn.group_id is None:
+        return
+    task = tasks.get_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id)
+    if task.group_id != turn.group_id:
+        raise _NotHere(f"task {task_id} is not in this group")
+
+
+def _on_task(turn: Turn, task_id: int, action: Callable[[], Any]) -> Answer:
+    """Run a change to one task and turn the domain errors into short replies."""
+    try:
+        _visible_here(turn, task_id)
+        result = action()
+    except _NotHere:
+        return rejected(replies.not_in_this_group(task_id))
+    except NotFound:
+        return rejected(replies.not_found(task_id))
+    except Conflict:
+        return rejected(replies.already_completed(task_id))
+    except Forbidden:
+        return rejected(replies.forbidden(task_id))
+    return result if isinstance(result, Answer) else Answer(str(result))
+
+
+def complete(turn: Turn, cmd: Complete) -> Answer:
+    """/t x: each task completed (or why not), one line each; the check mark on each origin message."""
+    answers = [_on_task(turn, task_id, partial(_complete_one, turn, task_id)) for task_id in cmd.task_ids]
+    reactions = tuple(r for a in answers for r in a.reactions)
+    return Answer("\n".join(a.text for a in answers), ok=all(a.ok for a in answers), reactions=reactions)
+
+
+def _complete_one(turn: Turn, task_id: int) -> Answer:
+    now = turn.moment.now
+    done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now)
+    if not done.newly_completed:
+        return rejected(replies.already_completed(task_id))
+    origin = done.task.origin
+    check: tuple[ReactionRequest, ...] = ()
+    if origin is not None and turn.policy.reactions.check_allowed(origin, now):
+        check = (ReactionRequest(origin.chat_id, origin.message_id, origin.participant, CHECK,
+                                 dedupe_key=f"check:{task_id}"),)
+    return Answer(replies.completed(done.task), reactions=check)
+
+
+def _change(turn: Turn, task_id: int, change: Callable[[], Task], render: Callable[[Task], str]) -> Answer:
+    return _on_task(turn, task_id, lambda: Answer(render(change())))
+
+
+def claim(turn: Turn, cmd: Claim) -> Answer:
+    """/t tomar."""
+    return _change(turn, cmd.task_id, lambda: tasks.claim_task(
+        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, now=turn.moment.now), replies.claimed)
+
+
+def unassign(turn: Turn, cmd: Unassign) -> Answer:
+    """/t soltar."""
+    return _change(turn, cmd.task_id, lambda: tasks.unassign_task(
+        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id), replies.unassigned)
+
+
+def set_due(turn: Turn, cmd: SetDue) -> Answer:
+    """/t fecha."""
+    return _change(turn, cmd.task_id, lambda: tasks.edit_task(
+        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due), replies.due_set)
+
+
+def edit(turn: Turn, cmd: Edit) -> Answer:
+    """/t editar."""
+    return _change(turn, cmd.task_id, lambda: tasks.edit_task(
+        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, description=cmd.description),
+        replies.edited)
+
+
+def set_reminders(turn: Turn, cmd: SetReminders) -> Answer:
+    """/t recordatorios."""
+    saved = preferences.set_preference(turn.db, user_id=turn.user_id, freq=cmd.freq, time=cmd.time,
+                                       now=turn.moment.now)
+    return Answer(replies.reminders_set(saved.freq, saved.time))
+
+
+def web_link(turn: Turn, cmd: WebLink) -> Answer:
+    """/t web: the login link goes by direct message only; a group hears only that it was sent."""
+    base = turn.policy.web_base_url
+    if not base:
+        return rejected(replies.WEB_UNAVAILABLE)
+    token = web_auth.issue_login_token(turn.db, user_id=turn.user_id, now=turn.moment.now)
+    link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
+    if turn.group_id is None:
+        return Answer(link)
+    return Answer(replies.WEB_IN_PRIVATE, extra=(direct_message(turn.private_chat, link),))
+
+
+def help_text(turn: Turn, cmd: Help) -> Answer:
+    """/t, /t ayuda."""
+    return Answer(replies.HELP_TEXT)
+
+
+TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
+    Help: help_text,
+    NewTask: new_task,
+    ListTasks: list_tasks,
+    Complete: complete,
+    Claim: claim,
+    Unassign: unassign,
+    SetDue: set_due,
+    Edit: edit,
+    SetReminders: set_reminders,
+    WebLink: web_link,
+}
+"""Each ``/t`` command type and the function that carries it out."""

@@ -1,0 +1,223 @@
+"""Tolerant pydantic models of the gateway's inbound webhook JSON (CONTRACT.md section 3).
+
+Unknown keys are ignored; a scalar of the wrong type (a number where a JID should be, ``"[object Object]"``) counts
+as absent rather than failing the event. ``inbound.py`` turns these into the values the bot acts on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+ADMIN_ROLES = frozenset({"admin", "superadmin"})
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list | tuple) else ()
+
+
+def _flag(value: object) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
+def _timestamp(value: object) -> int | None:
+    """Unix seconds as a number, a digit string or a protobuf Long object ``{low, high}``."""
+    if isinstance(value, dict):
+        low, high = value.get("low"), value.get("high", 0)
+        if isinstance(low, int) and isinstance(high, int):
+            return (high << 32) | (low & 0xFFFFFFFF)
+        return None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return int(value) if math.isfinite(value) and abs(value) < 2**62 else None
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip()[:18])
+    return None
+
+
+def _as_list(value: object) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+Text = Annotated[str | None, BeforeValidator(_text_or_none)]
+Texts = Annotated[tuple[str, ...], BeforeValidator(_strings)]
+Flag = Annotated[bool, BeforeValidator(_flag)]
+Timestamp = Annotated[int | None, BeforeValidator(_timestamp)]
+Items = Annotated[list[Any], BeforeValidator(_as_list)]
+
+
+class Loose(BaseModel):
+    """Extra keys ignored; fields read by their wire (camelCase) names."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+
+def _object_or_none(value: object) -> object:
+    return value if isinstance(value, dict) else None
+
+
+_OBJECT = BeforeValidator(_object_or_none)
+
+
+class WireEnvelope(Loose):
+    """``{event, instance, data, sender, ...}``."""
+
+    event: Text = None
+    instance: Text = None
+    data: Any = None
+    sender: Text = None
+
+
+class WireKey(Loose):
+    """A message key with every addressing field any supported gateway version sends."""
+
+    remote_jid: Text = Field(None, alias="remoteJid")
+    remote_jid_alt: Text = Field(None, alias="remoteJidAlt")
+    previous_remote_jid: Text = Field(None, alias="previousRemoteJid")
+    from_me: Flag = Field(False, alias="fromMe")
+    id: Text = None
+    participant: Text = None
+    participant_alt: Text = Field(None, alias="participantAlt")
+    participant_pn: Text = Field(None, alias="participantPn")
+    participant_lid: Text = Field(None, alias="participantLid")
+    sender_pn: Text = Field(None, alias="senderPn")
+    sender_lid: Text = Field(None, alias="senderLid")
+
+
+class WireContext(Loose):
+    """contextInfo: mentions, and on replies the quoted message's id and author."""
+
+    mentioned_jid: Texts = Field((), alias="mentionedJid")
+    stanza_id: Text = Field(None, alias="stanzaId")
+    participant: Text = None
+
+
+class WireExtendedText(Loose):
+    """message.extendedTextMessage (older gateways do not normalise it to conversation)."""
+
+    text: Text = None
+    context_info: Annotated[WireContext | None, _OBJECT] = Field(None, alias="contextInfo")
+
+
+class WireMessage(Loose):
+    """The message body: only text forms are read."""
+
+    conversation: Text = None
+    extended_text: Annotated[WireExtendedText | None, _OBJECT] = Field(
+        None, alias="extendedTextMessage")
+
+
+class WireMessageData(Loose):
+    """messages.upsert ``data``."""
+
+    key: WireKey
+    push_name: Text = Field(None, alias="pushName")
+    message: Annotated[WireMessage | None, _OBJECT] = None
+    context_info: Annotated[WireContext | None, _OBJECT] = Field(None, alias="contextInfo")
+    message_timestamp: Timestamp = Field(None, alias="messageTimestamp")
+
+    def text(self) -> str | None:
+        """conversation, else extendedTextMessage.text; None for any other message type."""
+        if self.message is None:
+            return None
+        extended = self.message.extended_text
+        return self.message.conversation or (extended.text if extended else None)
+
+    def mentioned_jids(self) -> tuple[str, ...]:
+        """mentionedJid from the top-level contextInfo and from extendedTextMessage.contextInfo."""
+        extended = self.message.extended_text if self.message else None
+        nested = extended.context_info if extended else None
+        return (*(self.context_info.mentioned_jid if self.context_info else ()),
+                *(nested.mentioned_jid if nested else ()))
+
+
+class WireParticipant(Loose):
+    """A participant object ``{id, phoneNumber?, lid?, admin}``."""
+
+    id: Text = None
+    phone_number: Text = Field(None, alias="phoneNumber")
+    lid: Text = None
+    admin: Text = None
+
+    @classmethod
+    def of(cls, value: object) -> WireParticipant | None:
+        """A participant from a JID string or an object; None for anything else."""
+        if isinstance(value, str):
+            return cls(id=value)
+        return cls.model_validate(value) if isinstance(value, dict) else None
+
+    @property
+    def is_admin(self) -> bool:
+        """admin or superadmin."""
+        return self.admin in ADMIN_ROLES
+
+
+class WireParticipants(Loose):
+    """group-participants.update ``data``."""
+
+    id: Text = None
+    action: Text = None
+    participants: Items = Field(default_factory=list)
+    participants_data: Items = Field(default_factory=list, alias="participantsData")
+
+    def enriched(self) -> Iterator[WireParticipant]:
+        """Each participant, a bare string completed with its ``participantsData`` phone number when usable."""
+        extra = dict(_data_entry(item) for item in self.participants_data)
+        for raw in self.participants:
+            person = WireParticipant.of(raw)
+            if person is None:
+                continue
+            if isinstance(raw, str) and person.id in extra:
+                person = person.model_copy(update={"phone_number": extra[person.id]})
+            yield person
+
+
+def _data_entry(item: object) -> tuple[str | None, str | None]:
+    """(jid, phone) of a participantsData entry; ``jid`` may itself be an object (2.3.7) or a string (2.3.5)."""
+    if not isinstance(item, dict):
+        return None, None
+    jid = item.get("jid")
+    if isinstance(jid, dict):
+        inner = WireParticipant.model_validate(jid)
+        return inner.id, inner.phone_number
+    phone = item.get("phoneNumber")
+    return (jid if isinstance(jid, str) else None), (phone if isinstance(phone, str) else None)
+
+
+class WireGroup(Loose):
+    """One group of groups.upsert (raw metadata with participants)."""
+
+    id: Text = None
+    subject: Text = None
+    participants: Items = Field(default_factory=list)
+
+    def members(self) -> Iterator[WireParticipant]:
+        """Each readable participant."""
+        for raw in self.participants:
+            person = WireParticipant.of(raw)
+            if person is not None:
+                yield person
+
+
+_EVENT_NAMES = {
+    "messagesupsert": "messages.upsert",
+    "groupparticipantsupdate": "group-participants.update",
+    "groupsupsert": "groups.upsert",
+    "connectionupdate": "connection.update",
+}
+
+
+def canonical_event(name: str | None) -> str | None:
+    """``messages.upsert`` from any spelling (``MESSAGES_UPSERT``, ``messages-upsert``); None when unknown."""
+    if not name:
+        return None
+    squashed = "".join(ch for ch in name.lower() if ch not in "._- ")
+    return _EVENT_NAMES.get(squashed)

@@ -1,0 +1,102 @@
+"""Group sync and member sync from the gateway's answers, and the admins' notice of a discovered group
+(SPEC sections 4 and 10). The schedulers fetch; these functions decide and store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection
+
+from taskcore.access import GatingMode, effectively_allowed
+from taskcore.gateway.groups import GatewayGroup, GatewayParticipant, synced_groups
+from taskcore.gateway.outbound import chat_number, send_text_body
+from taskcore.model import GroupRecord
+from taskcore.outbound import JobKind
+from taskcore.services.groups import apply_group_listing
+from taskcore.storage import members as member_queries
+from taskcore.storage.db import Database
+from taskcore.storage.identities import resolve_identity
+from taskcore.storage.queue import enqueue
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSyncOutcome:
+    """What a group sync did; ``applied`` is False when the answer was empty and nothing was changed."""
+
+    applied: bool
+    listed: int = 0
+    discovered: tuple[str, ...] = ()
+    deactivated: tuple[str, ...] = ()
+    notices: int = 0
+
+
+def discovery_notice(group_id: str, name: str | None) -> str:
+    """The direct message telling an admin that a group was found and how to allow or block it (Spanish)."""
+    shown = f"«{name}» ({group_id})" if name else group_id
+    return (f"Nuevo grupo detectado: {shown}. Queda pendiente hasta que decidas.\n"
+            f"Para permitirlo: /admin permitir {group_id}\nPara bloquearlo: /admin bloquear {group_id}")
+
+
+def queue_discovery_notices(
+    conn: Connection, *, group_id: str, name: str | None, admins: Iterable[str], now: datetime, max_attempts: int
+) -> int:
+    """Inside a transaction: one direct message per admin, never twice for the same (group, admin)."""
+    queued = 0
+    text = discovery_notice(group_id, name)
+    for admin in sorted(set(admins)):
+        job = enqueue(conn, chat_id=chat_number(admin), kind=JobKind.TEXT.value,
+                      payload=send_text_body(chat_id=admin, text=text), dedupe_key=f"discovery:{group_id}:{admin}",
+                      max_attempts=max_attempts, now=now)
+        queued += job is not None
+    return queued
+
+
+def apply_fetched_groups(
+    db: Database, mode: GatingMode, groups: Sequence[GatewayGroup], *, community_id: str | None,
+    admins: Iterable[str], notify_admins: bool, max_attempts: int, now: datetime,
+) -> GroupSyncOutcome:
+    """The group sync: keep the community's chat groups, record them (discovery in discover mode, with the admins'
+    notices), deactivate the ones no longer listed. An empty answer changes nothing: it is more likely a gateway
+    that lost its session than a bot that left every group."""
+    if not groups:
+        return GroupSyncOutcome(applied=False)
+    kept = synced_groups(groups, community_id)
+    names = {group.id: group.subject for group in kept}
+    result = apply_group_listing(db, mode, listed=list(names.items()), community_id=community_id, now=now)
+    notices = 0
+    if mode is GatingMode.DISCOVER and notify_admins and result.discovered:
+        who = list(admins)
+        notices = db.transact(lambda conn: sum(
+            queue_discovery_notices(conn, group_id=gid, name=names.get(gid), admins=who, now=now,
+                                    max_attempts=max_attempts) for gid in result.discovered))
+    return GroupSyncOutcome(True, len(kept), result.discovered, result.deactivated, notices)
+
+
+def member_sync_targets(records: Iterable[GroupRecord], mode: GatingMode) -> tuple[list[str], list[str]]:
+    """(groups whose members are synced, active groups skipped because they are not allowed)."""
+    active = [record for record in records if record.active]
+    synced = [r.id for r in active if effectively_allowed(mode, r.status)]
+    skipped = [r.id for r in active if not effectively_allowed(mode, r.status)]
+    return synced, skipped
+
+
+def apply_participants(
+    db: Database, *, group_id: str, participants: Sequence[GatewayParticipant], now: datetime
+) -> tuple[int, int]:
+    """Member sync of one group: listed users active (phone/LID pairs recorded as aliases, LID-only users re-keyed),
+    absent members inactive since now. Returns (active, deactivated); an empty list changes nothing."""
+    if not participants:
+        return 0, 0
+
+    def work(conn: Connection) -> tuple[int, int]:
+        present: dict[str, bool | None] = {}
+        for person in participants:
+            user_id, _ = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
+            present[user_id] = bool(present.get(user_id)) or person.admin
+        member_queries.touch_members(conn, group_id, present, now)
+        return len(present), member_queries.deactivate_absent(conn, group_id, present.keys(), now)
+
+    return db.transact(work)

@@ -1,0 +1,1 @@
+"""The bot process: webhook, chat commands, outbound queue worker and schedulers."""

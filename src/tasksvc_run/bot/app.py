@@ -1,0 +1,75 @@
+"""The bot's aiohttp application: /webhook, /webhook/{event} and /metrics (SPEC sections 5, 7 and 11)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+
+from aiohttp import web
+
+from taskcore.chat import ChatPolicy
+from taskcore.gateway.inbound import InboundEvent
+from taskcore.ratelimit import RateLimiter
+from taskcore.services.groups import seed_allowed_groups
+from taskcore.settings import Settings
+from taskcore.storage.db import Database
+from tasksvc_run import keys
+from tasksvc_run.bot.metrics_view import metrics_view
+from tasksvc_run.bot.processor import ChatProcessor
+from tasksvc_run.bot.webhook import EventRunner, make_handler, webhook
+from tasksvc_run.clock import Clock, SystemClock
+from tasksvc_run.metrics import Metrics
+
+log = logging.getLogger(__name__)
+SHUTDOWN_GRACE = 5.0  # seconds the processor gets to finish acknowledged events at shutdown
+
+
+def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock | None = None) -> web.Application:
+    """The bot app; without ``db`` it opens (and at cleanup closes) the configured database, already migrated."""
+    app = web.Application()
+    app[keys.SETTINGS] = settings
+    app[keys.DB] = db if db is not None else Database.from_url(settings.sqlalchemy_url)
+    app[keys.CLOCK] = clock or SystemClock()
+    app[keys.METRICS] = Metrics(app[keys.DB])
+    app[keys.LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.burst)
+    runner = EventRunner(app[keys.DB], ChatPolicy.from_settings(settings), settings=settings,
+                         clock=app[keys.CLOCK], metrics=app[keys.METRICS], limiter=app[keys.LIMITER])
+    # SQLite has one writer at a time: more threads would only queue on its lock (and sleep in its busy handler).
+    pool = ThreadPoolExecutor(max_workers=1 if app[keys.DB].is_sqlite else 4, thread_name_prefix="webhook")
+    app[keys.EVENT_POOL] = pool
+    app[keys.PROCESSOR] = ChatProcessor[InboundEvent](make_handler(app, runner, pool))
+    app.router.add_post("/webhook", webhook)
+    app.router.add_post("/webhook/{event}", webhook)
+    app.router.add_route("*", "/metrics", metrics_view)
+    app.cleanup_ctx.append(_seeded_groups)
+    app.cleanup_ctx.append(_processor_ctx)
+    if db is None:
+        app.cleanup_ctx.append(_owned_database)
+    return app
+
+
+async def _seeded_groups(app: web.Application) -> AsyncIterator[None]:
+    """ALLOWED_GROUPS inserted as allowed where they have no status yet (an admin's block survives restarts)."""
+    settings, db = app[keys.SETTINGS], app[keys.DB]
+    added = await asyncio.to_thread(seed_allowed_groups, db, settings.allowed_groups, now=app[keys.CLOCK].now())
+    if settings.allowed_groups:
+        log.info("allowed groups seeded", extra={"configured": len(settings.allowed_groups), "added": added})
+    yield
+
+
+async def _processor_ctx(app: web.Application) -> AsyncIterator[None]:
+    yield
+    await app[keys.PROCESSOR].close(SHUTDOWN_GRACE)
+    app[keys.EVENT_POOL].shutdown(wait=True)
+
+
+async def _owned_database(app: web.Application) -> AsyncIterator[None]:
+    yield
+    app[keys.DB].dispose()
+
+
+async def drain(app: web.Application, within: float = 5.0) -> None:
+    """Wait until every acknowledged webhook event has been handled (for tests and benchmarks); bounded."""
+    await app[keys.PROCESSOR].drain(within)

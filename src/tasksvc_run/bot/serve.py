@@ -1,0 +1,48 @@
+"""`tasksvc bot` (R5): report the environment, apply migrations, then serve /webhook and /metrics on BOT_PORT."""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+
+from taskcore.errors import SchemaError
+from taskcore.settings import Settings, present_variables
+from taskcore.storage import migrator
+from taskcore.storage.db import Database
+from tasksvc_run.bot.app import make_bot_app
+from tasksvc_run.bot.background import install_background
+
+log = logging.getLogger("tasksvc.bot")
+# Only the reverse proxy is public (R1-R3); the bot listens on loopback behind it.
+HOST = "127.0.0.1"
+
+
+def report_environment(settings: Settings) -> None:
+    """Log which variables are set and which are not (names only, never values), then the start-up warnings."""
+    present = present_variables(settings)
+    log.info("environment", extra={
+        "present": ",".join(sorted(name for name, is_set in present.items() if is_set)) or "-",
+        "missing": ",".join(sorted(name for name, is_set in present.items() if not is_set)) or "-",
+    })
+    for warning in settings.startup_warnings():
+        log.warning(warning)
+
+
+def run_bot(settings: Settings) -> int:
+    """Validate, migrate (up-only; a refused history stops the start), serve until SIGTERM/SIGINT."""
+    report_environment(settings)
+    db = Database.from_url(settings.sqlalchemy_url)
+    try:
+        applied = migrator.migrate(db, log=None if settings.migrations_silent else log.info)
+        log.info("migrations up to date", extra={"applied": len(applied)})
+        app = make_bot_app(settings, db=db)
+        install_background(app)
+        web.run_app(app, host=HOST, port=settings.bot_port, print=None,
+                    access_log=None, shutdown_timeout=5)
+    except SchemaError as exc:
+        log.error("bot not started: migration refused", extra={"reason": str(exc)})
+        return 1
+    finally:
+        db.dispose()
+    return 0

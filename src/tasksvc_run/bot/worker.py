@@ -1,0 +1,206 @@
+"""The outbound queue worker of the bot process (SPEC section 9).
+
+It claims jobs from the store (which hands out only the head of each chat, so messages go out in order and a chat
+never has two sends in flight), sends each outside any transaction, then records the outcome with the owner it
+claimed under. It wakes on ``notify()`` or polls; ``stop()`` lets the sends in flight finish, then returns.
+
+The one window left: a crash after the gateway accepted a send and before ``mark_sent`` is committed leaves the row
+``sending``; once its lease runs out it is claimed again and that message goes out a second time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import socket
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+from typing import Any, Protocol
+
+from taskcore.gateway.client import GatewayError
+from taskcore.outbound import JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
+from taskcore.services import queue
+from taskcore.settings import Settings
+from taskcore.storage.db import Database
+from tasksvc_run.clock import Clock
+from tasksvc_run.metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+
+class Sender(Protocol):
+    """What the worker needs of the gateway client."""
+
+    async def send_text(self, body: Mapping[str, Any]) -> str | None:
+        """Send a text; the gateway's message id."""
+        ...
+
+    async def send_reaction(self, body: Mapping[str, Any]) -> str | None:
+        """Send a reaction; the gateway's message id."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerConfig:
+    """Concurrency across chats, polling, the lease on a claimed job and the backoff of SPEC section 9."""
+
+    concurrency: int = 4
+    poll_interval: float = 0.25
+    lease: timedelta = timedelta(seconds=30)
+    backoff_base_ms: int = 1000
+    backoff_max_ms: int = 300_000
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, concurrency: int = 4) -> WorkerConfig:
+        """The lease outlasts a send that hits GATEWAY_TIMEOUT_MS by as much again plus a second."""
+        lease = timedelta(milliseconds=2 * settings.gateway_timeout_ms + 1000)
+        return cls(concurrency=concurrency, lease=lease, backoff_base_ms=settings.rq_backoff_base_ms,
+                   backoff_max_ms=settings.rq_backoff_max_ms)
+
+
+def random_jitter() -> float:
+    """A jitter factor drawn uniformly from ±20%."""
+    return random.uniform(-JITTER_LIMIT, JITTER_LIMIT)  # noqa: S311 - spreading retries, not a secret
+
+
+def worker_owner() -> str:
+    """A lease owner name unique to this process run."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class QueueWorker:
+    """Sends queued jobs through a Sender, at most ``concurrency`` at a time, one per chat."""
+
+    def __init__(
+        self, db: Database, sender: Sender, *, clock: Clock, metrics: Metrics, config: WorkerConfig | None = None,
+        jitter: Callable[[], float] = random_jitter, owner: str | None = None,
+    ) -> None:
+        self.db, self.sender, self.clock, self.metrics = db, sender, clock, metrics
+        self.config = config or WorkerConfig()
+        self.owner = owner or worker_owner()
+        self._jitter = jitter
+        self._in_flight: dict[int, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        """Start the loop on the running event loop."""
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.create_task(self._run(), name="outbound-worker")
+
+    def notify(self) -> None:
+        """Something was queued: claim now rather than at the next poll (safe from any thread)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._wake.set()
+        else:
+            loop.call_soon_threadsafe(self._wake.set)
+
+    async def stop(self, within: float = 15.0) -> None:
+        """Stop claiming, let the sends in flight finish (cancelled after ``within`` s), then return."""
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            await self._task
+        pending = list(self._in_flight.values())
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=within)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+
+    @property
+    def in_flight(self) -> int:
+        """How many sends are under way."""
+        return len(self._in_flight)
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            self._wake.clear()
+            await self._claim_more()
+            try:
+                async with asyncio.timeout(self.config.poll_interval):
+                    await self._wake.wait()
+            except TimeoutError:
+                pass
+
+    async def _claim_more(self) -> None:
+        free = self.config.concurrency - len(self._in_flight)
+        if free <= 0:
+            return
+        try:
+            jobs = await asyncio.to_thread(
+                queue.claim_jobs, self.db, owner=self.owner, now=self.clock.now(), lease=self.config.lease, limit=free)
+        except Exception:
+            log.exception("outbound: claiming jobs failed")
+            return
+        for job in jobs:
+            if job.id not in self._in_flight:  # our own lease ran out while the send was still going
+                task = asyncio.create_task(self._deliver(job), name=f"outbound-{job.id}")
+                self._in_flight[job.id] = task
+                task.add_done_callback(partial(self._finished, job.id))
+
+    def _finished(self, job_id: int, _task: asyncio.Task[None]) -> None:
+        self._in_flight.pop(job_id, None)
+        self._wake.set()
+
+    async def _deliver(self, job: QueueJob) -> None:
+        try:
+            message_id = await self._send(job)
+        except GatewayError as exc:
+            await self._record_failure(job, exc.kind, str(exc))
+        except Exception as exc:
+            log.exception("outbound: unexpected error while sending", extra={"job": job.id})
+            await self._record_failure(job, FailureKind.RETRY, f"{type(exc).__name__}: {exc}")
+        else:
+            await self._record(queue.mark_sent, job_id=job.id, gateway_message_id=message_id)
+            self.metrics.outbound_sent.labels(kind=job.kind.value).inc()
+            if job.kind is JobKind.REACTION:
+                self.metrics.reactions_sent.labels(emoji=job.label or "other").inc()
+
+    async def _send(self, job: QueueJob) -> str | None:
+        if job.kind is JobKind.TEXT:
+            return await self.sender.send_text(job.payload)
+        if job.kind is JobKind.REACTION:
+            return await self.sender.send_reaction(job.payload)
+        raise GatewayError(None, f"unknown job kind {job.kind!r}", False)  # pragma: no cover - JobKind is closed
+
+    async def _record_failure(self, job: QueueJob, kind: FailureKind, error: str) -> None:
+        final = gives_up(kind, attempts=job.attempts, max_attempts=job.max_attempts)
+        log.warning("outbound: send failed", extra={
+            "job": job.id, "kind": job.kind.value, "attempt": job.attempts, "retry": not final, "error": error[:200]})
+        if final:
+            await self._record(queue.mark_failed, job_id=job.id, error=error)
+            self.metrics.outbound_failed.labels(kind=job.kind.value).inc()
+            if job.kind is JobKind.REACTION:
+                self.metrics.reactions_failed.labels(emoji=job.label or "other").inc()
+            return
+        delay = retry_delay(job.attempts, base_ms=self.config.backoff_base_ms, max_ms=self.config.backoff_max_ms,
+                            jitter=self._jitter())
+        now = self.clock.now()
+        await self._record(queue.schedule_retry, job_id=job.id, error=error, next_attempt_at=now + delay)
+        self.metrics.outbound_retries.labels(kind=job.kind.value).inc()
+
+    async def _record(self, outcome: Callable[..., bool], **values: Any) -> None:
+        """Write an outcome in a thread; a lost lease or a database error is logged (the lease will expire)."""
+        try:
+            held = await asyncio.to_thread(outcome, self.db, owner=self.owner, now=self.clock.now(), **values)
+        except Exception:
+            log.exception("outbound: recording the outcome failed", extra={"job": values.get("job_id")})
+            return
+        if not held:
+            log.warning("outbound: the job's lease was lost before its outcome was recorded",
+                        extra={"job": values.get("job_id")})

@@ -1,0 +1,134 @@
+"""The development mode's local gateway: the fake gateway over the real database, plus the chat simulator.
+
+It answers the gateway contract like the real one, stores what the bot sends instead of sending it, lists the
+database's groups and members (so group sync keeps the seeded data), and serves /dev/chat: pick a user and a chat,
+type, and the message goes to the bot through the real /webhook path; the bot's replies and reactions show up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+from sqlalchemy import select
+
+from taskcore.storage import schema
+from taskcore.storage.db import Database
+from tasksvc_run.devgateway.fake import FakeGateway, GatewayCall
+
+BOT_JID = "34600000999@s.whatsapp.net"
+_MENTION = re.compile(r"@([0-9]{5,20})\b")
+
+
+def _jid(user_id: str) -> str:
+    return f"{user_id}@s.whatsapp.net"
+
+
+def _chat_of(number: str) -> str:
+    return number if "@" in number else _jid(number)
+
+
+def database_groups(db: Database) -> list[dict[str, Any]]:
+    """Active groups of the database in fetchAllGroups shape, with their active members as participants."""
+    g, m = schema.groups, schema.group_members
+    with db.read() as conn:
+        groups = conn.execute(select(g.c.id, g.c.name).where(g.c.active.is_(True)).order_by(g.c.id)).all()
+        members = conn.execute(select(m.c.group_id, m.c.user_id, m.c.is_admin).where(m.c.active.is_(True))).all()
+    people: dict[str, list[dict[str, Any]]] = {}
+    for group_id, user_id, is_admin in members:
+        people.setdefault(group_id, []).append({"id": _jid(user_id), "admin": "admin" if is_admin else None})
+    return [{"id": gid, "subject": name or gid, "size": len(people.get(gid, [])), "creation": 1_700_000_000,
+             "restrict": False, "announce": False, "isCommunity": False, "isCommunityAnnounce": False,
+             "participants": people.get(gid, [])} for gid, name in groups]
+
+
+def database_people(db: Database) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """Users and groups to pick from in the simulator."""
+    with db.read() as conn:
+        users = conn.execute(select(schema.users.c.id, schema.users.c.display_name).order_by(schema.users.c.id))
+        people = [{"id": uid, "name": name or uid} for uid, name in users]
+        rows = conn.execute(select(schema.groups.c.id, schema.groups.c.name).order_by(schema.groups.c.name))
+        groups = [{"id": gid, "name": name or gid} for gid, name in rows]
+    return people, groups
+
+
+def message_event(*, instance: str, chat: str, user: str, name: str, text: str) -> dict[str, Any]:
+    """A messages.upsert webhook event as Evolution API v2.3.7 sends it for a text message."""
+    key: dict[str, Any] = {"remoteJid": chat, "fromMe": False, "id": secrets.token_hex(10).upper()}
+    if chat.endswith("@g.us"):
+        key |= {"participant": _jid(user), "addressingMode": "pn"}
+    data: dict[str, Any] = {
+        "key": key, "pushName": name, "status": "DELIVERY_ACK", "message": {"conversation": text},
+        "messageType": "conversation", "messageTimestamp": int(time.time()), "instanceId": "dev", "source": "web",
+    }
+    mentioned = [_jid(digits) for digits in _MENTION.findall(text)]
+    if mentioned:
+        data["contextInfo"] = {"mentionedJid": mentioned}
+    return {"event": "messages.upsert", "instance": instance, "data": data, "sender": BOT_JID, "apikey": None,
+            "date_time": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())}
+
+
+@dataclass
+class LocalGateway(FakeGateway):
+    """The fake gateway, with the database's groups and a chat transcript for the simulator."""
+
+    db: Database | None = None
+    webhook_url: str = ""
+    webhook_secret: str | None = None
+    transcript: list[dict[str, Any]] = field(default_factory=list, init=False)
+
+    def add_routes(self, app: web.Application) -> None:
+        """The simulator: its page, its state and a send action."""
+        app.router.add_get("/dev/chat", self._page)
+        app.router.add_get("/dev/chat/api/state", self._state)
+        app.router.add_post("/dev/chat/api/send", self._send)
+
+    def _reply(self, call: GatewayCall) -> tuple[int, Any]:
+        if call.route in ("fetchAllGroups", "participants") and self.db is not None:
+            self.groups = database_groups(self.db)
+        return super()._reply(call)
+
+    def _record(self, call: GatewayCall) -> None:
+        super()._record(call)
+        if call.route == "sendText":
+            self._note("out", _chat_of(call.body["number"]), BOT_JID, text=call.body["text"],
+                       quoted=(call.body.get("quoted") or {}).get("key", {}).get("id"))
+        elif call.route == "sendReaction":
+            key = call.body["key"]
+            self._note("out", key["remoteJid"], BOT_JID, reaction=call.body["reaction"], quoted=key["id"])
+
+    def _note(self, direction: str, chat: str, sender: str, **fields: Any) -> None:
+        self.transcript.append({"seq": len(self.transcript) + 1, "direction": direction, "chat": chat,
+                                "from": sender, "at": time.time(), **fields})
+
+    async def _page(self, _: web.Request) -> web.Response:
+        html = resources.files("tasksvc_run.devgateway").joinpath("chat.html").read_text(encoding="utf-8")
+        return web.Response(text=html, content_type="text/html")
+
+    async def _state(self, request: web.Request) -> web.Response:
+        since = int(request.query.get("since", "0") or 0)
+        users, groups = await asyncio.to_thread(database_people, self.db) if self.db else ([], [])
+        return web.json_response({"users": users, "groups": groups, "bot": BOT_JID,
+                                  "messages": [m for m in self.transcript if m["seq"] > since]})
+
+    async def _send(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user, chat, text = str(body.get("user", "")), str(body.get("chat", "")), str(body.get("text", ""))
+        if not user.isdigit() or not text.strip():
+            return web.json_response({"error": "user (digits) and text are required"}, status=422)
+        chat = chat or _jid(user)
+        event = message_event(instance=self.instance, chat=chat, user=user, name=str(body.get("name") or user),
+                              text=text)
+        self._note("in", chat, _jid(user), text=text, id=event["data"]["key"]["id"], name=body.get("name") or user)
+        headers = {"X-Webhook-Secret": self.webhook_secret} if self.webhook_secret else {}
+        async with aiohttp.ClientSession() as session, session.post(
+            self.webhook_url, json=event, headers=headers, timeout=aiohttp.ClientTimeout(total=10)
+        ) as answer:
+            return web.json_response({"webhook_status": answer.status}, status=200 if answer.ok else 502)

@@ -1,0 +1,81 @@
+"""`tasksvc dev` (SPEC section 12): the whole unit on embedded defaults, with a local gateway and a chat simulator."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import MutableMapping
+
+from taskcore.settings import Settings
+from taskcore.storage.db import Database
+from tasksvc_run.devgateway.local import LocalGateway
+from tasksvc_run.supervisor import Supervisor, absolute_paths
+
+log = logging.getLogger("tasksvc.dev")
+DEV_USER = "34600000100"
+DEV_GATEWAY_PORT = "3009"
+DEV_GATEWAY_KEY = "dev-local-gateway-key"
+DEV_INSTANCE = "dev"
+GATEWAY_PORT_VAR = "TASKSVC_DEV_GATEWAY_PORT"
+GATEWAY_URL_VAR = "TASKSVC_DEV_GATEWAY_URL"
+
+
+def apply_dev_environment(environ: MutableMapping[str, str]) -> bool:
+    """Fill in development defaults the operator did not set; True when the local gateway is to be started."""
+    port = environ.setdefault("PORT", "3000")
+    defaults = {
+        "NODE_ENV": "development", "DEV_AUTOSEED_DB": "true", "DEV_DEFAULT_USER": DEV_USER,
+        "ADMIN_USERS": environ.get("DEV_DEFAULT_USER", DEV_USER), "GROUP_GATING_MODE": "discover",
+        "WEB_BASE_URL": f"http://127.0.0.1:{port}", "REACTIONS_ENABLED": "true",
+    }
+    for name, value in defaults.items():
+        environ.setdefault(name, value)
+    if not environ.get("DB_PATH") and not environ.get("DATABASE_URL"):
+        environ["DB_PATH"] = os.path.abspath("tmp/tasks.db")
+    local = not environ.get("GATEWAY_API_URL")
+    if local:
+        gateway_port = environ.setdefault(GATEWAY_PORT_VAR, DEV_GATEWAY_PORT)
+        environ.update({"GATEWAY_API_URL": f"http://127.0.0.1:{gateway_port}", "GATEWAY_API_KEY": DEV_GATEWAY_KEY,
+                        "GATEWAY_API_INSTANCE": DEV_INSTANCE, GATEWAY_URL_VAR: f"http://127.0.0.1:{gateway_port}"})
+    return local
+
+
+def run_dev(settings: Settings, *, local_gateway: bool) -> int:
+    """Supervise the unit (plus the local gateway) and print where to look."""
+    first = ((("devgateway", int(os.environ[GATEWAY_PORT_VAR])),) if local_gateway else ())
+    supervisor = Supervisor(settings, absolute_paths(os.environ, settings), first=first)
+    base = f"http://127.0.0.1:{settings.port}"
+    print(f"\n  tasksvc dev: open {base}/ (signed in as {settings.dev_default_user})"
+          f"\n  chat simulator: {base}/dev/chat\n  database: {settings.sqlalchemy_url}\n", flush=True)
+    return supervisor.run()
+
+
+def run_local_gateway(settings: Settings) -> int:
+    """Serve the local gateway and the simulator on TASKSVC_DEV_GATEWAY_PORT until SIGTERM/SIGINT."""
+    db = Database.from_url(settings.sqlalchemy_url)
+    key = settings.gateway_api_key.get_secret_value() if settings.gateway_api_key else DEV_GATEWAY_KEY
+    gateway = LocalGateway(
+        api_key=key, instance=settings.gateway_api_instance or DEV_INSTANCE, db=db,
+        port=int(os.environ.get(GATEWAY_PORT_VAR, DEV_GATEWAY_PORT)),
+        webhook_url=f"http://127.0.0.1:{settings.port}/webhook",
+        webhook_secret=settings.webhook_secret.get_secret_value() if settings.webhook_secret else None)
+
+    async def serve() -> None:
+        stop = asyncio.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(signum, stop.set)
+        await gateway.start()
+        log.info("local gateway listening", extra={"url": gateway.url})
+        try:
+            await stop.wait()
+        finally:
+            gateway.unexpected.clear()
+            await gateway.close()
+
+    try:
+        asyncio.run(serve())
+    finally:
+        db.dispose()
+    return 0

@@ -1,0 +1,138 @@
+"""The bot's scheduled jobs: group sync, member sync, reminders, maintenance (SPEC section 10).
+
+Each job is thin: fetch from the gateway, hand the answer to one taskcore use case in a thread, count metrics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from functools import partial
+
+from taskcore.access import GatingMode
+from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.services import groups as group_service
+from taskcore.services import sync
+from taskcore.services.maintenance import run_maintenance
+from taskcore.services.reminders import reminder_tick
+from taskcore.settings import Settings
+from taskcore.storage.db import Database
+from tasksvc_run.clock import Clock
+from tasksvc_run.metrics import Metrics
+from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, Sleep, every, every_minute
+
+log = logging.getLogger(__name__)
+DAY = timedelta(days=1)
+
+
+@dataclass
+class JobContext:
+    """What the jobs work with; ``notify`` wakes the queue worker after something was queued."""
+
+    settings: Settings
+    db: Database
+    clock: Clock
+    metrics: Metrics
+    gateway: GatewayClient | None
+    notify: Callable[[], None] = field(default=lambda: None)
+
+    @property
+    def mode(self) -> GatingMode:
+        """GROUP_GATING_MODE."""
+        return GatingMode(self.settings.group_gating_mode)
+
+
+async def group_sync(ctx: JobContext, gateway: GatewayClient) -> None:
+    """fetchAllGroups (without participants), then record, discover and deactivate."""
+    ctx.metrics.sync_runs.labels(job="group_sync").inc()
+    fetched = await gateway.fetch_all_groups(get_participants=False)
+    s = ctx.settings
+    outcome = await asyncio.to_thread(
+        sync.apply_fetched_groups, ctx.db, ctx.mode, fetched, community_id=s.messaging_community_id,
+        admins=s.admin_users, notify_admins=s.notify_admins_on_discovery, max_attempts=s.rq_max_attempts,
+        now=ctx.clock.now())
+    if not outcome.applied:
+        log.warning("group sync: the gateway listed no group; nothing changed")
+        return
+    ctx.metrics.unknown_groups_discovered.inc(len(outcome.discovered))
+    if outcome.notices:
+        ctx.notify()
+    log.info("group sync done", extra={"listed": outcome.listed, "discovered": len(outcome.discovered),
+                                       "deactivated": len(outcome.deactivated)})
+
+
+async def member_sync(ctx: JobContext, gateway: GatewayClient) -> None:
+    """For each active, effectively allowed group: participants present -> active, absent -> inactive."""
+    ctx.metrics.sync_runs.labels(job="member_sync").inc()
+    records = await asyncio.to_thread(group_service.list_groups, ctx.db)
+    targets, skipped = sync.member_sync_targets(records, ctx.mode)
+    ctx.metrics.sync_skipped_group.inc(len(skipped))
+    failures = 0
+    for group_id in targets:
+        try:
+            people = await gateway.group_participants(group_id)
+        except GatewayError as exc:
+            failures += 1
+            log.warning("member sync: participants unavailable", extra={"group": group_id, "error": str(exc)})
+            continue
+        await asyncio.to_thread(sync.apply_participants, ctx.db, group_id=group_id, participants=people,
+                                now=ctx.clock.now())
+    log.info("member sync done", extra={"groups": len(targets), "skipped": len(skipped), "failed": failures})
+
+
+class ReminderJob:
+    """The minute tick; it remembers the last tick that completed, so a tick looks only at slots due since then."""
+
+    def __init__(self, ctx: JobContext) -> None:
+        self.ctx = ctx
+        self.since: datetime | None = None
+
+    async def __call__(self) -> None:
+        """One reminder tick at the clock's now."""
+        ctx, s = self.ctx, self.ctx.settings
+        now = ctx.clock.now()
+        result = await asyncio.to_thread(
+            reminder_tick, ctx.db, ctx.mode, now=now, zone=s.zone, grace_minutes=s.reminders_grace_minutes,
+            max_attempts=s.rq_max_attempts, since=self.since)
+        self.since = now
+        for outcome, count in (("sent", result.sent), ("late", result.late), ("skipped", result.skipped)):
+            if count:
+                ctx.metrics.reminder_slots.labels(outcome=outcome).inc(count)
+        if result.queued:
+            ctx.notify()
+
+
+async def maintenance(ctx: JobContext) -> None:
+    """The daily retention deletes."""
+    deleted = await asyncio.to_thread(
+        run_maintenance, ctx.db, now=ctx.clock.now(),
+        member_retention_days=ctx.settings.group_members_inactive_retention_days)
+    ctx.metrics.cleanup_runs.inc()
+    for what, count in deleted.items():
+        ctx.metrics.cleanup_deleted.labels(what=what).inc(count)
+    log.info("maintenance done", extra=deleted)
+
+
+def build_jobs(ctx: JobContext) -> list[Job]:
+    """Every job with its schedule; the sync jobs only when a gateway is configured."""
+    s = ctx.settings
+    jobs = [
+        Job("reminders", ReminderJob(ctx), every_minute, at_start=True),
+        Job("maintenance", partial(maintenance, ctx), every(DAY), at_start=True),
+    ]
+    if ctx.gateway is not None:
+        jobs += [
+            Job("group_sync", partial(group_sync, ctx, ctx.gateway),
+                every(timedelta(milliseconds=s.group_sync_interval_ms))),
+            Job("member_sync", partial(member_sync, ctx, ctx.gateway),
+                every(timedelta(milliseconds=s.group_members_sync_interval_ms))),
+        ]
+    return jobs
+
+
+def build_runtime(ctx: JobContext, *, sleep: Sleep = asyncio.sleep) -> SchedulerRuntime:
+    """The runtime with every job of the bot process."""
+    return SchedulerRuntime(build_jobs(ctx), clock=ctx.clock, sleep=sleep)

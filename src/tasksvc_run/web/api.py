@@ -1,0 +1,184 @@
+"""The JSON API (seed section 4, SPEC section 6): parse, call one use case, render. Writes run off the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Callable
+from datetime import datetime
+from functools import cache, partial
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from aiohttp import web
+
+from taskcore.access import GatingMode
+from taskcore.model import Completion, Task
+from taskcore.reactions import ReactionPolicy
+from taskcore.services import preferences as prefs
+from taskcore.services import tasks as svc
+from taskcore.services.reactions import react_to_completion
+from taskcore.storage.db import Database
+from tasksvc_run.clock import local_today
+from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
+from tasksvc_run.web import models as m
+from tasksvc_run.web import render
+from tasksvc_run.web.openapi import ApiRoute, build_document
+from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, require_json_type, task_id_of
+
+log = logging.getLogger(__name__)
+_dumps = partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
+
+
+def ok(body: Any) -> web.Response:
+    """200 with a compact UTF-8 JSON body."""
+    return web.json_response(body, dumps=_dumps)
+
+
+def gating(request: web.Request) -> GatingMode:
+    """GROUP_GATING_MODE."""
+    return GatingMode(request.app[SETTINGS].group_gating_mode)
+
+
+async def my_tasks(request: web.Request) -> web.Response:
+    """GET /api/me/tasks."""
+    query = parse_query(request, m.MyTasksParams).to_query()
+    app, user = request.app, request[USER]
+    page = svc.list_my_tasks(app[DB], gating(request), user_id=user, query=query,
+                             today=local_today(app[CLOCK], app[SETTINGS].zone), now=app[CLOCK].now())
+    return ok(render.task_page(page))
+
+
+async def my_groups(request: web.Request) -> web.Response:
+    """GET /api/me/groups."""
+    groups = svc.list_my_groups(request.app[DB], gating(request), user_id=request[USER])
+    return ok(render.group_list(groups))
+
+
+async def group_tasks(request: web.Request) -> web.Response:
+    """GET /api/groups/{id}/tasks."""
+    group_id = group_id_of(request)
+    params = parse_query(request, m.GroupTasksParams)
+    page = svc.list_group_tasks(request.app[DB], gating(request), user_id=request[USER], group_id=group_id,
+                                unassigned_first=params.unassigned_first, only_unassigned=params.only_unassigned,
+                                limit=params.limit)
+    return ok(render.task_page(page))
+
+
+async def get_preferences(request: web.Request) -> web.Response:
+    """GET /api/me/preferences."""
+    return ok(render.preference(prefs.get_preference(request.app[DB], user_id=request[USER])))
+
+
+async def set_preferences(request: web.Request) -> web.Response:
+    """POST /api/me/preferences."""
+    body, _ = await parse_body(request, m.PreferencesBody)
+    saved = await asyncio.to_thread(prefs.set_preference, request.app[DB], user_id=request[USER], freq=body.freq,
+                                    time=body.time, now=request.app[CLOCK].now())
+    return ok(render.preference(saved))
+
+
+TaskChange = Callable[[Database, GatingMode, str, int, datetime], Task]
+
+
+async def _change(request: web.Request, change: TaskChange) -> web.Response:
+    task_id = task_id_of(request)
+    require_json_type(request)
+    app = request.app
+    task = await asyncio.to_thread(change, app[DB], gating(request), request[USER], task_id, app[CLOCK].now())
+    return ok(render.task_item(task))
+
+
+async def claim(request: web.Request) -> web.Response:
+    """POST /api/tasks/{id}/claim."""
+    return await _change(request, lambda db, mode, user, task_id, now: svc.claim_task(
+        db, mode, user_id=user, task_id=task_id, now=now))
+
+
+async def unassign(request: web.Request) -> web.Response:
+    """POST /api/tasks/{id}/unassign."""
+    return await _change(request, lambda db, mode, user, task_id, _: svc.unassign_task(
+        db, mode, user_id=user, task_id=task_id))
+
+
+async def complete(request: web.Request) -> web.Response:
+    """POST /api/tasks/{id}/complete; a new completion queues the check reaction on the origin message."""
+    task_id = task_id_of(request)
+    require_json_type(request)
+    app, now = request.app, request.app[CLOCK].now()
+    done = await asyncio.to_thread(svc.complete_task, app[DB], gating(request), user_id=request[USER],
+                                   task_id=task_id, now=now)
+    await _react(request, done, now)
+    return ok(render.task_item(done.task))
+
+
+async def _react(request: web.Request, done: Completion, now: datetime) -> None:
+    policy = ReactionPolicy.from_settings(request.app[SETTINGS])
+    try:
+        await asyncio.to_thread(react_to_completion, request.app[DB], policy, done, now=now)
+    except Exception:  # the completion is committed; a lost check mark must not turn it into an error
+        log.exception("could not queue the completion reaction", extra={"task": done.task.id})
+
+
+async def edit(request: web.Request) -> web.Response:
+    """PATCH /api/tasks/{id}: absent keys stay as they are; a null due_date clears it."""
+    task_id = task_id_of(request)
+    body, sent = await parse_body(request, m.TaskPatch)
+    changes: dict[str, Any] = {key: getattr(body, key) for key in ("due_date", "description") if key in sent}
+    if "due_date" in changes:
+        changes["due"] = changes.pop("due_date")
+    task = await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request), user_id=request[USER],
+                                           task_id=task_id, **changes))
+    return ok(render.task_item(task))
+
+
+async def openapi(request: web.Request) -> web.Response:
+    """GET /api/openapi.json."""
+    return ok(document())
+
+
+def _package_version() -> str:
+    try:
+        return version("tasksvc")
+    except PackageNotFoundError:  # pragma: no cover - running from a tree that was never installed
+        return "0"
+
+
+_TASK_ID = {"id": {"type": "integer", "minimum": 1}}
+_GROUP_ID = {"id": {"type": "string", "pattern": r"^[0-9]+(-[0-9]+)?@g\.us$"}}
+_TASK_ERRORS = (404, 409, 403, 415, 429)
+ROUTES: tuple[ApiRoute, ...] = (
+    ApiRoute("GET", "/api/me/tasks", my_tasks, "listMyTasks", "My open or recently completed tasks",
+             m.TaskList, query=m.MyTasksParams, errors=(422,)),
+    ApiRoute("GET", "/api/me/groups", my_groups, "listMyGroups", "My groups with counts", m.GroupList),
+    ApiRoute("GET", "/api/groups/{id}/tasks", group_tasks, "listGroupTasks", "A group's open tasks",
+             m.TaskList, query=m.GroupTasksParams, path_schemas=_GROUP_ID, errors=(403, 422)),
+    ApiRoute("GET", "/api/me/preferences", get_preferences, "getPreferences", "My reminder preference",
+             m.PreferencesOut),
+    ApiRoute("POST", "/api/me/preferences", set_preferences, "setPreferences", "Save my reminder preference",
+             m.PreferencesOut, body=m.PreferencesBody, errors=(400, 415, 422, 429)),
+    ApiRoute("POST", "/api/tasks/{id}/claim", claim, "claimTask", "Become an assignee", m.TaskItem,
+             path_schemas=_TASK_ID, errors=_TASK_ERRORS),
+    ApiRoute("POST", "/api/tasks/{id}/unassign", unassign, "unassignTask", "Stop being an assignee", m.TaskItem,
+             path_schemas=_TASK_ID, errors=_TASK_ERRORS),
+    ApiRoute("POST", "/api/tasks/{id}/complete", complete, "completeTask", "Complete a task", m.TaskItem,
+             path_schemas=_TASK_ID, errors=_TASK_ERRORS),
+    ApiRoute("PATCH", "/api/tasks/{id}", edit, "editTask", "Change the due date and/or the description",
+             m.TaskItem, body=m.TaskPatch, path_schemas=_TASK_ID, errors=(*_TASK_ERRORS, 400, 422)),
+    ApiRoute("GET", "/api/openapi.json", openapi, "getOpenApi", "This document", m.OpenApiDocument),
+)
+
+
+@cache
+def document() -> dict[str, Any]:
+    """The OpenAPI document of ROUTES, built once."""
+    return build_document(ROUTES, version=_package_version())
+
+
+def add_api_routes(app: web.Application) -> None:
+    """Register exactly the operations of ROUTES; a path parameter takes any characters but "/"."""
+    for route in ROUTES:
+        path = re.sub(r"\{(\w+)\}", r"{\1:[^/]+}", route.path)  # aiohttp's default refuses "{" and "}"
+        app.router.add_route(route.method, path, route.handler, name=route.operation_id)

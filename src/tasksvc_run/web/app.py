@@ -1,0 +1,53 @@
+"""The web interface's composition root: ``make_web_app(settings)`` (SPEC section 6)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+
+from aiohttp import web
+
+from taskcore.ratelimit import RateLimiter
+from taskcore.settings import Settings
+from taskcore.storage.db import Database
+from tasksvc_run.clock import Clock, SystemClock
+from tasksvc_run.keys import CLOCK, DB, LIMITER, SETTINGS, TEMPLATES
+from tasksvc_run.web.api import add_api_routes
+from tasksvc_run.web.errors import problem_middleware
+from tasksvc_run.web.pages import add_page_routes
+from tasksvc_run.web.session import api_guard, login, logout, session_middleware
+from tasksvc_run.web.templating import STATIC_DIR, add_security_headers, make_templates
+
+# Bodies of this API are a few hundred bytes; anything near this is not a client of ours.
+MAX_BODY = 64 * 1024
+
+
+def _database(settings: Settings, given: Database | None) -> Callable[[web.Application], AsyncIterator[None]]:
+    async def database(app: web.Application) -> AsyncIterator[None]:
+        """Put the database in the app for its lifetime."""
+        if given is not None:  # the caller owns it and disposes of it
+            app[DB] = given
+            yield
+            return
+        app[DB] = Database.from_url(settings.sqlalchemy_url)
+        yield
+        app[DB].dispose()
+
+    return database
+
+
+def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock | None = None) -> web.Application:
+    """The web app: session middleware, the JSON API, the pages and the static files."""
+    app = web.Application(middlewares=[problem_middleware, session_middleware, api_guard],
+                          client_max_size=MAX_BODY)
+    app[SETTINGS] = settings
+    app[CLOCK] = clock or SystemClock()
+    app[LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.burst)
+    app[TEMPLATES] = make_templates()
+    app.cleanup_ctx.append(_database(settings, db))
+    app.on_response_prepare.append(add_security_headers)
+    add_api_routes(app)
+    add_page_routes(app)
+    app.router.add_get("/login", login)
+    app.router.add_post("/logout", logout)
+    app.router.add_static("/static/", STATIC_DIR)
+    return app

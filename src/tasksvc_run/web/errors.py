@@ -1,0 +1,126 @@
+"""Every failure becomes RFC 9457 problem details under /api, or an HTML error page elsewhere: one middleware.
+
+Errors are raised as taskcore types (or ``RequestProblem`` for malformed requests) and translated only here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pydantic
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from taskcore.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    TaskcoreError,
+    Unauthorized,
+    ValidationError,
+)
+from tasksvc_run.keys import USER
+from tasksvc_run.problems import problem
+from tasksvc_run.web.templating import render
+
+log = logging.getLogger(__name__)
+
+# status, kind, detail shown to the person (the pages display it)
+_TRANSLATION: tuple[tuple[type[TaskcoreError], int, str, str], ...] = (
+    (Unauthorized, 401, "unauthorized", "Necesitas iniciar sesión: escribe /t web en un chat con el bot."),
+    (Forbidden, 403, "forbidden", "No puedes hacer esto."),
+    (NotFound, 404, "not-found", "No existe o no la puedes ver."),
+    (Conflict, 409, "conflict", "La tarea ya no está abierta."),
+)
+_HTTP_DETAILS = {404: "Esta dirección no existe.", 405: "Método no permitido.",
+                 413: "La petición es demasiado grande."}
+_HEADINGS = {401: "Necesitas entrar", 403: "No tienes acceso", 404: "No encontrado", 405: "Método no permitido",
+             422: "Datos no válidos", 429: "Demasiadas acciones"}
+_PYDANTIC_MESSAGES = {
+    "missing": "falta este campo",
+    "extra_forbidden": "campo no admitido",
+    "string_type": "debe ser texto",
+    "int_parsing": "debe ser un número entero",
+    "int_type": "debe ser un número entero",
+    "int_from_float": "debe ser un número entero",
+}
+
+
+class RequestProblem(Exception):
+    """A request the shell rejects before any use case runs (400, 415, 422)."""
+
+    def __init__(self, status: int, kind: str, detail: str, errors: Sequence[Mapping[str, str]] = ()) -> None:
+        super().__init__(detail)
+        self.status, self.kind, self.detail, self.errors = status, kind, detail, list(errors)
+
+
+def invalid_fields(exc: pydantic.ValidationError) -> RequestProblem:
+    """A 422 naming each rejected field, with a short Spanish message."""
+    errors = [{"field": ".".join(str(part) for part in error["loc"]) or "body", "message": _message(error)}
+              for error in exc.errors(include_url=False)]
+    return RequestProblem(422, "validation", "Hay datos no válidos.", errors)
+
+
+def _message(error: Any) -> str:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    if kind in _PYDANTIC_MESSAGES:
+        return _PYDANTIC_MESSAGES[kind]
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
+    if kind == "literal_error":
+        return f"valor no admitido; se espera {str(ctx.get('expected', '')).replace(' or ', ' o ')}"
+    if kind in ("greater_than_equal", "less_than_equal"):
+        return f"debe ser {'>=' if kind == 'greater_than_equal' else '<='} {ctx.get('ge', ctx.get('le'))}"
+    return str(error["msg"])
+
+
+def is_api(request: web.Request) -> bool:
+    """True for the JSON API, whose failures are problem details."""
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def _from_taskcore(exc: TaskcoreError) -> RequestProblem:
+    if isinstance(exc, ValidationError):
+        errors = [{"field": exc.field, "message": str(exc)}] if exc.field else []
+        return RequestProblem(422, "validation", str(exc) if not errors else "Hay datos no válidos.", errors)
+    if isinstance(exc, RateLimited):
+        return RequestProblem(429, "rate-limited", f"Demasiadas acciones seguidas; espera {exc.retry_after} s.")
+    for kind_of, status, kind, detail in _TRANSLATION:
+        if isinstance(exc, kind_of):
+            return RequestProblem(status, kind, detail)
+    raise exc
+
+
+def _render(request: web.Request, found: RequestProblem, headers: Mapping[str, str] | None = None) -> web.Response:
+    if is_api(request):
+        return problem(found.status, found.detail, errors=found.errors, kind=found.kind, headers=headers)
+    heading = _HEADINGS.get(found.status, "Algo ha fallado")
+    page = render(request, "error.html", status=found.status, heading=heading, detail=found.detail,
+                  errors=found.errors, user=request.get(USER), section="error")
+    page.headers.update(headers or {})
+    return page
+
+
+@web.middleware
+async def problem_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Translate taskcore errors, malformed requests and aiohttp's own 4xx; log and hide anything unexpected."""
+    try:
+        return await handler(request)
+    except RequestProblem as exc:
+        return _render(request, exc)
+    except RateLimited as exc:
+        return _render(request, _from_taskcore(exc), {"Retry-After": str(exc.retry_after)})
+    except (ValidationError, Unauthorized, Forbidden, NotFound, Conflict) as exc:
+        return _render(request, _from_taskcore(exc))
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        detail = _HTTP_DETAILS.get(exc.status, exc.reason)
+        kept = {name: value for name, value in exc.headers.items() if name.lower() == "allow"}
+        return _render(request, RequestProblem(exc.status, "http", detail), kept)
+    except Exception:
+        log.exception("unexpected error", extra={"path": request.path, "method": request.method})
+        return _render(request, RequestProblem(500, "internal", "Algo ha fallado; inténtalo de nuevo."))

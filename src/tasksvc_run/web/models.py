@@ -1,0 +1,196 @@
+"""Pydantic models of the JSON API: query strings and bodies in, documented shapes out (SPEC section 6).
+
+The request models parse; taskcore still validates (descriptions, times). The response models document what the
+renderers in ``render.py`` produce; a test checks real responses against them through the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, field_validator
+
+from taskcore.dates import parse_iso_date
+from taskcore.errors import InvalidDate
+from taskcore.services.tasks import MyTasksQuery
+
+MAX_PAGE = 1_000_000
+MAX_SOON_DAYS = 36_500  # a hundred years: beyond it today + N would leave the calendar
+_TRUE = frozenset({"true", "1"})
+_FALSE = frozenset({"false", "0"})
+
+
+def _iso_date(value: object) -> date:
+    if not isinstance(value, str):
+        raise ValueError("debe ser una fecha AAAA-MM-DD")
+    try:
+        return parse_iso_date(value)
+    except InvalidDate as exc:
+        raise ValueError("debe ser una fecha válida AAAA-MM-DD") from exc
+
+
+def _query_bool(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word not in _TRUE | _FALSE:
+        raise ValueError("debe ser true, false, 1 o 0")
+    return word in _TRUE
+
+
+def _clamp(low: int, high: int) -> AfterValidator:
+    return AfterValidator(lambda number: max(low, min(number, high)))
+
+
+IsoDate = Annotated[date, BeforeValidator(_iso_date), WithJsonSchema({"type": "string", "format": "date"})]
+QueryBool = Annotated[bool, BeforeValidator(_query_bool), WithJsonSchema({"type": "boolean"})]
+Freq = Literal["off", "daily", "weekly", "weekdays"]
+
+
+class MyTasksParams(BaseModel):
+    """Query of GET /api/me/tasks."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    status: Literal["open", "recent"] = "open"
+    search: str | None = Field(None, description="Contained in the description (LIKE, ASCII case ignored).")
+    due_before: IsoDate | None = Field(None, alias="dueBefore", description="Due on or before this date.")
+    soon_days: int | None = Field(None, alias="soonDays", ge=0, le=MAX_SOON_DAYS,
+                                  description="Due on or before today + N days (overdue included).")
+    page: Annotated[int, _clamp(1, MAX_PAGE)] = Field(1, description="1-based; clamped to 1..1000000.")
+    limit: Annotated[int, _clamp(1, 100)] = Field(20, description="Clamped to 1..100.")
+
+    def to_query(self) -> MyTasksQuery:
+        """The use case's query."""
+        return MyTasksQuery(status=self.status, search=self.search, due_before=self.due_before,
+                            soon_days=self.soon_days, page=self.page, limit=self.limit)
+
+
+class GroupTasksParams(BaseModel):
+    """Query of GET /api/groups/{id}/tasks."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    unassigned_first: QueryBool = Field(False, alias="unassignedFirst", description="true, false, 1 or 0.")
+    only_unassigned: QueryBool = Field(False, alias="onlyUnassigned", description="true, false, 1 or 0.")
+    limit: Annotated[int, _clamp(1, 100)] = Field(50, description="Clamped to 1..100.")
+
+
+class PreferencesBody(BaseModel):
+    """Body of POST /api/me/preferences; an absent (or null) time keeps the saved one."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    freq: Freq
+    time: str | None = Field(None, description="HH:MM or H:M, 24 h; normalised to HH:MM.")
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)  # absent means unchanged; null is not accepted
+
+
+class TaskPatch(BaseModel):
+    """Body of PATCH /api/tasks/{id}; absent keys stay unchanged, a null due_date clears it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    due_date: IsoDate | None = Field(None, description="YYYY-MM-DD; null clears it.", json_schema_extra=_no_default)
+    description: Annotated[str | None, WithJsonSchema({"type": "string", "minLength": 1})] = Field(
+        None, description="Plain text, 1 to 1000 characters after sanitising.", json_schema_extra=_no_default)
+
+    @field_validator("description", mode="before")
+    @classmethod
+    def _description_not_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("debe ser texto")
+        return value
+
+
+class PersonOut(BaseModel):
+    """An assignee."""
+
+    id: str
+    name: str | None
+
+
+class TaskItem(BaseModel):
+    """A task as every endpoint returns it; timestamps are ISO 8601 in UTC with Z."""
+
+    id: int
+    description: str
+    due_date: date | None
+    group_id: str | None
+    group_name: str | None
+    assignees: list[PersonOut]
+    created_by: str
+    created_at: datetime
+    completed: bool
+    completed_at: datetime | None
+    completed_by: str | None
+
+
+class TaskList(BaseModel):
+    """One page of tasks."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    items: list[TaskItem]
+    page: int
+    limit: int
+    total: int
+    has_more: bool = Field(alias="hasMore")
+
+
+class GroupCounts(BaseModel):
+    """Open and unassigned tasks of a group."""
+
+    open: int
+    unassigned: int
+
+
+class GroupItem(BaseModel):
+    """A group the user sees."""
+
+    id: str
+    name: str | None
+    active: bool
+    counts: GroupCounts
+
+
+class GroupList(BaseModel):
+    """The user's groups, by name."""
+
+    items: list[GroupItem]
+
+
+class PreferencesOut(BaseModel):
+    """A reminder preference."""
+
+    freq: Freq
+    time: str = Field(pattern=r"^[0-9]{2}:[0-9]{2}$")
+
+
+class FieldError(BaseModel):
+    """One invalid field."""
+
+    field: str
+    message: str
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: list[FieldError] | None = None
+
+
+class OpenApiDocument(BaseModel):
+    """This document."""
+
+    model_config = ConfigDict(extra="allow")
+
+    openapi: str

@@ -1,0 +1,103 @@
+"""The OpenAPI 3.1 document, generated from the API's route table and its pydantic models.
+
+The app registers exactly the routes of that table, so the document cannot list a path the app lacks or miss one
+it has; a test checks both directions against the live router anyway.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+from tasksvc_run.web.models import Problem
+
+Handler = Callable[..., Awaitable[Any]]
+REF = "#/components/schemas/{model}"
+_PATH_PARAM = re.compile(r"\{(\w+)\}")
+_RETRY_AFTER = {"Retry-After": {"description": "Seconds until the bucket holds a token again.",
+                                "schema": {"type": "integer", "minimum": 1}}}
+
+
+@dataclass(frozen=True)
+class ApiRoute:
+    """One API operation: how the app serves it and how the document describes it."""
+
+    method: str
+    path: str
+    handler: Handler
+    operation_id: str
+    summary: str
+    response: type[BaseModel]
+    query: type[BaseModel] | None = None
+    body: type[BaseModel] | None = None
+    path_schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    errors: tuple[int, ...] = ()
+
+
+def _components(routes: Iterable[ApiRoute]) -> dict[str, Any]:
+    models: dict[type[BaseModel], JsonSchemaMode] = {Problem: "serialization"}
+    for route in routes:
+        models[route.response] = "serialization"
+        if route.body is not None:
+            models[route.body] = "validation"
+    _, top = models_json_schema(list(models.items()), ref_template=REF)
+    return dict(top.get("$defs", {}))
+
+
+def _parameters(route: ApiRoute) -> list[dict[str, Any]]:
+    params = [{"name": name, "in": "path", "required": True, "schema": dict(route.path_schemas.get(name, {}))}
+              for name in _PATH_PARAM.findall(route.path)]
+    if route.query is not None:
+        schema = route.query.model_json_schema(ref_template=REF, mode="validation")
+        required = set(schema.get("required", ()))
+        for name, prop in schema["properties"].items():
+            kept = {key: value for key, value in prop.items() if key not in ("title", "description")}
+            param = {"name": name, "in": "query", "required": name in required, "schema": kept}
+            params.append(param | ({"description": prop["description"]} if "description" in prop else {}))
+    return params
+
+
+def _responses(route: ApiRoute) -> dict[str, Any]:
+    ok = {"description": "OK", "content": {"application/json": {"schema": {"$ref": REF.format(model=
+          route.response.__name__)}}}}
+    responses: dict[str, Any] = {"200": ok}
+    for status in sorted({401, *route.errors}):
+        entry: dict[str, Any] = {"description": HTTPStatus(status).phrase, "content": {
+            "application/problem+json": {"schema": {"$ref": REF.format(model="Problem")}}}}
+        if status == 429:
+            entry["headers"] = _RETRY_AFTER
+        responses[str(status)] = entry
+    return responses
+
+
+def _operation(route: ApiRoute) -> dict[str, Any]:
+    operation: dict[str, Any] = {"operationId": route.operation_id, "summary": route.summary,
+                                 "parameters": _parameters(route), "responses": _responses(route)}
+    if route.body is not None:
+        schema = {"$ref": REF.format(model=route.body.__name__)}
+        operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": schema}}}
+    return operation
+
+
+def build_document(routes: Iterable[ApiRoute], *, version: str) -> dict[str, Any]:
+    """The whole API as an OpenAPI 3.1 document."""
+    routes = list(routes)
+    paths: dict[str, dict[str, Any]] = {}
+    for route in routes:
+        paths.setdefault(route.path, {})[route.method.lower()] = _operation(route)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "tasksvc web API", "version": version,
+                 "description": "Tasks, groups and reminder preferences of the signed-in user. Errors are RFC 9457 "
+                                "problem details. Writes (POST, PATCH) are rate limited per user."},
+        "paths": paths,
+        "components": {"schemas": _components(routes), "securitySchemes": {
+            "session": {"type": "apiKey", "in": "cookie", "name": "tasksvc_session"}}},
+        "security": [{"session": []}],
+    }

@@ -1,0 +1,52 @@
+"""taskcore records to the JSON shapes of SPEC section 6 (documented by ``models.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from taskcore.model import GroupSummary, Preference, Task
+from taskcore.pagination import Page
+
+
+def utc_stamp(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC with a Z, e.g. 2026-11-22T10:00:00Z (naive values are taken as UTC)."""
+    if moment is None:
+        return None
+    aware = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return aware.isoformat().replace("+00:00", "Z")
+
+
+def task_item(task: Task) -> dict[str, Any]:
+    """One task item: {id, description, due_date, group_id, group_name, assignees, created_*, completed*}."""
+    return {
+        "id": task.id,
+        "description": task.description,
+        "due_date": task.due_date.isoformat() if task.due_date else None,
+        "group_id": task.group_id,
+        "group_name": task.group_name,
+        "assignees": [{"id": person.id, "name": person.name} for person in task.assignees],
+        "created_by": task.created_by,
+        "created_at": utc_stamp(task.created_at),
+        "completed": task.completed,
+        "completed_at": utc_stamp(task.completed_at),
+        "completed_by": task.completed_by,
+    }
+
+
+def task_page(page: Page[Task]) -> dict[str, Any]:
+    """A list body: {items, page, limit, total, hasMore}."""
+    return {"items": [task_item(task) for task in page.items], "page": page.page, "limit": page.limit,
+            "total": page.total, "hasMore": page.has_more}
+
+
+def group_list(groups: Iterable[GroupSummary]) -> dict[str, Any]:
+    """{items: [{id, name, active, counts: {open, unassigned}}]}."""
+    return {"items": [{"id": group.id, "name": group.name, "active": group.active,
+                       "counts": {"open": group.open, "unassigned": group.unassigned}} for group in groups]}
+
+
+def preference(pref: Preference) -> dict[str, Any]:
+    """{freq, time}."""
+    return {"freq": pref.freq, "time": pref.time}

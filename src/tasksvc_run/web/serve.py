@@ -1,0 +1,82 @@
+"""`tasksvc web`: wait for the bot's migrations (R4; the web never migrates), seed in development, serve."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from aiohttp import web
+from sqlalchemy.exc import OperationalError
+
+from taskcore.errors import SchemaError
+from taskcore.services.devseed import seed_dev_data
+from taskcore.settings import Settings
+from taskcore.storage import migrator
+from taskcore.storage.db import Database
+from tasksvc_run.clock import Clock, SystemClock, local_today
+from tasksvc_run.web.app import make_web_app
+
+log = logging.getLogger("tasksvc.web")
+READY_TABLES = ("web_tokens", "web_sessions")
+WAIT_SECONDS = 60.0
+POLL_SECONDS = 0.5
+DEV_FALLBACK_USER = "34600000000"
+# Only the reverse proxy is public (R1-R3); the web listens on loopback behind it.
+HOST = "127.0.0.1"
+
+
+class SchemaNotReady(Exception):
+    """The bot did not finish its migrations within the wait."""
+
+
+def schema_ready(db: Database) -> bool:
+    """The web tables exist and every known migration is recorded; SchemaError for a history this code refuses."""
+    try:
+        return migrator.tables_exist(db, READY_TABLES) and not migrator.check(db)
+    except OperationalError:  # the database is not reachable yet
+        return False
+
+
+def wait_for_schema(db: Database, *, timeout: float = WAIT_SECONDS, interval: float = POLL_SECONDS,
+                    sleep: Callable[[float], None] = time.sleep,
+                    monotonic: Callable[[], float] = time.monotonic) -> None:
+    """Poll until the schema is ready; SchemaNotReady after ``timeout`` seconds."""
+    deadline = monotonic() + timeout
+    if schema_ready(db):
+        return
+    log.info("waiting for the bot to migrate the database", extra={"tables": ",".join(READY_TABLES),
+                                                                    "timeout_s": timeout})
+    while monotonic() < deadline:
+        sleep(interval)
+        if schema_ready(db):
+            log.info("database schema ready")
+            return
+    raise SchemaNotReady(f"the database schema was not ready after {timeout:g} s")
+
+
+def autoseed(settings: Settings, db: Database, clock: Clock) -> None:
+    """Development seed (seed section 8) when DEV_AUTOSEED_DB is true in development."""
+    if settings.node_env != "development" or not settings.dev_autoseed_db:
+        return
+    user = settings.default_user or DEV_FALLBACK_USER
+    seeded = seed_dev_data(db, default_user=user, now=clock.now(), today=local_today(clock, settings.zone))
+    log.info("development seed", extra={"seeded": seeded, "default_user": user})
+
+
+def run_web(settings: Settings, *, wait_seconds: float = WAIT_SECONDS) -> int:
+    """Serve the web interface on WEB_PORT until SIGTERM/SIGINT; non-zero when the schema never became ready."""
+    for warning in settings.startup_warnings():
+        log.warning(warning)
+    db = Database.from_url(settings.sqlalchemy_url)
+    try:
+        wait_for_schema(db, timeout=wait_seconds)
+        autoseed(settings, db, SystemClock())
+        web.run_app(make_web_app(settings, db=db), host=HOST, port=settings.web_port, print=None,
+                    access_log=None, shutdown_timeout=5)
+    except (SchemaNotReady, SchemaError) as exc:
+        log.error("web not started", extra={"reason": str(exc)})
+        return 1
+    finally:
+        db.dispose()
+    return 0

@@ -1,0 +1,95 @@
+"""Sign-in by link, the session cookie, and the guard in front of the API (SPEC section 6, seed A1, A2, A6)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from taskcore.errors import RateLimited, Unauthorized
+from taskcore.services.web_auth import NewSession, end_session, look_up_session, redeem_login_token, touch_session
+from taskcore.settings import Settings
+from tasksvc_run.keys import CLOCK, DB, LIMITER, SETTINGS, USER
+from tasksvc_run.web.errors import is_api
+from tasksvc_run.web.templating import render
+
+COOKIE = "tasksvc_session"
+WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
+
+
+def _secure(settings: Settings) -> bool:
+    return (settings.web_base_url or "").startswith("https://")
+
+
+def set_session_cookie(response: web.StreamResponse, settings: Settings, session: NewSession, now: datetime) -> None:
+    """The session cookie: HttpOnly, SameSite=Lax, Path=/, Secure behind https, living until the absolute expiry."""
+    max_age = max(0, int((session.expires_at - now).total_seconds()))
+    response.set_cookie(COOKIE, session.session_id, max_age=max_age, path="/", httponly=True, samesite="Lax",
+                        secure=_secure(settings))
+
+
+def clear_session_cookie(response: web.StreamResponse, settings: Settings) -> None:
+    """Tell the browser to drop the session cookie."""
+    response.del_cookie(COOKIE, path="/", secure=_secure(settings), httponly=True, samesite="Lax")
+
+
+async def _resolve_user(request: web.Request) -> str | None:
+    app = request.app
+    session_id = request.cookies.get(COOKIE)
+    if session_id:
+        now = app[CLOCK].now()
+        found = look_up_session(app[DB], session_id=session_id, now=now)  # a short read, on the loop
+        if found is not None:
+            if found.touch_due:  # a write, at most every few minutes per session: off the loop
+                await asyncio.to_thread(touch_session, app[DB], session_id=session_id, now=now)
+            return found.user_id
+    return app[SETTINGS].default_user  # DEV_DEFAULT_USER, only ever set in development
+
+
+@web.middleware
+async def session_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Attach the signed-in user (if any) to the request; static files need no session."""
+    if not request.path.startswith("/static/"):
+        user = await _resolve_user(request)
+        if user is not None:
+            request[USER] = user
+    return await handler(request)
+
+
+@web.middleware
+async def api_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every /api path needs a session (A1); every write under /api takes a token from the user's bucket."""
+    if is_api(request):
+        user = request.get(USER)
+        if user is None:
+            raise Unauthorized("no valid session")
+        if request.method in WRITE_METHODS:
+            decision = request.app[LIMITER].check(user, request.app[CLOCK].monotonic())
+            if not decision.allowed:
+                raise RateLimited(decision.retry_after)
+    return await handler(request)
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    """GET /login?token=: spend the token on a session, set the cookie, 303 to /; 401 page when it is no good."""
+    app = request.app
+    now = app[CLOCK].now()
+    try:
+        session = await asyncio.to_thread(redeem_login_token, app[DB], token=request.query.get("token", ""), now=now)
+    except Unauthorized:
+        return render(request, "login_failed.html", status=401, user=None)
+    response = web.Response(status=303, headers={"Location": "/"})
+    set_session_cookie(response, app[SETTINGS], session, now)
+    return response
+
+
+async def logout(request: web.Request) -> web.StreamResponse:
+    """POST /logout: end the session, clear the cookie, 303 to /."""
+    session_id = request.cookies.get(COOKIE)
+    if session_id:
+        await asyncio.to_thread(end_session, request.app[DB], session_id=session_id)
+    response = web.Response(status=303, headers={"Location": "/"})
+    clear_session_cookie(response, request.app[SETTINGS])
+    return response

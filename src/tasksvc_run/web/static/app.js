@@ -1,0 +1,141 @@
+// Acts on the server-rendered pages through the JSON API. Data only ever reaches the page as textContent.
+"use strict";
+
+(function () {
+  const me = document.body.dataset.user || "";
+  const today = document.body.dataset.today || "";
+  const statusBox = document.getElementById("status");
+  const alertBox = document.getElementById("alert");
+
+  function say(text) {
+    if (alertBox) { alertBox.hidden = true; alertBox.textContent = ""; }
+    if (statusBox) { statusBox.textContent = text; }
+  }
+
+  function complain(text) {
+    if (statusBox) { statusBox.textContent = ""; }
+    if (alertBox) { alertBox.textContent = text; alertBox.hidden = false; }
+  }
+
+  function problemText(problem, response) {
+    if (problem && Array.isArray(problem.errors) && problem.errors.length) {
+      return problem.errors.map(function (e) { return e.message; }).join(". ");
+    }
+    if (problem && problem.detail) { return problem.detail; }
+    if (response.status === 401) { return "Tu sesión ha caducado: escribe /t web en un chat para entrar de nuevo."; }
+    return "No se pudo completar (error " + response.status + "). Inténtalo de nuevo.";
+  }
+
+  async function api(method, url, body) {
+    const init = { method: method, headers: { "Accept": "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, init);
+    } catch (err) {
+      throw new Error("Sin conexión con el servidor. Comprueba tu red e inténtalo de nuevo.");
+    }
+    const data = await response.json().catch(function () { return null; });
+    if (!response.ok) { throw new Error(problemText(data, response)); }
+    return data;
+  }
+
+  function ddmm(iso) {
+    return iso.slice(8, 10) + "/" + iso.slice(5, 7);
+  }
+
+  function setText(item, field, text) {
+    const node = item.querySelector('[data-field="' + field + '"]');
+    if (node) { node.textContent = text; }
+    return node;
+  }
+
+  // Mirrors templates/_task.html for one task item returned by the API.
+  function fill(item, task) {
+    const mine = task.assignees.some(function (p) { return p.id === me; });
+    setText(item, "description", task.description);
+    const due = setText(item, "due", task.due_date ? "Vence el " + ddmm(task.due_date) : "Sin fecha");
+    if (due) { due.classList.toggle("overdue", Boolean(task.due_date && task.due_date < today && !task.completed)); }
+    const names = task.assignees.map(function (p) { return p.name || p.id; });
+    setText(item, "assignees", names.length ? names.join(", ") : "Sin responsable");
+    item.querySelector('[data-field="done"]').hidden = !task.completed;
+    item.classList.toggle("is-done", task.completed);
+    item.querySelector(".task-actions").hidden = task.completed;
+    item.querySelector('[data-action="claim"]').hidden = mine;
+    item.querySelector('[data-action="unassign"]').hidden = !mine;
+    item.querySelector('textarea[name="description"]').value = task.description;
+    item.querySelector('input[name="due_date"]').value = task.due_date || "";
+  }
+
+  const DONE_TEXT = { complete: "Tarea completada.", claim: "Ahora eres responsable.",
+                      unassign: "Ya no eres responsable.", edit: "Cambios guardados." };
+
+  async function busy(control, item, work) {
+    control.disabled = true;
+    if (item) { item.setAttribute("aria-busy", "true"); }
+    say("Guardando…");
+    try {
+      await work();
+    } catch (err) {
+      complain(err.message);
+    } finally {
+      control.disabled = false;
+      if (item) { item.removeAttribute("aria-busy"); }
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("button[data-action]");
+    if (!button) { return; }
+    const item = button.closest("[data-task-id]");
+    const action = button.dataset.action;
+    busy(button, item, async function () {
+      const task = await api("POST", "/api/tasks/" + item.dataset.taskId + "/" + action);
+      fill(item, task);
+      say(DONE_TEXT[action]);
+      // The pressed button may now be hidden: keep keyboard focus on something that makes sense next.
+      const counterpart = { claim: "unassign", unassign: "claim" }[action];
+      const next = counterpart ? item.querySelector('[data-action="' + counterpart + '"]') : item.querySelector(".task-desc");
+      next.focus({ preventScroll: true });
+    });
+  });
+
+  async function saveEdit(form) {
+    const item = form.closest("[data-task-id]");
+    const body = { description: form.elements.description.value, due_date: form.elements.due_date.value || null };
+    const task = await api("PATCH", "/api/tasks/" + item.dataset.taskId, body);
+    fill(item, task);
+    form.closest("details").open = false;
+    say(DONE_TEXT.edit);
+  }
+
+  async function savePreferences(form) {
+    const freq = form.querySelector('input[name="freq"]:checked');
+    const body = { freq: freq ? freq.value : "off" };
+    if (form.elements.time.value) { body.time = form.elements.time.value; }
+    const saved = await api("POST", "/api/me/preferences", body);
+    form.elements.time.value = saved.time;
+    say(saved.freq === "off" ? "Recordatorios desactivados." : "Guardado: te avisaremos a las " + saved.time + ".");
+  }
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    const kind = form.dataset.form;
+    if (kind === "filters") {  // a plain GET; show that the list is on its way
+      const list = document.getElementById("task-list");
+      if (list) { list.setAttribute("aria-busy", "true"); }
+      form.classList.add("loading");
+      return;
+    }
+    if (kind !== "edit" && kind !== "prefs") { return; }
+    event.preventDefault();
+    const button = form.querySelector('button[type="submit"]');
+    const item = form.closest("[data-task-id]");
+    busy(button, item, function () { return kind === "edit" ? saveEdit(form) : savePreferences(form); });
+  });
+
+  document.querySelectorAll(".task-desc").forEach(function (node) { node.tabIndex = -1; });
+}());

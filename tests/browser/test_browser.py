@@ -1,0 +1,126 @@
+"""A person signs in with a link, sees their tasks, completes one and changes their reminders, in real Chromium.
+
+Debian's /usr/bin/chromium is driven through playwright (no browser download). The app runs in-process on
+127.0.0.1 over a seeded SQLite file; the results are checked in the database and a screenshot lands in artifacts/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+from sqlalchemy import update
+
+from taskcore.access import GatingMode
+from taskcore.services.devseed import seed_dev_data
+from taskcore.services.preferences import get_preference
+from taskcore.services.tasks import get_task
+from taskcore.services.web_auth import issue_login_token
+from taskcore.storage import migrator, schema
+from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run.clock import FrozenClock
+from tests.builders import NOW, TODAY, make_task
+from tests.integration.web_helpers import ME, ThreadedServer, threaded_app, web_settings
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+HOSTILE = '<img src=x onerror="window.pwned=1"> & <script>window.pwned=1</script>'
+TIMEOUT_MS = 10_000
+
+if not CHROMIUM.exists():
+    pytest.skip(f"BROWSER TESTS SKIPPED: {CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    database = Database.from_url(sqlite_url(tmp_path / "tasks.db"))
+    migrator.migrate(database)
+    seed_dev_data(database, default_user=ME, now=NOW, today=TODAY)
+    hostile = make_task(database, creator=ME, group_id=None, description="x")
+    database.transact(lambda conn: conn.execute(
+        update(schema.tasks).where(schema.tasks.c.id == hostile.id).values(description=HOSTILE)))
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def server(db: Database) -> Iterator[ThreadedServer]:
+    with threaded_app(web_settings(), db, FrozenClock(current=NOW)) as running:
+        yield running
+
+
+@dataclass
+class Tab:
+    """A browser page and the errors its console reported."""
+
+    page: Page
+    console_errors: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def tab(server: ThreadedServer) -> Iterator[Tab]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")  # a phone
+        opened = Tab(context.new_page())
+        opened.page.set_default_timeout(TIMEOUT_MS)
+        opened.page.on("console", lambda msg: opened.console_errors.append(msg.text) if msg.type == "error" else None)
+        yield opened
+        browser.close()
+
+
+def _task_id(db: Database, description: str) -> int:
+    with db.read() as conn:
+        return int(conn.execute(schema.tasks.select().with_only_columns(schema.tasks.c.id)
+                                .where(schema.tasks.c.description == description)).scalar_one())
+
+
+def test_sign_in_see_tasks_complete_one_and_set_reminders(tab: Tab, server: ThreadedServer, db: Database) -> None:
+    page = tab.page
+    page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+    expect(page.get_by_role("heading", name="Mis tareas")).to_be_visible()
+    item = page.locator("li.task", has_text="Comprar pan y leche")
+    expect(item).to_be_visible()
+    hostile = page.locator(f"#desc-{_task_id(db, HOSTILE)}")
+    expect(hostile).to_have_text(HOSTILE)  # markup in data is shown as text and never runs
+    assert page.evaluate("window.pwned") is None
+
+    item.get_by_role("button", name="Completar").click()
+    expect(page.get_by_role("status")).to_have_text("Tarea completada.")
+    expect(item.get_by_text("Completada")).to_be_visible()
+    expect(item.get_by_role("button", name="Completar")).to_be_hidden()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-mis-tareas.png"), full_page=True)
+    done = get_task(db, GatingMode.ENFORCE, user_id=ME, task_id=_task_id(db, "Comprar pan y leche"))
+    assert (done.completed, done.completed_by) == (True, ME)
+
+    page.get_by_role("link", name="Recordatorios").click()
+    page.get_by_label("De lunes a viernes").check()
+    page.get_by_label("Hora").fill("07:15")
+    page.get_by_role("button", name="Guardar").click()
+    expect(page.get_by_role("status")).to_have_text("Guardado: te avisaremos a las 07:15.")
+    page.screenshot(path=str(ARTIFACTS / "browser-recordatorios.png"), full_page=True)
+    saved = get_preference(db, user_id=ME)
+    assert (saved.freq, saved.time) == ("weekdays", "07:15")
+    assert tab.console_errors == []  # no CSP violation, no script error
+
+
+def test_a_task_can_be_claimed_with_the_keyboard_alone(tab: Tab, server: ThreadedServer, db: Database) -> None:
+    page = tab.page
+    page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+    page.get_by_role("link", name="Grupos").press("Enter")
+    page.get_by_role("link", name="Familia").press("Enter")
+    item = page.locator("li.task", has_text="Llevar el coche al taller")
+    item.get_by_role("button", name="Tomar").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status")).to_have_text("Ahora eres responsable.")
+    expect(item.get_by_role("button", name="Soltar")).to_be_focused()  # focus stays useful for the keyboard
+    claimed = get_task(db, GatingMode.ENFORCE, user_id=ME, task_id=_task_id(db, "Llevar el coche al taller"))
+    assert ME in claimed.assignee_ids

@@ -1,0 +1,127 @@
+"""Reading what the chat left behind: queued outbound rows, tasks, memberships, aliases; and running one event."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from taskcore.access import GatingMode
+from taskcore.chat import ChatPolicy, ChatResult, Moment, handle_event
+from taskcore.gateway.inbound import parse_event
+from taskcore.ratelimit import Decision
+from taskcore.reactions import ReactionPolicy
+from taskcore.storage import schema
+from taskcore.storage.db import Database
+from tests.builders import NOW, TODAY
+
+
+@dataclass(frozen=True)
+class Queued:
+    """One outbound_queue row, payload decoded."""
+
+    id: int
+    chat_id: str
+    kind: str
+    label: str | None
+    payload: dict[str, Any]
+    max_attempts: int
+
+    @property
+    def text(self) -> str:
+        """The text of a text job."""
+        return str(self.payload["text"])
+
+    @property
+    def emoji(self) -> str:
+        """The emoji of a reaction job."""
+        return str(self.payload["reaction"])
+
+
+def queued(db: Database, *, after: int = 0) -> list[Queued]:
+    """Every queued job with an id above ``after``, in order."""
+    oq = schema.outbound_queue
+    with db.read() as conn:
+        rows = conn.execute(select(oq).where(oq.c.id > after).order_by(oq.c.id)).all()
+    return [Queued(r.id, r.chat_id, r.kind, r.label, json.loads(r.payload), r.max_attempts) for r in rows]
+
+
+def texts(db: Database, *, after: int = 0) -> list[str]:
+    """The texts of the queued text jobs."""
+    return [job.text for job in queued(db, after=after) if job.kind == "text"]
+
+
+def reactions(db: Database, *, after: int = 0) -> list[str]:
+    """The emoji of the queued reaction jobs."""
+    return [job.emoji for job in queued(db, after=after) if job.kind == "reaction"]
+
+
+def last_id(db: Database) -> int:
+    """The highest queue id so far (0 when empty)."""
+    jobs = queued(db)
+    return jobs[-1].id if jobs else 0
+
+
+def task_rows(db: Database) -> list[Any]:
+    """Every task row, by id."""
+    with db.read() as conn:
+        return list(conn.execute(select(schema.tasks).order_by(schema.tasks.c.id)).all())
+
+
+def assignees(db: Database, task_id: int) -> set[str]:
+    """The user ids assigned to a task."""
+    ta = schema.task_assignments
+    with db.read() as conn:
+        return set(conn.execute(select(ta.c.user_id).where(ta.c.task_id == task_id)).scalars())
+
+
+def member(db: Database, group_id: str, user_id: str) -> Any:
+    """The membership row, or None."""
+    gm = schema.group_members
+    with db.read() as conn:
+        return conn.execute(select(gm).where(gm.c.group_id == group_id, gm.c.user_id == user_id)).one_or_none()
+
+
+def group_status(db: Database, group_id: str) -> str | None:
+    """The stored access status of a group, or None."""
+    ag = schema.allowed_groups
+    with db.read() as conn:
+        return conn.execute(select(ag.c.status).where(ag.c.group_id == group_id)).scalar_one_or_none()
+
+
+def alias_of(db: Database, alias: str) -> str | None:
+    """The user an alias stands for."""
+    ia = schema.identity_aliases
+    with db.read() as conn:
+        return conn.execute(select(ia.c.user_id).where(ia.c.alias == alias)).scalar_one_or_none()
+
+
+def policy(mode: str = "off", *, admins: tuple[str, ...] = (), web: str | None = "https://tareas.example",
+           reactions_on: bool = False, notify: bool = True) -> ChatPolicy:
+    """A chat policy with the usual test values."""
+    return ChatPolicy(mode=GatingMode(mode), admins=frozenset(admins), notify_admins_on_discovery=notify,
+                      web_base_url=web, max_attempts=6, reactions=ReactionPolicy(enabled=reactions_on))
+
+
+@dataclass
+class Tokens:
+    """A stand-in for the bot's rate limiter: allows everything until told otherwise; records who asked."""
+
+    answers: list[Decision] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+
+    def take(self, user_id: str) -> Decision:
+        """The next scripted decision, else allowed."""
+        self.asked.append(user_id)
+        return self.answers.pop(0) if self.answers else Decision(allowed=True)
+
+
+def run(db: Database, payload: dict[str, Any], rules: ChatPolicy | None = None, *, now: datetime = NOW,
+        tokens: Tokens | None = None, sync: Callable[[], None] | None = None) -> ChatResult:
+    """Parse one webhook payload and handle it as the bot would."""
+    moment = Moment(now, TODAY if now == NOW else now.date(), (tokens or Tokens()).take, sync)
+    return handle_event(db, rules or policy(), parse_event(payload), moment)

@@ -1,0 +1,149 @@
+"""The gateway client against the fake gateway on loopback: bodies, answers, and how failures are classified."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.gateway.outbound import quoted_key, send_reaction_body, send_text_body
+from tests.fakes.gateway import FakeGateway, sample
+
+KEY = "k-super-secret-123"
+OPS = "120363300000000010@g.us"
+ERRORS: dict[str, Any] = sample("outbound_error_responses")
+
+
+@pytest.fixture
+async def gateway() -> AsyncIterator[FakeGateway]:
+    async with FakeGateway(api_key=KEY) as gw:
+        yield gw
+
+
+@pytest.fixture
+async def session() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as s:
+        yield s
+
+
+def client_for(session: aiohttp.ClientSession, url: str, *, key: str = KEY, instance: str = "taskbot",
+               timeout_ms: int = 2000) -> GatewayClient:
+    return GatewayClient(session, base_url=url, instance=instance, api_key=key, timeout_ms=timeout_ms)
+
+
+@pytest.fixture
+def client(session: aiohttp.ClientSession, gateway: FakeGateway) -> GatewayClient:
+    return client_for(session, gateway.url)
+
+
+async def test_send_text_returns_the_gateway_message_id_and_sends_the_apikey_header(
+    client: GatewayClient, gateway: FakeGateway
+) -> None:
+    body = send_text_body(chat_id=OPS, text="@1555 hecho", mentioned=["198765432100001@lid"],
+                          quoted=quoted_key(chat_id=OPS, message_id="3A5F", participant="1987@lid", text="hola"))
+    message_id = await client.send_text(body)
+    assert message_id is not None
+    assert message_id.startswith("3EB0")
+    [call] = gateway.calls_to("sendText")
+    assert call.body == body
+    assert call.headers["apikey"] == KEY
+
+
+async def test_send_reaction_returns_the_reaction_message_id(client: GatewayClient, gateway: FakeGateway) -> None:
+    body = send_reaction_body(chat_id=OPS, message_id="3A5F0C2E9B41D7A8C6E1", participant="198765432100001@lid",
+                              emoji="✅")
+    assert (await client.send_reaction(body) or "").startswith("3EB0")
+    assert gateway.calls_to("sendReaction")[0].body == body
+
+
+async def test_fetch_all_groups_asks_without_participants_and_parses_the_answer(
+    client: GatewayClient, gateway: FakeGateway
+) -> None:
+    groups = await client.fetch_all_groups(get_participants=False)
+    assert len(groups) == 4
+    assert all(not g.participants for g in groups)
+    assert gateway.calls_to("fetchAllGroups")[0].query == {"getParticipants": "false"}
+
+
+async def test_group_participants_are_parsed_to_phone_and_lid_digits(client: GatewayClient) -> None:
+    people = await client.group_participants(OPS)
+    assert next((p.phone, p.lid) for p in people) == ("15550100001", "198765432100001")
+
+
+async def test_set_webhook_nests_the_body_and_always_sends_events(client: GatewayClient, gateway: FakeGateway) -> None:
+    answer = await client.set_webhook("https://bot.example.org/webhook", events=["MESSAGES_UPSERT"],
+                                      headers={"X-Webhook-Secret": "s3"})
+    assert answer["url"] == "https://bot.example.org/webhook"
+    assert gateway.webhook == {"enabled": True, "url": "https://bot.example.org/webhook", "events": ["MESSAGES_UPSERT"],
+                               "byEvents": False, "base64": False, "headers": {"X-Webhook-Secret": "s3"}}
+
+
+async def test_connection_state_reads_the_state(client: GatewayClient, gateway: FakeGateway) -> None:
+    gateway.state = "connecting"
+    assert await client.connection_state() == "connecting"
+
+
+@pytest.mark.parametrize(("name", "retryable"), [
+    ("unknown_instance_404", False),
+    ("missing_or_wrong_apikey_401", False),
+    ("body_schema_violation_400", False),
+    ("group_route_missing_groupJid_400", False),
+    ("fetchAllGroups_missing_getParticipants_400", False),
+    ("number_not_on_whatsapp_400", False),
+    ("send_failed_socket_closed_400", True),
+    ("send_failed_whatsapp_rate_limit_400_derived", True),
+    ("send_to_group_metadata_unavailable_400", False),
+    ("findGroupInfos_failed_404", False),
+    ("unhandled_error_500", True),
+    ("unknown_route_404", False),
+])
+async def test_each_sample_error_body_is_classified(
+    client: GatewayClient, gateway: FakeGateway, name: str, retryable: bool
+) -> None:
+    gateway.fail_next(status=ERRORS[name]["status"], body=ERRORS[name])
+    with pytest.raises(GatewayError) as caught:
+        await client.send_text(send_text_body(chat_id="34600000001", text="hola"))
+    assert (caught.value.status, caught.value.retryable) == (ERRORS[name]["status"], retryable)
+
+
+async def test_a_wrong_apikey_is_a_permanent_401_that_never_shows_the_key(
+    session: aiohttp.ClientSession, gateway: FakeGateway, caplog: pytest.LogCaptureFixture
+) -> None:
+    wrong = "wrong-key-never-shown-42"
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(GatewayError) as caught:
+        await client_for(session, gateway.url, key=wrong).send_text({"number": "1", "text": "x"})
+    assert (caught.value.status, caught.value.retryable, caught.value.message_text) == (
+        401, False, "message/sendText: Unauthorized")
+    assert wrong not in repr(caught.value)
+    assert wrong not in caplog.text
+    assert KEY not in caplog.text
+
+
+async def test_an_unknown_instance_is_a_permanent_404(session: aiohttp.ClientSession, gateway: FakeGateway) -> None:
+    with pytest.raises(GatewayError) as caught:
+        await client_for(session, gateway.url, instance="taskbot-old").connection_state()
+    assert caught.value.status == 404
+    assert not caught.value.retryable
+    assert 'The "taskbot-old" instance does not exist' in caught.value.message_text
+
+
+async def test_a_timeout_is_retryable(session: aiohttp.ClientSession, gateway: FakeGateway) -> None:
+    gateway.hang_next(seconds=1.0)
+    with pytest.raises(GatewayError) as caught:
+        await client_for(session, gateway.url, timeout_ms=100).send_text(send_text_body(chat_id="3460", text="x"))
+    assert (caught.value.status, caught.value.retryable) == (None, True)
+
+
+async def test_a_refused_connection_is_retryable(session: aiohttp.ClientSession) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(GatewayError) as caught:
+        await client_for(session, f"http://127.0.0.1:{port}").connection_state()
+    assert (caught.value.status, caught.value.retryable) == (None, True)

@@ -1,0 +1,231 @@
+"""The outbound queue worker against the fake gateway: retries, permanent failures, order per chat, clean stop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import AsyncIterator, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import aiohttp
+import pytest
+from sqlalchemy import select
+
+from taskcore.gateway.client import GatewayClient
+from taskcore.gateway.outbound import send_reaction_body, send_text_body
+from taskcore.services import queue
+from taskcore.storage.db import Database
+from taskcore.storage.schema import outbound_queue as oq
+from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
+from tasksvc_run.clock import FrozenClock, SystemClock
+from tasksvc_run.metrics import Metrics
+from tests.fakes.gateway import FakeGateway, sample
+
+ERRORS: dict[str, Any] = sample("outbound_error_responses")
+FAST = WorkerConfig(concurrency=4, poll_interval=0.02, lease=timedelta(seconds=10), backoff_base_ms=10,
+                    backoff_max_ms=40)
+
+
+@pytest.fixture
+async def gateway() -> AsyncIterator[FakeGateway]:
+    async with FakeGateway() as gw:
+        yield gw
+
+
+@pytest.fixture
+async def client(gateway: FakeGateway) -> AsyncIterator[GatewayClient]:
+    async with aiohttp.ClientSession() as session:
+        yield GatewayClient(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
+                            timeout_ms=2000)
+
+
+@pytest.fixture
+def metrics() -> Metrics:
+    return Metrics()
+
+
+def put(db: Database, chat: str, text: str, *, max_attempts: int = 6) -> int:
+    job = queue.enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
+                                max_attempts=max_attempts, now=datetime.now(UTC))
+    assert job is not None
+    return job
+
+
+def put_reaction(db: Database, emoji: str, label: str) -> None:
+    body = send_reaction_body(chat_id="1@g.us", message_id="3A5F", participant="1987@lid", emoji=emoji)
+    queue.enqueue_message(db, chat_id="1@g.us", kind="reaction", payload=body, label=label, max_attempts=2,
+                          now=datetime.now(UTC))
+
+
+def row(db: Database, job_id: int) -> Any:
+    with db.read() as conn:
+        return conn.execute(select(oq).where(oq.c.id == job_id)).one()
+
+
+def value(metrics: Metrics, name: str, **labels: str) -> float:
+    return metrics.registry.get_sample_value(name, labels) or 0.0
+
+
+async def drained(db: Database, within: float = 10.0) -> None:
+    async with asyncio.timeout(within):
+        while True:
+            stats = await asyncio.to_thread(queue.queue_stats, db)
+            if stats["pending"] + stats["sending"] == 0:
+                return
+            await asyncio.sleep(0.02)
+
+
+async def run_until_drained(worker: QueueWorker, db: Database) -> None:
+    worker.start()
+    try:
+        await drained(db)
+    finally:
+        await worker.stop()
+
+
+async def test_retries_then_success_sends_exactly_once(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    gateway.fail_next(2, status=500, body=ERRORS["unhandled_error_500"], route="sendText")
+    job = put(db, "34600000001", "hola")
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
+    assert gateway.sent_texts() == ["hola"]
+    stored = row(db, job)
+    assert (stored.status, stored.attempts, stored.gateway_message_id[:4]) == ("sent", 3, "3EB0")
+    assert value(metrics, "outbound_retries_total", kind="text") == 2
+    assert value(metrics, "outbound_sent_total", kind="text") == 1
+
+
+@pytest.mark.parametrize("name", [
+    "send_failed_socket_closed_400", "send_failed_whatsapp_rate_limit_400_derived", "unhandled_error_500"])
+async def test_rate_overlimit_and_connection_closed_are_retried(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics, name: str
+) -> None:
+    gateway.fail_next(status=ERRORS[name]["status"], body=ERRORS[name])
+    put(db, "34600000001", "hola")
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
+    assert gateway.sent_texts() == ["hola"]
+
+
+async def test_a_permanent_error_fails_at_once_and_the_row_is_kept(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    gateway.fail_next(status=400, body=ERRORS["number_not_on_whatsapp_400"])
+    job = put(db, "15550109999", "hola")
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
+    stored = row(db, job)
+    assert (stored.status, stored.attempts) == ("failed", 1)
+    assert '"exists": false' in stored.last_error
+    assert gateway.calls == []
+    assert value(metrics, "outbound_failed_total", kind="text") == 1
+
+
+async def test_a_job_that_uses_up_its_attempts_is_kept_failed(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    gateway.fail_next(5, status=500)
+    job = put(db, "34600000001", "hola", max_attempts=3)
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
+    assert (row(db, job).status, row(db, job).attempts) == ("failed", 3)
+    assert value(metrics, "outbound_retries_total", kind="text") == 2
+
+
+async def test_the_retry_waits_the_backoff_with_its_jitter(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    gateway.fail_next(status=500)
+    job = put(db, "34600000001", "hola")
+    slow = WorkerConfig(poll_interval=0.02, backoff_base_ms=60_000, backoff_max_ms=300_000)
+    clock = FrozenClock(datetime.now(UTC) + timedelta(seconds=1))
+    worker = QueueWorker(db, client, clock=clock, metrics=metrics, config=slow, jitter=lambda: 0.2)
+    worker.start()
+    await gateway.wait_for(lambda gw: len(gw.failed) == 1)
+    await worker.stop()
+    stored = row(db, job)
+    assert (stored.status, stored.next_attempt_at) == ("pending", clock.now() + timedelta(seconds=72))
+
+
+class RecordingSender:
+    """Wraps the client to see how many sends are in flight, per chat and overall."""
+
+    def __init__(self, client: GatewayClient) -> None:
+        self.client = client
+        self.per_chat: Counter[str] = Counter()
+        self.max_per_chat = 0
+        self.max_overall = 0
+
+    async def send_text(self, body: Mapping[str, Any]) -> str | None:
+        chat = body["number"]
+        self.per_chat[chat] += 1
+        self.max_per_chat = max(self.max_per_chat, self.per_chat[chat])
+        self.max_overall = max(self.max_overall, sum(self.per_chat.values()))
+        try:
+            return await self.client.send_text(body)
+        finally:
+            self.per_chat[chat] -= 1
+
+    async def send_reaction(self, body: Mapping[str, Any]) -> str | None:
+        return await self.client.send_reaction(body)
+
+
+async def test_each_chat_gets_its_messages_in_order_one_at_a_time(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    gateway.send_delay = 0.01
+    chats = ["100@g.us", "200@g.us", "34600000001", "34600000002"]
+    for n in range(6):
+        for chat in chats:
+            put(db, chat, f"{chat}#{n}")
+    gateway.fail_next(2, status=500, route="sendText")  # a retry must not let a later message overtake
+    sender = RecordingSender(client)
+    config = WorkerConfig(concurrency=3, poll_interval=0.02, backoff_base_ms=10, backoff_max_ms=20)
+    await run_until_drained(QueueWorker(db, sender, clock=SystemClock(), metrics=metrics, config=config), db)
+    texts = gateway.sent_texts()
+    for chat in chats:
+        assert [t for t in texts if t.startswith(f"{chat}#")] == [f"{chat}#{n}" for n in range(6)]
+    assert sender.max_per_chat == 1
+    assert 1 < sender.max_overall <= 3
+
+
+async def test_reactions_are_counted_by_emoji_class(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    put_reaction(db, "✅", "check")
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
+    gateway.fail_next(status=400, route="sendReaction")
+    put_reaction(db, "🤖", "robot")
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
+    assert value(metrics, "reactions_sent_total", emoji="check") == 1
+    assert value(metrics, "reactions_failed_total", emoji="robot") == 1
+    assert value(metrics, "outbound_sent_total", kind="reaction") == 1
+
+
+async def test_stop_lets_the_current_send_finish(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    gateway.send_delay = 0.3
+    job = put(db, "34600000001", "hola")
+    worker = QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST)
+    worker.start()
+    async with asyncio.timeout(5):
+        while True:
+            if worker.in_flight:
+                break
+            await asyncio.sleep(0.01)
+    await worker.stop()
+    assert row(db, job).status == "sent"
+    assert gateway.sent_texts() == ["hola"]
+
+
+async def test_notify_wakes_the_worker_before_its_next_poll(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    worker = QueueWorker(db, client, clock=SystemClock(), metrics=metrics,
+                         config=WorkerConfig(poll_interval=30.0))
+    worker.start()
+    await asyncio.sleep(0.1)
+    put(db, "34600000001", "hola")
+    worker.notify()
+    await gateway.wait_for(lambda gw: gw.sent_texts() == ["hola"], within=3.0)
+    await worker.stop()

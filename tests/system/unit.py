@@ -1,0 +1,124 @@
+"""Start the real unit (`tasksvc run|dev|bot|proxy`) as OS processes on free loopback ports, bounded in time."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def free_ports(count: int) -> list[int]:
+    """Ports the OS just handed out on 127.0.0.1 (closed again, so a child can bind them)."""
+    sockets = [socket.socket() for _ in range(count)]
+    for sock in sockets:
+        sock.bind(("127.0.0.1", 0))
+    ports = [sock.getsockname()[1] for sock in sockets]
+    for sock in sockets:
+        sock.close()
+    return ports
+
+
+def http_status(url: str, timeout: float = 2.0) -> int:
+    """The status of a GET, 0 when nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:  # noqa: S310 - loopback test URL
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    except OSError:
+        return 0
+
+
+def children_of(pid: int) -> dict[str, int]:
+    """The direct children of ``pid`` by `tasksvc` subcommand (Linux /proc)."""
+    found: dict[str, int] = {}
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in path.read_text().split() if path.exists() else []:
+        try:
+            argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        found[argv[-2].decode() if argv[-1] == b"" else argv[-1].decode()] = int(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "State:\tZ" not in status
+
+
+@dataclass
+class Unit:
+    """One `tasksvc <command>` process with its environment and log file."""
+
+    command: str
+    env: dict[str, str]
+    cwd: Path
+    process: subprocess.Popen[bytes] | None = None
+    log_path: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.log_path = self.cwd / f"{self.command}.log"
+
+    @property
+    def port(self) -> int:
+        """The public port (PORT)."""
+        return int(self.env["PORT"])
+
+    def url(self, path: str) -> str:
+        """A URL on the public port."""
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def start(self, *, wait_for: str | None = "/health", within: float = 40.0) -> Unit:
+        """Start the process and wait (bounded) until ``wait_for`` answers 200 on its port."""
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(  # noqa: S603 - our own console script
+                [sys.executable, "-m", "tasksvc_run", self.command], env=self.env, cwd=self.cwd,
+                stdout=log, stderr=subprocess.STDOUT)
+        if wait_for is not None:
+            deadline = time.monotonic() + within
+            while http_status(self.url(wait_for)) != 200:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"{self.command} did not come up:\n{self.log()}")
+                time.sleep(0.1)
+        return self
+
+    def log(self) -> str:
+        """What the process wrote so far."""
+        return self.log_path.read_text(errors="replace")[-6000:]
+
+    def stop(self, timeout: float = 15.0) -> int:
+        """SIGTERM, wait (bounded), SIGKILL if needed; the exit status."""
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        return int(self.process.returncode)
+
+
+def unit_env(tmp: Path, **extra: str) -> dict[str, str]:
+    """A clean environment for one unit on free ports and a SQLite file under ``tmp``."""
+    port, bot_port, web_port, gateway_port = free_ports(4)
+    env = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME", "LANG", "PYTHONPATH")}
+    env.update({
+        "PORT": str(port), "BOT_PORT": str(bot_port), "WEB_PORT": str(web_port), "DB_PATH": str(tmp / "tasks.db"),
+        "NODE_ENV": "test", "METRICS_ENABLED": "true", "TASKSVC_DEV_GATEWAY_PORT": str(gateway_port),
+        "PYTHONUNBUFFERED": "1",
+    })
+    env.update(extra)
+    return env

@@ -1,0 +1,61 @@
+"""The daily maintenance deletes exactly what is past each retention, and keeps what is at its boundary."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+
+from taskcore.services import web_auth
+from taskcore.services.maintenance import run_maintenance
+from taskcore.storage.db import Database
+from taskcore.storage.housekeeping import claim_delivery, first_sighting
+from taskcore.storage.schema import group_members, inbound_messages, outbound_queue, reminder_deliveries
+from taskcore.storage.users import ensure_users
+from tests.builders import make_group
+
+NOW = datetime(2026, 11, 23, 3, 0, tzinfo=UTC)
+TICK = timedelta(microseconds=1)
+
+
+def queue_row(db: Database, name: str, status: str, at: datetime) -> None:
+    with db.write() as conn:
+        conn.execute(outbound_queue.insert().values(
+            chat_id=name, kind="text", payload="{}", status=status, attempts=1, max_attempts=6, next_attempt_at=at,
+            created_at=at, updated_at=at, sent_at=at if status == "sent" else None))
+
+
+def left(db: Database, column: object) -> set[str]:
+    with db.read() as conn:
+        return set(conn.execute(select(column)).scalars())  # type: ignore[call-overload]
+
+
+def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Database) -> None:
+    retention = timedelta(days=180)
+    make_group(db, "1@g.us", members=("active",), inactive=("edge",), now=NOW - retention)
+    make_group(db, "2@g.us", inactive=("old",), now=NOW - retention - TICK)
+    for name, status, at in [("sent-edge", "sent", NOW - timedelta(days=7)),
+                             ("sent-old", "sent", NOW - timedelta(days=7) - TICK),
+                             ("failed-old", "failed", NOW - timedelta(days=400)),
+                             ("pending-old", "pending", NOW - timedelta(days=400))]:
+        queue_row(db, name, status, at)
+    with db.write() as conn:
+        ensure_users(conn, ["u"], NOW)
+        claim_delivery(conn, user_id="u", slot="edge", outcome="sent", now=NOW - timedelta(days=60))
+        claim_delivery(conn, user_id="u", slot="old", outcome="sent", now=NOW - timedelta(days=60) - TICK)
+    first_sighting(db, instance="taskbot", message_id="edge", now=NOW - timedelta(hours=48))
+    first_sighting(db, instance="taskbot", message_id="old", now=NOW - timedelta(hours=48) - TICK)
+    web_auth.issue_login_token(db, user_id="u", now=NOW - timedelta(hours=1))
+    web_auth.issue_login_token(db, user_id="u", now=NOW)
+
+    deleted = run_maintenance(db, now=NOW, member_retention_days=180)
+
+    assert deleted == {"members": 1, "auth": 1, "queue": 1, "deliveries": 1, "inbound": 1}
+    assert left(db, group_members.c.user_id) == {"active", "edge"}
+    assert left(db, outbound_queue.c.chat_id) == {"sent-edge", "failed-old", "pending-old"}
+    assert left(db, reminder_deliveries.c.slot) == {"edge"}
+    assert left(db, inbound_messages.c.message_id) == {"edge"}
+
+
+def test_maintenance_on_a_clean_database_deletes_nothing(db: Database) -> None:
+    assert set(run_maintenance(db, now=NOW, member_retention_days=1).values()) == {0}
