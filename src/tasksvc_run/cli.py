@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from taskcore.errors import SchemaError
 from taskcore.settings import ConfigError, Settings, load_settings
@@ -87,7 +88,16 @@ def cmd_devgateway(settings: Settings) -> int:
     return run_local_gateway(settings)
 
 
+def cmd_config_reference(_: Settings) -> int:
+    """Print the configuration reference (docs/configuration.md)."""
+    from tasksvc_run.confref import reference
+
+    sys.stdout.write(reference())
+    return 0
+
+
 COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
+    "config-reference": ("print the configuration reference (Markdown)", cmd_config_reference),
     "dev": ("development mode on embedded defaults, with a local gateway and a chat simulator", cmd_dev),
     "devgateway": ("the local gateway of development mode (started by dev)", cmd_devgateway),
     "bot": ("serve the bot (webhook, metrics) on BOT_PORT", cmd_bot),
@@ -98,12 +108,26 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
 }
 
 
+def cmd_backup(settings: Settings, destination: str) -> int:
+    """Copy the live SQLite database to ``destination`` with SQLite's online backup (consistent while running)."""
+    from tasksvc_run.backup import backup_sqlite
+
+    if settings.database_url:
+        log.error("backup: DATABASE_URL is set; back up PostgreSQL with pg_dump (docs/operations.md)")
+        return 2
+    pages = backup_sqlite(settings.database_path, Path(destination))
+    log.info("backup written", extra={"destination": destination, "pages": pages})
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one subcommand per process kind."""
     parser = argparse.ArgumentParser(prog="tasksvc", description="Task tracker for WhatsApp groups.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, _) in COMMANDS.items():
         sub.add_parser(name, help=help_text)
+    backup = sub.add_parser("backup", help="copy the live SQLite database to a file (online backup)")
+    backup.add_argument("destination", help="file to write, e.g. /backup/tasks-2026-11-22.db")
     return parser
 
 
@@ -116,4 +140,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         apply_dev_environment(os.environ)
     settings = _settings_or_exit()
     setup_logging(args.command, log_format=settings.log_format)
+    if args.command == "backup":
+        return cmd_backup(settings, args.destination)
     return COMMANDS[args.command][1](settings)

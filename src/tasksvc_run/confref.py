@@ -1,0 +1,82 @@
+"""The configuration reference, generated from `Settings` so it cannot drift (docs/configuration.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic_core import PydanticUndefined
+
+from taskcore.settings import Settings
+
+MEANINGS: dict[str, str] = {
+    "gateway_api_url": "Base URL of the messaging gateway (Evolution API v2). Unset: nothing is sent; messages wait.",
+    "gateway_api_instance": "Gateway instance name or id.",
+    "gateway_api_key": "API key for outbound gateway calls (`apikey` header). Secret.",
+    "webhook_url": "Public webhook URL; when set, the bot registers it with the gateway at start.",
+    "messaging_community_id": "Community whose groups are synchronised (`<digits>@g.us`); unset: every group.",
+    "port": "Public port of the proxy (R1).",
+    "bot_port": "Loopback port of the bot (webhook, metrics).",
+    "web_port": "Loopback port of the web interface.",
+    "node_env": "development, test or production.",
+    "metrics_enabled": "Serve /metrics; unset: on except in test.",
+    "rate_limit_per_min": "Chat commands and API writes per minute per user (token refill).",
+    "rate_limit_burst": "Bucket capacity; unset: RATE_LIMIT_PER_MIN.",
+    "group_sync_interval_ms": "Group sync interval (at least 10 s outside test).",
+    "group_members_sync_interval_ms": "Member sync interval (at least 10 s outside test).",
+    "group_members_inactive_retention_days": "Days before inactive memberships are deleted.",
+    "tz": "Time zone of reminders and of `hoy`/`mañana` (IANA name).",
+    "reminders_grace_minutes": "Minutes after the chosen time during which a late reminder is still sent.",
+    "group_gating_mode": "off (every group served), discover (new groups wait for an admin), enforce.",
+    "reactions_enabled": "React to commands (🤖/⚠️) and to completed tasks' messages (✅).",
+    "reactions_scope": "groups, or all (direct messages too).",
+    "reactions_ttl_days": "Days during which a completion still reacts to the task's message.",
+    "rq_reactions_max_attempts": "Attempts for reaction jobs; unset: RQ_MAX_ATTEMPTS.",
+    "admin_users": "Comma-separated administrator numbers or JIDs (normalised to digits).",
+    "allowed_groups": "Comma-separated group ids inserted as allowed at every start when absent.",
+    "notify_admins_on_discovery": "In discover mode, DM each admin once about a new group.",
+    "data_dir": "Directory of tasks.db when DB_PATH is unset.",
+    "db_path": "Path of the SQLite file; takes precedence over DATA_DIR.",
+    "database_url": "Any SQLAlchemy URL (postgresql+psycopg://...); takes precedence over both paths. Secret.",
+    "migrations_log_level": "silent, error, warn, info or debug (silent in test).",
+    "web_base_url": "Public base URL of the web interface, for `/t web` login links.",
+    "dev_autoseed_db": "Seed an empty database with example data (development only).",
+    "dev_default_user": "Development only: the user signed in without a link (digits).",
+    "force_schedulers": "Start the schedulers in test too.",
+    "webhook_secret": "When set, /webhook requires the header X-Webhook-Secret with this value. Secret.",
+    "metrics_token": "When set, /metrics requires `Authorization: Bearer <token>`. Secret.",
+    "rq_max_attempts": "Attempts for an outbound message before it is kept as failed.",
+    "rq_backoff_base_ms": "First retry delay; doubles each retry, ±20% jitter.",
+    "rq_backoff_max_ms": "Longest retry delay.",
+    "gateway_timeout_ms": "Timeout of every gateway call.",
+    "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
+    "log_format": "kv (key=value lines) or json.",
+}
+
+
+def _default(name: str) -> str:
+    info = Settings.model_fields[name]
+    value: Any = info.default
+    if value is PydanticUndefined or value is None:
+        return "—"
+    if isinstance(value, frozenset):
+        return ", ".join(sorted(value)) or "—"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"`{value}`"
+
+
+def reference() -> str:
+    """Markdown: one row per variable, with its default and meaning."""
+    lines = [
+        "# Configuration reference",
+        "",
+        "Generated from `taskcore.settings.Settings` by `tasksvc config-reference`; a test keeps this file equal to",
+        "the output. Every variable comes from the environment or a `.env` file; an invalid value stops the start",
+        "with one line naming the variable and what it accepts.",
+        "",
+        "| Variable | Default | Meaning |",
+        "|---|---|---|",
+    ]
+    for name in Settings.model_fields:
+        lines.append(f"| `{name.upper()}` | {_default(name)} | {MEANINGS[name]} |")
+    return "\n".join(lines) + "\n"

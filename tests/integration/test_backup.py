@@ -1,0 +1,38 @@
+"""`tasksvc backup`: a consistent copy of the live SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from taskcore.storage.db import Database
+from tasksvc_run.backup import backup_sqlite
+from tasksvc_run.cli import main
+from tests.builders import make_task
+
+
+def test_a_backup_holds_every_committed_row_and_passes_an_integrity_check(sqlite_db: Database, tmp_path: Path) -> None:
+    created = [make_task(sqlite_db, group_id=None, description=f"t{i}").id for i in range(50)]
+    source = Path(str(sqlite_db.engine.url.database))
+    copy = tmp_path / "backups" / "tasks.db"
+    assert backup_sqlite(source, copy) > 0
+    with sqlite3.connect(copy) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert sorted(row[0] for row in conn.execute("SELECT id FROM tasks")) == created
+
+
+def test_the_command_backs_up_the_configured_database(sqlite_db: Database, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    make_task(sqlite_db, group_id=None)
+    monkeypatch.setenv("DB_PATH", str(sqlite_db.engine.url.database))
+    monkeypatch.setenv("NODE_ENV", "test")
+    assert main(["backup", str(tmp_path / "copy.db")]) == 0
+    with sqlite3.connect(tmp_path / "copy.db") as conn:
+        assert conn.execute("SELECT count(*) FROM tasks").fetchone()[0] == 1
+
+
+def test_a_missing_database_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no database"):
+        backup_sqlite(tmp_path / "absent.db", tmp_path / "copy.db")
