@@ -38,3 +38,17 @@ def bench(session: nox.Session) -> None:
     """Benchmarks of SPEC section 14, printed as figures and ratios from one run."""
     session.install("-e", ".[test]")
     session.run("python", "-m", "benchmarks", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def soak(session: nox.Session) -> None:
+    """A two-minute soak of the real unit through the proxy (benchmarks/soak.py); fails when a check does not hold."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "benchmarks.soak", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def faults(session: nox.Session) -> None:
+    """Fault injection (tests/faults) and hostile input (tests/hostile), the slow versions included."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "tests/faults", "tests/hostile", *session.posargs)

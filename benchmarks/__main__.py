@@ -1,4 +1,8 @@
-"""Run every ``*_bench.py`` module's ``main()`` (or only those named on the command line) and print their tables."""
+"""`python -m benchmarks`: the one-table report of SPEC section 14 (benchmarks/report.py).
+
+``python -m benchmarks all`` runs every ``*_bench.py`` module's ``main()`` instead, and ``python -m benchmarks web``
+(any prefix of a module name) only those named, each printing its own table.
+"""
 
 from __future__ import annotations
 
@@ -28,4 +32,9 @@ def run(selected: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1:]))
+    arguments = sys.argv[1:]
+    if not arguments or arguments[0].startswith("-"):
+        from benchmarks import report
+
+        sys.exit(report.main(arguments))
+    sys.exit(run([] if arguments == ["all"] else arguments))

@@ -7,11 +7,36 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from taskcore.dates import format_due_date
-from taskcore.model import Task
 from taskcore.reminders import ReminderFreq, reminder_due_slot
+
+
+class DigestItem(Protocol):
+    """What a digest line shows of a task (a ``Task`` is one)."""
+
+    @property
+    def id(self) -> int:
+        """The task id."""
+        ...
+
+    @property
+    def description(self) -> str:
+        """The description."""
+        ...
+
+    @property
+    def due_date(self) -> date | None:
+        """The due date."""
+        ...
+
+    @property
+    def group_name(self) -> str | None:
+        """The group's name; None for a personal task."""
+        ...
+
 
 MINUTE = timedelta(minutes=1)
 LATE_AFTER = MINUTE  # a slot handled by a later minute's tick than its own is "late"
@@ -69,7 +94,7 @@ def digest_until(today: date) -> date:
     return today + timedelta(days=DIGEST_DAYS)
 
 
-def _line(task: Task, *, with_date: bool) -> str:
+def _line(task: DigestItem, *, with_date: bool) -> str:
     parts = [f"• #{task.id} {task.description}"]
     if with_date and task.due_date is not None:
         parts.append(format_due_date(task.due_date))
@@ -78,7 +103,7 @@ def _line(task: Task, *, with_date: bool) -> str:
     return " · ".join(parts)
 
 
-def _sections(tasks: Sequence[Task], today: date) -> list[tuple[str, list[Task], bool]]:
+def _sections(tasks: Sequence[DigestItem], today: date) -> list[tuple[str, list[DigestItem], bool]]:
     until = digest_until(today)
     dated = [t for t in tasks if t.due_date is not None and t.due_date <= until]
     return [
@@ -88,7 +113,7 @@ def _sections(tasks: Sequence[Task], today: date) -> list[tuple[str, list[Task],
     ]
 
 
-def digest_text(tasks: Sequence[Task], *, today: date, unassigned: int) -> str | None:
+def digest_text(tasks: Sequence[DigestItem], *, today: date, unassigned: int) -> str | None:
     """The reminder message in Spanish: overdue, today's and the next 7 days' open tasks (dd/MM), then the count of
     unassigned tasks in the user's groups. None when there is nothing to tell."""
     sections = [(title, items, dated) for title, items, dated in _sections(tasks, today) if items]

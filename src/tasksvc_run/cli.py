@@ -11,8 +11,6 @@ from pathlib import Path
 
 from taskcore.errors import SchemaError
 from taskcore.settings import ConfigError, Settings, load_settings
-from taskcore.storage import migrator
-from taskcore.storage.db import Database
 from tasksvc_run.logs import setup_logging
 
 log = logging.getLogger("tasksvc")
@@ -29,6 +27,9 @@ def _settings_or_exit() -> Settings:
 
 def cmd_migrate(settings: Settings) -> int:
     """Apply pending migrations and exit."""
+    from taskcore.storage import migrator  # here, not at the top: the proxy process never loads SQLAlchemy
+    from taskcore.storage.db import Database
+
     db = Database.from_url(settings.sqlalchemy_url)
     try:
         applied = migrator.migrate(db, log=None if settings.migrations_silent else log.info)

@@ -5,27 +5,31 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
-import jinja2
 from aiohttp import web
 
 from taskcore.ratelimit import RateLimiter
+from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
-from tasksvc_run.metrics import Metrics
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out of the web
+    import jinja2
+
+    from taskcore.chat import ChatResult
     from taskcore.gateway.inbound import InboundEvent
     from tasksvc_run.bot.processor import ChatProcessor
+    from tasksvc_run.metrics import Metrics
 
 SETTINGS = web.AppKey("settings", Settings)
 DB = web.AppKey("db", Database)
 CLOCK = web.AppKey("clock", Clock)
-METRICS = web.AppKey("metrics", Metrics)
+METRICS: web.AppKey[Metrics] = web.AppKey("metrics")
 LIMITER = web.AppKey("limiter", RateLimiter)
 
 # Web interface (issue 4).
-TEMPLATES = web.AppKey("templates", jinja2.Environment)
+TEMPLATES: web.AppKey[jinja2.Environment] = web.AppKey("templates")
+SESSIONS = web.AppKey("session_cache", SessionCache)
 USER = web.RequestKey("user_id", str)
 
 
@@ -51,5 +55,5 @@ OUTBOUND = web.AppKey("outbound", OutboundNotifier)
 
 
 # Bot webhook intake (issue 5): the per-chat processor of acknowledged events.
-PROCESSOR: web.AppKey[ChatProcessor[InboundEvent]] = web.AppKey("bot_processor")
+PROCESSOR: web.AppKey[ChatProcessor[InboundEvent, ChatResult]] = web.AppKey("bot_processor")
 EVENT_POOL = web.AppKey("bot_event_pool", ThreadPoolExecutor)

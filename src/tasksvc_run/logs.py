@@ -8,6 +8,8 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
+from aiohttp.http_exceptions import HttpProcessingError
+
 _RESERVED = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
 
@@ -56,6 +58,20 @@ class _ProcessName(logging.Filter):
         return True
 
 
+class _MalformedRequests(logging.Filter):
+    """aiohttp logs a request it cannot parse at ERROR with a traceback; that is the client's fault, not ours: one
+    warning line with the parser's reason instead (the reason quotes at most a few bytes of the request)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError) and getattr(error, "code", 500) < 500:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg, record.args = "malformed HTTP request rejected", ()
+            record.reason = str(error.message).strip().splitlines()[0][:120] if error.message else type(error).__name__
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 def setup_logging(process: str, *, log_format: str = "kv", level: int = logging.INFO) -> None:
     """Send every log record to stderr as one line tagged with ``process``."""
     handler = logging.StreamHandler(sys.stderr)
@@ -65,3 +81,6 @@ def setup_logging(process: str, *, log_format: str = "kv", level: int = logging.
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    server = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, _MalformedRequests) for f in server.filters):
+        server.addFilter(_MalformedRequests())

@@ -79,7 +79,11 @@ class Supervisor:
         """Poll ``ready`` until true, a child dies, a stop is asked, or the timeout passes."""
         deadline = time.monotonic() + self.ready_timeout
         while time.monotonic() < deadline:
-            if self.stopping or any(not c.alive() for c in self.children):
+            if self.stopping:
+                return False
+            if dead := [c for c in self.children if not c.alive()]:
+                log.error("child exited during start", extra={
+                    "child": dead[0].name, "code": dead[0].process.returncode, "waiting_for": what})
                 return False
             if ready():
                 return True

@@ -122,3 +122,46 @@ def unit_env(tmp: Path, **extra: str) -> dict[str, str]:
     })
     env.update(extra)
     return env
+
+
+def unit_pids(unit: Unit) -> dict[str, int]:
+    """The unit's processes by name: the supervisor as ``unit.command`` plus its children (bot, web, proxy)."""
+    assert unit.process is not None
+    return {unit.command: unit.process.pid, **children_of(unit.process.pid)}
+
+
+def memory_mb(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) of a process in MB, from /proc; (0.0, 0.0) once it is gone."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0.0, 0.0
+    values = {line.split(":")[0]: int(line.split()[1]) / 1024 for line in lines if line.startswith(("VmRSS", "VmHWM"))}
+    return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
+
+
+def pin(pid: int, cpus: set[int]) -> None:
+    """Pin every thread of a running process to ``cpus`` (Linux; threads started later inherit it)."""
+    for tid in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            os.sched_setaffinity(int(tid.name), cpus)
+        except OSError:  # the thread just ended
+            continue
+
+
+def chat_message(text: str, *, sender: str, message_id: str, group: str | None = None,
+                 timestamp: int | None = None, push_name: str | None = None) -> dict[str, object]:
+    """A gateway ``messages.upsert`` event: ``text`` from ``sender`` (digits) in ``group`` or a direct chat."""
+    person = f"{sender}@s.whatsapp.net"
+    key: dict[str, object] = {"remoteJid": group or person, "fromMe": False, "id": message_id}
+    if group:
+        key["participant"] = person
+    data = {"key": key, "pushName": push_name or f"P{sender[-4:]}", "message": {"conversation": text},
+            "messageType": "conversation", "messageTimestamp": timestamp or int(time.time())}
+    return {"event": "messages.upsert", "instance": "taskbot", "data": data}
+
+
+def gateway_env(url: str, **extra: str) -> dict[str, str]:
+    """The variables that point the bot's outbound worker at a (fake) gateway, schedulers off."""
+    return {"GATEWAY_API_URL": url, "GATEWAY_API_INSTANCE": "taskbot", "GATEWAY_API_KEY": "test-api-key",
+            "FORCE_SCHEDULERS": "false", **extra}

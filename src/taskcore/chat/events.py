@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import Connection
 
 from taskcore.chat.membership import groups_upserted, participants_changed
@@ -16,10 +18,11 @@ from taskcore.gateway.inbound import (
     InboundEvent,
     InboundMessage,
     ParticipantsChange,
+    chat_key,
 )
 from taskcore.outbound import JobKind
 from taskcore.services.reactions import enqueue_reaction
-from taskcore.storage.db import Database
+from taskcore.storage.db import Database, is_unavailable
 from taskcore.storage.queue import enqueue
 
 
@@ -59,8 +62,53 @@ def handle_event(db: Database, policy: ChatPolicy, event: InboundEvent, moment: 
         return decide(db, policy, event, moment)
 
     def work(joined: Database) -> ChatResult:
-        result = decide(joined, policy, event, moment)
-        deliver(joined, policy, result, moment)
-        return result
+        return _decide_and_deliver(joined, policy, event, moment)
 
     return in_one_transaction(db, work)
+
+
+def handle_events(
+    db: Database, policy: ChatPolicy, batch: Sequence[tuple[InboundEvent, Moment]]
+) -> list[ChatResult | Exception]:
+    """Several events of different chats in one transaction (group commit), each as ``handle_event`` would.
+
+    When any of them fails nothing of the batch is kept, and each is handled again alone, so the others still take
+    effect and the failing one leaves nothing behind. The result of each event, or the exception it failed with.
+    When the database cannot take an event now (``is_unavailable``), the later events of its chat are not tried
+    and report the same exception: the caller keeps them, in order, for a later try.
+    A retried event must see the same moment (and the same rate-limit decision: ``Moment.take_token`` memoised).
+    """
+    together = _all_or_nothing(db, policy, batch) if len(batch) > 1 else None
+    if together is not None:
+        return list(together)
+    results: list[ChatResult | Exception] = []
+    stalled: dict[str, Exception] = {}
+    for event, moment in batch:
+        key = chat_key(event)
+        if key in stalled:
+            results.append(stalled[key])
+            continue
+        try:
+            results.append(handle_event(db, policy, event, moment))
+        except Exception as exc:  # reported to the caller, per event
+            results.append(exc)
+            if is_unavailable(exc):
+                stalled[key] = exc
+    return results
+
+
+def _all_or_nothing(
+    db: Database, policy: ChatPolicy, batch: Sequence[tuple[InboundEvent, Moment]]
+) -> list[ChatResult] | None:
+    """Every event in one transaction; None when one failed (then nothing was kept)."""
+    try:
+        return in_one_transaction(db, lambda joined: [
+            _decide_and_deliver(joined, policy, event, moment) for event, moment in batch])
+    except Exception:  # which event failed, and why, is found by handling each alone
+        return None
+
+
+def _decide_and_deliver(joined: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
+    result = decide(joined, policy, event, moment)
+    deliver(joined, policy, result, moment)
+    return result

@@ -19,7 +19,7 @@ from taskcore.chat.admin import ADMIN_COMMANDS, is_admin
 from taskcore.chat.membership import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent, ReactionRequest, reply_to
-from taskcore.chat.tasks import TASK_COMMANDS
+from taskcore.chat.tasks import CHECKED_FIRST, TASK_COMMANDS
 from taskcore.chat.turn import Answer, Turn, rejected
 from taskcore.chat.unit import savepoint
 from taskcore.commands import CommandSyntaxError, parse_command
@@ -27,8 +27,8 @@ from taskcore.errors import TaskcoreError
 from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid
 from taskcore.reactions import ROBOT, WARN
-from taskcore.services.groups import see_group
-from taskcore.services.identities import Resolution, resolve_user
+from taskcore.services.groups import see_known_group
+from taskcore.services.identities import Resolution, read_sender, resolve_user
 from taskcore.services.members import member_seen
 from taskcore.storage.db import Database
 from taskcore.storage.housekeeping import first_sighting
@@ -49,21 +49,27 @@ def _is_admin_command(parsed: Any) -> bool:
 
 
 def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment) -> ChatResult:
-    """Everything one text message causes (see the module docstring), as a result to deliver and count."""
+    """Everything one text message causes (see the module docstring), as a result to deliver and count.
+
+    Sender, alias, membership and group are read in one statement first; only what changed is written then."""
     if not first_sighting(db, instance=msg.instance, message_id=msg.message_id, now=moment.now):
         return ChatResult("duplicate")
     parsed = parse(msg, moment)
+    phone, lid = msg.sender.phone, msg.sender.lid
+    facts = read_sender(db, phone=phone, lid=lid, group_id=msg.group_id)
     served, found = True, ChatResult("direct")
     if msg.group_id is not None:
-        sighting = see_group(db, policy.mode, group_id=msg.group_id, now=moment.now)
+        sighting = see_known_group(db, policy.mode, group_id=msg.group_id, snap=facts.group, now=moment.now)
         served, found = sighting.allowed, discovery(policy, sighting)
         if not served and not _is_admin_command(parsed):
             blocked = (MetricEvent.MESSAGE_BLOCKED_GROUP, *((MetricEvent.COMMAND_BLOCKED,) if parsed else ()))
             return ChatResult("blocked", found.texts, metrics=found.metrics + blocked)
-    who = resolve_user(db, phone=msg.sender.phone, lid=msg.sender.lid, name=msg.push_name, now=moment.now)
+    who = resolve_user(db, phone=phone, lid=lid, name=msg.push_name, now=moment.now, known=facts)
     metrics = found.metrics + ((MetricEvent.IDENTITY_ALIAS_RESOLVED,) if who.via_alias else ())
     if msg.group_id is not None and served:
-        member_seen(db, group_id=msg.group_id, user_id=who.user_id, now=moment.now)
+        # After a re-key the membership read above may have been merged into another row: read it afresh.
+        known = None if facts.needs_rekey(phone, lid) else facts
+        member_seen(db, group_id=msg.group_id, user_id=who.user_id, now=moment.now, known=known)
     if parsed is None:
         return ChatResult("chat", found.texts, metrics=metrics)
     turn = Turn(db, policy, moment, msg, who.user_id, private_chat(msg, who))
@@ -101,6 +107,8 @@ def _command(turn: Turn, parsed: Any) -> ChatResult:
 def _run(turn: Turn, command: Any) -> Answer:
     run = TASK_COMMANDS.get(type(command)) or ADMIN_COMMANDS[type(command)]
     try:
+        if type(command) in CHECKED_FIRST:
+            return run(turn, command)
         with savepoint(turn.db):
             return run(turn, command)
     except TaskcoreError:

@@ -44,9 +44,11 @@ def _due(day: date | None) -> str:
     return f" (vence {format_due_date(day)})" if day else ""
 
 
-def created(task: Task, assignee_tags: Sequence[str], *, in_group: bool) -> str:
+def created(
+    task_id: int, description: str, due: date | None, assignee_tags: Sequence[str], *, in_group: bool
+) -> str:
     """/t nueva."""
-    head = f"Tarea #{task.id} creada: {short(task.description)}{_due(task.due_date)}"
+    head = f"Tarea #{task_id} creada: {short(description)}{_due(due)}"
     if not in_group:
         return head
     return f"{head}. Para {', '.join(assignee_tags)}" if assignee_tags else f"{head}. {NOBODY.capitalize()}"

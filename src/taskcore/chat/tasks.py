@@ -28,6 +28,8 @@ from taskcore.model import Origin, Task
 from taskcore.reactions import CHECK
 from taskcore.services import members, preferences, tasks, web_auth
 from taskcore.services.identities import resolve_mentions
+from taskcore.storage import task_writes
+from taskcore.text import sanitize_description
 
 
 class _NotHere(NotFound):
@@ -35,14 +37,19 @@ class _NotHere(NotFound):
 
 
 def new_task(turn: Turn, cmd: NewTask) -> Answer:
-    """A group task for the mentioned people (none: unassigned), or a personal task in a direct message."""
+    """A group task for the mentioned people (none: unassigned), or a personal task in a direct message.
+
+    The description is checked before anything is written, so the command needs no savepoint (CHECKED_FIRST)."""
     msg, now = turn.msg, turn.moment.now
+    description = sanitize_description(cmd.description)
     people = _assignees(turn, cmd.mentions) if turn.group_id else []
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
-    task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
-                             due=cmd.due, assignees=[user for user, _ in people], origin=origin, now=now)
+    task = turn.db.transact(lambda conn: task_writes.create_task(
+        conn, creator=turn.user_id, description=description, group_id=turn.group_id, due=cmd.due,
+        assignees=[user for user, _ in people], origin=origin, now=now))
     mentions = tuple(mention for _, mention in people)
-    text = replies.created(task, [m.tag for m in mentions], in_group=turn.group_id is not None)
+    text = replies.created(task.id, task.description, task.due_date, [m.tag for m in mentions],
+                           in_group=turn.group_id is not None)
     return Answer(text, mentions=mentions)
 
 
@@ -53,8 +60,9 @@ def _assignees(turn: Turn, digits: tuple[str, ...]) -> list[tuple[str, Mention]]
     pairs = [(user, Mention(d, jids.get(d, f"{d}@s.whatsapp.net"))) for d, user in zip(digits, resolved, strict=False)]
     people = [(user, m) for user, m in dict(pairs).items() if user != turn.msg.bot_id]
     if turn.group_id and people:
-        members.members_changed(turn.db, group_id=turn.group_id, user_ids=[u for u, _ in people], action="add",
-                                now=turn.moment.now)
+        # The group was recorded by the message's sighting and resolve_mentions created the users.
+        members.mentioned_members(turn.db, group_id=turn.group_id, user_ids=[u for u, _ in people],
+                                  now=turn.moment.now)
     return people
 
 
@@ -169,3 +177,6 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     WebLink: web_link,
 }
 """Each ``/t`` command type and the function that carries it out."""
+
+CHECKED_FIRST: frozenset[type[Any]] = frozenset({Help, NewTask, ListTasks})
+"""Commands that raise their domain errors before their first write: they run without a savepoint."""

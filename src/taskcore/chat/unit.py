@@ -5,8 +5,10 @@ connection. The event's writes (the message id's first sighting included) commit
 SQLite write lock is taken once per event instead of once per use case.
 
 The use cases check before they write, so one that raises a domain error has written nothing; the chat still runs
-each command inside ``savepoint`` so that a failing command can never leave half its writes behind. The other
-calls (sightings, identities, memberships, the queue) run without one: a failure there fails the whole event.
+each command inside ``savepoint`` so that a failing command can never leave half its writes behind, except the few
+that raise their domain errors before their first write (``chat.tasks.CHECKED_FIRST``: help, list, create), which
+save the two statements. The other calls (sightings, identities, memberships, the queue) run without one: a failure
+there fails the whole event.
 """
 
 from __future__ import annotations

@@ -55,6 +55,14 @@ def see_group(db: Database, mode: GatingMode, *, group_id: str, name: str | None
     """A group seen by a webhook: recorded (discover: as pending, announced once); enforce ignores unknown ones."""
     with db.read() as conn:
         snap = q.snapshot(conn, group_id)
+    return see_known_group(db, mode, group_id=group_id, snap=snap, name=name, now=now)
+
+
+def see_known_group(
+    db: Database, mode: GatingMode, *, group_id: str, snap: q.GroupSnapshot | None, name: str | None = None,
+    now: datetime,
+) -> Sighting:
+    """``see_group`` with the group's snapshot already read (None: no group row); writes only when needed."""
     status = snap.status if snap else None
     discovery = discovery_for(mode, status)
     nothing_new = snap is not None and snap.active and name in (None, snap.name)

@@ -21,15 +21,24 @@ class Resolution:
     via_alias: bool
 
 
+def read_sender(db: Database, *, phone: str | None, lid: str | None, group_id: str | None) -> q.SenderFacts:
+    """The sender's user, alias, membership of ``group_id`` and the group, read in one statement."""
+    with db.read() as conn:
+        return q.sender_facts(conn, phone=phone, lid=lid, group_id=group_id)
+
+
 def resolve_user(
-    db: Database, *, phone: str | None, lid: str | None, name: str | None, now: datetime
+    db: Database, *, phone: str | None, lid: str | None, name: str | None, now: datetime,
+    known: q.SenderFacts | None = None,
 ) -> Resolution:
-    """Phone known: that user (a LID-only twin re-keyed to it, the pair recorded); LID only: through the aliases."""
+    """Phone known: that user (a LID-only twin re-keyed to it, the pair recorded); LID only: through the aliases.
+
+    ``known``: what ``read_sender`` read in this transaction; then only what changed is written."""
     if not phone and not lid:
         raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
 
     def work(conn: Connection) -> Resolution:
-        user_id, via_alias = q.resolve_identity(conn, phone=phone, lid=lid, name=name, now=now)
+        user_id, via_alias = q.resolve_identity(conn, phone=phone, lid=lid, name=name, now=now, known=known)
         return Resolution(user_id, via_alias)
 
     return db.transact(work)

@@ -17,12 +17,12 @@ from taskcore.gateway.outbound import chat_number, send_text_body
 from taskcore.outbound import JobKind
 from taskcore.reminders import slot_key
 from taskcore.reminders_digest import digest_text, digest_until, plan_slots, slot_outcome
-from taskcore.storage import tasks as task_queries
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import claim_delivery
-from taskcore.storage.queue import enqueue
-from taskcore.storage.reminder_queries import undelivered_users
+from taskcore.storage.housekeeping import claim_deliveries
+from taskcore.storage.queue import enqueue_many
+from taskcore.storage.reminder_queries import digest_tasks, unassigned_counts, undelivered_users
 
+READ_CHUNK = 500  # users whose digests are read together (two statements per chunk)
 CHUNK = 100  # deliveries per write transaction: keeps the write lock short for the bot's other writers
 
 
@@ -76,33 +76,38 @@ def reminder_tick(
     today = now.astimezone(zone).date()
     counts = {"sent": 0, "late": 0, "empty": 0}
     todo = due_reminders(db, now=now, zone=zone, grace_minutes=grace_minutes, since=since)
-    for start in range(0, len(todo), CHUNK):
-        chunk = todo[start : start + CHUNK]
+    for start in range(0, len(todo), READ_CHUNK):
+        chunk = todo[start : start + READ_CHUNK]
         with db.read() as conn:
-            texts = [_digest(conn, mode, item.user_id, today) for item in chunk]
-        for outcome in db.transact(partial(_deliver, chunk=chunk, texts=texts, now=now, max_attempts=max_attempts)):
-            counts[outcome] += 1
+            texts = _digests(conn, mode, [item.user_id for item in chunk], today)
+        for first in range(0, len(chunk), CHUNK):
+            outcomes = db.transact(partial(_deliver, chunk=chunk[first : first + CHUNK],
+                                           texts=texts[first : first + CHUNK], now=now, max_attempts=max_attempts))
+            for outcome in outcomes:
+                counts[outcome] += 1
     return TickResult(sent=counts["sent"], late=counts["late"], skipped=counts["empty"])
 
 
-def _digest(conn: Connection, mode: GatingMode, user_id: str, today: date) -> str | None:
-    tasks = task_queries.open_tasks_for_digest(conn, user_id, mode, until=digest_until(today))
-    unassigned = task_queries.unassigned_in_my_groups(conn, user_id, mode)
-    return digest_text(tasks, today=today, unassigned=unassigned)
+def _digests(conn: Connection, mode: GatingMode, user_ids: Sequence[str], today: date) -> list[str | None]:
+    """The digest of each user (None: nothing to tell), read for all of them with two statements."""
+    tasks = digest_tasks(conn, user_ids, mode, until=digest_until(today))
+    unassigned = unassigned_counts(conn, user_ids, mode)
+    return [digest_text(tasks.get(user, ()), today=today, unassigned=unassigned.get(user, 0)) for user in user_ids]
 
 
 def _deliver(
     conn: Connection, *, chunk: Sequence[DueReminder], texts: Sequence[str | None], now: datetime, max_attempts: int
 ) -> list[str]:
-    """Claim each slot, then queue its digest; only the claimer queues. The outcomes of the claimed slots."""
-    outcomes: list[str] = []
-    for item, text in zip(chunk, texts, strict=True):
-        outcome = "empty" if text is None else slot_outcome(item.slot, now)
-        if not claim_delivery(conn, user_id=item.user_id, slot=item.key, outcome=outcome, now=now):
-            continue
-        outcomes.append(outcome)
-        if text is not None:
-            body = send_text_body(chat_id=item.user_id, text=text)
-            enqueue(conn, chat_id=chat_number(item.user_id), kind=JobKind.TEXT.value, payload=body,
-                    dedupe_key=f"reminder:{item.user_id}:{item.key}", max_attempts=max_attempts, now=now)
-    return outcomes
+    """Claim every slot (one statement), then queue the digests of the claimed ones (one driver call); only the
+    claimer queues. The outcomes of the claimed slots."""
+    wanted = [(item, text, "empty" if text is None else slot_outcome(item.slot, now))
+              for item, text in zip(chunk, texts, strict=True)]
+    claimed = claim_deliveries(conn, [(item.user_id, item.key, outcome) for item, _, outcome in wanted], now=now)
+    mine = [(item, text, outcome) for item, text, outcome in wanted if (item.user_id, item.key) in claimed]
+    enqueue_many(conn, [
+        {"chat_id": chat_number(item.user_id), "kind": JobKind.TEXT.value,
+         "payload": send_text_body(chat_id=item.user_id, text=text),
+         "dedupe_key": f"reminder:{item.user_id}:{item.key}"}
+        for item, text, _ in mine if text is not None
+    ], max_attempts=max_attempts, now=now)
+    return [outcome for _, _, outcome in mine]

@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
 
@@ -22,10 +23,12 @@ from taskcore.storage.web_auth import SESSION_ABSOLUTE_TTL, SESSION_IDLE_TTL, SE
 
 __all__ = [
     "SESSION_ABSOLUTE_TTL",
+    "SESSION_CACHE_TTL",
     "SESSION_IDLE_TTL",
     "SESSION_TOUCH_EVERY",
     "TOKEN_TTL",
     "NewSession",
+    "SessionCache",
     "SessionLookup",
     "end_session",
     "hash_secret",
@@ -40,6 +43,9 @@ SECRET_BYTES = 32
 # secrets.token_urlsafe(32): unpadded URL-safe base64 of 32 bytes. Anything else cannot be ours.
 _SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
 _LINK_REJECTED = "the login link is invalid, used or expired"
+# How long a web process may answer for a session without reading it again: the window in which a session ended in
+# another process can still be used here.
+SESSION_CACHE_TTL = timedelta(seconds=5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,16 +105,82 @@ class SessionLookup:
     touch_due: bool
 
 
-def look_up_session(db: Database, *, session_id: str, now: datetime) -> SessionLookup | None:
-    """Read only: the user of a live session and whether a touch is due; None when there is no live session."""
+@dataclass(slots=True)
+class _Seen:
+    """A live session as read from the database at ``read_at`` (and as touched since, in this process)."""
+
+    user_id: str
+    last_used_at: datetime
+    expires_at: datetime
+    read_at: datetime
+
+
+class SessionCache:
+    """Live sessions read within the last ``ttl``, so a burst of requests reads the database once per session.
+
+    Only live sessions are kept, keyed by the stored hash, and each answer is re-checked against ``now`` (absolute
+    and idle expiry), so expiry is exact. A session ended in this process is forgotten at once; one ended in another
+    process (a second web instance), or re-keyed to another user, may still be honoured here for up to ``ttl``.
+    At most ``max_entries`` are kept (least recently read dropped first). Not thread-safe: the web uses it from the
+    event loop only.
+    """
+
+    def __init__(self, ttl: timedelta = SESSION_CACHE_TTL, max_entries: int = 10_000) -> None:
+        self.ttl = min(ttl, SESSION_CACHE_TTL)
+        self.max_entries = max_entries
+        self._seen: OrderedDict[str, _Seen] = OrderedDict()
+
+    def get(self, id_hash: str, now: datetime) -> _Seen | None:
+        """The entry if it was read less than ``ttl`` ago and the session is still live at ``now``."""
+        seen = self._seen.get(id_hash)
+        if seen is None:
+            return None
+        if not (seen.read_at <= now < seen.read_at + self.ttl and _live(seen.last_used_at, seen.expires_at, now)):
+            self._seen.pop(id_hash, None)
+            return None
+        return seen
+
+    def put(self, id_hash: str, seen: _Seen) -> None:
+        """Remember a session just read."""
+        self._seen[id_hash] = seen
+        self._seen.move_to_end(id_hash)
+        while len(self._seen) > self.max_entries:
+            self._seen.popitem(last=False)
+
+    def forget(self, session_id: str) -> None:
+        """Forget a session that was just ended (call it after the deletion committed)."""
+        self._seen.pop(hash_secret(session_id), None)
+
+
+def _live(last_used_at: datetime, expires_at: datetime, now: datetime) -> bool:
+    """The same test as the query: before the absolute expiry and used within SESSION_IDLE_TTL."""
+    return expires_at > now and last_used_at > now - SESSION_IDLE_TTL
+
+
+def look_up_session(
+    db: Database, *, session_id: str, now: datetime, cache: SessionCache | None = None
+) -> SessionLookup | None:
+    """Read only: the user of a live session and whether a touch is due; None when there is no live session.
+
+    With a ``cache``, a session read less than its ttl ago is answered without the database; a lookup that reports
+    a touch due records the touch in the cache, so the caller touches once rather than once per concurrent request.
+    """
     if not _well_formed(session_id):
         return None
-    with db.read() as conn:
-        found = q.live_session(conn, id_hash=hash_secret(session_id), now=now)
-    if found is None:
-        return None
-    user_id, last_used_at = found
-    return SessionLookup(user_id=user_id, touch_due=now - last_used_at >= SESSION_TOUCH_EVERY)
+    id_hash = hash_secret(session_id)
+    seen = cache.get(id_hash, now) if cache is not None else None
+    if seen is None:
+        with db.read() as conn:
+            found = q.live_session(conn, id_hash=id_hash, now=now)
+        if found is None:
+            return None
+        seen = _Seen(*found, read_at=now)
+        if cache is not None:
+            cache.put(id_hash, seen)
+    touch_due = now - seen.last_used_at >= SESSION_TOUCH_EVERY
+    if touch_due:
+        seen.last_used_at = now
+    return SessionLookup(user_id=seen.user_id, touch_due=touch_due)
 
 
 def touch_session(db: Database, *, session_id: str, now: datetime) -> None:

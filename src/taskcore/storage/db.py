@@ -58,6 +58,20 @@ def is_busy_error(exc: BaseException) -> bool:
     return isinstance(exc, OperationalError) and any(m in str(exc.orig).lower() for m in _BUSY_MARKERS)
 
 
+def is_unavailable(exc: BaseException) -> bool:
+    """True when the database could not do the work for a reason outside the request: a full or read-only disk,
+    an I/O error, a lock held too long, a lost connection. Trying the same work later may succeed; a programming
+    error or a violated constraint is not one of these."""
+    return isinstance(exc, OperationalError)
+
+
+def unavailable_reason(exc: BaseException) -> str:
+    """The driver's own one-line message of ``exc`` (``database or disk is full``...), never the statement or its
+    parameters."""
+    cause = getattr(exc, "orig", None) or exc
+    return str(cause).splitlines()[0] if str(cause) else type(cause).__name__
+
+
 class Database:
     """One database: short read transactions and write transactions that take the write lock up front."""
 

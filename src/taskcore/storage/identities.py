@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Column, Connection, Table, and_, delete, exists, select, update
+from sqlalchemy import Column, Connection, Table, Text, and_, bindparam, delete, exists, func, select, update
 
+from taskcore.access import GroupStatus
 from taskcore.errors import ValidationError
+from taskcore.storage.groups import GroupSnapshot
+from taskcore.storage.prepared import Prepared
 from taskcore.storage.schema import (
     allowed_groups,
     group_members,
+    groups,
     identity_aliases,
     reminder_deliveries,
     task_assignments,
@@ -22,7 +27,7 @@ from taskcore.storage.schema import (
     web_tokens,
 )
 from taskcore.storage.sql import upsert
-from taskcore.storage.users import ensure_user, ensure_users
+from taskcore.storage.users import ensure_user, ensure_users, refresh_user
 
 ia, gm = identity_aliases, group_members
 
@@ -42,6 +47,72 @@ _REFERENCES: tuple[Column[Any], ...] = (
     task_assignments.c.assigned_by,
     allowed_groups.c.updated_by,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class SenderFacts:
+    """Everything a message's sender needs, read in one statement before anything is written.
+
+    ``user_id`` is who the sender is unless a re-key is due: the phone digits, else the LID's alias target, else the
+    LID digits. ``member_active`` is None when they are no member of the group; ``group`` None when the group row is
+    absent (or the message is direct).
+    """
+
+    user_id: str
+    alias_target: str | None
+    lid_is_user: bool
+    user_known: bool
+    display_name: str | None
+    last_seen_at: datetime | None
+    member_active: bool | None
+    member_seen_at: datetime | None
+    group: GroupSnapshot | None
+
+    def needs_rekey(self, phone: str | None, lid: str | None) -> bool:
+        """True when a LID-only user must be re-keyed to the phone number (the full resolution does that)."""
+        return bool(phone and lid and lid != phone and self.lid_is_user)
+
+
+def _sender_statement() -> Any:
+    lid, phone, group_id = (bindparam(name, type_=Text()) for name in ("lid", "phone", "group_id"))
+    target = select(ia.c.user_id).where(ia.c.alias == lid).scalar_subquery()
+    who = select(func.coalesce(phone, target, lid).label("id"), target.label("alias_target")).subquery("who")
+    g, ag = groups, allowed_groups
+    return (
+        select(who.c.id, who.c.alias_target, exists().where(users.c.id == lid).label("lid_is_user"),
+               users.c.id.label("known_id"), users.c.display_name, users.c.last_seen_at,
+               gm.c.active.label("member_active"), gm.c.last_seen_at.label("member_seen_at"),
+               g.c.id.label("group_known"), g.c.name.label("group_name"), g.c.active.label("group_active"),
+               ag.c.status)
+        .select_from(
+            who.outerjoin(users, users.c.id == who.c.id)
+            .outerjoin(gm, and_(gm.c.group_id == group_id, gm.c.user_id == who.c.id))
+            .outerjoin(g, g.c.id == group_id)
+            .outerjoin(ag, ag.c.group_id == group_id)
+        )
+    )
+
+
+# Built once; the identity and the group go in as parameters. Every message runs it: prepared.
+_SENDER = Prepared(_sender_statement(), ["phone", "lid", "group_id"])
+
+
+def sender_facts(conn: Connection, *, phone: str | None, lid: str | None, group_id: str | None) -> SenderFacts:
+    """The sender's user, alias, membership and group, in one round trip (SenderFacts)."""
+    row = _SENDER.first(conn, {"phone": phone, "lid": lid, "group_id": group_id})
+    if row is None:  # pragma: no cover - the statement selects from a one-row subquery
+        raise AssertionError("the sender statement returned no row")
+    (user_id, target, lid_is_user, known_id, display_name, last_seen_at, member_active, member_seen_at,
+     group_known, group_name, group_active, status) = row
+    group = None
+    if group_known is not None:
+        group = GroupSnapshot(group_name, bool(group_active), GroupStatus(status) if status else None)
+    return SenderFacts(
+        user_id=user_id, alias_target=target, lid_is_user=bool(lid_is_user), user_known=known_id is not None,
+        display_name=display_name, last_seen_at=last_seen_at,
+        member_active=None if member_active is None else bool(member_active), member_seen_at=member_seen_at,
+        group=group,
+    )
 
 
 def record_alias(conn: Connection, alias: str, user_id: str, now: datetime) -> None:
@@ -130,9 +201,14 @@ def _lock_user(conn: Connection, user_id: str) -> bool:
 
 
 def resolve_identity(
-    conn: Connection, *, phone: str | None, lid: str | None, name: str | None, now: datetime
+    conn: Connection, *, phone: str | None, lid: str | None, name: str | None, now: datetime,
+    known: SenderFacts | None = None,
 ) -> tuple[str, bool]:
-    """The sender's user id and whether an alias gave it; records the pair and re-keys a LID-only user."""
+    """The sender's user id and whether an alias gave it; records the pair and re-keys a LID-only user.
+
+    With ``known`` (read in this transaction) only what changed is written, unless a re-key is due."""
+    if known is not None and not known.needs_rekey(phone, lid):
+        return _resolve_known(conn, known, phone=phone, lid=lid, name=name, now=now)
     if phone:
         ensure_user(conn, phone, now, name=name)
         if lid and lid != phone:
@@ -145,3 +221,18 @@ def resolve_identity(
     target = alias_target(conn, lid)
     ensure_user(conn, target or lid, now, name=name)
     return target or lid, target is not None
+
+
+def _resolve_known(
+    conn: Connection, known: SenderFacts, *, phone: str | None, lid: str | None, name: str | None, now: datetime
+) -> tuple[str, bool]:
+    if not phone and not lid:
+        raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
+    if known.user_known:
+        refresh_user(conn, known.user_id, now, name=name, stored_name=known.display_name,
+                     last_seen_at=known.last_seen_at)
+    else:
+        ensure_user(conn, known.user_id, now, name=name)
+    if phone and lid and phone not in (lid, known.alias_target):
+        upsert(conn, ia, {"alias": lid, "user_id": phone, "created_at": now}, ["alias"], ["user_id"])
+    return known.user_id, not phone and known.alias_target is not None

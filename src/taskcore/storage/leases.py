@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Connection, or_, update
+from sqlalchemy import Connection, or_, select, update
 
 from taskcore.storage.db import Database
 from taskcore.storage.schema import job_leases
@@ -36,3 +36,11 @@ def release_lease(db: Database, *, name: str, owner: str) -> None:
         update(job_leases).where(job_leases.c.name == name, job_leases.c.owner == owner)
         .values(lease_until=EPOCH)
     ))
+
+
+def lease_holder(db: Database, *, name: str) -> tuple[str, datetime] | None:
+    """Who holds (or last held) the lease on ``name`` and until when; None when it was never taken."""
+    with db.read() as conn:
+        row = conn.execute(select(job_leases.c.owner, job_leases.c.lease_until)
+                           .where(job_leases.c.name == name)).one_or_none()
+    return None if row is None else (row.owner, row.lease_until)

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, delete, false, select, true, update
 from taskcore.storage.groups import ensure_group
 from taskcore.storage.schema import group_members
 from taskcore.storage.sql import upsert
-from taskcore.storage.users import ensure_user, ensure_users
+from taskcore.storage.users import ensure_user, ensure_users, seen_lately
 
 gm = group_members
 
@@ -23,6 +23,23 @@ def touch_member(
     ensure_group(conn, group_id, now)
     ensure_user(conn, user_id, now)
     _upsert_member(conn, group_id, user_id, now, is_admin)
+
+
+def touch_known_member(
+    conn: Connection, group_id: str, user_id: str, now: datetime, *, active: bool | None,
+    seen_at: datetime | None,
+) -> None:
+    """``touch_member`` when group and user are known to exist and the membership (``active`` None: none) was read
+    in this transaction: nothing is written for an active member seen lately."""
+    if active and seen_lately(seen_at, now):
+        return
+    _upsert_member(conn, group_id, user_id, now, None)
+
+
+def add_known_members(conn: Connection, group_id: str, user_ids: Collection[str], now: datetime) -> None:
+    """``touch_members`` (is_admin unchanged) for users and a group known to exist: one upsert per member."""
+    for user_id in dict.fromkeys(user_ids):
+        _upsert_member(conn, group_id, user_id, now, None)
 
 
 def touch_members(conn: Connection, group_id: str, admins: Mapping[str, bool | None], now: datetime) -> None:

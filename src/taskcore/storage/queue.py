@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, insert, or_, select, union_all, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, or_, select, union_all, update
 
 from taskcore.errors import ValidationError
 from taskcore.outbound import JobKind, JobStatus, QueueJob, truncate_error
+from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import outbound_queue
 
 oq = outbound_queue
@@ -39,22 +38,27 @@ def enqueue(
 ) -> int | None:
     """Queue a job due now and return its id; None when a job with ``dedupe_key`` already exists."""
     values = _new_row(chat_id=chat_id, kind=kind, payload=payload, label=label, max_attempts=max_attempts, now=now)
-    if dedupe_key is None:
-        return int(conn.execute(_INSERT, values).scalar_one())
     # RETURNING rather than rowcount: with the implicit RETURNING of a serial key, PostgreSQL reports rowcount -1
-    job_id = conn.execute(_insert_unless_queued(conn.dialect.name), {**values, "dedupe_key": dedupe_key}
-                          ).scalar_one_or_none()
-    return None if job_id is None else int(job_id)
+    row = _INSERT_UNLESS_QUEUED.first(conn, {**values, "dedupe_key": dedupe_key})
+    return None if row is None else int(row[0])
 
 
-# Built once; rows go in as parameters (building a statement per row costs more than running it).
-_INSERT = insert(oq).returning(oq.c.id)
+def enqueue_many(conn: Connection, jobs: Sequence[Mapping[str, Any]], *, max_attempts: int, now: datetime) -> None:
+    """Queue several jobs due now in one driver call; each ``job`` holds enqueue's chat_id, kind, payload and
+    optionally label and dedupe_key (a job whose dedupe_key was queued before is left out)."""
+    rows = [{**_new_row(chat_id=job["chat_id"], kind=job["kind"], payload=job["payload"], label=job.get("label"),
+                        max_attempts=max_attempts, now=now), "dedupe_key": job.get("dedupe_key")} for job in jobs]
+    _INSERT_MANY.run_many(conn, rows)
 
 
-@lru_cache(maxsize=4)
-def _insert_unless_queued(dialect: str) -> Any:
-    stmt = (postgresql if dialect == "postgresql" else sqlite).insert(oq)
-    return stmt.on_conflict_do_nothing(index_elements=[oq.c.dedupe_key]).returning(oq.c.id)
+_ROW_KEYS = ("chat_id", "kind", "payload", "label", "status", "attempts", "max_attempts", "next_attempt_at",
+             "created_at", "updated_at", "dedupe_key")
+# Built once; rows go in as parameters (building a statement per row costs more than running it), and prepared
+# (storage/prepared.py): every reply and reaction is queued through it. A NULL dedupe_key never conflicts.
+_INSERT_UNLESS_QUEUED = Prepared(lambda dialect: dialect_insert(dialect, oq).on_conflict_do_nothing(
+    index_elements=[oq.c.dedupe_key]).returning(oq.c.id), _ROW_KEYS)
+_INSERT_MANY = Prepared(lambda dialect: dialect_insert(dialect, oq).on_conflict_do_nothing(
+    index_elements=[oq.c.dedupe_key]), _ROW_KEYS)
 
 
 def _new_row(

@@ -1,18 +1,59 @@
-"""The reminder tick's query: who is due for a slot and has no delivery recorded for it (SPEC section 10).
+"""The reminder tick's queries (SPEC section 10): who is due for a slot and has no delivery recorded for it, and the
+digest of many users at once.
 
 One anti-join per (time, slot) lets the database skip the recorded slots itself, so a tick in the busiest hour
-does not bring every recorded (user, slot) pair back to Python.
+does not bring every recorded (user, slot) pair back to Python. The digests are read for a chunk of users with
+two statements (their dated open tasks; the unassigned tasks of their groups), not three per user: a user with
+nothing open costs nothing beyond their share of the two.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import Connection, exists, select
+from sqlalchemy import (
+    Connection,
+    Select,
+    Text,
+    and_,
+    bindparam,
+    exists,
+    false,
+    func,
+    literal_column,
+    or_,
+    select,
+    true,
+    union_all,
+)
 
-from taskcore.storage.schema import reminder_deliveries, user_preferences
+from taskcore.access import GatingMode, GroupStatus
+from taskcore.storage.schema import (
+    allowed_groups,
+    group_members,
+    groups,
+    reminder_deliveries,
+    task_assignments,
+    tasks,
+    user_preferences,
+)
 
 p, rd = user_preferences, reminder_deliveries
+t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, groups
+
+
+@dataclass(frozen=True, slots=True)
+class DigestTask:
+    """One line of a reminder digest."""
+
+    id: int
+    description: str
+    due_date: date | None
+    group_name: str | None
 
 
 def undelivered_users(conn: Connection, *, time: str, freqs: Sequence[str], slot: str) -> list[str]:
@@ -22,3 +63,71 @@ def undelivered_users(conn: Connection, *, time: str, freqs: Sequence[str], slot
     recorded = exists().where(rd.c.user_id == p.c.user_id, rd.c.slot == slot)
     query = select(p.c.user_id).where(p.c.time == time, p.c.freq.in_(list(freqs)), ~recorded)
     return list(conn.execute(query).scalars())
+
+
+def _member_of(mode: GatingMode, group_id: Any, user_id: Any) -> Any:
+    """The user is an active member of the group, and the group is allowed unless gating is off."""
+    condition: Any = exists().where(gm.c.group_id == group_id, gm.c.user_id == user_id, gm.c.active == true())
+    if mode is not GatingMode.OFF:
+        allowed = exists().where(ag.c.group_id == group_id, ag.c.status == GroupStatus.ALLOWED.value)
+        condition = and_(condition, allowed)
+    return condition
+
+
+@lru_cache(maxsize=8)
+def _digest_statement(mode: GatingMode) -> Select[Any]:
+    users = bindparam("users", expanding=True, type_=Text())
+    assigned = select(ta.c.user_id.label("user_id"), ta.c.task_id.label("task_id"),
+                      false().label("created")).where(ta.c.user_id.in_(users))
+    # Tasks they created and are not assigned to; whether personal is checked outside, so that the planner looks
+    # them up by creator (on "group_id IS NULL" SQLite would walk every personal task of every user).
+    created = select(t.c.created_by.label("user_id"), t.c.id.label("task_id"), true().label("created")).where(
+        t.c.created_by.in_(users), t.c.completed == false(),
+        ~exists().where(ta.c.task_id == t.c.id, ta.c.user_id == t.c.created_by))
+    mine = union_all(assigned, created).subquery("mine")
+    return (
+        select(mine.c.user_id, t.c.id, t.c.description, t.c.due_date, g.c.name)
+        .select_from(mine.join(t, t.c.id == mine.c.task_id).outerjoin(g, g.c.id == t.c.group_id))
+        .where(t.c.completed == false(), t.c.due_date.is_not(None),
+               t.c.due_date <= bindparam("until", type_=Text()),
+               or_(t.c.group_id.is_(None), and_(mine.c.created == false(),
+                                                 _member_of(mode, t.c.group_id, mine.c.user_id))))
+        .order_by(mine.c.user_id, t.c.due_date, t.c.id)
+    )
+
+
+def digest_tasks(
+    conn: Connection, user_ids: Sequence[str], mode: GatingMode, *, until: date
+) -> dict[str, list[DigestTask]]:
+    """Each user's open visible tasks (assigned to them, or personal and theirs) due on or before ``until``, overdue
+    included, by due date then id; users with none are left out."""
+    found: dict[str, list[DigestTask]] = {}
+    if not user_ids:
+        return found
+    rows = conn.execute(_digest_statement(mode), {"users": list(user_ids), "until": until.isoformat()})
+    for user_id, task_id, description, due, group_name in rows:
+        found.setdefault(user_id, []).append(
+            DigestTask(int(task_id), description, date.fromisoformat(due) if due else None, group_name))
+    return found
+
+
+@lru_cache(maxsize=8)
+def _unassigned_statement(mode: GatingMode) -> Select[Any]:
+    users = bindparam("users", expanding=True, type_=Text())
+    query = (
+        select(gm.c.user_id, func.count(literal_column("*")))
+        .select_from(gm.join(t, and_(t.c.group_id == gm.c.group_id, t.c.completed == false())))
+        .where(gm.c.user_id.in_(users), gm.c.active == true(), ~exists().where(ta.c.task_id == t.c.id))
+        .group_by(gm.c.user_id)
+    )
+    if mode is not GatingMode.OFF:
+        query = query.join(ag, and_(ag.c.group_id == gm.c.group_id, ag.c.status == GroupStatus.ALLOWED.value))
+    return query
+
+
+def unassigned_counts(conn: Connection, user_ids: Sequence[str], mode: GatingMode) -> dict[str, int]:
+    """How many open tasks without assignees each user's visible groups hold; users with none are left out."""
+    if not user_ids:
+        return {}
+    rows = conn.execute(_unassigned_statement(mode), {"users": list(user_ids)})
+    return {user_id: int(count) for user_id, count in rows}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import (
     BigInteger,
@@ -36,10 +36,24 @@ class UtcDateTime(TypeDecorator[datetime]):
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         """Attach UTC to the stored naive value."""
-        if value is None:
-            return None
-        stamp: datetime = datetime.fromisoformat(value) if isinstance(value, str) else value
-        return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
+        stamp: datetime | None = utc_from_db(value)
+        return stamp
+
+
+@overload
+def utc_from_db(value: None) -> None: ...
+
+
+@overload
+def utc_from_db(value: str | datetime) -> datetime: ...
+
+
+def utc_from_db(value: str | datetime | None) -> datetime | None:
+    """A stored timestamp as the driver returns it (SQLite: text, PostgreSQL: a naive datetime) to aware UTC."""
+    if value is None:
+        return None
+    stamp: datetime = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
 
 
 metadata = MetaData()

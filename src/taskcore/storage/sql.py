@@ -7,27 +7,27 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection, Table
-from sqlalchemy.dialects import postgresql, sqlite
+
+from taskcore.storage.prepared import dialect_insert as _insert_for
 
 
 def dialect_insert(conn: Connection, table: Table) -> Any:
     """The dialect's INSERT construct, which knows ON CONFLICT."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table)
+    return _insert_for(conn.dialect.name, table)
 
 
 # The statements below are built once per shape and run with the row as parameters: building a statement with
 # .values(**row) on every call costs several times more than executing it (PERFORMANCE.md: the hot paths are short).
 @lru_cache(maxsize=256)
 def _insert_ignore_stmt(dialect: str, table: Table, keys: tuple[str, ...]) -> Any:
-    insert = (postgresql if dialect == "postgresql" else sqlite).insert(table)
+    insert = _insert_for(dialect, table)
     # RETURNING yields a row only for an inserted row; row counts are unreliable for INSERT on psycopg.
     return insert.on_conflict_do_nothing(index_elements=list(keys)).returning(*(table.c[key] for key in keys))
 
 
 @lru_cache(maxsize=256)
 def _upsert_stmt(dialect: str, table: Table, keys: tuple[str, ...], update: tuple[str, ...]) -> Any:
-    insert = (postgresql if dialect == "postgresql" else sqlite).insert(table)
+    insert = _insert_for(dialect, table)
     changes = {name: insert.excluded[name] for name in update}
     return insert.on_conflict_do_update(index_elements=list(keys), set_=changes)
 

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import (
@@ -25,14 +27,26 @@ from sqlalchemy import (
     or_,
     select,
     true,
+    type_coerce,
     union,
+    union_all,
     update,
 )
+from sqlalchemy.types import NullType
 
 from taskcore.access import GatingMode, GroupFacts, GroupStatus, TaskFacts
 from taskcore.model import GroupSummary, Origin, Person, Task
 from taskcore.pagination import Page, like_contains, offset_of
-from taskcore.storage.schema import UtcDateTime, allowed_groups, group_members, groups, task_assignments, tasks, users
+from taskcore.storage.schema import (
+    UtcDateTime,
+    allowed_groups,
+    group_members,
+    groups,
+    task_assignments,
+    tasks,
+    users,
+    utc_from_db,
+)
 from taskcore.storage.sql import insert_ignore
 
 RECENT_WINDOW = timedelta(hours=24)
@@ -165,12 +179,24 @@ def _contains_ignoring_ascii_case(dialect: str, column: Any) -> ColumnElement[bo
     return folded.like(func.translate(pattern, _UPPER, _LOWER), escape="\\")
 
 
-@lru_cache(maxsize=64)
-def _my_tasks_statements(
-    dialect: str, mode: GatingMode, recent: bool, searching: bool, dated: bool
-) -> tuple[Select[Any], Select[Any]]:
-    """The page statement (with the total as a window count) and the count statement, built once per shape."""
-    conditions: list[Any] = [_mine(), _visible(mode)]
+def _mine_candidates(mode: GatingMode, conditions: Sequence[Any], key: Any) -> Any:
+    """(id, key) of the user's tasks matching ``conditions``: assigned and visible, or personal and created by them.
+
+    A UNION ALL of two index searches: a personal task its creator is also assigned to comes from the first branch
+    only, so no temporary B-tree is needed to remove duplicates.
+    """
+    user: Any = bindparam("user_id")
+    assigned = (
+        select(t.c.id, key).select_from(ta.join(t, t.c.id == ta.c.task_id))
+        .where(ta.c.user_id == user, _visible(mode), *conditions)
+    )
+    also_assigned = exists().where(ta.c.task_id == t.c.id, ta.c.user_id == user)
+    personal = select(t.c.id, key).where(t.c.created_by == user, t.c.group_id.is_(None), ~also_assigned, *conditions)
+    return union_all(assigned, personal).cte("mine")
+
+
+def _my_tasks_conditions(dialect: str, recent: bool, searching: bool, dated: bool) -> list[Any]:
+    conditions: list[Any] = []
     if recent:
         conditions += [t.c.completed == true(), t.c.completed_at >= bindparam("since", type_=UtcDateTime())]
     else:
@@ -179,28 +205,90 @@ def _my_tasks_statements(
         conditions.append(_contains_ignoring_ascii_case(dialect, t.c.description))
     if dated:
         conditions += [t.c.due_date.is_not(None), t.c.due_date <= bindparam("due_before", type_=Text())]
-    order = (t.c.completed_at.desc(), t.c.id.desc()) if recent else (t.c.due_date.asc().nulls_last(), t.c.id.asc())
-    page = (
-        _task_columns().add_columns(func.count().over().label("total")).where(*conditions).order_by(*order)
+    return conditions
+
+
+def _list_order(recent: bool, key: Any, task_id: Any) -> tuple[Any, Any]:
+    """Recent: newest completion first; open: by due date, undated last; then by id."""
+    return (key.desc(), task_id.desc()) if recent else (key.asc().nulls_last(), task_id.asc())
+
+
+def _raw(column: Any) -> Any:
+    """The column as the driver returns it: mapped by hand in ``_task_from_row``, with no per-value processor."""
+    return type_coerce(column, NullType()).label(column.name)
+
+
+_assigned = ta.alias("assigned")
+# The page's row, one per (task, assignee); _task_from_row reads it by position.
+_PAGE_COLUMNS = (
+    t.c.id, t.c.description, t.c.due_date, t.c.group_id, g.c.name.label("group_name"), t.c.created_by,
+    _raw(t.c.created_at), _raw(t.c.completed), _raw(t.c.completed_at), t.c.completed_by, t.c.origin_chat_id,
+    t.c.origin_message_id, t.c.origin_participant, _raw(t.c.origin_message_at),
+    users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
+)
+
+
+@lru_cache(maxsize=64)
+def _my_tasks_statements(
+    dialect: str, mode: GatingMode, recent: bool, searching: bool, dated: bool
+) -> tuple[Select[Any], Select[Any]]:
+    """The page statement and the count statement, built once per shape.
+
+    The candidates (id, key) are read once into a CTE (materialised: it is used twice) that gives both the total
+    (a count, cheaper than a window count over the sorted rows) and the page (sorted narrow rows, cut by LIMIT);
+    only the page's tasks are then read, with their group name and assignees, one row per task and assignee.
+    """
+    mine = _mine_candidates(mode, _my_tasks_conditions(dialect, recent, searching, dated),
+                            t.c.completed_at if recent else t.c.due_date)
+    key = mine.c.completed_at if recent else mine.c.due_date
+    chosen = (
+        select(mine.c.id, key.label("sort_key")).order_by(*_list_order(recent, key, mine.c.id))
         .limit(bindparam("limit", type_=Integer())).offset(bindparam("offset", type_=Integer()))
+    ).subquery("chosen")
+    total = select(func.count()).select_from(mine).scalar_subquery()
+    joined = (
+        chosen.join(t, t.c.id == chosen.c.id).outerjoin(g, g.c.id == t.c.group_id)
+        .outerjoin(_assigned, _assigned.c.task_id == t.c.id).outerjoin(users, users.c.id == _assigned.c.user_id)
     )
-    return page, select(func.count()).select_from(t).where(*conditions)
+    page = (
+        select(total.label("total"), *_PAGE_COLUMNS).select_from(joined)
+        .order_by(*_list_order(recent, chosen.c.sort_key, chosen.c.id), _assigned.c.assigned_at, users.c.id)
+    )
+    return page, select(func.count()).select_from(mine)
 
 
 def my_tasks(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasksFilter, now: datetime) -> Page[Task]:
-    """The user's open (or recently completed) visible tasks, one page, with the total, in one round trip."""
+    """The user's open (or recently completed) visible tasks: one page with its total and assignees, one statement."""
+    recent = flt.status == "recent"
     page_stmt, count_stmt = _my_tasks_statements(
-        conn.dialect.name, mode, flt.status == "recent", bool(flt.search), flt.due_before is not None)
-    params: dict[str, Any] = {"user_id": user_id, "since": now - RECENT_WINDOW, "limit": flt.limit,
-                              "offset": offset_of(flt.page, flt.limit)}
+        conn.dialect.name, mode, recent, bool(flt.search), flt.due_before is not None)
+    params: dict[str, Any] = {"user_id": user_id, "limit": flt.limit, "offset": offset_of(flt.page, flt.limit)}
+    if recent:
+        params["since"] = now - RECENT_WINDOW
     if flt.search:
         params["pattern"] = like_contains(flt.search)
     if flt.due_before is not None:
         params["due_before"] = flt.due_before.isoformat()
-    rows = conn.execute(page_stmt, params).all()
-    # Past the last page there is no row to carry the window count, so count separately.
-    total = rows[0].total if rows else conn.execute(count_stmt, params).scalar_one()
-    return Page(items=_with_assignees(conn, rows), page=flt.page, limit=flt.limit, total=int(total))
+    rows = conn.execute(page_stmt, params).fetchall()
+    # Past the last page there is no row to carry the total, so count separately.
+    total = rows[0][0] if rows else conn.execute(count_stmt, params).scalar_one()
+    items = [_task_from_row(task_rows) for _, task_rows in groupby(rows, itemgetter(1))]
+    return Page(items=items, page=flt.page, limit=flt.limit, total=int(total))
+
+
+def _task_from_row(rows: Iterable[Any]) -> Task:
+    """One task from its page rows (total, *_PAGE_COLUMNS), one per assignee, values as the driver returns them."""
+    first, *others = rows
+    (_, task_id, description, due, group_id, group_name, created_by, created_at, completed, completed_at,
+     completed_by, chat, message, participant, sent_at, assignee, name) = first
+    assignees = () if assignee is None else (Person(assignee, name), *(Person(r[15], r[16]) for r in others))
+    return Task(
+        id=int(task_id), description=description, due_date=date.fromisoformat(due) if due else None,
+        group_id=group_id, group_name=group_name, created_by=created_by, created_at=utc_from_db(created_at),
+        completed=bool(completed), completed_at=utc_from_db(completed_at), completed_by=completed_by,
+        assignees=assignees,
+        origin=Origin(chat, message, participant, utc_from_db(sent_at)) if chat and message else None,
+    )
 
 
 def group_tasks(
@@ -245,26 +333,6 @@ def load_tasks(conn: Connection, task_ids: Sequence[int]) -> list[Task]:
     rows = conn.execute(_LOAD_TASKS, {"ids": list(task_ids)}).all()
     by_id = {task.id: task for task in _with_assignees(conn, rows)}
     return [by_id[i] for i in task_ids if i in by_id]
-
-
-def open_tasks_for_digest(
-    conn: Connection, user_id: str, mode: GatingMode, *, until: date
-) -> list[Task]:
-    """The user's open visible tasks due on or before ``until`` (overdue included), by due date."""
-    conditions = [_mine(), _visible(mode), t.c.completed == false(),
-                  t.c.due_date.is_not(None), t.c.due_date <= until.isoformat()]
-    rows = conn.execute(_task_columns().where(*conditions).order_by(t.c.due_date, t.c.id), {"user_id": user_id}).all()
-    return _with_assignees(conn, rows)
-
-
-def unassigned_in_my_groups(conn: Connection, user_id: str, mode: GatingMode) -> int:
-    """How many open tasks without assignees the user's visible groups hold."""
-    query = select(func.count()).select_from(t).where(
-        t.c.group_id.in_(_member_group_ids(mode)),
-        t.c.completed == false(),
-        ~exists().where(ta.c.task_id == t.c.id),
-    )
-    return int(conn.execute(query, {"user_id": user_id}).scalar_one())
 
 
 _ASSIGNEES = (

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, bindparam, func, select, update
 
 from taskcore.storage.schema import users
 from taskcore.storage.sql import insert_ignore
+
+# A sighting within this long after the recorded one (same name) writes nothing: last_seen_at is informational, and
+# a user who sends a burst of messages should not cost an UPDATE per message.
+SEEN_RESOLUTION = timedelta(minutes=1)
 
 # Built once (bind names differ from the column names, as UPDATE requires); the values go in as parameters.
 _RENAME = (
@@ -23,6 +27,20 @@ def ensure_user(conn: Connection, user_id: str, now: datetime, *, name: str | No
         conn, users, {"id": user_id, "display_name": name, "created_at": now, "last_seen_at": now}, ["id"]
     )
     if not created and name:
+        conn.execute(_RENAME, {"b_id": user_id, "b_name": name, "b_now": now})
+
+
+def seen_lately(last_seen_at: datetime | None, now: datetime) -> bool:
+    """True when ``last_seen_at`` is at most SEEN_RESOLUTION before ``now`` (and not after it)."""
+    return last_seen_at is not None and last_seen_at <= now < last_seen_at + SEEN_RESOLUTION
+
+
+def refresh_user(
+    conn: Connection, user_id: str, now: datetime, *, name: str | None, stored_name: str | None,
+    last_seen_at: datetime | None,
+) -> None:
+    """``ensure_user`` for a user read a moment ago: written only when the name changed or was not seen lately."""
+    if name and (name != stored_name or not seen_lately(last_seen_at, now)):
         conn.execute(_RENAME, {"b_id": user_id, "b_name": name, "b_now": now})
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, delete, select, update
+from sqlalchemy import Connection, bindparam, delete, select, update
 
-from taskcore.storage.schema import web_sessions, web_tokens
+from taskcore.storage.schema import UtcDateTime, web_sessions, web_tokens
 
 # The lifetimes live beside the queries that enforce them, so the clean-up and the checks cannot disagree.
 TOKEN_TTL = timedelta(minutes=15)
@@ -52,15 +52,18 @@ def insert_session(conn: Connection, *, id_hash: str, user_id: str, now: datetim
     return expires_at
 
 
-def live_session(conn: Connection, *, id_hash: str, now: datetime) -> tuple[str, datetime] | None:
-    """(user id, last used) of a session neither past its absolute expiry nor idle for SESSION_IDLE_TTL."""
-    stmt = select(web_sessions.c.user_id, web_sessions.c.last_used_at).where(
-        web_sessions.c.id_hash == id_hash,
-        web_sessions.c.expires_at > now,
-        web_sessions.c.last_used_at > now - SESSION_IDLE_TTL,
-    )
-    row = conn.execute(stmt).first()
-    return None if row is None else (row.user_id, row.last_used_at)
+_LIVE_SESSION = select(web_sessions.c.user_id, web_sessions.c.last_used_at, web_sessions.c.expires_at).where(
+    web_sessions.c.id_hash == bindparam("id_hash"),
+    web_sessions.c.expires_at > bindparam("now", type_=UtcDateTime()),
+    web_sessions.c.last_used_at > bindparam("idle_since", type_=UtcDateTime()),
+)  # built once: every API request runs it (unless the web's session cache answers)
+
+
+def live_session(conn: Connection, *, id_hash: str, now: datetime) -> tuple[str, datetime, datetime] | None:
+    """(user id, last used, absolute expiry) of a session neither past its absolute expiry nor idle for
+    SESSION_IDLE_TTL."""
+    row = conn.execute(_LIVE_SESSION, {"id_hash": id_hash, "now": now, "idle_since": now - SESSION_IDLE_TTL}).first()
+    return None if row is None else (row[0], row[1], row[2])
 
 
 def touch_session(conn: Connection, *, id_hash: str, now: datetime) -> bool:

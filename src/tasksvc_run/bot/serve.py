@@ -9,8 +9,8 @@ from aiohttp import web
 from taskcore.errors import SchemaError
 from taskcore.settings import Settings, present_variables
 from taskcore.storage import migrator
-from taskcore.storage.db import Database
-from tasksvc_run.bot.app import make_bot_app
+from taskcore.storage.db import Database, is_unavailable, unavailable_reason
+from tasksvc_run.bot.app import make_bot_app, tune_process
 from tasksvc_run.bot.background import install_background
 
 log = logging.getLogger("tasksvc.bot")
@@ -38,10 +38,16 @@ def run_bot(settings: Settings) -> int:
         log.info("migrations up to date", extra={"applied": len(applied)})
         app = make_bot_app(settings, db=db)
         install_background(app)
+        tune_process(app)
         web.run_app(app, host=HOST, port=settings.bot_port, print=None,
                     access_log=None, shutdown_timeout=5)
     except SchemaError as exc:
         log.error("bot not started: migration refused", extra={"reason": str(exc)})
+        return 1
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+        log.error("bot not started: the database cannot be used", extra={"reason": unavailable_reason(exc)})
         return 1
     finally:
         db.dispose()

@@ -22,7 +22,8 @@ from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
-from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, Sleep, every, every_minute
+from tasksvc_run.schedulers.leases import DatabaseLeases, Sleep, process_owner
+from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, every, every_minute
 
 log = logging.getLogger(__name__)
 DAY = timedelta(days=1)
@@ -133,6 +134,7 @@ def build_jobs(ctx: JobContext) -> list[Job]:
     return jobs
 
 
-def build_runtime(ctx: JobContext, *, sleep: Sleep = asyncio.sleep) -> SchedulerRuntime:
-    """The runtime with every job of the bot process."""
-    return SchedulerRuntime(build_jobs(ctx), clock=ctx.clock, sleep=sleep)
+def build_runtime(ctx: JobContext, *, sleep: Sleep = asyncio.sleep, owner: str | None = None) -> SchedulerRuntime:
+    """The runtime with every job of the bot process, sharing them with other instances through job leases."""
+    leases = DatabaseLeases(ctx.db, owner=owner or process_owner(), clock=ctx.clock)
+    return SchedulerRuntime(build_jobs(ctx), clock=ctx.clock, sleep=sleep, leases=leases)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 from collections.abc import Callable
@@ -12,6 +11,7 @@ from functools import cache, partial
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+import orjson
 from aiohttp import web
 
 from taskcore.access import GatingMode
@@ -29,12 +29,11 @@ from tasksvc_run.web.openapi import ApiRoute, build_document
 from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, require_json_type, task_id_of
 
 log = logging.getLogger(__name__)
-_dumps = partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 
 
 def ok(body: Any) -> web.Response:
-    """200 with a compact UTF-8 JSON body."""
-    return web.json_response(body, dumps=_dumps)
+    """200 with a compact UTF-8 JSON body (orjson: the bytes compact ``json.dumps`` would write, ~10x faster)."""
+    return web.Response(body=orjson.dumps(body), content_type="application/json", charset="utf-8")
 
 
 def gating(request: web.Request) -> GatingMode:

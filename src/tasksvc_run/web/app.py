@@ -7,10 +7,11 @@ from collections.abc import AsyncIterator, Callable
 from aiohttp import web
 
 from taskcore.ratelimit import RateLimiter
+from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock, SystemClock
-from tasksvc_run.keys import CLOCK, DB, LIMITER, SETTINGS, TEMPLATES
+from tasksvc_run.keys import CLOCK, DB, LIMITER, SESSIONS, SETTINGS, TEMPLATES
 from tasksvc_run.web.api import add_api_routes
 from tasksvc_run.web.errors import problem_middleware
 from tasksvc_run.web.pages import add_page_routes
@@ -43,6 +44,7 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app[CLOCK] = clock or SystemClock()
     app[LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.burst)
     app[TEMPLATES] = make_templates()
+    app[SESSIONS] = SessionCache()
     app.cleanup_ctx.append(_database(settings, db))
     app.on_response_prepare.append(add_security_headers)
     add_api_routes(app)

@@ -22,6 +22,7 @@ from taskcore.errors import (
     Unauthorized,
     ValidationError,
 )
+from taskcore.storage.db import is_unavailable, unavailable_reason
 from tasksvc_run.keys import USER
 from tasksvc_run.problems import problem
 from tasksvc_run.web.templating import render
@@ -38,7 +39,8 @@ _TRANSLATION: tuple[tuple[type[TaskcoreError], int, str, str], ...] = (
 _HTTP_DETAILS = {404: "Esta dirección no existe.", 405: "Método no permitido.",
                  413: "La petición es demasiado grande."}
 _HEADINGS = {401: "Necesitas entrar", 403: "No tienes acceso", 404: "No encontrado", 405: "Método no permitido",
-             422: "Datos no válidos", 429: "Demasiadas acciones"}
+             422: "Datos no válidos", 429: "Demasiadas acciones", 503: "No disponible ahora"}
+RETRY_AFTER_UNAVAILABLE = "30"
 _PYDANTIC_MESSAGES = {
     "missing": "falta este campo",
     "extra_forbidden": "campo no admitido",
@@ -121,6 +123,17 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
         detail = _HTTP_DETAILS.get(exc.status, exc.reason)
         kept = {name: value for name, value in exc.headers.items() if name.lower() == "allow"}
         return _render(request, RequestProblem(exc.status, "http", detail), kept)
-    except Exception:
-        log.exception("unexpected error", extra={"path": request.path, "method": request.method})
-        return _render(request, RequestProblem(500, "internal", "Algo ha fallado; inténtalo de nuevo."))
+    except Exception as exc:
+        return _unexpected(request, exc)
+
+
+def _unexpected(request: web.Request, exc: Exception) -> web.Response:
+    """503 when the database cannot do the work now (a full or read-only disk...), named in one log line; else a
+    500 whose traceback goes to the log only."""
+    where = {"path": request.path, "method": request.method}
+    if is_unavailable(exc):
+        log.error("database unavailable: %s", unavailable_reason(exc), extra=where)
+        found = RequestProblem(503, "storage-unavailable", "No se puede guardar ahora; inténtalo de nuevo en un rato.")
+        return _render(request, found, {"Retry-After": RETRY_AFTER_UNAVAILABLE})
+    log.error("unexpected error", exc_info=exc, extra=where)
+    return _render(request, RequestProblem(500, "internal", "Algo ha fallado; inténtalo de nuevo."))

@@ -67,10 +67,10 @@ def _responses(route: ApiRoute) -> dict[str, Any]:
     ok = {"description": "OK", "content": {"application/json": {"schema": {"$ref": REF.format(model=
           route.response.__name__)}}}}
     responses: dict[str, Any] = {"200": ok}
-    for status in sorted({401, *route.errors}):
+    for status in sorted({401, 503, *route.errors}):  # 503: the database refuses writes (full or read-only disk)
         entry: dict[str, Any] = {"description": HTTPStatus(status).phrase, "content": {
             "application/problem+json": {"schema": {"$ref": REF.format(model="Problem")}}}}
-        if status == 429:
+        if status in (429, 503):
             entry["headers"] = _RETRY_AFTER
         responses[str(status)] = entry
     return responses

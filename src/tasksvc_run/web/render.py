@@ -14,8 +14,9 @@ def utc_stamp(moment: datetime | None) -> str | None:
     """ISO 8601 in UTC with a Z, e.g. 2026-11-22T10:00:00Z (naive values are taken as UTC)."""
     if moment is None:
         return None
-    aware = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    return aware.isoformat().replace("+00:00", "Z")
+    if moment.tzinfo is not UTC:  # what storage returns already is: skip the conversion on the hot path
+        moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 def task_item(task: Task) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from aiohttp import web
 from sqlalchemy.exc import OperationalError
 
 from taskcore.errors import SchemaError
-from taskcore.services.devseed import seed_dev_data
 from taskcore.settings import Settings
 from taskcore.storage import migrator
 from taskcore.storage.db import Database
@@ -59,6 +58,8 @@ def autoseed(settings: Settings, db: Database, clock: Clock) -> None:
     """Development seed (seed section 8) when DEV_AUTOSEED_DB is true in development."""
     if settings.node_env != "development" or not settings.dev_autoseed_db:
         return
+    from taskcore.services.devseed import seed_dev_data  # noqa: PLC0415 - development only: production never loads it
+
     user = settings.default_user or DEV_FALLBACK_USER
     seeded = seed_dev_data(db, default_user=user, now=clock.now(), today=local_today(clock, settings.zone))
     log.info("development seed", extra={"seeded": seeded, "default_user": user})

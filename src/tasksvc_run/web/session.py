@@ -11,7 +11,7 @@ from aiohttp.typedefs import Handler
 from taskcore.errors import RateLimited, Unauthorized
 from taskcore.services.web_auth import NewSession, end_session, look_up_session, redeem_login_token, touch_session
 from taskcore.settings import Settings
-from tasksvc_run.keys import CLOCK, DB, LIMITER, SETTINGS, USER
+from tasksvc_run.keys import CLOCK, DB, LIMITER, SESSIONS, SETTINGS, USER
 from tasksvc_run.web.errors import is_api
 from tasksvc_run.web.templating import render
 
@@ -40,7 +40,8 @@ async def _resolve_user(request: web.Request) -> str | None:
     session_id = request.cookies.get(COOKIE)
     if session_id:
         now = app[CLOCK].now()
-        found = look_up_session(app[DB], session_id=session_id, now=now)  # a short read, on the loop
+        # A short read on the loop, or none: the cache answers for a session read in the last few seconds.
+        found = look_up_session(app[DB], session_id=session_id, now=now, cache=app[SESSIONS])
         if found is not None:
             if found.touch_due:  # a write, at most every few minutes per session: off the loop
                 await asyncio.to_thread(touch_session, app[DB], session_id=session_id, now=now)
@@ -90,6 +91,7 @@ async def logout(request: web.Request) -> web.StreamResponse:
     session_id = request.cookies.get(COOKIE)
     if session_id:
         await asyncio.to_thread(end_session, request.app[DB], session_id=session_id)
+        request.app[SESSIONS].forget(session_id)  # after the deletion: no lookup can bring it back
     response = web.Response(status=303, headers={"Location": "/"})
     clear_session_cookie(response, request.app[SETTINGS])
     return response

@@ -1,0 +1,398 @@
+"""`nox -s bench`: every figure of SPEC section 14 from one run, printed as one table beside PERFORMANCE.md's targets.
+
+The real unit (`tasksvc run`: supervisor, bot, web, proxy) runs on free loopback ports over a copy of the 100k-task /
+1k-group dataset, NODE_ENV=test (no schedulers, no gateway), every process pinned to CPU 0; this process drives it
+from CPU 1 with aiohttp clients. A hello-world server measured in the same run gives the ratios. Then the reminder
+tick over 100k users with preferences and the queue's drain rate run here, in-process. Every step is a fixed number
+of requests or a bounded wait, so the whole run takes a few minutes.
+
+``python -m benchmarks [--quick] [--record docs/benchmarks.md]``; ``python -m benchmarks all`` runs the per-topic
+modules instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import os
+import platform
+import shutil
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import TypeVar
+
+import sqlalchemy
+from sqlalchemy import func, select
+from tests.system.unit import Unit, chat_message, memory_mb, pin, unit_env, unit_pids
+
+from benchmarks import loadgen, outbound_bench
+from benchmarks.common import cpu_seconds, two_cpus
+from benchmarks.common import pin as pin_self
+from benchmarks.dataset import BENCH_USER, CACHE, build
+from benchmarks.reminder_dataset import build as build_reminders
+from taskcore.services.reminders import due_reminders
+from taskcore.services.web_auth import issue_login_token, redeem_login_token
+from taskcore.storage.db import Database, sqlite_url
+from taskcore.storage.schema import outbound_queue
+
+T = TypeVar("T")
+SERVER_CPU, CLIENT_CPU = 0, 1
+ROUNDS = 6
+API_PATH = "/api/me/tasks"
+API_WARMUP, API_LATENCY, API_THROUGHPUT, API_CONNECTIONS = 300, 500, 3000, 16
+WEBHOOK_WARMUP, WEBHOOK_EVENTS, WEBHOOK_CONNECTIONS = 300, 3000, 32
+PEOPLE = 200
+BOT_GROUPS = [f"1203633{g:011d}@g.us" for g in range(50)]
+
+
+@dataclass
+class Row:
+    """One line of the table: what, the figure, its unit, and the target it is held against (if any)."""
+
+    measure: str
+    value: float
+    unit: str
+    target: str = ""
+    met: bool | None = None
+
+
+@dataclass
+class Report:
+    """The rows in the order they were measured, and notes printed under the table."""
+
+    rows: list[Row] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, measure: str, value: float, unit: str, target: str = "",
+            check: Callable[[float], bool] | None = None) -> None:
+        """Append a row; ``check`` says whether the value meets ``target``."""
+        self.rows.append(Row(measure, value, unit, target, None if check is None else check(value)))
+
+    def table(self) -> str:
+        """The markdown table."""
+        lines = ["| measure | value | unit | target | met |", "|---|---:|---|---|---|"]
+        for row in self.rows:
+            shown = f"{row.value:,.2f}" if abs(row.value) < 100 else f"{row.value:,.0f}"
+            met = "" if row.met is None else ("yes" if row.met else "**no**")
+            lines.append(f"| {row.measure} | {shown} | {row.unit} | {row.target} | {met} |")
+        return "\n".join(lines)
+
+
+def machine() -> str:
+    """nproc, the CPU model, Python and the main libraries' versions."""
+    model = "unknown CPU"
+    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []:
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    import sqlite3  # noqa: PLC0415
+
+    import aiohttp  # noqa: PLC0415 - only for its version
+
+    return (f"{os.cpu_count()} CPUs ({model}), Linux {platform.release()}, Python {platform.python_version()}, "
+            f"aiohttp {aiohttp.__version__}, SQLAlchemy {sqlalchemy.__version__}, SQLite {sqlite3.sqlite_version}")
+
+
+def load_average() -> str:
+    """The 1-minute load average (other work on a shared machine shows here), or "?"."""
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "?"
+
+
+def _unit_db(folder: Path) -> Path:
+    """A private copy of the 100k-task dataset (built once and cached under tmp/bench)."""
+    data = build()
+    target = folder / "tasks.db"
+    shutil.copyfile(data.path, target)
+    return target
+
+
+def _session_cookie(path: Path) -> str:
+    """A session of the measured user, written into the unit's database."""
+    db = Database.from_url(sqlite_url(path))
+    now = datetime.now(UTC)
+    try:
+        session = redeem_login_token(db, token=issue_login_token(db, user_id=BENCH_USER, now=now), now=now)
+    finally:
+        db.dispose()
+    return f"tasksvc_session={session.session_id}"
+
+
+def _start_unit(folder: Path) -> Unit:
+    env = unit_env(folder, DB_PATH=str(_unit_db(folder)), GROUP_GATING_MODE="enforce",
+                   ALLOWED_GROUPS=",".join(BOT_GROUPS), RATE_LIMIT_PER_MIN="1000000", LOG_FORMAT="kv")
+    unit = Unit("run", env, folder).start(within=120.0)
+    deadline = time.monotonic() + 30
+    while set(unit_pids(unit)) < {"run", "bot", "web", "proxy"} and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if two_cpus():
+        for pid in unit_pids(unit).values():
+            pin(pid, {SERVER_CPU})
+    return unit
+
+
+class CpuMeter:
+    """CPU seconds (user + system, all threads, from /proc) that some processes spent on some requests.
+
+    Unlike req/s, this does not move when other work shares the machine, so ratios built from it are the steady
+    ones: on one core, req/s is at most 1 / (CPU per request)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = collections.defaultdict(float)
+        self.requests: dict[str, int] = collections.defaultdict(int)
+
+    def measure(self, name: str, pids: list[int], count: int, work: Callable[[], T]) -> T:
+        """Run ``work`` (``count`` requests) and add the CPU that ``pids`` spent meanwhile to ``name``."""
+        before = sum(cpu_seconds(pid) for pid in pids)
+        result = work()
+        self.seconds[name] += sum(cpu_seconds(pid) for pid in pids) - before
+        self.requests[name] += count
+        return result
+
+    def per_request_us(self, name: str) -> float:
+        """Microseconds of CPU per request."""
+        return self.seconds[name] / max(1, self.requests[name]) * 1e6
+
+
+def _api(report: Report, unit: Unit, cookie: str, quick: bool) -> None:
+    """GET /api/me/tasks direct to the web and through the proxy, and hello world, in interleaved rounds."""
+    pids = unit_pids(unit)
+    request = loadgen.get(API_PATH, cookie=cookie)
+    hello = loadgen.HelloServer(SERVER_CPU if two_cpus() else None)
+    targets = {"direct": (int(unit.env["WEB_PORT"]), [pids["web"]]),
+               "proxied": (unit.port, [pids["web"], pids["proxy"]]),
+               "hello": (hello.port, [hello.process.pid])}
+    rates: dict[str, list[float]] = collections.defaultdict(list)
+    latencies: dict[str, list[float]] = collections.defaultdict(list)
+    cpu = CpuMeter()
+    try:
+        for port, _ in targets.values():
+            loadgen.run_load(port, [request] * API_WARMUP, 1)
+        for _ in range(2 if quick else ROUNDS):  # short runs, interleaved: a busy spell hits all of them alike
+            for name, (port, busy) in targets.items():
+                latencies[name] += loadgen.run_load(port, [request] * API_LATENCY, 1).latencies
+                work = partial(loadgen.run_load, port, [request] * API_THROUGHPUT, API_CONNECTIONS)
+                rates[name].append(cpu.measure(name, busy, API_THROUGHPUT, work).rate)
+            if two_cpus():  # the proxy free to use the client's CPU too, as it would on an unpinned machine
+                pin(pids["proxy"], {SERVER_CPU, CLIENT_CPU})
+                rates["proxy on both CPUs"].append(
+                    loadgen.run_load(unit.port, [request] * API_THROUGHPUT, API_CONNECTIONS).rate)
+                pin(pids["proxy"], {SERVER_CPU})
+    finally:
+        hello.stop()
+    _api_rows(report, rates, latencies, cpu)
+
+
+def _api_rows(report: Report, rates: dict[str, list[float]], latencies: dict[str, list[float]],
+              cpu: CpuMeter) -> None:
+    rate = {name: statistics.median(values) for name, values in rates.items()}
+    report.add(f"hello-world GET, req/s ({API_CONNECTIONS} connections)", rate["hello"], "req/s")
+    for name in ("direct", "proxied"):
+        samples = latencies[name]
+        report.add(f"GET /api/me/tasks {name}: p50 (1 connection)", statistics.median(samples), "ms",
+                   "≤ 1 ms" if name == "direct" else "", (lambda v: v <= 1.0) if name == "direct" else None)
+        report.add(f"GET /api/me/tasks {name}: p99 (1 connection)", statistics.quantiles(samples, n=100)[98], "ms")
+        report.add(f"GET /api/me/tasks {name}: req/s ({API_CONNECTIONS} connections)", rate[name], "req/s")
+    report.add("API direct / hello-world req/s", rate["direct"] / rate["hello"], "ratio", "≥ 0.30",
+               lambda v: v >= 0.30)
+    report.add("API proxied / direct req/s, all on CPU 0", rate["proxied"] / rate["direct"], "ratio", "≥ 0.85",
+               lambda v: v >= 0.85)
+    if "proxy on both CPUs" in rate:
+        free = rate["proxy on both CPUs"] / rate["direct"]
+        report.add("API proxied / direct req/s, the proxy free on both CPUs", free, "ratio", "≥ 0.85",
+                   lambda v: v >= 0.85)
+    web, both, hello = (cpu.per_request_us(n) for n in ("direct", "proxied", "hello"))
+    report.add("server CPU per request: hello world", hello, "µs")
+    report.add("server CPU per request: GET /api/me/tasks, web", web, "µs")
+    report.add("server CPU per request: GET /api/me/tasks, web + proxy", both, "µs")
+    report.add("API / hello-world by CPU (hello CPU / web CPU)", hello / web, "ratio", "≥ 0.30", lambda v: v >= 0.30)
+    report.add("API proxied / direct by CPU, one core (web / (web + proxy))", web / both, "ratio", "≥ 0.85",
+               lambda v: v >= 0.85)
+    report.notes.append(f"API: page 1 of 20 with total for user {BENCH_USER} (100k tasks, 1k groups, gating enforce); "
+                        f"after {API_WARMUP} warm-up, {len(rates['direct'])} interleaved rounds of (direct, proxied, "
+                        f"hello) x ({API_LATENCY} sequential requests for the latencies, then {API_THROUGHPUT} over "
+                        f"{API_CONNECTIONS} connections for req/s and CPU); latencies pooled, req/s the median of the "
+                        f"rounds (their spread: {_spread(rates)}).")
+
+
+def _spread(rates: dict[str, list[float]]) -> str:
+    return ", ".join(f"{name} {min(values):,.0f}-{max(values):,.0f}" for name, values in rates.items())
+
+
+def chat_event(i: int) -> bytes:
+    """A '/t nueva' message from person i % PEOPLE in group i % GROUPS (allowed through ALLOWED_GROUPS)."""
+    event = chat_message(f"/t nueva tarea {i} mañana", sender=f"{34600000000 + i % PEOPLE}", group=BOT_GROUPS[
+        i % len(BOT_GROUPS)], message_id=f"BENCH{i:08d}", timestamp=1767003303)
+    return json.dumps(event).encode()
+
+
+def _queued(db: Database) -> int:
+    with db.read() as conn:
+        return int(conn.execute(select(func.count()).select_from(outbound_queue)).scalar_one())
+
+
+def _until_queued(db: Database, wanted: int, limit: float = 180.0) -> None:
+    """Poll (bounded) until ``wanted`` rows are in outbound_queue."""
+    deadline = time.monotonic() + limit
+    while _queued(db) < wanted:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"only {_queued(db)} of {wanted} replies queued after {limit} s")
+        time.sleep(0.01)
+
+
+def _webhook_pass(db: Database, port: int, first: int, count: int, busy: list[int]) -> dict[str, float]:
+    """Post ``count`` create-task events; acknowledged/s, end-to-end/s (reply queued), ack p50/p99, and the CPU
+    that ``busy`` spent per event until the last reply was queued."""
+    before, cpu_before = _queued(db), sum(cpu_seconds(pid) for pid in busy)
+    started = time.perf_counter()
+    run = loadgen.run_load(port, [loadgen.post_json("/webhook", chat_event(i)) for i in range(first, first + count)],
+                           WEBHOOK_CONNECTIONS)
+    _until_queued(db, before + count)
+    total = time.perf_counter() - started
+    cpu = sum(cpu_seconds(pid) for pid in busy) - cpu_before
+    return {"acked": run.rate, "done": count / total, "p50": statistics.median(run.latencies),
+            "p99": statistics.quantiles(run.latencies, n=100)[98], "cpu_us": cpu / count * 1e6}
+
+
+def _webhook(report: Report, unit: Unit, quick: bool) -> None:
+    """Create-task commands at /webhook through the proxy (and direct to the bot), until every reply is queued."""
+    db = Database.from_url(sqlite_url(Path(unit.env["DB_PATH"])))
+    pids = unit_pids(unit)
+    events = 1000 if quick else WEBHOOK_EVENTS
+    hello = loadgen.HelloServer(SERVER_CPU if two_cpus() else None)
+    try:
+        _webhook_pass(db, unit.port, 0, WEBHOOK_WARMUP, [])
+        proxied = _webhook_pass(db, unit.port, WEBHOOK_WARMUP, events, [pids["bot"], pids["proxy"]])
+        direct = _webhook_pass(db, int(unit.env["BOT_PORT"]), WEBHOOK_WARMUP + events, events, [pids["bot"]])
+        cpu = CpuMeter()
+        posts = [loadgen.post_json("/webhook", chat_event(i)) for i in range(events)]
+        hello_rate = cpu.measure("hello", [hello.process.pid], events,
+                                 lambda: loadgen.run_load(hello.port, posts, WEBHOOK_CONNECTIONS)).rate
+    finally:
+        hello.stop()
+        db.dispose()
+    report.add(f"hello-world POST, req/s ({WEBHOOK_CONNECTIONS} connections)", hello_rate, "req/s")
+    report.add("webhook through the proxy: acknowledged", proxied["acked"], "events/s")
+    report.add("webhook through the proxy: task created, reply queued", proxied["done"], "events/s", "≥ 2,000",
+               lambda v: v >= 2000)
+    report.add("webhook through the proxy: ack p50", proxied["p50"], "ms")
+    report.add("webhook through the proxy: ack p99", proxied["p99"], "ms", "≤ 10 ms", lambda v: v <= 10)
+    report.add("webhook direct to the bot: task created, reply queued", direct["done"], "events/s")
+    report.add("webhook direct to the bot: ack p99", direct["p99"], "ms")
+    report.add("webhook end to end, proxied / hello-world POST", proxied["done"] / hello_rate, "ratio")
+    report.add("server CPU per event: bot, end to end", direct["cpu_us"], "µs")
+    report.add("server CPU per event: bot + proxy, end to end", proxied["cpu_us"], "µs")
+    report.add("server CPU per request: hello-world POST", cpu.per_request_us("hello"), "µs")
+    report.add("webhook capacity of one core, bot alone (1 / CPU per event)", 1e6 / direct["cpu_us"], "events/s",
+               "≥ 2,000", lambda v: v >= 2000)
+    report.notes.append(f"Webhook: {events} '/t nueva' events after {WEBHOOK_WARMUP} warm-up, {WEBHOOK_CONNECTIONS} "
+                        f"connections as fast as answers come (closed loop), {PEOPLE} people in {len(BOT_GROUPS)} "
+                        "allowed groups; end to end = from the first post until every reply row is in outbound_queue; "
+                        "CPU over the same span.")
+
+
+def _memory(report: Report, idle: dict[str, float], pids: dict[str, int]) -> None:
+    for name, pid in pids.items():
+        shown = "supervisor" if name == "run" else name
+        report.add(f"{shown}: resident memory idle (VmRSS after start)", idle[name], "MB", "≤ 60 MB",
+                   lambda v: v <= 60)
+        report.add(f"{shown}: peak resident memory (VmHWM after the load)", memory_mb(pid)[1], "MB")
+
+
+def _reminders(report: Report) -> None:
+    """The tick at 100k users, running (only the last minute's slots) and at the 08:30 peak."""
+    db = Database.from_url(sqlite_url(build_reminders()))
+    try:
+        quiet = outbound_bench._median_ms(lambda: outbound_bench._tick(db, (3, 17), (3, 16)))
+        restart = outbound_bench._median_ms(lambda: outbound_bench._tick(db, (3, 17), None))
+        due = len(due_reminders(db, now=outbound_bench._local(8, 30), zone=outbound_bench.MADRID,
+                                grace_minutes=outbound_bench.GRACE, since=outbound_bench._local(8, 29)))
+        peak, _ = outbound_bench._timed(lambda: outbound_bench._tick(db, (8, 30), (8, 29)))
+    finally:
+        db.dispose()
+    report.add("reminder tick, 100k users: a running minute with nothing due", quiet, "ms", "≤ 50 ms",
+               lambda v: v <= 50)
+    report.add("reminder tick, 100k users: first tick after a start (whole grace window)", restart, "ms")
+    report.add(f"reminder tick, 100k users: 08:30 peak, {due:,} users due (digests queued)", peak, "ms")
+
+
+def _drain(report: Report) -> None:
+    rate = asyncio.run(outbound_bench._drain(200, 10, 4))
+    report.add("queue drain to the fake gateway (200 chats x 10, concurrency 4)", rate, "msg/s")
+
+
+def run(quick: bool = False) -> Report:
+    """Measure everything in one run and return the report."""
+    pin_self(CLIENT_CPU)
+    report = Report()
+    before = load_average()
+    folder = (CACHE / "report").resolve()
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    unit = _start_unit(folder)
+    try:
+        time.sleep(2.0)
+        pids = unit_pids(unit)
+        idle = {name: memory_mb(pid)[0] for name, pid in pids.items()}
+        cookie = _session_cookie(Path(unit.env["DB_PATH"]))
+        _api(report, unit, cookie, quick)
+        _webhook(report, unit, quick)
+        _memory(report, idle, pids)
+    finally:
+        unit.stop()
+    _reminders(report)
+    _drain(report)
+    report.notes.append("Placement: the unit's four processes pinned to CPU 0, the clients (this process) on CPU 1; "
+                        "reminder tick and drain in this process. Quote ratios from one run, not absolute figures. "
+                        f"Load average (1 min) at the start {before}, at the end {load_average()}: above ~1 on two "
+                        "CPUs, something else was running and the absolute figures are low.")
+    return report
+
+
+def render(report: Report, command: str, seconds: float) -> str:
+    """The markdown block recorded in docs/benchmarks.md."""
+    return "\n".join([f"Machine: {machine()}.", "", f"Command: `{command}` ({seconds:.0f} s).", "", report.table(), "",
+                      *(f"- {note}" for note in report.notes)])
+
+
+def record(path: Path, block: str, marker: str = "bench") -> None:
+    """Replace the text between the ``<!-- marker:begin/end -->`` lines of ``path`` (append them if absent)."""
+    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        text = f"{head}{begin}\n{block}\n{end}{rest.split(end, 1)[1]}"
+    else:
+        text = f"{text.rstrip()}\n\n{begin}\n{block}\n{end}\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run, print the table, and with --record write it into a markdown file."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks")
+    parser.add_argument("--quick", action="store_true", help="one round and fewer events (a smoke run)")
+    parser.add_argument("--record", type=Path, help="write the table between the bench markers of this file")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    report = run(quick=args.quick)
+    given = sys.argv[1:] if argv is None else argv
+    command = "nox -s bench" + (" -- " + " ".join(given) if given else "")
+    block = render(report, command, time.perf_counter() - started)
+    print(block, flush=True)
+    if args.record:
+        record(args.record, block)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""Several events in one transaction (group commit): each takes effect as if alone, and one that fails leaves
+nothing behind while the others still take effect."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from taskcore.chat import ChatResult, Moment, handle_events
+from taskcore.chat import tasks as chat_tasks
+from taskcore.gateway.inbound import parse_event
+from taskcore.ratelimit import Decision, RateLimiter
+from taskcore.settings import load_settings
+from taskcore.storage.db import Database
+from tasksvc_run.bot.webhook import EventRunner
+from tasksvc_run.clock import FrozenClock
+from tasksvc_run.metrics import Metrics
+from tests.builders import NOW, TODAY, wa_text
+from tests.chat_support import policy, queued, task_rows, texts
+
+
+def moment() -> Moment:
+    return Moment(NOW, TODAY)
+
+
+def events(*payloads: dict[str, object]) -> list[Any]:
+    return [parse_event(p) for p in payloads]
+
+
+def fail_on(monkeypatch: pytest.MonkeyPatch, description: str, error: Exception | None = None) -> None:
+    """Creating a task with this description breaks (a bug, or ``error``: a full disk, say)."""
+    create = chat_tasks.task_writes.create_task
+
+    def breaking(conn: Any, **kwargs: Any) -> Any:
+        if kwargs["description"] == description:
+            raise error or RuntimeError("database went away")
+        return create(conn, **kwargs)
+
+    monkeypatch.setattr(chat_tasks.task_writes, "create_task", breaking)
+
+
+def test_a_batch_of_events_of_different_chats_takes_effect_whole(db: Database) -> None:
+    batch = [(e, moment()) for e in events(wa_text("/t nueva pan", group="1@g.us"),
+                                           wa_text("/t nueva sal", group="2@g.us", sender="34600222222"),
+                                           wa_text("/t nueva té", group=None))]
+    results = handle_events(db, policy(), batch)
+    assert [r.outcome for r in results if isinstance(r, ChatResult)] == ["nueva done"] * 3
+    assert [t.description for t in task_rows(db)] == ["pan", "sal", "té"]
+    assert len(texts(db)) == 3
+
+
+def test_a_failing_event_leaves_nothing_and_the_others_of_its_batch_still_take_effect(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fail_on(monkeypatch, "boom")
+    batch = [(e, moment()) for e in events(wa_text("/t nueva pan", group="1@g.us", message_id="A"),
+                                           wa_text("/t nueva boom", group="2@g.us", message_id="B"),
+                                           wa_text("/t nueva sal", group="3@g.us", message_id="C"))]
+    first, failed, last = handle_events(db, policy(), batch)
+    assert isinstance(failed, RuntimeError)
+    assert (getattr(first, "outcome", None), getattr(last, "outcome", None)) == ("nueva done", "nueva done")
+    assert [t.description for t in task_rows(db)] == ["pan", "sal"]
+    assert len(queued(db)) == 2
+    monkeypatch.undo()
+    [again] = handle_events(db, policy(), [(parse_event(wa_text("/t nueva boom", group="2@g.us",
+                                                                 message_id="B")), moment())])
+    assert getattr(again, "outcome", None) == "nueva done"  # the failed event's message id was not kept
+
+
+def test_when_the_database_cannot_take_an_event_the_later_events_of_its_chat_are_not_tried(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full = OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
+    fail_on(monkeypatch, "boom", full)
+    batch = [(e, moment()) for e in events(wa_text("/t nueva boom", group="1@g.us", message_id="A"),
+                                           wa_text("/t nueva después", group="1@g.us", message_id="B"),
+                                           wa_text("/t nueva sal", group="2@g.us", message_id="C"))]
+    first, second, third = handle_events(db, policy(), batch)
+    assert first is full
+    assert second is full  # "después" waits behind "boom", in its chat's order
+    assert isinstance(third, ChatResult)
+    assert [t.description for t in task_rows(db)] == ["sal"]
+
+
+def test_events_of_one_chat_in_one_batch_are_handled_in_their_order(db: Database) -> None:
+    batch = [(e, moment()) for e in events(*(wa_text(f"/t nueva tarea {i}") for i in range(5)))]
+    handle_events(db, policy(), batch)
+    assert [t.description for t in task_rows(db)] == [f"tarea {i}" for i in range(5)]
+
+
+def runner(db: Database, **kwargs: Any) -> EventRunner:
+    settings = load_settings({"NODE_ENV": "test", "DB_PATH": "unused.db"})
+    return EventRunner(db, policy(admins=("34600111111",)), settings=settings, clock=FrozenClock(NOW),
+                       metrics=Metrics(), limiter=RateLimiter(60, 60), **kwargs)
+
+
+def test_an_event_handled_again_after_its_batch_failed_takes_one_token_not_two(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fail_on(monkeypatch, "boom")
+    bot = runner(db)
+    asked: list[str] = []
+    take = bot.take_token
+
+    def counted(user_id: str) -> Decision:
+        asked.append(user_id)
+        return take(user_id)
+
+    monkeypatch.setattr(bot, "take_token", counted)
+    results = bot.run_batch(events(wa_text("/t nueva pan", group="1@g.us", sender="34600222222"),
+                                   wa_text("/t nueva boom", group="2@g.us", sender="34600333333")))
+    assert [type(r).__name__ for r in results] == ["ChatResult", "RuntimeError"]
+    assert sorted(asked) == ["34600222222", "34600333333"]
+
+
+async def test_admin_sync_asked_from_the_worker_thread_runs_on_the_event_loop(db: Database) -> None:
+    loop = asyncio.get_running_loop()
+    asked_on: list[threading.Thread] = []
+    done = asyncio.Event()
+
+    class Sync:
+        def request_sync(self) -> None:
+            asked_on.append(threading.current_thread())
+            done.set()
+
+    bot = runner(db, sync=Sync)
+    bot.bind_loop(loop)
+    result = await asyncio.to_thread(bot.run, parse_event(wa_text("/admin sync", group=None)))
+    await asyncio.wait_for(done.wait(), 5)
+    assert result.outcome == "admin sync done"
+    assert asked_on == [threading.main_thread()]

@@ -1,0 +1,72 @@
+"""Prepared statements (the webhook's hot path) behave as Connection.execute does: the same conversions both ways,
+the same exceptions, inside the caller's transaction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import Connection, bindparam, exc, insert, select
+
+from taskcore.storage import schema
+from taskcore.storage.db import Database, is_busy_error
+from taskcore.storage.prepared import Prepared
+from tests.builders import NOW
+
+users = schema.users
+INSERT_USER = Prepared(insert(users).returning(users.c.id, users.c.created_at),
+                       ["id", "display_name", "created_at", "last_seen_at"])
+READ_USER = Prepared(select(users.c.display_name, users.c.last_seen_at).where(users.c.id == bindparam("id")), ["id"])
+
+
+def test_aware_datetimes_go_in_as_utc_and_come_back_aware(db: Database) -> None:
+    madrid_noon = datetime(2026, 11, 22, 12, 0, tzinfo=timezone(timedelta(hours=1)))
+    with db.write() as conn:
+        row = INSERT_USER.first(conn, {"id": "1", "display_name": "Ana", "created_at": madrid_noon,
+                                       "last_seen_at": None})
+    assert row == ("1", madrid_noon)
+    assert row[1].tzinfo == UTC
+    with db.read() as conn:
+        assert READ_USER.first(conn, {"id": "1"}) == ("Ana", None)
+        assert conn.execute(select(users.c.created_at)).scalar_one() == madrid_noon
+
+
+def test_a_row_that_is_not_there_is_none(db: Database) -> None:
+    with db.read() as conn:
+        assert READ_USER.first(conn, {"id": "nobody"}) is None
+        assert READ_USER.all(conn, {"id": "nobody"}) == []
+
+
+def test_a_naive_datetime_is_refused_as_everywhere_else(db: Database) -> None:
+    with db.write() as conn, pytest.raises(ValueError, match="naive"):
+        INSERT_USER.run(conn, {"id": "1", "display_name": None, "created_at": datetime(2026, 1, 1),
+                               "last_seen_at": None})
+
+
+def test_driver_errors_come_out_as_sqlalchemy_errors_and_roll_back_the_transaction(db: Database) -> None:
+    row = {"id": "1", "display_name": None, "created_at": NOW, "last_seen_at": None}
+    with db.write() as conn:
+        INSERT_USER.run(conn, row)
+
+    def another_then_a_duplicate(conn: Connection) -> None:
+        INSERT_USER.run(conn, {**row, "id": "2"})
+        INSERT_USER.run(conn, row)
+
+    with pytest.raises(exc.IntegrityError) as raised:
+        db.transact(another_then_a_duplicate)
+    assert not is_busy_error(raised.value)
+    with db.read() as conn:
+        assert READ_USER.first(conn, {"id": "2"}) is None
+
+
+def test_many_rows_go_in_one_call(db: Database) -> None:
+    rows = [{"id": str(i), "display_name": f"U{i}", "created_at": NOW, "last_seen_at": NOW} for i in range(3)]
+    with db.write() as conn:
+        Prepared(insert(users), ["id", "display_name", "created_at", "last_seen_at"]).run_many(conn, rows)
+    with db.read() as conn:
+        assert [READ_USER.first(conn, {"id": str(i)}) for i in range(3)] == [(f"U{i}", NOW) for i in range(3)]
+
+
+def test_a_statement_needing_a_parameter_not_declared_is_refused(db: Database) -> None:
+    with db.read() as conn, pytest.raises(ValueError, match="parameters not given"):
+        Prepared(select(users.c.id).where(users.c.id == bindparam("id"))).first(conn, {"id": "1"})
