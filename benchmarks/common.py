@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 from pathlib import Path
 
 
@@ -41,3 +42,14 @@ def memory_mb(pid: int, key: str = "VmRSS") -> float:
         if line.startswith(f"{key}:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def stop_child(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
+    """Close a server child's stdin (its signal to stop), wait (bounded), kill it if it lingers."""
+    if process.stdin:
+        process.stdin.close()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)

@@ -18,6 +18,8 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from benchmarks.common import stop_child
+
 RUN_LIMIT = 180.0  # seconds any one run may take
 START_TIMEOUT = 30.0
 HELLO = """
@@ -139,10 +141,4 @@ class HelloServer:
 
     def stop(self) -> None:
         """Close its stdin, wait (bounded), kill it if it lingers."""
-        if self.process.stdin:
-            self.process.stdin.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop_child(self.process)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchmarks.common import cpu_seconds, free_port, memory_mb
+from benchmarks.common import cpu_seconds, free_port, memory_mb, stop_child
 
 WARMUP = 300
 LATENCY_REQUESTS = 3000
@@ -126,13 +126,7 @@ class Server:
 
     def stop(self) -> None:
         """Close its stdin and wait (bounded); kill it if it lingers."""
-        if self.process.stdin:
-            self.process.stdin.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop_child(self.process)
 
 
 # --- the lean client -----------------------------------------------------------------------------------------------

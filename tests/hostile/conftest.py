@@ -102,8 +102,13 @@ class Running:
 @pytest.fixture(scope="package")
 def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     """`tasksvc run` on free ports over a fresh SQLite file, rate limits out of the way."""
-    tmp = Path(tmp_path_factory.mktemp("hostile"))
-    unit = Unit("run", unit_env(tmp, RATE_LIMIT_PER_MIN="1000000", GROUP_GATING_MODE="off"), tmp).start()
+    yield from run_unit(Path(tmp_path_factory.mktemp("hostile")), RATE_LIMIT_PER_MIN="1000000",
+                        GROUP_GATING_MODE="off")
+
+
+def run_unit(tmp: Path, **env: str) -> Iterator[Running]:
+    """A started `tasksvc run` over a fresh SQLite file in ``tmp`` (``env`` on top of the defaults), stopped after."""
+    unit = Unit("run", unit_env(tmp, **env), tmp).start()
     db = Database.from_url(sqlite_url(Path(unit.env["DB_PATH"])))
     try:
         yield Running(unit, db, unit_pids(unit))

@@ -13,9 +13,7 @@ from pathlib import Path
 import pytest
 
 from taskcore.services.web_auth import issue_login_token
-from taskcore.storage.db import Database, sqlite_url
-from tests.hostile.conftest import ME, Running
-from tests.system.unit import Unit, unit_env, unit_pids
+from tests.hostile.conftest import ME, Running, run_unit
 
 ATTACKER = "34611000666"
 
@@ -99,14 +97,7 @@ def test_the_cookie_is_httponly_lax_and_site_wide_and_not_secure_over_http(runni
 
 @pytest.fixture(scope="module")
 def https_unit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    tmp = Path(tmp_path_factory.mktemp("https"))
-    unit = Unit("run", unit_env(tmp, WEB_BASE_URL="https://tareas.example.org"), tmp).start()
-    db = Database.from_url(sqlite_url(Path(unit.env["DB_PATH"])))
-    try:
-        yield Running(unit, db, unit_pids(unit))
-    finally:
-        unit.stop()
-        db.dispose()
+    yield from run_unit(Path(tmp_path_factory.mktemp("https")), WEB_BASE_URL="https://tareas.example.org")
 
 
 def test_behind_an_https_base_url_the_cookie_is_also_secure(https_unit: Running) -> None:
