@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 
 import aiohttp
 from aiohttp import web
@@ -44,8 +44,8 @@ def route(path: str, *, dev: bool = False) -> str:
 
 def upstream_headers(request: web.Request, target: str) -> CIMultiDict[str]:
     """Request headers minus hop-by-hop ones, plus X-Forwarded-*; the web is asked for identity encoding (R6)."""
-    extra = {t.strip().lower() for t in request.headers.get("Connection", "").split(",") if t.strip()}
-    headers = CIMultiDict((k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP | extra)
+    dropped = HOP_BY_HOP | _connection_tokens(request.headers)
+    headers = CIMultiDict((k, v) for k, v in request.headers.items() if k.lower() not in dropped)
     peer = request.remote or ""
     prior = request.headers.get("X-Forwarded-For")
     headers["X-Forwarded-For"] = f"{prior}, {peer}" if prior else peer
@@ -54,6 +54,12 @@ def upstream_headers(request: web.Request, target: str) -> CIMultiDict[str]:
     if target == "web":
         headers["Accept-Encoding"] = "identity"
     return headers
+
+
+def _connection_tokens(headers: Mapping[str, str]) -> frozenset[str]:
+    """Header names that a Connection header marks as hop-by-hop."""
+    value = headers.get("Connection")
+    return frozenset(t.strip().lower() for t in value.split(",") if t.strip()) if value else frozenset()
 
 
 class BodyTooLarge(Exception):
@@ -113,11 +119,9 @@ async def _proxy(request: web.Request, target: str) -> web.StreamResponse:
 
 
 async def _relay(request: web.Request, upstream: aiohttp.ClientResponse) -> web.StreamResponse:
-    extra = {t.strip().lower() for t in upstream.headers.get("Connection", "").split(",") if t.strip()}
-    response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
-    for key, value in upstream.headers.items():
-        if key.lower() not in DROPPED_RESPONSE and key.lower() not in extra:
-            response.headers.add(key, value)
+    dropped = DROPPED_RESPONSE | _connection_tokens(upstream.headers)
+    headers = CIMultiDict((k, v) for k, v in upstream.headers.items() if k.lower() not in dropped)
+    response = web.StreamResponse(status=upstream.status, reason=upstream.reason, headers=headers)
     await response.prepare(request)
     try:
         async for chunk in upstream.content.iter_chunked(CHUNK):
