@@ -9,7 +9,6 @@ The two backends are measured alternately, ROUNDS times, so that a noisy neighbo
 from __future__ import annotations
 
 import asyncio
-import json
 import multiprocessing
 import os
 import socket
@@ -27,6 +26,7 @@ from aiohttp import web
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import OperationalError
 
+from benchmarks.bot_bench import event  # the same '/t nueva' events as the bot benchmark
 from benchmarks.common import free_port, pin
 from benchmarks.dataset import BENCH_USER, build
 from benchmarks.loadgen import load, post_json
@@ -39,7 +39,7 @@ from tasksvc_run.web import make_web_app
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 ROUNDS = 2
-EVENTS, EVENT_WARMUP, EVENT_CONNECTIONS, GROUPS, PEOPLE = 3000, 300, 32, 50, 200
+EVENTS, EVENT_WARMUP, EVENT_CONNECTIONS = 3000, 300, 32  # events from bot_bench: 200 people in 50 groups
 API_WARMUP, API_REQUESTS = 200, 2000
 LIMIT_SECONDS = 120.0  # any one pass
 COPY_CHUNK = 20_000
@@ -130,14 +130,6 @@ def _server(kind: str, env: dict[str, str]) -> Iterator[int]:
 
 # --- webhook events -------------------------------------------------------------------------------------------------
 
-def _event(i: int) -> bytes:
-    key = {"remoteJid": f"1203633{i % GROUPS:011d}@g.us", "fromMe": False, "id": f"PGCMP{i:08d}",
-           "participant": f"{34600000000 + i % PEOPLE}@s.whatsapp.net"}
-    data = {"key": key, "pushName": f"P{i % PEOPLE}", "message": {"conversation": f"/t nueva tarea {i} mañana"},
-            "messageType": "conversation", "messageTimestamp": 1767003303}
-    return json.dumps({"event": "messages.upsert", "instance": "bench", "data": data}).encode()
-
-
 async def _post_all(port: int, bodies: list[bytes]) -> tuple[list[float], float]:
     """Closed loop over EVENT_CONNECTIONS kept-alive connections (benchmarks.loadgen); (ack ms, seconds)."""
     run = await load(port, [post_json("/webhook", body) for body in bodies], EVENT_CONNECTIONS)
@@ -158,9 +150,9 @@ def _until_queued(db: Database, wanted: int) -> None:
 def webhook_pass(backend: str, pg: str | None) -> dict[str, float]:
     """EVENTS '/t nueva' events: acknowledged/s, end to end (task created, reply queued)/s, ack p50/p99."""
     with _database(backend, pg) as (db, env), _server("bot", env) as port:
-        asyncio.run(_post_all(port, [_event(i) for i in range(EVENT_WARMUP)]))
+        asyncio.run(_post_all(port, [event(i) for i in range(EVENT_WARMUP)]))
         _until_queued(db, EVENT_WARMUP)
-        latencies, acked = asyncio.run(_post_all(port, [_event(i) for i in range(EVENT_WARMUP, EVENT_WARMUP + EVENTS)]))
+        latencies, acked = asyncio.run(_post_all(port, [event(i) for i in range(EVENT_WARMUP, EVENT_WARMUP + EVENTS)]))
         started = time.perf_counter() - acked
         _until_queued(db, EVENT_WARMUP + EVENTS)
         done = time.perf_counter() - started
