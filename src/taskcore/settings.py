@@ -69,9 +69,10 @@ class Settings(BaseSettings):
     bot_port: _Port = 3007
     web_port: _Port = 3008
     node_env: Literal["development", "test", "production"] = "production"
-    metrics_enabled: bool | None = None
+    # Resolved during validation (SPEC section 16): the value in force, never None.
+    metrics_enabled: bool = Field(default=None, validate_default=True)
     rate_limit_per_min: int = Field(default=15, ge=1)
-    rate_limit_burst: int | None = Field(default=None, ge=1)
+    rate_limit_burst: int = Field(default=None, ge=1, validate_default=True)
     group_sync_interval_ms: int = Field(default=86_400_000, gt=0)
     group_members_sync_interval_ms: int = Field(default=21_600_000, gt=0)
     group_members_inactive_retention_days: int = Field(default=180, ge=1)
@@ -117,6 +118,18 @@ class Settings(BaseSettings):
         if _ONLY_GIVEN_VALUES.get():
             return (init_settings,)
         return init_settings, env_settings, dotenv_settings, file_secret_settings
+
+    @field_validator("metrics_enabled", mode="before")
+    @classmethod
+    def _resolve_metrics(cls, value: object, info: ValidationInfo) -> object:
+        """Unset: on everywhere except in test (seed section 8)."""
+        return info.data.get("node_env", "production") != "test" if value is None else value
+
+    @field_validator("rate_limit_burst", mode="before")
+    @classmethod
+    def _resolve_burst(cls, value: object, info: ValidationInfo) -> object:
+        """Unset: equal to RATE_LIMIT_PER_MIN (seed section 8)."""
+        return info.data.get("rate_limit_per_min", 15) if value is None else value
 
     @field_validator("messaging_community_id")
     @classmethod
@@ -192,16 +205,6 @@ class Settings(BaseSettings):
                     f"using {MIN_SYNC_INTERVAL_MS}"
                 )
         return self
-
-    @property
-    def metrics_on(self) -> bool:
-        """METRICS_ENABLED when set, otherwise on everywhere except in test."""
-        return self.metrics_enabled if self.metrics_enabled is not None else self.node_env != "test"
-
-    @property
-    def burst(self) -> int:
-        """Token bucket capacity: RATE_LIMIT_BURST, or RATE_LIMIT_PER_MIN when unset."""
-        return self.rate_limit_burst if self.rate_limit_burst is not None else self.rate_limit_per_min
 
     @property
     def reaction_max_attempts(self) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from taskcore.errors import SchemaError
 from taskcore.settings import ConfigError, Settings, load_settings
+from tasksvc_run import exits
 from tasksvc_run.logs import setup_logging
 
 log = logging.getLogger("tasksvc")
@@ -22,7 +23,7 @@ def _settings_or_exit() -> Settings:
     except ConfigError as exc:
         for line in exc.lines:
             print(f"tasksvc: configuration error: {line}", file=sys.stderr)
-        raise SystemExit(2) from exc
+        raise SystemExit(exits.CONFIG) from exc
 
 
 def cmd_migrate(settings: Settings) -> int:
@@ -33,13 +34,14 @@ def cmd_migrate(settings: Settings) -> int:
     db = Database.from_url(settings.sqlalchemy_url)
     try:
         applied = migrator.migrate(db, log=None if settings.migrations_silent else log.info)
+        migrator.require_schema(db)
     except SchemaError as exc:
         log.error("migration refused", extra={"reason": str(exc)})
-        return 1
+        return exits.SCHEMA
     finally:
         db.dispose()
     log.info("migrations up to date", extra={"applied": len(applied)})
-    return 0
+    return exits.OK
 
 
 def cmd_proxy(settings: Settings) -> int:

@@ -12,6 +12,7 @@ from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
+from tasksvc_run.outage import FatalStop
 
 if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out of the web
     import jinja2
@@ -26,6 +27,7 @@ DB = web.AppKey("db", Database)
 CLOCK = web.AppKey("clock", Clock)
 METRICS: web.AppKey[Metrics] = web.AppKey("metrics")
 LIMITER = web.AppKey("limiter", RateLimiter)
+FATAL = web.AppKey("fatal_stop", FatalStop)  # stops the process on a schema error (SPEC section 17)
 
 # Web interface (issue 4).
 TEMPLATES: web.AppKey[jinja2.Environment] = web.AppKey("templates")

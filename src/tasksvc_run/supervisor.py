@@ -21,6 +21,7 @@ from types import FrameType
 from taskcore.settings import Settings
 from taskcore.storage import migrator
 from taskcore.storage.db import Database
+from tasksvc_run import exits
 
 log = logging.getLogger("supervisor")
 STOP_BUDGET = 9.5
@@ -82,8 +83,9 @@ class Supervisor:
             if self.stopping:
                 return False
             if dead := [c for c in self.children if not c.alive()]:
-                log.error("child exited during start", extra={
-                    "child": dead[0].name, "code": dead[0].process.returncode, "waiting_for": what})
+                code = dead[0].process.returncode
+                log.error(f"{dead[0].name} exited during start: {exits.reason(code)}", extra={
+                    "child": dead[0].name, "code": code, "waiting_for": what})
                 return False
             if ready():
                 return True
@@ -108,7 +110,9 @@ class Supervisor:
             if not self.wait_until(partial(port_open, port), f"{name} port"):
                 return False
         self.spawn("bot")
-        if not self.wait_until(self.tables_ready, "bot migrations"):
+        # The bot listens once it has migrated and checked the schema; on a database migrated before, the tables
+        # alone exist at once.
+        if not self.wait_until(lambda: port_open(self.settings.bot_port) and self.tables_ready(), "bot migrations"):
             return False
         self.spawn("web")
         if not self.wait_until(lambda: port_open(self.settings.web_port), "web port"):
@@ -121,7 +125,9 @@ class Supervisor:
         while not self.stopping:
             dead = [c for c in self.children if not c.alive()]
             if dead:
-                log.error("child exited", extra={"child": dead[0].name, "code": dead[0].process.returncode})
+                code = dead[0].process.returncode
+                log.error(f"{dead[0].name} exited: {exits.reason(code)}; stopping the unit",
+                          extra={"child": dead[0].name, "code": code})
                 return 1
             time.sleep(POLL)
         return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ def test_a_backup_holds_every_committed_row_and_passes_an_integrity_check(sqlite
     source = Path(str(sqlite_db.engine.url.database))
     copy = tmp_path / "backups" / "tasks.db"
     assert backup_sqlite(source, copy) > 0
-    with sqlite3.connect(copy) as conn:
+    with closing(sqlite3.connect(copy)) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert sorted(row[0] for row in conn.execute("SELECT id FROM tasks")) == created
 
@@ -29,7 +30,7 @@ def test_the_command_backs_up_the_configured_database(sqlite_db: Database, tmp_p
     monkeypatch.setenv("DB_PATH", str(sqlite_db.engine.url.database))
     monkeypatch.setenv("NODE_ENV", "test")
     assert main(["backup", str(tmp_path / "copy.db")]) == 0
-    with sqlite3.connect(tmp_path / "copy.db") as conn:
+    with closing(sqlite3.connect(tmp_path / "copy.db")) as conn:
         assert conn.execute("SELECT count(*) FROM tasks").fetchone()[0] == 1
 
 

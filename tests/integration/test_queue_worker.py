@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime, timedelta
@@ -10,7 +12,8 @@ from typing import Any
 
 import aiohttp
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
+from sqlalchemy.exc import OperationalError
 
 from taskcore.gateway.client import GatewayClient
 from taskcore.gateway.outbound import send_reaction_body, send_text_body
@@ -20,6 +23,7 @@ from taskcore.storage.schema import outbound_queue as oq
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
 from tasksvc_run.clock import FrozenClock, SystemClock
 from tasksvc_run.metrics import Metrics
+from tasksvc_run.outage import FatalStop
 from tests.fakes.gateway import FakeGateway, sample
 
 ERRORS: dict[str, Any] = sample("outbound_error_responses")
@@ -229,3 +233,45 @@ async def test_notify_wakes_the_worker_before_its_next_poll(
     worker.notify()
     await gateway.wait_for(lambda gw: gw.sent_texts() == ["hola"], within=3.0)
     await worker.stop()
+
+
+async def test_a_passing_outage_is_logged_once_when_it_starts_and_once_when_it_ends(
+    db: Database, client: GatewayClient, gateway: FakeGateway, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_claim, failures = queue.claim_jobs, [0]
+
+    def claim_while_locked(*args: Any, **kwargs: Any) -> Any:
+        if failures[0] < 20:
+            failures[0] += 1
+            raise OperationalError("UPDATE outbound_queue", {}, sqlite3.OperationalError("database is locked"))
+        return real_claim(*args, **kwargs)
+
+    monkeypatch.setattr(queue, "claim_jobs", claim_while_locked)
+    put(db, "34600000001", "hola")
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=Metrics(), config=FAST), db)
+    assert failures[0] == 20
+    assert gateway.sent_texts() == ["hola"]
+    said = [r.getMessage() for r in caplog.records if r.name == "tasksvc.database"]
+    assert said == ["database unavailable; retrying quietly until it is back", "database available again"]
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+async def test_a_missing_table_stops_the_worker_process_with_one_line(
+    db: Database, client: GatewayClient, metrics: Metrics, caplog: pytest.LogCaptureFixture,
+) -> None:
+    with db.write() as conn:
+        conn.execute(text("DROP TABLE outbound_queue"))
+    stopped = asyncio.Event()
+    worker = QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST,
+                         fatal=FatalStop(stopped.set))
+    worker.start()
+    try:
+        async with asyncio.timeout(5):
+            await stopped.wait()
+        await asyncio.sleep(0.1)  # more polls fail meanwhile: still one line
+    finally:
+        await worker.stop()
+    critical = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(critical) == 1
+    assert "outbound_queue" in critical[0].reason  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from sqlalchemy import select, text
 from taskcore.errors import SchemaError
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database
+from tasksvc_run import exits
 from tasksvc_run.cli import COMMANDS
 from tasksvc_run.clock import FrozenClock
 from tasksvc_run.web.serve import DEV_FALLBACK_USER, SchemaNotReady, autoseed, run_web, wait_for_schema
@@ -63,7 +64,7 @@ def test_a_history_this_code_does_not_know_stops_the_wait_at_once(db: Database) 
 
 def test_the_web_process_exits_non_zero_when_the_schema_never_comes(tmp_path: Path) -> None:
     settings = web_settings(DB_PATH=str(tmp_path / "tasks.db"))
-    assert run_web(settings, wait_seconds=0.2) == 1
+    assert run_web(settings, wait_seconds=0.2) == exits.SCHEMA
 
 
 def _task_count(db: Database) -> int:

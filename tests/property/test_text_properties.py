@@ -45,7 +45,12 @@ def test_hoy_and_manana_follow_today(today: date) -> None:
         assert parse_due_date("mañana", today=today) == today + timedelta(days=1)
 
 
-@given(st.text(), st.lists(st.text(), max_size=5))
+# SQLite's LIKE reads a value only up to its first NUL; a sanitised description holds none (control characters are
+# removed), and a search holding one matches nothing (docs/decisions.md, Search).
+_NO_NUL = st.text(alphabet=st.characters(blacklist_characters="\x00"))
+
+
+@given(_NO_NUL, st.lists(_NO_NUL, max_size=5))
 def test_escape_like_matches_itself_and_nothing_else(needle: str, others: list[str]) -> None:
     db = sqlite3.connect(":memory:")
     db.execute("create table t (v text)")
@@ -53,6 +58,7 @@ def test_escape_like_matches_itself_and_nothing_else(needle: str, others: list[s
     db.executemany("insert into t values (?)", [(v,) for v in values])
     rows = db.execute("select v from t where v like ? escape '\\'", (escape_like(needle),)).fetchall()
     # SQLite's LIKE ignores case for ASCII letters only, so equality is judged the same way.
+    db.close()
     expected = {v for v in values if _ascii_fold(v) == _ascii_fold(needle)}
     assert {r[0] for r in rows} == expected
 

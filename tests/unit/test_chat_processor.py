@@ -193,3 +193,29 @@ async def test_closing_while_the_database_is_down_gives_up_within_the_bound_and_
     await processor.close(0.3)
     assert run.calls >= 2  # retried while closing
     assert any("left unhandled" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_schema_error_stops_the_processor_and_reports_once(pool: ThreadPoolExecutor) -> None:
+    broken = RuntimeError("no such table: tasks")
+    handled: list[str] = []
+
+    def run(events: list[str]) -> list[str | Exception]:
+        handled.extend(events)
+        return [broken if e == "a2" else e for e in events]
+
+    reported: list[Exception] = []
+    stopped = asyncio.Event()
+
+    def stop(exc: Exception) -> None:
+        reported.append(exc)
+        stopped.set()
+
+    processor = ChatProcessor(run, pool, fatal=lambda exc: exc is broken, on_fatal=stop)
+    processor.submit("a", "a1")
+    await processor.drain(5)
+    processor.submit("a", "a2")
+    await asyncio.wait_for(stopped.wait(), 5)
+    await asyncio.sleep(0.05)  # a second report would come now
+    assert reported == [broken]
+    assert not processor.submit("a", "a3")  # nothing more is taken
+    assert handled == ["a1", "a2"]

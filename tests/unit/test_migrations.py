@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from taskcore.errors import SchemaError
 from taskcore.storage import migrator
-from taskcore.storage.db import Database
+from taskcore.storage.db import Database, is_schema_error, is_unavailable
 from taskcore.storage.schema import metadata
 
 
@@ -69,3 +72,40 @@ def test_sqlite_connections_use_wal_busy_timeout_foreign_keys_and_normal_sync(sq
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1
+
+
+def test_a_package_without_migration_files_is_an_error_not_an_empty_schema(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    (tmp_path / "__init__.py").write_text("")
+    monkeypatch.setattr(migrator.resources, "files", lambda _package: tmp_path)
+    with pytest.raises(SchemaError, match=r"no migration files .* reinstall"):
+        migrator.load_migrations()
+
+
+def test_a_complete_schema_passes_the_table_check(db: Database) -> None:
+    assert migrator.missing_tables(db) == []
+    migrator.require_schema(db)
+
+
+def test_a_table_missing_after_migrating_is_named(db: Database) -> None:
+    with db.write() as conn:
+        conn.execute(text("DROP TABLE outbound_queue"))
+    assert migrator.missing_tables(db) == ["outbound_queue"]
+    with pytest.raises(SchemaError, match="lacks table\\(s\\) outbound_queue after migrating"):
+        migrator.require_schema(db)
+
+
+def test_a_missing_table_is_a_schema_error_not_an_outage(db: Database) -> None:
+    with db.write() as conn:
+        conn.execute(text("DROP TABLE job_leases"))
+    with pytest.raises(DBAPIError) as raised, db.read() as conn:
+        conn.execute(text("SELECT * FROM job_leases"))
+    assert is_schema_error(raised.value)
+    assert not is_unavailable(raised.value)
+
+
+def test_a_busy_database_is_an_outage_not_a_schema_error() -> None:
+    busy = OperationalError("UPDATE tasks", {}, sqlite3.OperationalError("database is locked"))
+    assert is_unavailable(busy)
+    assert not is_schema_error(busy)

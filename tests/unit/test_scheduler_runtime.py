@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from tasksvc_run.clock import FrozenClock
+from tasksvc_run.outage import FatalStop
 from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, Sleep, every, every_minute
 
 START = datetime(2026, 11, 23, 7, 29, 40, tzinfo=UTC)
@@ -145,3 +148,37 @@ async def test_request_sync_without_sync_jobs_only_logs(caplog: pytest.LogCaptur
         runtime.request_sync()
     await runtime.stop()
     assert "no gateway is configured" in caplog.text
+
+
+async def test_a_database_outage_in_a_job_is_logged_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
+    clock = FrozenClock(START)
+    ran: list[datetime] = []
+
+    async def reminders() -> None:
+        ran.append(clock.now())
+        if len(ran) <= 4:
+            raise OperationalError("SELECT", {}, sqlite3.OperationalError("disk I/O error"))
+
+    runtime = SchedulerRuntime([Job("reminders", reminders, every(timedelta(seconds=10)), at_start=True)],
+                               clock=clock, sleep=moving_sleep(clock), sync_at_start=False)
+    runtime.start()
+    await wait_until(lambda: len(ran) >= 6)
+    await runtime.stop()
+    said = [r.getMessage() for r in caplog.records if r.name == "tasksvc.database"]
+    assert said == ["database unavailable; retrying quietly until it is back", "database available again"]
+
+
+async def test_a_missing_table_in_a_job_stops_the_process() -> None:
+    clock = FrozenClock(START)
+    stops: list[str] = []
+
+    async def reminders() -> None:
+        raise OperationalError("SELECT", {}, sqlite3.OperationalError("no such table: reminder_deliveries"))
+
+    runtime = SchedulerRuntime([Job("reminders", reminders, every(timedelta(seconds=10)), at_start=True)],
+                               clock=clock, sleep=moving_sleep(clock), sync_at_start=False,
+                               fatal=FatalStop(lambda: stops.append("stop")))
+    runtime.start()
+    await wait_until(lambda: bool(stops))
+    await runtime.stop()
+    assert stops == ["stop"]

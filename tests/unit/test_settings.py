@@ -121,8 +121,6 @@ def test_log_format_defaults_to_key_value() -> None:
         "gateway_api_key",
         "webhook_url",
         "messaging_community_id",
-        "metrics_enabled",
-        "rate_limit_burst",
         "rq_reactions_max_attempts",
         "db_path",
         "database_url",
@@ -184,7 +182,7 @@ def test_without_a_mapping_the_env_file_is_read(clean_environ: pytest.MonkeyPatc
     env_file = tmp_path / "custom.env"
     env_file.write_text("WEB_PORT=4010\nRATE_LIMIT_BURST=\n")
     settings = load_settings(env_file=str(env_file))
-    assert (settings.web_port, settings.rate_limit_burst) == (4010, None)
+    assert (settings.web_port, settings.rate_limit_burst) == (4010, 15)  # an empty value counts as unset
 
 
 def test_the_process_environment_wins_over_the_env_file(
@@ -234,25 +232,25 @@ def test_web_base_url_loses_its_trailing_slash() -> None:
 
 @pytest.mark.parametrize("node_env", ["development", "production"])
 def test_metrics_are_on_by_default_outside_test(node_env: str) -> None:
-    assert load_settings({"NODE_ENV": node_env}).metrics_on is True
+    assert load_settings({"NODE_ENV": node_env}).metrics_enabled is True
 
 
 def test_metrics_are_off_by_default_in_test() -> None:
-    assert load_settings({"NODE_ENV": "test"}).metrics_on is False
+    assert load_settings({"NODE_ENV": "test"}).metrics_enabled is False
 
 
 @pytest.mark.parametrize(("value", "expected"), [("true", True), ("1", True), ("false", False), ("0", False)])
 def test_metrics_enabled_overrides_the_node_env_default(value: str, expected: bool) -> None:
     node_env = "production" if not expected else "test"
-    assert load_settings({"NODE_ENV": node_env, "METRICS_ENABLED": value}).metrics_on is expected
+    assert load_settings({"NODE_ENV": node_env, "METRICS_ENABLED": value}).metrics_enabled is expected
 
 
 def test_rate_limit_burst_defaults_to_rate_limit_per_min() -> None:
-    assert load_settings({"RATE_LIMIT_PER_MIN": "30"}).burst == 30
+    assert load_settings({"RATE_LIMIT_PER_MIN": "30"}).rate_limit_burst == 30
 
 
 def test_rate_limit_burst_when_set_is_the_bucket_capacity() -> None:
-    assert load_settings({"RATE_LIMIT_PER_MIN": "30", "RATE_LIMIT_BURST": "5"}).burst == 5
+    assert load_settings({"RATE_LIMIT_PER_MIN": "30", "RATE_LIMIT_BURST": "5"}).rate_limit_burst == 5
 
 
 def test_reaction_attempts_fall_back_to_rq_max_attempts() -> None:
@@ -550,3 +548,15 @@ def test_present_variables_tells_set_from_unset_without_values() -> None:
 
 def test_a_variable_set_to_empty_is_reported_missing() -> None:
     assert present_variables(load_settings({"TZ": ""}))["TZ"] is False
+
+
+@pytest.mark.parametrize("env", [{}, {"NODE_ENV": "test"}, {"RATE_LIMIT_PER_MIN": "7"}])
+def test_effective_values_are_in_force_and_never_none(env: dict[str, str]) -> None:
+    settings = load_settings(env)
+    assert isinstance(settings.metrics_enabled, bool)
+    assert settings.rate_limit_burst == int(env.get("RATE_LIMIT_PER_MIN", "15"))
+
+
+def test_the_constructor_resolves_effective_values_too() -> None:
+    settings = Settings(node_env="test", rate_limit_per_min=4, _env_file=None)
+    assert (settings.metrics_enabled, settings.rate_limit_burst) == (False, 4)

@@ -22,7 +22,7 @@ from taskcore.gateway.inbound import (
 )
 from taskcore.outbound import JobKind
 from taskcore.services.reactions import enqueue_reaction
-from taskcore.storage.db import Database, is_unavailable
+from taskcore.storage.db import Database, is_schema_error, is_unavailable
 from taskcore.storage.queue import enqueue
 
 
@@ -92,7 +92,7 @@ def handle_events(
             results.append(handle_event(db, policy, event, moment))
         except Exception as exc:  # reported to the caller, per event
             results.append(exc)
-            if is_unavailable(exc):
+            if is_unavailable(exc) or is_schema_error(exc):
                 stalled[key] = exc
     return results
 

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, ProgrammingError
+
+from taskcore.errors import SchemaError
 
 T = TypeVar("T")
 
@@ -20,6 +22,9 @@ SQLITE_PRAGMAS = (
     "PRAGMA synchronous=NORMAL",
 )
 _BUSY_MARKERS = ("database is locked", "database is busy", "deadlock detected", "could not serialize")
+# SQLite reports a missing table or column as an OperationalError; PostgreSQL as SQLSTATE 42P01 / 42703.
+_SCHEMA_MARKERS = ("no such table", "no such column", "has no column named")
+_SCHEMA_SQLSTATES = frozenset({"42P01", "42703"})
 
 
 def sqlite_url(path: Path) -> str:
@@ -58,11 +63,23 @@ def is_busy_error(exc: BaseException) -> bool:
     return isinstance(exc, OperationalError) and any(m in str(exc.orig).lower() for m in _BUSY_MARKERS)
 
 
+def is_schema_error(exc: BaseException) -> bool:
+    """True when the schema is not what this code needs (a missing table or column, a refused migration history):
+    waiting cannot cure it, so the process stops with one clear line (SPEC section 17)."""
+    if isinstance(exc, SchemaError):
+        return True
+    if not isinstance(exc, OperationalError | ProgrammingError):
+        return False
+    if getattr(exc.orig, "sqlstate", None) in _SCHEMA_SQLSTATES:
+        return True
+    return any(marker in str(exc.orig).lower() for marker in _SCHEMA_MARKERS)
+
+
 def is_unavailable(exc: BaseException) -> bool:
     """True when the database could not do the work for a reason outside the request: a full or read-only disk,
     an I/O error, a lock held too long, a lost connection. Trying the same work later may succeed; a programming
-    error or a violated constraint is not one of these."""
-    return isinstance(exc, OperationalError)
+    error, a violated constraint or a missing table (``is_schema_error``) is not one of these."""
+    return isinstance(exc, OperationalError) and not is_schema_error(exc)
 
 
 def unavailable_reason(exc: BaseException) -> str:

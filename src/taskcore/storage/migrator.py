@@ -12,6 +12,7 @@ from importlib import resources
 from sqlalchemy import Connection, inspect, text
 
 from taskcore.errors import SchemaError
+from taskcore.storage import schema
 from taskcore.storage.db import Database
 
 _FILE = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
@@ -52,12 +53,19 @@ class Migration:
 
 
 def load_migrations() -> list[Migration]:
-    """Every migration shipped with this code, in order."""
+    """Every migration shipped with this code, in order; SchemaError when the package holds none (a broken install
+    would otherwise "migrate" to an empty schema)."""
     found = []
-    for entry in resources.files("taskcore.storage.migrations").iterdir():
+    package = resources.files("taskcore.storage.migrations")
+    for entry in package.iterdir():
         match = _FILE.fullmatch(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+    if not found:
+        raise SchemaError(
+            f"no migration files (NNNN_name.sql) in {package}: the installed package is incomplete; "
+            "reinstall tasksvc from a wheel or the image"
+        )
     return sorted(found, key=lambda m: m.version)
 
 
@@ -132,5 +140,20 @@ def migrate(db: Database, *, log: Callable[[str], None] | None = None) -> list[i
 
 def tables_exist(db: Database, names: Iterable[str]) -> bool:
     """True when every named table exists (the web waits on web_tokens and web_sessions, R4)."""
-    existing = set(inspect(db.engine).get_table_names())
-    return all(name in existing for name in names)
+    return not missing_tables(db, names)
+
+
+def missing_tables(db: Database, names: Iterable[str] | None = None) -> list[str]:
+    """The named tables (by default every table of the schema) that the database lacks, sorted."""
+    wanted = set(names) if names is not None else {*schema.metadata.tables, "schema_migrations"}
+    return sorted(wanted - set(inspect(db.engine).get_table_names()))
+
+
+def require_schema(db: Database) -> None:
+    """SchemaError naming the missing tables when, after migrating, the schema is still incomplete: a table was
+    dropped by hand, or the installed migrations do not create what this code uses."""
+    if missing := missing_tables(db):
+        raise SchemaError(
+            f"the database lacks table(s) {', '.join(missing)} after migrating; "
+            "restore a backup or recreate the database (docs/operations.md, Upgrades)"
+        )

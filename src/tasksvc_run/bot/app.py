@@ -21,19 +21,23 @@ from tasksvc_run.bot.metrics_view import metrics_view
 from tasksvc_run.bot.webhook import EventRunner, make_processor, webhook
 from tasksvc_run.clock import Clock, SystemClock
 from tasksvc_run.metrics import Metrics
+from tasksvc_run.outage import FatalStop
 
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 5.0  # seconds the processor gets to finish acknowledged events at shutdown
 
 
-def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock | None = None) -> web.Application:
-    """The bot app; without ``db`` it opens (and at cleanup closes) the configured database, already migrated."""
+def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock | None = None,
+                 fatal: FatalStop | None = None) -> web.Application:
+    """The bot app; without ``db`` it opens (and at cleanup closes) the configured database, already migrated.
+    ``fatal`` stops the serving process on a schema error (by default nothing is stopped: an app inside a test)."""
     app = web.Application()
     app[keys.SETTINGS] = settings
     app[keys.DB] = db if db is not None else Database.from_url(settings.sqlalchemy_url)
     app[keys.CLOCK] = clock or SystemClock()
     app[keys.METRICS] = Metrics(app[keys.DB])
-    app[keys.LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.burst)
+    app[keys.LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.rate_limit_burst)
+    app[keys.FATAL] = fatal or FatalStop()
     runner = EventRunner(app[keys.DB], ChatPolicy.from_settings(settings), settings=settings,
                          clock=app[keys.CLOCK], metrics=app[keys.METRICS], limiter=app[keys.LIMITER],
                          sync=lambda: app.get(keys.SYNC))

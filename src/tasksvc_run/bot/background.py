@@ -19,6 +19,7 @@ from tasksvc_run import keys
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
+from tasksvc_run.outage import FatalStop
 from tasksvc_run.schedulers import JobContext, SchedulerRuntime, build_runtime
 
 log = logging.getLogger(__name__)
@@ -56,16 +57,19 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
     settings, db = app[keys.SETTINGS], app[keys.DB]
     clock = app.get(keys.CLOCK) or SystemClock()
     metrics = app.get(keys.METRICS) or Metrics()
+    fatal = app.get(keys.FATAL) or FatalStop()
     session = aiohttp.ClientSession() if settings.gateway_api_url else None
     client = GatewayClient.from_settings(session, settings) if session else None
     worker = None
     if client is not None:
-        worker = QueueWorker(db, client, clock=clock, metrics=metrics, config=WorkerConfig.from_settings(settings))
+        worker = QueueWorker(db, client, clock=clock, metrics=metrics, config=WorkerConfig.from_settings(settings),
+                             fatal=fatal)
         worker.start()
     else:
         log.warning("GATEWAY_API_URL is not set: outbound messages stay queued")
     notifier = worker or _NoWorker()
-    runtime = build_runtime(JobContext(settings, db, clock, metrics, client, notify=notifier.notify))
+    runtime = build_runtime(JobContext(settings, db, clock, metrics, client, notify=notifier.notify,
+                                       fatal=fatal))
     app[keys.OUTBOUND] = notifier
     app[keys.SYNC] = runtime
     registration = asyncio.create_task(register_webhook(client, settings)) if client and settings.webhook_url else None

@@ -29,7 +29,7 @@ async def metrics_view(request: web.Request) -> web.Response:
     if request.method != "GET":
         raise web.HTTPMethodNotAllowed(request.method, ["GET"])
     settings = request.app[keys.SETTINGS]
-    if not settings.metrics_on:
+    if not settings.metrics_enabled:
         return problem(404, "metrics are disabled")
     if not token_ok(request, settings):
         return problem(401, "a valid bearer token is required", headers={"WWW-Authenticate": "Bearer"})

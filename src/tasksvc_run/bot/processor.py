@@ -33,7 +33,7 @@ DEFAULT_MAX_BATCH = 32
 DEFAULT_RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0)
 
 
-def _ignore(_result: object) -> None:
+def _ignore(_value: object) -> None:
     """No follow-up."""
 
 
@@ -53,8 +53,10 @@ class ChatProcessor(Generic[E, R]):
         self, run_batch: Callable[[list[E]], Sequence[R | Exception]], pool: Executor, *, parallel: int = 1,
         max_batch: int = DEFAULT_MAX_BATCH, max_pending: int = DEFAULT_MAX_PENDING,
         on_result: Callable[[R], None] = _ignore, retryable: Callable[[Exception], bool] = _never,
-        retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
+        retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS, fatal: Callable[[Exception], bool] = _never,
+        on_fatal: Callable[[Exception], None] = _ignore,
     ) -> None:
+        self._fatal, self._on_fatal = fatal, on_fatal
         self._run_batch, self._pool, self._on_result = run_batch, pool, on_result
         self._retryable, self._retry_delays = retryable, tuple(retry_delays) or DEFAULT_RETRY_DELAYS
         self._failures = 0  # batches in a row that hit a retryable failure; the webhook refuses events meanwhile
@@ -101,7 +103,7 @@ class ChatProcessor(Generic[E, R]):
 
     def _start(self) -> None:
         """Start batches while there are ready chats and room for another batch."""
-        while self._ready and len(self._tasks) < self._parallel and not self._holding:
+        while self._ready and len(self._tasks) < self._parallel and not self._holding and not self._stopped:
             batch: list[tuple[str, int]] = []
             room = self._max_batch
             while self._ready and room > 0:
@@ -130,11 +132,15 @@ class ChatProcessor(Generic[E, R]):
         except Exception as exc:  # run_batch itself broke: every event of the batch failed
             results = [exc] * len(events)
         done = dict(batch)  # chat key -> events handled (all, unless one is held for a retry)
-        retry = False
+        retry, broken = False, None
         try:
             outcomes = iter(zip(events, results, strict=True))
             for key, count in batch:
                 for handled, (event, result) in enumerate(list(islice(outcomes, count))):
+                    if isinstance(result, Exception) and self._fatal(result):
+                        broken = result  # nothing more can be handled: the process stops
+                        done[key] = handled
+                        break
                     if isinstance(result, Exception) and self._retryable(result):
                         self._hold(event, result)  # it and the chat's later events stay queued, in order
                         done[key], retry = handled, True
@@ -142,7 +148,10 @@ class ChatProcessor(Generic[E, R]):
                     self._report(event, result)
         finally:
             self._release(list(done.items()))
-            if retry:
+            if broken is not None:
+                self._closed = self._stopped = True
+                self._on_fatal(broken)
+            elif retry:
                 self._pause()
             elif self._failures:
                 self._failures = 0

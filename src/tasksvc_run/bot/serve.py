@@ -10,8 +10,10 @@ from taskcore.errors import SchemaError
 from taskcore.settings import Settings, present_variables
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, is_unavailable, unavailable_reason
+from tasksvc_run import exits
 from tasksvc_run.bot.app import make_bot_app, tune_process
 from tasksvc_run.bot.background import install_background
+from tasksvc_run.outage import FatalStop, stop_this_process
 
 log = logging.getLogger("tasksvc.bot")
 # Only the reverse proxy is public (R1-R3); the bot listens on loopback behind it.
@@ -30,25 +32,28 @@ def report_environment(settings: Settings) -> None:
 
 
 def run_bot(settings: Settings) -> int:
-    """Validate, migrate (up-only; a refused history stops the start), serve until SIGTERM/SIGINT."""
+    """Validate, migrate (up-only; a refused history or an incomplete schema stops the start), serve until
+    SIGTERM/SIGINT or a schema error found while serving."""
     report_environment(settings)
     db = Database.from_url(settings.sqlalchemy_url)
+    fatal = FatalStop(stop_this_process)
     try:
         applied = migrator.migrate(db, log=None if settings.migrations_silent else log.info)
+        migrator.require_schema(db)
         log.info("migrations up to date", extra={"applied": len(applied)})
-        app = make_bot_app(settings, db=db)
+        app = make_bot_app(settings, db=db, fatal=fatal)
         install_background(app)
         tune_process(app)
         web.run_app(app, host=HOST, port=settings.bot_port, print=None,
                     access_log=None, shutdown_timeout=5)
     except SchemaError as exc:
-        log.error("bot not started: migration refused", extra={"reason": str(exc)})
-        return 1
+        log.error("bot not started: the database schema cannot be used", extra={"reason": str(exc)})
+        return exits.SCHEMA
     except Exception as exc:
         if not is_unavailable(exc):
             raise
         log.error("bot not started: the database cannot be used", extra={"reason": unavailable_reason(exc)})
-        return 1
+        return exits.STORAGE
     finally:
         db.dispose()
-    return 0
+    return exits.SCHEMA if fatal.reason is not None else exits.OK

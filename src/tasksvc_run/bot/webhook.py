@@ -22,7 +22,7 @@ from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_even
 from taskcore.gateway.inbound_models import canonical_event
 from taskcore.ratelimit import Decision, RateLimiter
 from taskcore.settings import Settings
-from taskcore.storage.db import Database, is_unavailable
+from taskcore.storage.db import Database, is_schema_error, is_unavailable
 from tasksvc_run import keys
 from tasksvc_run.bot.processor import ChatProcessor
 from tasksvc_run.clock import Clock
@@ -162,5 +162,8 @@ def make_processor(
         if outbound is not None and (result.texts or result.reactions):
             outbound.notify()
 
+    def stop_process(error: Exception) -> None:
+        app[keys.FATAL](error, where="webhook")
+
     return ChatProcessor(runner.run_batch, pool, parallel=parallel, on_result=queued_something,
-                         retryable=is_unavailable)
+                         retryable=is_unavailable, fatal=is_schema_error, on_fatal=stop_process)

@@ -29,6 +29,7 @@ from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
+from tasksvc_run.outage import FatalStop, Outage
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,10 @@ class QueueWorker:
 
     def __init__(
         self, db: Database, sender: Sender, *, clock: Clock, metrics: Metrics, config: WorkerConfig | None = None,
-        jitter: Callable[[], float] = random_jitter, owner: str | None = None,
+        jitter: Callable[[], float] = random_jitter, owner: str | None = None, fatal: FatalStop | None = None,
     ) -> None:
         self.db, self.sender, self.clock, self.metrics = db, sender, clock, metrics
+        self._outage = Outage("outbound", fatal or FatalStop())
         self.config = config or WorkerConfig()
         self.owner = owner or worker_owner()
         self._jitter = jitter
@@ -144,9 +146,10 @@ class QueueWorker:
         try:
             jobs = await asyncio.to_thread(
                 queue.claim_jobs, self.db, owner=self.owner, now=self.clock.now(), lease=self.config.lease, limit=free)
-        except Exception:
-            log.exception("outbound: claiming jobs failed")
+        except Exception as exc:
+            self._outage.failed(exc, what="outbound: claiming jobs failed")
             return
+        self._outage.succeeded()
         for job in jobs:
             if job.id not in self._in_flight:  # our own lease ran out while the send was still going
                 task = asyncio.create_task(self._deliver(job), name=f"outbound-{job.id}")
@@ -198,9 +201,10 @@ class QueueWorker:
         """Write an outcome in a thread; a lost lease or a database error is logged (the lease will expire)."""
         try:
             held = await asyncio.to_thread(outcome, self.db, owner=self.owner, now=self.clock.now(), **values)
-        except Exception:
-            log.exception("outbound: recording the outcome failed", extra={"job": values.get("job_id")})
+        except Exception as exc:
+            self._outage.failed(exc, what=f"outbound: recording the outcome of job {values.get('job_id')} failed")
             return
+        self._outage.succeeded()
         if not held:
             log.warning("outbound: the job's lease was lost before its outcome was recorded",
                         extra={"job": values.get("job_id")})

@@ -22,6 +22,7 @@ from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
+from tasksvc_run.outage import FatalStop
 from tasksvc_run.schedulers.leases import DatabaseLeases, Sleep, process_owner
 from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, every, every_minute
 
@@ -39,6 +40,7 @@ class JobContext:
     metrics: Metrics
     gateway: GatewayClient | None
     notify: Callable[[], None] = field(default=lambda: None)
+    fatal: FatalStop = field(default_factory=FatalStop)
 
     @property
     def mode(self) -> GatingMode:
@@ -137,4 +139,4 @@ def build_jobs(ctx: JobContext) -> list[Job]:
 def build_runtime(ctx: JobContext, *, sleep: Sleep = asyncio.sleep, owner: str | None = None) -> SchedulerRuntime:
     """The runtime with every job of the bot process, sharing them with other instances through job leases."""
     leases = DatabaseLeases(ctx.db, owner=owner or process_owner(), clock=ctx.clock)
-    return SchedulerRuntime(build_jobs(ctx), clock=ctx.clock, sleep=sleep, leases=leases)
+    return SchedulerRuntime(build_jobs(ctx), clock=ctx.clock, sleep=sleep, leases=leases, fatal=ctx.fatal)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from tasksvc_run.clock import Clock
+from tasksvc_run.outage import FatalStop, Outage
 from tasksvc_run.schedulers.leases import JobLeases, LocalLeases, Sleep
 
 log = logging.getLogger(__name__)
@@ -54,9 +55,11 @@ class SchedulerRuntime:
 
     def __init__(
         self, jobs: Sequence[Job], *, clock: Clock, sleep: Sleep = asyncio.sleep, sync_at_start: bool = True,
-        leases: JobLeases | None = None,
+        leases: JobLeases | None = None, fatal: FatalStop | None = None,
     ) -> None:
         self.jobs = {job.name: job for job in jobs}
+        fatal = fatal or FatalStop()
+        self._outages = {job.name: Outage(f"scheduler:{job.name}", fatal) for job in jobs}
         self.clock = clock
         self.leases: JobLeases = leases or LocalLeases()
         self._sleep = sleep
@@ -103,9 +106,10 @@ class SchedulerRuntime:
                     started = self.clock.now()
                     await job.run()
                     finished = self.clock.now()  # inside the lease: runs of one job never overlap in the logs
-            except Exception:
-                log.exception("scheduled job failed; it runs again at its next tick", extra={"job": job.name})
+            except Exception as exc:
+                self._outages[job.name].failed(exc, what="scheduled job failed; it runs again at its next tick")
                 return False
+            self._outages[job.name].succeeded()
             log.info("scheduled job ran", extra={"job": job.name, "trigger": trigger, "owner": self.leases.owner,
                                                  "started": started.isoformat(), "finished": finished.isoformat()})
             return True
@@ -153,8 +157,8 @@ class SchedulerRuntime:
         """None when this instance runs the tick (also when the database cannot say: the run lease still guards)."""
         try:
             return await self.leases.take_tick(job.name, now=now, until=until)
-        except Exception:
-            log.warning("tick lease unavailable; trying the run", exc_info=True, extra={"job": job.name})
+        except Exception as exc:
+            self._outages[job.name].failed(exc, what="tick lease unavailable; trying the run")
             return None
 
     async def _pause_until(self, due: datetime) -> bool:

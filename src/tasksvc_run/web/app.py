@@ -11,7 +11,8 @@ from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock, SystemClock
-from tasksvc_run.keys import CLOCK, DB, LIMITER, SESSIONS, SETTINGS, TEMPLATES
+from tasksvc_run.keys import CLOCK, DB, FATAL, LIMITER, SESSIONS, SETTINGS, TEMPLATES
+from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.api import add_api_routes
 from tasksvc_run.web.errors import problem_middleware
 from tasksvc_run.web.pages import add_page_routes
@@ -36,13 +37,16 @@ def _database(settings: Settings, given: Database | None) -> Callable[[web.Appli
     return database
 
 
-def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock | None = None) -> web.Application:
-    """The web app: session middleware, the JSON API, the pages and the static files."""
+def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock | None = None,
+                 fatal: FatalStop | None = None) -> web.Application:
+    """The web app: session middleware, the JSON API, the pages and the static files; ``fatal`` stops the serving
+    process on a schema error (by default nothing is stopped: an app inside a test)."""
     app = web.Application(middlewares=[problem_middleware, session_middleware, api_guard],
                           client_max_size=MAX_BODY)
     app[SETTINGS] = settings
     app[CLOCK] = clock or SystemClock()
-    app[LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.burst)
+    app[LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.rate_limit_burst)
+    app[FATAL] = fatal or FatalStop()
     app[TEMPLATES] = make_templates()
     app[SESSIONS] = SessionCache()
     app.cleanup_ctx.append(_database(settings, db))

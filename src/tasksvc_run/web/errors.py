@@ -22,8 +22,8 @@ from taskcore.errors import (
     Unauthorized,
     ValidationError,
 )
-from taskcore.storage.db import is_unavailable, unavailable_reason
-from tasksvc_run.keys import USER
+from taskcore.storage.db import is_schema_error, is_unavailable, unavailable_reason
+from tasksvc_run.keys import FATAL, USER
 from tasksvc_run.problems import problem
 from tasksvc_run.web.templating import render
 
@@ -131,6 +131,9 @@ def _unexpected(request: web.Request, exc: Exception) -> web.Response:
     """503 when the database cannot do the work now (a full or read-only disk...), named in one log line; else a
     500 whose traceback goes to the log only."""
     where = {"path": request.path, "method": request.method}
+    if is_schema_error(exc):
+        request.app[FATAL](exc, where="web")
+        return _render(request, RequestProblem(503, "storage-unavailable", "El servicio se está reiniciando."))
     if is_unavailable(exc):
         log.error("database unavailable: %s", unavailable_reason(exc), extra=where)
         found = RequestProblem(503, "storage-unavailable", "No se puede guardar ahora; inténtalo de nuevo en un rato.")

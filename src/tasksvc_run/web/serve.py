@@ -13,7 +13,9 @@ from taskcore.errors import SchemaError
 from taskcore.settings import Settings
 from taskcore.storage import migrator
 from taskcore.storage.db import Database
+from tasksvc_run import exits
 from tasksvc_run.clock import Clock, SystemClock, local_today
+from tasksvc_run.outage import FatalStop, stop_this_process
 from tasksvc_run.web.app import make_web_app
 
 log = logging.getLogger("tasksvc.web")
@@ -66,18 +68,21 @@ def autoseed(settings: Settings, db: Database, clock: Clock) -> None:
 
 
 def run_web(settings: Settings, *, wait_seconds: float = WAIT_SECONDS) -> int:
-    """Serve the web interface on WEB_PORT until SIGTERM/SIGINT; non-zero when the schema never became ready."""
+    """Serve the web interface on WEB_PORT until SIGTERM/SIGINT or a schema error found while serving; non-zero
+    when the schema never became ready or is incomplete."""
     for warning in settings.startup_warnings():
         log.warning(warning)
     db = Database.from_url(settings.sqlalchemy_url)
+    fatal = FatalStop(stop_this_process)
     try:
         wait_for_schema(db, timeout=wait_seconds)
+        migrator.require_schema(db)
         autoseed(settings, db, SystemClock())
-        web.run_app(make_web_app(settings, db=db), host=HOST, port=settings.web_port, print=None,
+        web.run_app(make_web_app(settings, db=db, fatal=fatal), host=HOST, port=settings.web_port, print=None,
                     access_log=None, shutdown_timeout=5)
     except (SchemaNotReady, SchemaError) as exc:
         log.error("web not started", extra={"reason": str(exc)})
-        return 1
+        return exits.SCHEMA
     finally:
         db.dispose()
-    return 0
+    return exits.SCHEMA if fatal.reason is not None else exits.OK
