@@ -12,9 +12,10 @@ RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin tasksvc \
     && mkdir -p /app/data \
     && chown tasksvc:tasksvc /app/data
 
-COPY pyproject.toml README.md ./
+# A regular (non-editable) install, the same wheel the tests install, under the exact versions CI tests.
+COPY pyproject.toml README.md constraints.txt ./
 COPY src ./src
-RUN pip install --no-cache-dir ".[postgres]"
+RUN pip install --no-cache-dir --constraint constraints.txt ".[postgres]"
 
 USER tasksvc
 VOLUME ["/app/data"]
