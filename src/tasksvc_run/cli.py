@@ -1,4 +1,4 @@
-"""The ``tasksvc`` command: run, bot, web, proxy, migrate, dev (SPEC section 2)."""
+"""The ``tasksvc`` command: run, bot, web, proxy, migrate, dev (SPEC section 2), doctor, backup and references."""
 
 from __future__ import annotations
 
@@ -111,6 +111,29 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
 }
 
 
+def cmd_doctor() -> int:
+    """Check the configuration and the gateway; say what keeps the bot silent and how to fix it."""
+    from tasksvc_run.doctor import run_doctor
+
+    setup_logging("doctor")
+    return run_doctor()
+
+
+def cmd_commands_sheet() -> int:
+    """Print the chat command sheet (Markdown, the README's), generated from the bot's own help text."""
+    from taskcore.chat.sheet import command_sheet
+
+    sys.stdout.write(command_sheet())
+    return 0
+
+
+# These read (or need) no configuration of their own: an invalid one is theirs to report.
+WITHOUT_SETTINGS: dict[str, tuple[str, Callable[[], int]]] = {
+    "doctor": ("check the configuration and the gateway: why the bot stays silent", cmd_doctor),
+    "commands-sheet": ("print the chat command sheet (Markdown)", cmd_commands_sheet),
+}
+
+
 def cmd_backup(settings: Settings, destination: str) -> int:
     """Copy the live SQLite database to ``destination`` with SQLite's online backup (consistent while running)."""
     from tasksvc_run.backup import backup_sqlite
@@ -129,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, _) in COMMANDS.items():
         sub.add_parser(name, help=help_text)
+    for name, (help_text, _) in WITHOUT_SETTINGS.items():
+        sub.add_parser(name, help=help_text)
     backup = sub.add_parser("backup", help="copy the live SQLite database to a file (online backup)")
     backup.add_argument("destination", help="file to write, e.g. /backup/tasks-2026-11-22.db")
     return parser
@@ -137,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     args = build_parser().parse_args(argv)
+    if args.command in WITHOUT_SETTINGS:
+        return WITHOUT_SETTINGS[args.command][1]()
     if args.command == "dev":
         from tasksvc_run.devmode import apply_dev_environment
 

@@ -117,3 +117,47 @@ async def test_scripted_failures_answer_first_then_calls_are_served(gateway: Fak
     assert statuses == [503, 503, 201]
     assert len(gateway.calls) == 1
     assert gateway.failed == [("sendText", 503)] * 2
+
+
+async def test_webhook_find_answers_null_until_a_webhook_is_set_then_the_stored_row(gateway: FakeGateway) -> None:
+    assert await call(gateway, "GET", "/webhook/find/taskbot") == (200, None)
+    _, stored = await call(gateway, "POST", "/webhook/set/taskbot", sample("outbound_webhook_set_request"))
+    status, found = await call(gateway, "GET", "/webhook/find/taskbot")
+    assert (status, found) == (200, stored)
+    assert set(found) == set(sample("outbound_webhook_set_response_201"))
+
+
+async def test_settings_find_answers_the_groups_ignore_flag_or_null_without_a_settings_row(
+    gateway: FakeGateway,
+) -> None:
+    _, found = await call(gateway, "GET", "/settings/find/taskbot")
+    assert found["groupsIgnore"] is False
+    assert set(found) == {"rejectCall", "msgCall", "groupsIgnore", "alwaysOnline", "readMessages", "readStatus",
+                          "syncFullHistory", "wavoipToken"}
+    gateway.groups_ignore = None
+    assert await call(gateway, "GET", "/settings/find/taskbot") == (200, None)
+
+
+async def test_the_root_answers_the_version_without_a_key(gateway: FakeGateway) -> None:
+    status, answer = await call(gateway, "GET", "/", headers={})
+    assert (status, answer["status"], answer["version"]) == (200, 200, "2.3.7")
+
+
+async def test_diagnostic_calls_check_the_instance_then_the_key(gateway: FakeGateway) -> None:
+    for path in ("/settings/find/", "/webhook/find/"):
+        assert (await call(gateway, "GET", path + "other"))[0] == 404
+        assert (await call(gateway, "GET", path + "taskbot", headers={"apikey": "wrong"}))[0] == 401
+
+
+async def test_a_gateway_asking_for_a_licence_answers_503_license_required(gateway: FakeGateway) -> None:
+    gateway.license_required = True
+    status, answer = await call(gateway, "GET", "/instance/connectionState/taskbot")
+    assert (status, answer["code"]) == (503, "LICENSE_REQUIRED")
+
+
+async def test_every_sample_group_lists_the_bot_itself_as_a_participant(gateway: FakeGateway) -> None:
+    bot = sample("inbound_connection_update_open")["sender"]
+    _, groups = await call(gateway, "GET", "/group/fetchAllGroups/taskbot?getParticipants=true")
+    assert groups
+    for group in groups:
+        assert bot in {p.get("phoneNumber") or p["id"] for p in group["participants"]}, group["id"]

@@ -105,11 +105,28 @@ class GatewayClient:
         """GET /instance/connectionState: open, connecting, close or refused (None when unreadable)."""
         return connection_state(await self._call("GET", "instance/connectionState"))
 
+    async def find_settings(self) -> Any:
+        """GET /settings/find: the instance's settings row (``groupsIgnore`` ...), or None when it has none."""
+        return await self._call("GET", "settings/find")
+
+    async def find_webhook(self) -> Any:
+        """GET /webhook/find: the stored webhook row (url, enabled, events, headers ...), or None when none is set."""
+        return await self._call("GET", "webhook/find")
+
+    async def server_info(self) -> Any:
+        """GET / (no instance): ``{status, message, version, ...}``; ``version`` where the gateway reports one."""
+        return await self._request("GET", f"{self._base}/", "info")
+
     async def _call(
         self, method: str, action: str, *, body: Mapping[str, Any] | None = None,
         query: Mapping[str, str] | None = None,
     ) -> Any:
-        url = f"{self._base}/{action}/{self._instance}"
+        return await self._request(method, f"{self._base}/{action}/{self._instance}", action, body=body, query=query)
+
+    async def _request(
+        self, method: str, url: str, action: str, *, body: Mapping[str, Any] | None = None,
+        query: Mapping[str, str] | None = None,
+    ) -> Any:
         try:
             async with self._session.request(
                 method, url, json=None if body is None else dict(body), params=query,

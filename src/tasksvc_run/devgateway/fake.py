@@ -2,6 +2,8 @@
 
 It checks the instance (404) and then the ``apikey`` header (401) like the real one, validates every body, answers in
 the samples' shapes, and records every accepted call. Failures are scriptable (``fail_next``, ``hang_next``, ``hold``),
+and so is what the diagnostic calls see (``state``, ``groups_ignore``, ``version``, ``license_required``,
+``store_webhook``),
 and a send is only carried out once its delay is over: a caller that went away before then (timed out, killed) is
 dropped, not sent. Anything off the contract's routes is answered 404 and makes ``close()`` raise.
 Depends on aiohttp and the standard library only.
@@ -52,11 +54,15 @@ class FakeGateway:
     participants: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     send_delay: float = 0.0
     state: str = "open"
+    groups_ignore: bool | None = False  # None: no settings row, /settings/find answers null
+    version: str | None = "2.3.7"  # None: GET / reports no version
+    license_required: bool = False  # a 2.4 gateway not activated: instance routes answer 503 LICENSE_REQUIRED
     calls: list[GatewayCall] = field(default_factory=list, init=False)
     failed: list[tuple[str, int]] = field(default_factory=list, init=False)
     dropped: list[GatewayCall] = field(default_factory=list, init=False)
     unexpected: list[str] = field(default_factory=list, init=False)
     webhook: dict[str, Any] | None = field(default=None, init=False)
+    webhook_row: dict[str, Any] | None = field(default=None, init=False)
     held: int = field(default=0, init=False)
     url: str = field(default="", init=False)
     _scripts: list[_Script] = field(default_factory=list, init=False)
@@ -76,8 +82,11 @@ class FakeGateway:
             ("GET", "/group/participants/{instance}", "participants"),
             ("POST", "/webhook/set/{instance}", "webhook/set"),
             ("GET", "/instance/connectionState/{instance}", "connectionState"),
+            ("GET", "/settings/find/{instance}", "settings/find"),
+            ("GET", "/webhook/find/{instance}", "webhook/find"),
         ):
             app.router.add_route(method, path, self._endpoint(route))
+        app.router.add_get("/", self._root)
         self.add_routes(app)
         app.router.add_route("*", "/{tail:.*}", self._unexpected)
         self._runner = web.AppRunner(app, access_log=None)
@@ -124,6 +133,16 @@ class FakeGateway:
         """Let held sends go on (those whose caller went away are dropped)."""
         self._open.set()
 
+    def store_webhook(
+        self, url: str, *, enabled: bool = True, events: list[str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Store a webhook as ``webhook/set`` would (what ``/webhook/find`` answers); the stored row."""
+        body = {"enabled": enabled, "url": url, "events": list(events or []), "headers": dict(headers or {})}
+        self.webhook = copy.deepcopy(body)
+        self.webhook_row = wire.webhook_answer(body)
+        return self.webhook_row
+
     def calls_to(self, route: str) -> list[GatewayCall]:
         """Accepted calls of one route, in order."""
         return [call for call in self.calls if call.route == route]
@@ -152,7 +171,13 @@ class FakeGateway:
 
         return handle
 
+    async def _root(self, request: web.Request) -> web.Response:
+        return web.json_response(wire.root_answer(self.version, self.url))
+
     async def _serve(self, route: str, request: web.Request) -> web.StreamResponse:
+        if self.license_required:
+            self.failed.append((route, 503))
+            return web.json_response(wire.license_required_body(), status=503)
         if request.match_info["instance"] != self.instance:
             message = f'The "{request.match_info["instance"]}" instance does not exist'
             return _error(404, [message])
@@ -203,19 +228,28 @@ class FakeGateway:
         return web.json_response(body, status=status)
 
     def _reply(self, call: GatewayCall) -> tuple[int, Any]:
+        if call.method == "GET":
+            return self._read(call)
+        problem = wire.CHECKS[call.route](call.body)
+        if problem is not None:
+            return problem[0], wire.error_body(*problem)
+        answer = wire.ANSWERS[call.route](call.body)
+        if call.route == "webhook/set":
+            self.webhook = copy.deepcopy(call.body["webhook"])
+            self.webhook_row = copy.deepcopy(answer)
+        return 201, answer
+
+    def _read(self, call: GatewayCall) -> tuple[int, Any]:
         if call.route == "fetchAllGroups":
             return wire.groups_answer(self.groups, call.query.get("getParticipants"))
         if call.route == "participants":
             jid = call.query.get("groupJid")
             return wire.participants_answer(jid, self.participants.get(jid or "", None), self.groups)
-        if call.route == "connectionState":
-            return 200, {"instance": {"instanceName": self.instance, "state": self.state}}
-        problem = wire.CHECKS[call.route](call.body)
-        if problem is not None:
-            return problem[0], wire.error_body(*problem)
-        if call.route == "webhook/set":
-            self.webhook = copy.deepcopy(call.body["webhook"])
-        return 201, wire.ANSWERS[call.route](call.body)
+        if call.route == "settings/find":
+            return 200, wire.settings_answer(self.groups_ignore)
+        if call.route == "webhook/find":
+            return 200, copy.deepcopy(self.webhook_row)
+        return 200, {"instance": {"instanceName": self.instance, "state": self.state}}
 
     async def _unexpected(self, request: web.Request) -> web.Response:
         self.unexpected.append(f"{request.method} {request.path}")

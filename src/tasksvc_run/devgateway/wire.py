@@ -190,6 +190,30 @@ def participants_answer(
     return 200, {"participants": copy.deepcopy(found)}
 
 
+def settings_answer(groups_ignore: bool | None) -> dict[str, Any] | None:
+    """GET /settings/find: the instance's settings row, or None (JSON null) when it has none."""
+    if groups_ignore is None:
+        return None
+    return {"rejectCall": False, "msgCall": "", "groupsIgnore": groups_ignore, "alwaysOnline": False,
+            "readMessages": False, "readStatus": False, "syncFullHistory": False, "wavoipToken": ""}
+
+
+def root_answer(version: str | None, base_url: str) -> dict[str, Any]:
+    """GET /: the welcome answer, with ``version`` when the gateway reports one."""
+    answer: dict[str, Any] = {"status": 200, "message": "Welcome to the Evolution API, it is working!",
+                              "clientName": "evolution_exchange", "manager": f"{base_url}/manager",
+                              "documentation": "https://doc.evolution-api.com"}
+    if version is not None:
+        answer["version"] = version
+    return answer
+
+
+def license_required_body() -> dict[str, Any]:
+    """The 503 answer of a 2.4 gateway whose licence is not activated (CONTRACT section 5)."""
+    return {"status": 503, "code": "LICENSE_REQUIRED",
+            "message": "This instance of Evolution API requires license activation"}
+
+
 CHECKS: dict[str, Callable[[object], Problem | None]] = {
     "sendText": check_send_text, "sendReaction": check_send_reaction, "webhook/set": check_webhook_set}
 ANSWERS: dict[str, Callable[[Any], dict[str, Any]]] = {

@@ -1,0 +1,107 @@
+"""``tasksvc doctor``: why the bot stays silent, and what to change (one line per check).
+
+It reads the configuration (an invalid one is reported as at start, one line per variable), then asks the gateway
+with the configured key, each call bounded by GATEWAY_TIMEOUT_MS: its version (``GET /``), the instance's
+connection state, its settings (``groupsIgnore``) and its stored webhook. The judging is pure and lives in
+``taskcore.gateway.diagnostics``; this module only makes the calls and prints. Secrets are never printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TextIO
+
+import aiohttp
+
+from taskcore.gateway import diagnostics as dx
+from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.settings import ConfigError, Settings, load_settings
+from tasksvc_run import exits
+from tasksvc_run.bot.background import WEBHOOK_EVENTS
+
+
+def configuration_checks(settings: Settings) -> list[dx.Check]:
+    """What the configuration alone says: gateway variables, WEBHOOK_URL, WEB_BASE_URL, start-time warnings."""
+    checks = [
+        dx.gateway_settings_check(settings.gateway_api_url, settings.gateway_api_instance,
+                                  settings.gateway_api_key is not None),
+        dx.webhook_url_check(settings.webhook_url, settings.gateway_api_url),
+        dx.web_base_url_check(settings.web_base_url),
+    ]
+    warnings = settings.startup_warnings()
+    checks += [dx.warn("configuration", line, "see docs/configuration.md") for line in warnings]
+    return checks
+
+
+async def gateway_checks(client: GatewayClient, settings: Settings) -> list[dx.Check]:
+    """Version, connection, groupsIgnore and webhook, as the gateway answers them with the configured key."""
+    instance = settings.gateway_api_instance or ""
+    try:
+        info: Any = await client.server_info()
+    except GatewayError as exc:
+        if exc.status is None or exc.status == 503:
+            return [dx.failed_call_check("gateway", exc.status, exc.message_text, instance=instance)]
+        info = None
+    checks = [dx.version_check(info)]
+    try:
+        state = await client.connection_state()
+    except GatewayError as exc:
+        return [*checks, dx.failed_call_check("instance", exc.status, exc.message_text, instance=instance)]
+    checks.append(dx.connection_check(state))
+    checks.append(await _judged("groupsIgnore", client.find_settings, dx.settings_check, instance))
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    try:
+        row = await client.find_webhook()
+    except GatewayError as exc:
+        return [*checks, dx.failed_call_check("webhook", exc.status, exc.message_text, instance=instance)]
+    return checks + dx.webhook_checks(row, expected_url=settings.webhook_url, secret=secret, events=WEBHOOK_EVENTS)
+
+
+async def _judged(
+    name: str, call: Callable[[], Awaitable[Any]], judge: Callable[[Any], dx.Check], instance: str
+) -> dx.Check:
+    try:
+        return judge(await call())
+    except GatewayError as exc:
+        return dx.failed_call_check(name, exc.status, exc.message_text, instance=instance)
+
+
+async def diagnose(settings: Settings) -> list[dx.Check]:
+    """Every check, configuration first; the gateway is asked only when it is configured."""
+    checks = configuration_checks(settings)
+    if checks[0].blocking:
+        return checks
+    async with aiohttp.ClientSession() as session:
+        return checks + await gateway_checks(GatewayClient.from_settings(session, settings), settings)
+
+
+def render(checks: list[dx.Check]) -> str:
+    """One line per check (``ok``, ``warn`` or ``problem``), each problem followed by its fix, then a summary."""
+    width = max(len(check.name) for check in checks)
+    lines = []
+    for check in checks:
+        lines.append(f"{check.verdict.value:<8} {check.name:<{width}}  {check.detail}")
+        if check.verdict is not dx.Verdict.OK and check.fix:
+            lines.append(f"{'':<8} {'':<{width}}  how to fix: {check.fix}")
+    blocking = sum(check.blocking for check in checks)
+    lines.append(f"{blocking} problem(s) keep the bot silent." if blocking else
+                 "Nothing keeps the bot silent.")
+    return "\n".join(lines) + "\n"
+
+
+def run_doctor(out: TextIO = sys.stdout) -> int:
+    """Load the configuration, run every check, print the report; 0 when nothing keeps the bot silent."""
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        checks = [dx.problem("configuration", line, "fix the variable (docs/configuration.md)") for line in exc.lines]
+        out.write(render(checks))
+        return exits.CONFIG
+    # The report says what failed; the client's own warning lines would repeat it on stderr.
+    logging.getLogger("taskcore.gateway.client").setLevel(logging.ERROR)
+    checks = asyncio.run(diagnose(settings))
+    out.write(render(checks))
+    return dx.exit_status(checks)
