@@ -30,6 +30,8 @@ def configuration_checks(settings: Settings) -> list[dx.Check]:
                                   settings.gateway_api_key is not None),
         dx.webhook_url_check(settings.webhook_url, settings.gateway_api_url),
         dx.web_base_url_check(settings.web_base_url),
+        dx.gating_check(settings.group_gating_mode, admins=len(settings.admin_users),
+                        allowed_groups=len(settings.allowed_groups)),
     ]
     warnings = settings.startup_warnings()
     checks += [dx.warn("configuration", line, "see docs/configuration.md") for line in warnings]

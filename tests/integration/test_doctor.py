@@ -22,7 +22,6 @@ from tests.fakes.gateway import FakeGateway
 SECRET = "s3cret-webhook-value-never-printed"
 KEY = "k-gateway-key-never-printed"
 HOOK = "http://tasksvc:3000/webhook"
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 @pytest.fixture
@@ -32,10 +31,17 @@ async def gateway() -> AsyncIterator[FakeGateway]:
         yield gw
 
 
+def process_env(**values: str) -> dict[str, str]:
+    """Only the given variables (no stray TASKSVC or gateway settings of the machine), plus what Python needs."""
+    kept = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "PYTHONPATH")}
+    return {**kept, **values}
+
+
 def env_for(gateway: FakeGateway, **extra: str) -> dict[str, str]:
     return {"NODE_ENV": "production", "GATEWAY_API_URL": gateway.url, "GATEWAY_API_INSTANCE": "taskbot",
             "GATEWAY_API_KEY": KEY, "WEBHOOK_URL": HOOK, "WEBHOOK_SECRET": SECRET,
-            "WEB_BASE_URL": "https://tareas.example.org", "GATEWAY_TIMEOUT_MS": "2000", **extra}
+            "WEB_BASE_URL": "https://tareas.example.org", "GATEWAY_TIMEOUT_MS": "2000",
+            "GROUP_GATING_MODE": "discover", "ADMIN_USERS": "34600112233", **extra}
 
 
 async def doctor(gateway: FakeGateway, **extra: str) -> tuple[int, dict[str, Check], str]:
@@ -210,11 +216,17 @@ async def test_a_web_base_url_under_a_bot_route_is_flagged(gateway: FakeGateway)
     assert checks["WEB_BASE_URL"].verdict is Verdict.WARN
 
 
+async def test_gating_that_no_one_can_ever_open_is_a_problem(gateway: FakeGateway) -> None:
+    status, checks, _ = await doctor(gateway, GROUP_GATING_MODE="enforce", ADMIN_USERS="")
+    assert (status, set(problems(checks))) == (1, {"group gating"})
+    assert "ADMIN_USERS" in checks["group gating"].fix
+
+
 async def test_doctor_runs_as_a_process_prints_each_check_and_exits_non_zero_on_a_problem(
     gateway: FakeGateway, tmp_path: Path
 ) -> None:
     gateway.groups_ignore = True
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(SRC), **env_for(gateway)}
+    env = process_env(**env_for(gateway))
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tasksvc_run", "doctor", cwd=tmp_path, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
@@ -229,7 +241,7 @@ async def test_doctor_runs_as_a_process_prints_each_check_and_exits_non_zero_on_
 
 
 async def test_doctor_as_a_process_reports_invalid_configuration_one_line_each(tmp_path: Path) -> None:
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(SRC), "PORT": "nope", "TZ": "Mars/Base"}
+    env = process_env(PORT="nope", TZ="Mars/Base")
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tasksvc_run", "doctor", cwd=tmp_path, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

@@ -119,6 +119,16 @@ def web_base_url_check(web_base_url: str | None) -> Check:
     return ok("WEB_BASE_URL", f"{_shown_url(web_base_url)}")
 
 
+def gating_check(mode: str, *, admins: int, allowed_groups: int) -> Check:
+    """In discover and enforce mode someone must be able to allow a group, or every group stays silent."""
+    if mode == "off":
+        return ok("group gating", "off: every group the bot is in is served")
+    if admins == 0 and allowed_groups == 0:
+        return problem("group gating", f"{mode}, but no ADMIN_USERS and no ALLOWED_GROUPS: no group can be allowed",
+                       "set ADMIN_USERS (they allow groups with /admin permitir) or ALLOWED_GROUPS")
+    return ok("group gating", f"{mode}: {admins} admin(s), {allowed_groups} group(s) in ALLOWED_GROUPS")
+
+
 # --- gateway answers -----------------------------------------------------------------------------------------------
 
 
