@@ -25,6 +25,7 @@ from taskcore.storage.housekeeping import read_counters
 log = logging.getLogger(__name__)
 EMOJI_CLASSES = ("robot", "warn", "check", "other")
 SYNC_JOBS = ("group_sync", "member_sync")
+REMINDER_OUTCOMES = ("sent", "late", "skipped")
 DB_COUNTERS = {"reactions_enqueued": ("Reactions queued, by emoji class.", "emoji")}
 
 
@@ -118,6 +119,8 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
         for job in SYNC_JOBS:  # every seed name shows from the first scrape, at zero
             self.sync_runs.labels(job=job)
+        for outcome in REMINDER_OUTCOMES:  # so a dashboard shows 0, not "no data", before the first reminder
+            self.reminder_slots.labels(outcome=outcome)
         for emoji in EMOJI_CLASSES:
             self.reactions_sent.labels(emoji=emoji)
             self.reactions_failed.labels(emoji=emoji)
