@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -10,6 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from tests.pictures import save_picture
 from tests.system.unit import Unit, unit_env
 
 pytestmark = pytest.mark.browser
@@ -23,11 +25,23 @@ if not CHROMIUM.exists():
     pytest.skip(f"BROWSER TESTS SKIPPED: {CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
 
 
+def start_dev(tmp_path: Path, **extra: str) -> Unit:
+    env = unit_env(tmp_path, **extra)
+    del env["NODE_ENV"], env["DB_PATH"]  # dev mode chooses them: development, tmp/tasks.db under its cwd
+    return Unit("dev", env, tmp_path).start(wait_for="/dev/chat")
+
+
 @pytest.fixture
 def dev_unit(tmp_path: Path) -> Iterator[Unit]:
-    env = unit_env(tmp_path)
-    del env["NODE_ENV"], env["DB_PATH"]  # dev mode chooses them: development, tmp/tasks.db under its cwd
-    unit = Unit("dev", env, tmp_path).start(wait_for="/dev/chat")
+    unit = start_dev(tmp_path)
+    yield unit
+    assert unit.stop() == 0, unit.log()
+
+
+@pytest.fixture
+def quiet_dev_unit(tmp_path: Path) -> Iterator[Unit]:
+    """Without reactions: the picture holds only text, whatever emoji fonts the machine has."""
+    unit = start_dev(tmp_path, REACTIONS_ENABLED="false")
     yield unit
     assert unit.stop() == 0, unit.log()
 
@@ -53,3 +67,32 @@ def test_a_new_task_typed_in_the_simulator_gets_the_bots_reply_with_tomorrow(dev
         expect(reply).to_contain_text(f"vence {tomorrow}")
         page.screenshot(path=str(ARTIFACTS / "dev-chat-simulator.png"), full_page=True)
         browser.close()
+
+
+def test_the_readme_picture_of_the_simulator_shows_a_task_created_claimed_and_completed(quiet_dev_unit: Unit) -> None:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 760, "height": 700})
+        page.set_default_timeout(15_000)
+        page.goto(quiet_dev_unit.url("/dev/chat"))
+        expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
+        page.select_option("#chat", label="Familia")
+        replies = page.locator("#log li.out")
+        page.fill("#text", "/t nueva Llevar las sillas al local 2030-06-13")
+        page.press("#text", "Enter")
+        expect(replies).to_have_count(1)
+        task_id = re.search(r"#(\d+)", replies.first.inner_text())
+        assert task_id is not None, replies.first.inner_text()
+        for command in (f"/t tomar {task_id[1]}", f"/t x {task_id[1]}"):
+            expected = replies.count() + 1
+            page.fill("#text", command)
+            page.press("#text", "Enter")
+            expect(replies).to_have_count(expected)
+        expect(replies.last).to_contain_text(f"#{task_id[1]}")
+        page.locator("#text").blur()
+        page.mouse.move(0, 0)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        png = page.screenshot(animations="disabled", caret="hide")
+        browser.close()
+    saved = save_picture(png, "chat-simulator.png")
+    assert saved is None or saved.read_bytes() == png
