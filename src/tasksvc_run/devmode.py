@@ -39,6 +39,8 @@ def apply_dev_environment(environ: MutableMapping[str, str]) -> bool:
         gateway_port = environ.setdefault(GATEWAY_PORT_VAR, DEV_GATEWAY_PORT)
         environ.update({"GATEWAY_API_URL": f"http://127.0.0.1:{gateway_port}", "GATEWAY_API_KEY": DEV_GATEWAY_KEY,
                         "GATEWAY_API_INSTANCE": DEV_INSTANCE, GATEWAY_URL_VAR: f"http://127.0.0.1:{gateway_port}"})
+        # The bot registers its webhook with the local gateway as with a real one, so `tasksvc doctor` passes.
+        environ.setdefault("WEBHOOK_URL", f"http://127.0.0.1:{port}/webhook")
     return local
 
 

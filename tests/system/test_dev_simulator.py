@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -96,3 +98,16 @@ def test_the_readme_picture_of_the_simulator_shows_a_task_created_claimed_and_co
         browser.close()
     saved = save_picture(png, "chat-simulator.png")
     assert saved is None or saved.read_bytes() == png
+
+
+def test_doctor_passes_against_the_development_modes_local_gateway(dev_unit: Unit) -> None:
+    gateway = f"http://127.0.0.1:{dev_unit.env['TASKSVC_DEV_GATEWAY_PORT']}"
+    env = {k: v for k, v in dev_unit.env.items() if k in ("PATH", "HOME", "LANG", "PYTHONPATH")} | {
+        "NODE_ENV": "development", "GATEWAY_API_URL": gateway, "GATEWAY_API_INSTANCE": "dev",
+        "GATEWAY_API_KEY": "dev-local-gateway-key", "WEBHOOK_URL": dev_unit.url("/webhook"),
+        "WEB_BASE_URL": dev_unit.url(""), "GROUP_GATING_MODE": "discover", "ADMIN_USERS": "34600000100"}
+    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "doctor"], env=env, cwd=dev_unit.cwd,  # noqa: S603
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ok       webhook URL" in done.stdout
+    assert done.stdout.endswith("Nothing keeps the bot silent.\n")
