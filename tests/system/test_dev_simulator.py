@@ -106,7 +106,7 @@ def test_doctor_passes_against_the_development_modes_local_gateway(dev_unit: Uni
         "NODE_ENV": "development", "GATEWAY_API_URL": gateway, "GATEWAY_API_INSTANCE": "dev",
         "GATEWAY_API_KEY": "dev-local-gateway-key", "WEBHOOK_URL": dev_unit.url("/webhook"),
         "WEB_BASE_URL": dev_unit.url(""), "GROUP_GATING_MODE": "discover", "ADMIN_USERS": "34600000100"}
-    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "doctor"], env=env, cwd=dev_unit.cwd,  # noqa: S603
+    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "doctor"], env=env, cwd=dev_unit.cwd,
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok       webhook URL" in done.stdout
