@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import struct
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ import pytest
 from taskcore.chat.replies import ADMIN_HELP_TEXT, HELP_TEXT
 from taskcore.chat.sheet import command_sheet
 from tasksvc_run.cli import main
+from tests.pictures import SAME_PICTURE_MAX_CHANGED, changed_share
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -70,3 +74,27 @@ def test_the_readme_links_to_operations_configuration_and_decisions() -> None:
     for doc in ("docs/operations.md", "docs/configuration.md", "docs/decisions.md"):
         assert f"]({doc})" in README
         assert (ROOT / doc).is_file()
+
+
+def png(width: int, height: int, pixel: Callable[[int, int], bytes], *, filter_type: int = 0) -> bytes:
+    """A tiny RGB PNG; filter 2 ("up") stores each row as its difference from the one above."""
+    rows, previous = b"", bytes(width * 3)
+    for y in range(height):
+        line = b"".join(pixel(x, y) for x in range(width))
+        stored = bytes((a - b) & 0xFF for a, b in zip(line, previous, strict=True)) if filter_type == 2 else line
+        rows += bytes([filter_type]) + stored
+        previous = line
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def test_pictures_that_differ_in_a_few_edge_pixels_count_as_the_same_and_others_do_not() -> None:
+    plain = png(40, 25, lambda x, y: bytes([x, y, 7]))
+    one_pixel = png(40, 25, lambda x, y: bytes([x, y, 8 if (x, y) == (39, 24) else 7]), filter_type=2)
+    assert changed_share(plain, plain) == 0.0
+    assert changed_share(plain, one_pixel) == 1 / 1000
+    assert changed_share(plain, png(40, 25, lambda x, y: bytes([y, x, 7]))) > SAME_PICTURE_MAX_CHANGED
+    assert changed_share(plain, png(41, 25, lambda x, y: bytes([x, y, 7]))) == 1.0
