@@ -16,13 +16,14 @@ from typing import Any
 
 from taskcore.chat import replies
 from taskcore.chat.admin import ADMIN_COMMANDS, is_admin
+from taskcore.chat.commands import CommandSyntaxError
+from taskcore.chat.grammar import parse_command
 from taskcore.chat.membership import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent, ReactionRequest, reply_to
 from taskcore.chat.tasks import CHECKED_FIRST, TASK_COMMANDS
 from taskcore.chat.turn import Answer, Turn, rejected
 from taskcore.chat.unit import savepoint
-from taskcore.commands import CommandSyntaxError, parse_command
 from taskcore.errors import TaskcoreError
 from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid

@@ -8,10 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from taskcore.chat import replies
-from taskcore.chat.listing import list_tasks
-from taskcore.chat.result import Mention, ReactionRequest, direct_message
-from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.commands import (
+from taskcore.chat.commands import (
     Claim,
     Complete,
     Edit,
@@ -23,6 +20,9 @@ from taskcore.commands import (
     Unassign,
     WebLink,
 )
+from taskcore.chat.listing import list_tasks
+from taskcore.chat.result import Mention, ReactionRequest, direct_message
+from taskcore.chat.turn import Answer, Turn, rejected
 from taskcore.errors import Conflict, Forbidden, NotFound
 from taskcore.model import Origin, Task
 from taskcore.reactions import CHECK
