@@ -10,7 +10,7 @@ from taskcore.chat.membership import groups_upserted, participants_changed
 from taskcore.chat.messages import handle_message
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult
-from taskcore.chat.unit import in_one_transaction
+from taskcore.chat.transaction import in_one_transaction
 from taskcore.gateway.inbound import (
     ConnectionChanged,
     GroupsUpserted,

@@ -22,8 +22,8 @@ from taskcore.chat.membership import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent, ReactionRequest, reply_to
 from taskcore.chat.tasks import CHECKED_FIRST, TASK_COMMANDS
+from taskcore.chat.transaction import savepoint
 from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.chat.unit import savepoint
 from taskcore.errors import TaskcoreError
 from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid

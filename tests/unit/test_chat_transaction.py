@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from taskcore.chat import tasks as chat_tasks
-from taskcore.chat.unit import in_one_transaction, savepoint
+from taskcore.chat.transaction import in_one_transaction, savepoint
 from taskcore.errors import NotFound
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user, user_exists
