@@ -15,7 +15,7 @@ from tests.fakes.gateway import FakeGateway
 from benchmarks.reminder_dataset import CACHE, TODAY, build
 from taskcore.access import GatingMode
 from taskcore.gateway.client import GatewayClient
-from taskcore.gateway.outbound import send_text_body
+from taskcore.gateway.wire import send_text_body
 from taskcore.services import queue
 from taskcore.services.reminders import due_reminders, reminder_tick
 from taskcore.storage import migrator

@@ -16,7 +16,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from taskcore.gateway.client import GatewayClient
-from taskcore.gateway.outbound import send_reaction_body, send_text_body
+from taskcore.gateway.wire import send_reaction_body, send_text_body
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq

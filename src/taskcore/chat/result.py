@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from taskcore.gateway.inbound import InboundMessage, strip_device
-from taskcore.gateway.outbound import quoted_key, send_text_body
+from taskcore.gateway.wire import quoted_key, send_text_body
 
 
 class MetricEvent(StrEnum):

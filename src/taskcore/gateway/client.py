@@ -15,7 +15,7 @@ from urllib.parse import quote
 import aiohttp
 
 from taskcore.errors import TaskcoreError
-from taskcore.gateway.groups import (
+from taskcore.gateway.wire import (
     GatewayGroup,
     GatewayParticipant,
     connection_state,

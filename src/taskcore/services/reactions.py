@@ -6,7 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.gateway.outbound import send_reaction_body
+from taskcore.gateway.wire import send_reaction_body
 from taskcore.model import Completion
 from taskcore.outbound import JobKind, emoji_class
 from taskcore.reactions import CHECK, ReactionPolicy
