@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import event, select
 
 from taskcore.errors import ValidationError
-from taskcore.outbound import JobKind, QueueJob
+from taskcore.queue_rules import JobKind, QueueJob
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq

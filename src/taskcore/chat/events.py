@@ -20,7 +20,7 @@ from taskcore.gateway.inbound import (
     ParticipantsChange,
     chat_key,
 )
-from taskcore.outbound import JobKind
+from taskcore.queue_rules import JobKind
 from taskcore.services.reactions import enqueue_reaction
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
 from taskcore.storage.queue import enqueue

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from taskcore.outbound import FailureKind, QueueJob, gives_up
+from taskcore.queue_rules import FailureKind, QueueJob, gives_up
 from taskcore.storage import queue as q
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue

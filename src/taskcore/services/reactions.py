@@ -8,7 +8,7 @@ from sqlalchemy import Connection
 
 from taskcore.gateway.wire import send_reaction_body
 from taskcore.model import Completion
-from taskcore.outbound import JobKind, emoji_class
+from taskcore.queue_rules import JobKind, emoji_class
 from taskcore.reactions import CHECK, ReactionPolicy
 from taskcore.storage.db import Database
 from taskcore.storage.housekeeping import bump_counter

@@ -14,7 +14,7 @@ from sqlalchemy import Connection
 
 from taskcore.access import GatingMode
 from taskcore.gateway.wire import chat_number, send_text_body
-from taskcore.outbound import JobKind
+from taskcore.queue_rules import JobKind
 from taskcore.reminders import slot_key
 from taskcore.reminders_digest import digest_text, digest_until, plan_slots, slot_outcome
 from taskcore.storage.db import Database

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, or_, select, union_all, update
 
 from taskcore.errors import ValidationError
-from taskcore.outbound import JobKind, JobStatus, QueueJob, truncate_error
+from taskcore.queue_rules import JobKind, JobStatus, QueueJob, truncate_error
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import outbound_queue
 
