@@ -36,7 +36,8 @@ from sqlalchemy.types import NullType
 
 from taskcore.access import GatingMode, GroupFacts, GroupStatus, TaskFacts
 from taskcore.model import GroupSummary, Origin, Person, Task
-from taskcore.pagination import Page, like_contains, offset_of
+from taskcore.pagination import Page, offset_of
+from taskcore.search import like_contains
 from taskcore.storage.schema import (
     UtcDateTime,
     allowed_groups,
