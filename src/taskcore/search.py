@@ -1,6 +1,6 @@
 """Searching descriptions with LIKE: the pattern that matches a text literally (SPEC section 15).
 
-The queries (``storage.tasks``) write ``ESCAPE '\\'`` beside every pattern made here.
+The queries (``storage.task_lists``) write ``ESCAPE '\\'`` beside every pattern made here.
 """
 
 from __future__ import annotations

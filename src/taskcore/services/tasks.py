@@ -20,6 +20,7 @@ from taskcore.access import (
 from taskcore.errors import Forbidden, NotFound
 from taskcore.model import Completion, GroupSummary, Origin, Task
 from taskcore.pagination import Page
+from taskcore.storage import task_lists as lists
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user, ensure_users
@@ -89,15 +90,15 @@ def list_my_tasks(
         due_before = soon if due_before is None else min(due_before, soon)
     if query.search and not may_occur_in_description(query.search):
         return Page(items=[], page=query.page, limit=query.limit, total=0)
-    flt = q.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
+    flt = lists.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
     with db.read() as conn:
-        return q.my_tasks(conn, user_id, mode, flt, now)
+        return lists.my_tasks(conn, user_id, mode, flt, now)
 
 
 def list_my_groups(db: Database, mode: GatingMode, *, user_id: str) -> list[GroupSummary]:
     """The groups whose tasks the user sees, with counts."""
     with db.read() as conn:
-        return q.my_groups(conn, user_id, mode)
+        return lists.my_groups(conn, user_id, mode)
 
 
 def list_group_tasks(
@@ -113,7 +114,7 @@ def list_group_tasks(
     """A group's open tasks; Forbidden unless the group is effectively allowed and the user an active member."""
     with db.read() as conn:
         _require_group_access(q.group_facts(conn, group_id, user_id), mode)
-        return q.group_tasks(
+        return lists.group_tasks(
             conn, group_id, unassigned_first=unassigned_first, only_unassigned=only_unassigned, limit=limit
         )
 
