@@ -5,7 +5,7 @@ Pure decisions over plain values; the storage layer expresses the same rules in 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -110,6 +110,12 @@ def check_action(
         return
     if task.completed:
         raise Conflict("task is not open")
+
+
+def assignees_on_creation(creator: str, group_id: str | None, mentioned: Sequence[str]) -> tuple[str, ...]:
+    """A group task is assigned to the mentioned people, each once, in order (none: unassigned); a personal task
+    to its creator."""
+    return tuple(dict.fromkeys(mentioned)) if group_id else (creator,)
 
 
 def completion_assigns_completer(task: TaskFacts) -> bool:

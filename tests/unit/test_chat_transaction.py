@@ -23,7 +23,7 @@ def test_an_event_that_fails_midway_keeps_nothing_and_its_redelivery_is_handled(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(chat_tasks.task_writes, "create_task", broken)
+    monkeypatch.setattr(chat_tasks.tasks, "create_task", broken)
     with pytest.raises(RuntimeError):
         run(db, payload)
     monkeypatch.undo()

@@ -10,12 +10,11 @@ from datetime import date, timedelta
 import pytest
 
 from taskcore.access import GatingMode
-from taskcore.services import tasks as task_service
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.housekeeping import claim_deliveries
 from taskcore.storage.reminder_queries import DigestTask, digest_tasks, unassigned_counts
-from tests.builders import NOW, TODAY, make_group
+from tests.builders import NOW, TODAY, create_and_read, make_group
 
 UNTIL = TODAY + timedelta(days=7)
 USERS = [f"3460000000{i}" for i in range(6)]
@@ -37,8 +36,8 @@ def world(db: Database, seed: int) -> dict[str, dict[str, object]]:
         group = rng.choice([None, *groups])
         due = rng.choice([None, TODAY - timedelta(days=3), TODAY, UNTIL, UNTIL + timedelta(days=1)])
         people = tuple(rng.sample(USERS, rng.choice([0, 0, 1, 2])))
-        task = task_service.create_task(db, creator=rng.choice(USERS), description=f"t{n}", group_id=group, due=due,
-                                        assignees=people, now=NOW)
+        task = create_and_read(db, creator=rng.choice(USERS), description=f"t{n}", group_id=group, due=due,
+                               assignees=people, now=NOW)
         done = rng.random() < 0.2
         if done:
             with db.write() as conn:

@@ -28,8 +28,6 @@ from taskcore.model import Origin, Task
 from taskcore.reactions import CHECK
 from taskcore.services import members, preferences, tasks, web_auth
 from taskcore.services.identities import resolve_mentions
-from taskcore.storage import task_writes
-from taskcore.text import sanitize_description
 
 
 class _NotHere(NotFound):
@@ -39,14 +37,13 @@ class _NotHere(NotFound):
 def new_task(turn: Turn, cmd: NewTask) -> Answer:
     """A group task for the mentioned people (none: unassigned), or a personal task in a direct message.
 
-    The description is checked before anything is written, so the command needs no savepoint (CHECKED_FIRST)."""
+    The grammar has sanitised the description, so the use case's check of it cannot fail after the mentions were
+    written: the command needs no savepoint (CHECKED_FIRST)."""
     msg, now = turn.msg, turn.moment.now
-    description = sanitize_description(cmd.description)
     people = _assignees(turn, cmd.mentions) if turn.group_id else []
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
-    task = turn.db.transact(lambda conn: task_writes.create_task(
-        conn, creator=turn.user_id, description=description, group_id=turn.group_id, due=cmd.due,
-        assignees=[user for user, _ in people], origin=origin, now=now))
+    task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
+                             due=cmd.due, assignees=[user for user, _ in people], origin=origin, now=now)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.tag for m in mentions],
                            in_group=turn.group_id is not None)
