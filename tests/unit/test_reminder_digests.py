@@ -12,8 +12,7 @@ import pytest
 from taskcore.access import GatingMode
 from taskcore.storage import schema
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import claim_deliveries
-from taskcore.storage.reminder_queries import DigestTask, digest_tasks, unassigned_counts
+from taskcore.storage.reminders import DigestTask, claim_deliveries, digest_tasks, unassigned_counts
 from tests.builders import NOW, TODAY, create_and_read, make_group
 
 UNTIL = TODAY + timedelta(days=7)

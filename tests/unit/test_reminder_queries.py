@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from taskcore.services import preferences
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import claim_delivery
-from taskcore.storage.reminder_queries import undelivered_users
+from taskcore.storage.reminders import undelivered_users
+from tests.queries import claim_delivery
 
 NOW = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
 SLOT = "2026-11-23T07:30Z"

@@ -32,7 +32,7 @@ from taskcore.services.groups import see_known_group
 from taskcore.services.identities import Resolution, read_sender, resolve_user
 from taskcore.services.members import member_seen
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import first_sighting
+from taskcore.storage.sightings import first_sighting
 
 
 def parse(msg: InboundMessage, moment: Moment) -> Any:

@@ -10,8 +10,8 @@ from taskcore.gateway.wire import send_reaction_body
 from taskcore.model import Completion
 from taskcore.queue_rules import JobKind, emoji_class
 from taskcore.reactions import CHECK, ReactionPolicy
+from taskcore.storage.counters import bump_counter
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import bump_counter
 from taskcore.storage.queue import enqueue
 
 

@@ -18,9 +18,8 @@ from taskcore.queue_rules import JobKind
 from taskcore.reminders import slot_key
 from taskcore.reminders_digest import digest_text, digest_until, plan_slots, slot_outcome
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import claim_deliveries
 from taskcore.storage.queue import enqueue_many
-from taskcore.storage.reminder_queries import digest_tasks, unassigned_counts, undelivered_users
+from taskcore.storage.reminders import claim_deliveries, digest_tasks, unassigned_counts, undelivered_users
 
 READ_CHUNK = 500  # users whose digests are read together (two statements per chunk)
 CHUNK = 100  # deliveries per write transaction: keeps the write lock short for the bot's other writers

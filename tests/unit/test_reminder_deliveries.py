@@ -1,0 +1,56 @@
+"""The reminder delivery ledger: one row per user and slot, and only the call that records it queues the digest."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import select
+
+from taskcore.storage.db import Database
+from taskcore.storage.schema import reminder_deliveries
+from taskcore.storage.users import ensure_users
+from tests.queries import claim_delivery
+
+NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+SLOT = "2026-01-05T07:30Z"
+NEXT_SLOT = "2026-01-06T07:30Z"
+
+
+def with_users(db: Database, *user_ids: str) -> None:
+    with db.write() as conn:
+        ensure_users(conn, user_ids, NOW)
+
+
+def claim(db: Database, user_id: str = "1", slot: str = SLOT, outcome: str = "sent") -> bool:
+    with db.write() as conn:
+        return claim_delivery(conn, user_id=user_id, slot=slot, outcome=outcome, now=NOW)
+
+
+def test_the_first_claim_of_a_slot_records_it(db: Database) -> None:
+    with_users(db, "1")
+    assert claim(db, outcome="empty") is True
+    with db.read() as conn:
+        row = conn.execute(select(reminder_deliveries)).one()
+    assert tuple(row) == ("1", SLOT, "empty", NOW)
+
+
+def test_a_slot_is_claimed_only_once_whatever_the_outcome(db: Database) -> None:
+    with_users(db, "1")
+    claim(db, outcome="sent")
+    assert claim(db, outcome="late") is False
+    with db.read() as conn:
+        assert conn.execute(select(reminder_deliveries.c.outcome)).scalars().all() == ["sent"]
+
+
+def test_another_slot_or_another_user_is_a_new_claim(db: Database) -> None:
+    with_users(db, "1", "2")
+    claim(db, "1", SLOT)
+    assert claim(db, "1", NEXT_SLOT) is True
+    assert claim(db, "2", SLOT) is True
+
+
+def test_an_unknown_outcome_is_refused(db: Database) -> None:
+    with_users(db, "1")
+    with pytest.raises(ValueError, match="outcome"):
+        claim(db, outcome="maybe")
