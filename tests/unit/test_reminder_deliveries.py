@@ -8,8 +8,10 @@ import pytest
 from sqlalchemy import select
 
 from taskcore.storage.db import Database
+from taskcore.storage.reminders import claim_deliveries
 from taskcore.storage.schema import reminder_deliveries
 from taskcore.storage.users import ensure_users
+from tests.builders import make_group
 from tests.queries import claim_delivery
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -54,3 +56,16 @@ def test_an_unknown_outcome_is_refused(db: Database) -> None:
     with_users(db, "1")
     with pytest.raises(ValueError, match="outcome"):
         claim(db, outcome="maybe")
+
+
+def test_claiming_many_slots_returns_only_those_this_call_recorded(db: Database) -> None:
+    make_group(db, "1@g.us", members=("1", "2", "3"))
+    with db.write() as conn:
+        assert claim_deliveries(conn, [("1", "s", "sent"), ("2", "s", "empty")], now=NOW) == {("1", "s"), ("2", "s")}
+    with db.write() as conn:
+        assert claim_deliveries(conn, [("1", "s", "sent"), ("3", "s", "late"), ("1", "t", "sent")], now=NOW) == {
+            ("3", "s"), ("1", "t")}
+    with db.write() as conn:
+        assert claim_deliveries(conn, [], now=NOW) == set()
+        with pytest.raises(ValueError, match="unknown delivery outcome"):
+            claim_deliveries(conn, [("2", "u", "lost")], now=NOW)

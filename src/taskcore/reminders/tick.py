@@ -1,5 +1,6 @@
-"""One reminder tick (SPEC section 10): find the slots due now, skip those already recorded, claim each (user, slot)
-in ``reminder_deliveries`` before queueing its digest, so a restart or a second instance never sends twice.
+"""The reminder tick, a use case (SPEC section 10): find the slots due now, skip those the delivery ledger already
+holds, claim each (user, slot) in the ledger (``reminder_deliveries``) before queueing its digest, so a restart or a
+second instance never sends twice.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from sqlalchemy import Connection
 from taskcore.access import GatingMode
 from taskcore.gateway.wire import chat_number, send_text_body
 from taskcore.queue_rules import JobKind
-from taskcore.reminders import slot_key
-from taskcore.reminders_digest import digest_text, digest_until, plan_slots, slot_outcome
+from taskcore.reminders.digest import digest_text, digest_until
+from taskcore.reminders.schedule import slot_key
+from taskcore.reminders.slots import plan_slots, slot_outcome
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
 from taskcore.storage.reminders import claim_deliveries, digest_tasks, unassigned_counts, undelivered_users
