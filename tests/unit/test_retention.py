@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Column, select
 
+from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
 from taskcore.storage.retention import (
     delete_expired_auth,
@@ -20,7 +21,6 @@ from taskcore.storage.schema import (
     web_sessions,
     web_tokens,
 )
-from taskcore.storage.sightings import first_sighting
 from taskcore.storage.users import ensure_users
 from tests.queries import claim_delivery
 

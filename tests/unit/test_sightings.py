@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
+from taskcore.services.sightings import first_sighting
+from taskcore.storage import sightings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import inbound_messages
-from taskcore.storage.sightings import first_sighting
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -26,7 +27,7 @@ def test_the_same_message_id_in_another_instance_is_new(db: Database) -> None:
 
 def test_a_sighting_can_join_the_callers_transaction(db: Database) -> None:
     with db.write() as conn:
-        assert first_sighting(conn, instance="main", message_id="ABC", now=NOW) is True
-        assert first_sighting(conn, instance="main", message_id="ABC", now=NOW) is False
+        assert sightings.first_sighting(conn, instance="main", message_id="ABC", now=NOW) is True
+        assert sightings.first_sighting(conn, instance="main", message_id="ABC", now=NOW) is False
     with db.read() as conn:
         assert conn.execute(select(inbound_messages.c.seen_at)).scalar_one() == NOW

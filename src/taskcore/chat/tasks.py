@@ -21,11 +21,11 @@ from taskcore.chat.commands import (
     WebLink,
 )
 from taskcore.chat.listing import list_tasks
-from taskcore.chat.result import Mention, ReactionRequest, direct_message
+from taskcore.chat.result import Mention, direct_message
 from taskcore.chat.turn import Answer, Turn, rejected
 from taskcore.errors import Conflict, Forbidden, NotFound
 from taskcore.model import Origin, Task
-from taskcore.reactions import CHECK
+from taskcore.reactions import completion_check
 from taskcore.services import members, preferences, tasks, web_auth
 from taskcore.services.identities import resolve_mentions
 
@@ -100,12 +100,8 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now)
     if not done.newly_completed:
         return rejected(replies.already_completed(task_id))
-    origin = done.task.origin
-    check: tuple[ReactionRequest, ...] = ()
-    if origin is not None and turn.policy.reactions.check_allowed(origin, now):
-        check = (ReactionRequest(origin.chat_id, origin.message_id, origin.participant, CHECK,
-                                 dedupe_key=f"check:{task_id}"),)
-    return Answer(replies.completed(done.task), reactions=check)
+    check = completion_check(turn.policy.reactions, done, now)
+    return Answer(replies.completed(done.task), reactions=() if check is None else (check,))
 
 
 def _change(turn: Turn, task_id: int, change: Callable[[], Task], render: Callable[[Task], str]) -> Answer:

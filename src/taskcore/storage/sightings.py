@@ -6,7 +6,6 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.storage.db import Database
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import inbound_messages
 
@@ -18,9 +17,7 @@ _SIGHTING = Prepared(lambda dialect: dialect_insert(dialect, im).on_conflict_do_
     index_elements=["instance", "message_id"]).returning(im.c.message_id), ["instance", "message_id", "seen_at"])
 
 
-def first_sighting(target: Database | Connection, *, instance: str, message_id: str, now: datetime) -> bool:
+def first_sighting(conn: Connection, *, instance: str, message_id: str, now: datetime) -> bool:
     """True the first time (instance, message_id) is seen; False for a redelivery."""
     row = {"instance": instance, "message_id": message_id, "seen_at": now}
-    if isinstance(target, Database):
-        return target.transact(lambda conn: _SIGHTING.first(conn, row) is not None)
-    return _SIGHTING.first(target, row) is not None
+    return _SIGHTING.first(conn, row) is not None
