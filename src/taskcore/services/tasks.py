@@ -16,7 +16,7 @@ from taskcore.access import (
     assignees_on_creation,
     check_action,
     completion_assigns_completer,
-    effectively_allowed,
+    sees_group,
 )
 from taskcore.errors import Forbidden, NotFound
 from taskcore.model import Completion, CreatedTask, GroupSummary, Origin, Task
@@ -117,7 +117,7 @@ def list_group_tasks(
 
 
 def _require_group_access(facts: GroupFacts, mode: GatingMode) -> None:
-    if not (effectively_allowed(mode, facts.status) and facts.user_is_active_member):
+    if not sees_group(mode, facts):
         raise Forbidden("the group is not available to this user")
 
 
