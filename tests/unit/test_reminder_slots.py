@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from taskcore.reminders.slots import due_slots, plan_slots, slot_outcome, window_times
+from taskcore.reminders.slots import DueWindow, due_slots, plan_slots, slot_outcome, window_times
 
 MADRID = ZoneInfo("Europe/Madrid")
 
@@ -34,7 +34,7 @@ def test_a_grace_of_a_day_or_more_covers_every_minute() -> None:
 def test_due_slots_computes_each_schedule_once_and_leaves_out_those_not_due() -> None:
     now = datetime(2026, 11, 23, 7, 45, tzinfo=UTC)  # Monday 08:45 in Madrid
     slots = due_slots([("daily", "08:30"), ("daily", "08:30"), ("weekly", "08:30"), ("daily", "09:00")],
-                      now=now, zone=MADRID, grace_minutes=60)
+                      DueWindow.of(now, 60), MADRID)
     assert set(slots) == {("daily", "08:30"), ("weekly", "08:30")}
     assert slots[("daily", "08:30")] == datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
 

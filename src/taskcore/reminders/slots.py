@@ -52,26 +52,19 @@ class DueWindow:
         return after_start and slot <= self.now
 
 
-def window_times(now: datetime, zone: ZoneInfo, grace_minutes: int) -> list[str]:
-    """Every local ``HH:MM`` whose slot may be due at ``now``: the wall times of the last ``grace_minutes`` minutes,
-    plus the wall times skipped by a spring-forward gap inside that span (they fire at the end of the gap)."""
-    if grace_minutes >= _ALL_DAY - 1:
+def window_times(now: datetime, zone: ZoneInfo, minutes: int) -> list[str]:
+    """Every local ``HH:MM`` whose slot may be due at ``now`` in a window reaching ``minutes`` back: the wall times of
+    those minutes, plus the wall times skipped by a spring-forward gap inside them (they fire at the end of the gap)."""
+    if minutes >= _ALL_DAY - 1:
         return [f"{h:02d}:{m:02d}" for h in range(24) for m in range(60)]
     top = now.replace(second=0, microsecond=0)
-    times = {(top - k * MINUTE).astimezone(zone).strftime("%H:%M") for k in range(grace_minutes + 1)}
-    wall = (top - grace_minutes * MINUTE).astimezone(zone).replace(tzinfo=None)
+    times = {(top - k * MINUTE).astimezone(zone).strftime("%H:%M") for k in range(minutes + 1)}
+    wall = (top - minutes * MINUTE).astimezone(zone).replace(tzinfo=None)
     last = top.astimezone(zone).replace(tzinfo=None)
     while wall <= last:  # empty after a fall-back, when the wall clock went back: the instants above cover it
         times.add(wall.strftime("%H:%M"))
         wall += MINUTE
     return sorted(times)
-
-
-def due_slots(
-    schedules: Iterable[tuple[str, str]], *, now: datetime, zone: ZoneInfo, grace_minutes: int
-) -> dict[tuple[str, str], datetime]:
-    """The due slot of each distinct (freq, time) schedule; schedules with nothing due are left out."""
-    return _in_window(schedules, DueWindow.of(now, grace_minutes), zone)
 
 
 def plan_slots(
@@ -81,12 +74,13 @@ def plan_slots(
     last tick that completed) only the slots that fell due after it: the earlier ones that tick handled."""
     window = DueWindow.of(now, grace_minutes, since)
     times = window_times(now, zone, window.minutes)
-    return _in_window(((freq.value, time) for time in times for freq in _ON), window, zone)
+    return due_slots(((freq.value, time) for time in times for freq in _ON), window, zone)
 
 
-def _in_window(
+def due_slots(
     schedules: Iterable[tuple[str, str]], window: DueWindow, zone: ZoneInfo
 ) -> dict[tuple[str, str], datetime]:
+    """The slot of each distinct (freq, time) schedule that falls in the window; the others are left out."""
     found: dict[tuple[str, str], datetime] = {}
     for freq, time in set(schedules):
         slot = latest_slot(freq, time, now=window.now, tz=zone)
