@@ -21,9 +21,10 @@ from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
-from tasksvc_run.clock import FrozenClock, SystemClock
+from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
+from tests.fakes.clock import FrozenClock
 from tests.fakes.gateway import FakeGateway, sample
 
 ERRORS: dict[str, Any] = sample("outbound_error_responses")

@@ -19,10 +19,10 @@ from taskcore.services import preferences
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import group_members, identity_aliases, outbound_queue
-from tasksvc_run.clock import FrozenClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.schedulers import JobContext, SchedulerRuntime, build_runtime, jobs
 from tests.builders import make_group, make_task
+from tests.fakes.clock import FrozenClock
 from tests.fakes.gateway import FakeGateway, sample
 
 NOW = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)

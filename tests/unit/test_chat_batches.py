@@ -18,10 +18,10 @@ from taskcore.ratelimit import Decision, RateLimiter
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tasksvc_run.bot.webhook import EventRunner
-from tasksvc_run.clock import FrozenClock
 from tasksvc_run.metrics import Metrics
 from tests.builders import NOW, TODAY, wa_text
 from tests.chat_support import policy, queued, task_rows, texts
+from tests.fakes.clock import FrozenClock
 
 
 def moment() -> Moment:

@@ -12,7 +12,7 @@ from taskcore.storage.reminders import claim_deliveries
 from taskcore.storage.schema import reminder_deliveries
 from taskcore.storage.users import ensure_users
 from tests.builders import make_group
-from tests.queries import claim_delivery
+from tests.queries import claim_delivery, delivered
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 SLOT = "2026-01-05T07:30Z"
@@ -69,3 +69,32 @@ def test_claiming_many_slots_returns_only_those_this_call_recorded(db: Database)
         assert claim_deliveries(conn, [], now=NOW) == set()
         with pytest.raises(ValueError, match="unknown delivery outcome"):
             claim_deliveries(conn, [("2", "u", "lost")], now=NOW)
+
+
+def test_delivered_names_the_recorded_pairs_among_those_asked(db: Database) -> None:
+    with_users(db, "1", "2", "3")
+    claim(db, "1", SLOT)
+    claim(db, "2", NEXT_SLOT)
+    claim(db, "3", SLOT)
+    with db.read() as conn:
+        found = delivered(conn, user_ids=["1", "2"], slots=[SLOT, NEXT_SLOT])
+    assert found == {("1", SLOT), ("2", NEXT_SLOT)}
+
+
+def test_delivered_with_nothing_asked_is_empty(db: Database) -> None:
+    with_users(db, "1")
+    claim(db, "1", SLOT)
+    with db.read() as conn:
+        assert delivered(conn, user_ids=[], slots=[SLOT]) == set()
+        assert delivered(conn, user_ids=["1"], slots=[]) == set()
+
+
+def test_delivered_answers_for_more_users_than_one_query_takes(db: Database) -> None:
+    user_ids = [str(n) for n in range(1, 1201)]
+    with_users(db, *user_ids)
+    with db.write() as conn:
+        for user_id in user_ids[::100]:
+            claim_delivery(conn, user_id=user_id, slot=SLOT, outcome="sent", now=NOW)
+    with db.read() as conn:
+        found = delivered(conn, user_ids=user_ids, slots=[SLOT])
+    assert found == {(user_id, SLOT) for user_id in user_ids[::100]}

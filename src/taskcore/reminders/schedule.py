@@ -40,12 +40,7 @@ _FREQ_WORDS: dict[str, ReminderFreq] = {
 }
 ACCEPTED_FREQS = "off, diario, laborables o semanal (también daily, weekdays, weekly)"
 
-# Cron day-of-week field and the matching Python weekdays (Monday is 0) of each schedule.
-_CRON_DOW: dict[ReminderFreq, str] = {
-    ReminderFreq.DAILY: "*",
-    ReminderFreq.WEEKDAYS: "1-5",
-    ReminderFreq.WEEKLY: "1",
-}
+# The Python weekdays (Monday is 0) of each schedule.
 _WEEKDAYS: dict[ReminderFreq, frozenset[int]] = {
     ReminderFreq.DAILY: frozenset(range(7)),
     ReminderFreq.WEEKDAYS: frozenset(range(5)),
@@ -68,15 +63,6 @@ def normalize_reminder_time(value: str) -> str:
     if match is None or int(match[1]) > 23 or int(match[2]) > 59:
         raise InvalidTime(f"hora no válida: {value.strip()!r}; usa HH:MM, de 00:00 a 23:59", field="time")
     return f"{int(match[1]):02d}:{int(match[2]):02d}"
-
-
-def cron_expression(freq: ReminderFreq | str, time: str) -> str | None:
-    """The croniter expression of a schedule in local time; None when reminders are off."""
-    schedule = _as_freq(freq)
-    if schedule is ReminderFreq.OFF:
-        return None
-    hour, minute = _clock(time)
-    return f"{minute} {hour} * * {_CRON_DOW[schedule]}"
 
 
 def reminder_due_slot(

@@ -27,7 +27,6 @@ __all__ = [
     "enqueue_message",
     "mark_failed",
     "mark_sent",
-    "oldest_pending_age",
     "queue_replies",
     "queue_stats",
     "schedule_retry",
@@ -139,10 +138,3 @@ def queue_stats(db: Database) -> dict[str, int]:
     """How many jobs are pending, sending, sent and failed."""
     with db.read() as conn:
         return q.count_by_status(conn)
-
-
-def oldest_pending_age(db: Database, now: datetime) -> float | None:
-    """Seconds since the oldest job still waiting to be sent (pending or sending) was queued; None when none."""
-    with db.read() as conn:
-        created = q.oldest_unsent_created_at(conn)
-    return None if created is None else (now - created).total_seconds()
