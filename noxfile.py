@@ -61,9 +61,11 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
-    """Unit, property, integration and system tests against the installed wheel (slow ones excluded)."""
+    """Unit, property, integration and system tests against the installed wheel (slow ones excluded), with branch
+    coverage of the installed packages gated by fail_under in pyproject.toml. Given arguments (a part of the suite)
+    run without coverage. Processes the tests start (the unit, the CLI) are not measured."""
     install_wheel(session, "test")
-    args = session.posargs or ["tests", "-m", "not slow"]
+    args = session.posargs or ["tests", "-m", "not slow", "--cov", "--cov-report=term"]
     session.run("pytest", *args)
 
 

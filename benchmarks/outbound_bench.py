@@ -15,9 +15,9 @@ from tests.fakes.gateway import FakeGateway
 from benchmarks.reminder_dataset import CACHE, TODAY, build
 from taskcore.access import GatingMode
 from taskcore.gateway.client import GatewayClient
-from taskcore.gateway.outbound import send_text_body
+from taskcore.gateway.wire import send_text_body
+from taskcore.reminders.tick import due_reminders, reminder_tick
 from taskcore.services import queue
-from taskcore.services.reminders import due_reminders, reminder_tick
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig

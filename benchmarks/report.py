@@ -38,7 +38,7 @@ from benchmarks.common import cpu_seconds, two_cpus
 from benchmarks.common import pin as pin_self
 from benchmarks.dataset import BENCH_USER, CACHE, build
 from benchmarks.reminder_dataset import build as build_reminders
-from taskcore.services.reminders import due_reminders
+from taskcore.reminders.tick import due_reminders
 from taskcore.services.web_auth import issue_login_token, redeem_login_token
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.schema import outbound_queue

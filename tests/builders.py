@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from typing import Any
 
 from taskcore.model import Task
 from taskcore.services import tasks as task_service
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.sql import insert_ignore
-from taskcore.storage.users import ensure_user
+from taskcore.storage.tasks import load_tasks
+from taskcore.storage.users import ensure_user, ensure_users
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 TODAY = date(2026, 11, 22)
@@ -38,11 +40,19 @@ def make_task(
     db: Database, *, creator: str = "111", group_id: str | None = "100@g.us", description: str = "Comprar pan",
     due: str | None = None, assignees: tuple[str, ...] = (), now: datetime = NOW,
 ) -> Task:
-    """A task through the real create use case."""
-    return task_service.create_task(
-        db, creator=creator, description=description, group_id=group_id,
-        due=date.fromisoformat(due) if due else None, assignees=assignees, now=now,
-    )
+    """A task through the real create use case, read back."""
+    return create_and_read(db, creator=creator, description=description, group_id=group_id,
+                           due=date.fromisoformat(due) if due else None, assignees=assignees, now=now)
+
+
+def create_and_read(db: Database, **create: Any) -> Task:
+    """``services.tasks.create_task`` for a creator and assignees made users first (the use case expects them), then
+    the task as read by id (the use case does not read it back)."""
+    with db.write() as conn:
+        ensure_users(conn, [create["creator"], *create.get("assignees", ())], create["now"])
+    created = task_service.create_task(db, **create)
+    with db.read() as conn:
+        return load_tasks(conn, [created.id])[0]
 
 
 # Gateway webhook payloads (CONTRACT.md section 3), shaped like fixtures/gateway/inbound_*.json.

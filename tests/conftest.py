@@ -15,6 +15,13 @@ from taskcore.storage.db import Database, sqlite_url
 
 PG_URL = os.environ.get("TASKSVC_TEST_DATABASE_URL")
 BACKENDS = ["sqlite", *(["postgresql"] if PG_URL else [])]
+NO_POSTGRESQL = ("TASKSVC_TEST_DATABASE_URL is not set: the storage tests run on SQLite only "
+                 "(.ci/run sets it when PostgreSQL answers on 127.0.0.1:5432)")
+
+
+def pytest_report_header() -> str:
+    """Which storage backends the ``db`` fixtures run on, at the top of every run."""
+    return f"storage backends: {', '.join(BACKENDS)}" + ("" if PG_URL else f" ({NO_POSTGRESQL})")
 
 
 def pg_schema_url(base: str, schema: str) -> str:

@@ -3,9 +3,10 @@
 from taskcore.dates import format_due_date, parse_due_date
 from taskcore.errors import InvalidDate, InvalidDescription, InvalidTime, TaskcoreError
 from taskcore.identity import normalize_group_id, normalize_user_id, parse_id_list
-from taskcore.pagination import clamp_limit, escape_like
+from taskcore.pagination import clamp_limit
 from taskcore.ratelimit import TokenBucket
 from taskcore.reminders import ReminderFreq, normalize_reminder_time, reminder_due_slot
+from taskcore.search import escape_like
 from taskcore.settings import Settings
 from taskcore.text import sanitize_description
 

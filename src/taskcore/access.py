@@ -5,7 +5,7 @@ Pure decisions over plain values; the storage layer expresses the same rules in 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -70,11 +70,6 @@ def effectively_allowed(mode: GatingMode, status: GroupStatus | None) -> bool:
     return mode is GatingMode.OFF or status is GroupStatus.ALLOWED
 
 
-def group_message_accepted(mode: GatingMode, status: GroupStatus | None) -> bool:
-    """Whether the bot handles a group's (non-admin) messages and syncs its members."""
-    return effectively_allowed(mode, status)
-
-
 def discovery_for(mode: GatingMode, status: GroupStatus | None) -> Discovery:
     """A group seen for the first time is recorded pending in discover mode and ignored in enforce mode."""
     if mode is GatingMode.OFF:
@@ -84,13 +79,16 @@ def discovery_for(mode: GatingMode, status: GroupStatus | None) -> Discovery:
     return Discovery.RECORD_PENDING if mode is GatingMode.DISCOVER else Discovery.IGNORE
 
 
+def sees_group(mode: GatingMode, group: GroupFacts) -> bool:
+    """A user sees a group's tasks when the group is effectively allowed and they are an active member of it."""
+    return effectively_allowed(mode, group.status) and group.user_is_active_member
+
+
 def can_see(user_id: str, task: TaskFacts, mode: GatingMode, group: GroupFacts | None) -> bool:
-    """Group task: effectively allowed group and active member; personal task: creator or assignee."""
+    """Group task: the user sees its group (``sees_group``); personal task: creator or assignee."""
     if task.group_id is None:
         return user_id == task.created_by or user_id in task.assignees
-    if group is None:
-        return False
-    return effectively_allowed(mode, group.status) and group.user_is_active_member
+    return group is not None and sees_group(mode, group)
 
 
 def check_action(
@@ -110,6 +108,12 @@ def check_action(
         return
     if task.completed:
         raise Conflict("task is not open")
+
+
+def assignees_on_creation(creator: str, group_id: str | None, mentioned: Sequence[str]) -> tuple[str, ...]:
+    """A group task is assigned to the mentioned people, each once, in order (none: unassigned); a personal task
+    to its creator."""
+    return tuple(dict.fromkeys(mentioned)) if group_id else (creator,)
 
 
 def completion_assigns_completer(task: TaskFacts) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from taskcore.errors import ValidationError
+
 USER_DOMAIN = "s.whatsapp.net"
 LID_DOMAIN = "lid"
 GROUP_DOMAIN = "g.us"
@@ -66,3 +68,12 @@ def is_phone_jid(jid: str) -> bool:
 def user_jid(user_id: str) -> str:
     """The phone-number JID of a digits-only user id."""
     return f"{user_id}@{USER_DOMAIN}"
+
+
+def identity_key(phone: str | None, lid: str | None) -> str:
+    """The digits a sender is known by before any alias: the phone number, else the LID. A user is identified by one
+    of them: ValidationError (field ``phone``) without either."""
+    key = phone or lid
+    if not key:
+        raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
+    return key

@@ -50,6 +50,17 @@ class Task:
 
 
 @dataclass(frozen=True, slots=True)
+class CreatedTask:
+    """A task just created, as the create use case knows it without reading it back."""
+
+    id: int
+    description: str
+    due_date: date | None
+    group_id: str | None
+    assignee_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GroupSummary:
     """A group in the user's list, with its open and unassigned counts."""
 

@@ -1,4 +1,4 @@
-"""Pagination, limit clamps and LIKE escaping."""
+"""Pagination and limit clamps."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
-
-LIKE_ESCAPE = "\\"
 
 
 def clamp_limit(value: object, *, default: int, maximum: int) -> int:
@@ -20,16 +18,6 @@ def clamp_limit(value: object, *, default: int, maximum: int) -> int:
     except ValueError:
         return default
     return max(1, min(number, maximum))
-
-
-def escape_like(text: str) -> str:
-    """Escape backslash, % and _ for ``LIKE ... ESCAPE '\\'``."""
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def like_contains(text: str) -> str:
-    """The LIKE pattern that matches any value containing ``text`` literally."""
-    return f"%{escape_like(text)}%"
 
 
 def offset_of(page: int, limit: int) -> int:

@@ -1,4 +1,4 @@
-"""When the bot reacts to a message (seed section 6, SPEC section 5)."""
+"""When the bot reacts to a message, and with what (seed section 6, SPEC section 5)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from taskcore.identity import is_group_jid
-from taskcore.model import Origin
+from taskcore.model import Completion, Origin
 from taskcore.settings import Settings
 
 ROBOT = "🤖"
@@ -38,3 +38,24 @@ class ReactionPolicy:
         if origin is None or origin.sent_at is None or not self.in_scope(origin.chat_id):
             return False
         return now - origin.sent_at <= timedelta(days=self.ttl_days)
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionRequest:
+    """A reaction to queue on a message (subject to the reactions policy)."""
+
+    chat_id: str
+    message_id: str
+    participant: str | None
+    emoji: str
+    dedupe_key: str | None = None
+
+
+def completion_check(policy: ReactionPolicy, completion: Completion, now: datetime) -> ReactionRequest | None:
+    """The check mark a completion puts on the message that created the task: only for the completion that closed
+    it, when the policy allows it there (``check_allowed``); at most once per task (its dedupe key)."""
+    origin = completion.task.origin
+    if not completion.newly_completed or origin is None or not policy.check_allowed(origin, now):
+        return None
+    return ReactionRequest(origin.chat_id, origin.message_id, origin.participant, CHECK,
+                           dedupe_key=f"check:{completion.task.id}")

@@ -7,11 +7,10 @@ import re
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args, get_origin
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import annotated_types
 import pydantic
 from pydantic import Field, PrivateAttr, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import (
@@ -22,6 +21,7 @@ from pydantic_settings import (
     SettingsError,
 )
 
+from taskcore.config_lines import config_lines
 from taskcore.errors import TaskcoreError
 from taskcore.identity import normalize_group_id, parse_group_list, parse_id_list
 
@@ -262,7 +262,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, env_file: str | None 
             return Settings(_env_file=env_file)
         return Settings(**_given_values(env))
     except pydantic.ValidationError as exc:
-        raise ConfigError(_config_lines(exc)) from exc
+        raise ConfigError(config_lines(exc, Settings.model_fields, never_echoed=_NEVER_ECHOED)) from exc
     except SettingsError as exc:
         raise ConfigError([str(exc)]) from exc
     finally:
@@ -286,38 +286,3 @@ def _is_list_like(value: object) -> bool:
 
 def _joined(value: Any) -> str | None:
     return value if value is None or isinstance(value, str) else ",".join(str(item) for item in value)
-
-
-def _config_lines(exc: pydantic.ValidationError) -> list[str]:
-    lines: dict[str, str] = {}
-    for error in exc.errors():
-        name = str(error["loc"][0]) if error["loc"] else "configuration"
-        shown = "" if name in _NEVER_ECHOED else f" {error['input']!r}"
-        accepted = str(error["ctx"]["error"]) if error["type"] == "value_error" else _accepted(name)
-        lines.setdefault(name, f"{name.upper()}: invalid value{shown}; accepted: {accepted}")
-    return list(lines.values())
-
-
-def _accepted(name: str) -> str:
-    field = Settings.model_fields.get(name)
-    if field is None:
-        return "see the configuration reference"
-    annotation = field.annotation
-    if get_origin(annotation) is Literal:
-        return ", ".join(str(choice) for choice in get_args(annotation))
-    if annotation in (bool, bool | None):
-        return "true, false, 1, 0"
-    if annotation in (int, int | None):
-        return _integer_range(field.metadata)
-    return "a text value"
-
-
-def _integer_range(metadata: Sequence[object]) -> str:
-    ge = next((item.ge for item in metadata if isinstance(item, annotated_types.Ge)), None)
-    gt = next((item.gt for item in metadata if isinstance(item, annotated_types.Gt)), None)
-    le = next((item.le for item in metadata if isinstance(item, annotated_types.Le)), None)
-    if ge is not None and le is not None:
-        return f"an integer from {ge} to {le}"
-    if ge is not None:
-        return f"an integer >= {ge}"
-    return f"an integer > {gt}" if gt is not None else "an integer"

@@ -1,10 +1,10 @@
-"""The clock is an argument (STYLE habit 1): the system clock in production, a settable one in tests."""
+"""The clock is an argument (STYLE habit 1): the system clock in production, a settable one in tests
+(``tests/fakes/clock.py``)."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -31,27 +31,6 @@ class SystemClock:
     def monotonic(self) -> float:
         """time.monotonic()."""
         return time.monotonic()
-
-
-@dataclass
-class FrozenClock:
-    """A clock that moves only when told to."""
-
-    current: datetime = field(default_factory=lambda: datetime(2026, 11, 22, 10, 0, tzinfo=UTC))
-    mono: float = 1000.0
-
-    def now(self) -> datetime:
-        """The frozen instant."""
-        return self.current
-
-    def monotonic(self) -> float:
-        """The frozen monotonic value."""
-        return self.mono
-
-    def advance(self, delta: timedelta) -> None:
-        """Move both clocks forward."""
-        self.current += delta
-        self.mono += delta.total_seconds()
 
 
 def local_today(clock: Clock, zone: ZoneInfo) -> date:

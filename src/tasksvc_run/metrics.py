@@ -19,8 +19,8 @@ from prometheus_client.registry import Collector
 from taskcore.access import GroupStatus
 from taskcore.services.groups import status_counts
 from taskcore.services.queue import queue_stats
+from taskcore.storage.counters import read_counters
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import read_counters
 
 log = logging.getLogger(__name__)
 EMOJI_CLASSES = ("robot", "warn", "check", "other")

@@ -21,8 +21,8 @@ from taskcore.services.tasks import get_task
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
-from tasksvc_run.clock import FrozenClock
 from tests.builders import NOW, TODAY, make_task
+from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import ME, ThreadedServer, threaded_app, web_settings
 
 pytestmark = pytest.mark.browser

@@ -12,8 +12,8 @@ from taskcore.services.devseed import seed_dev_data
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
-from tasksvc_run.clock import FrozenClock
 from tests.builders import NOW, TODAY
+from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import ME, ThreadedServer, threaded_app, web_settings
 from tests.pictures import save_picture
 

@@ -14,9 +14,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tasksvc_run.bot.app import drain, make_bot_app
-from tasksvc_run.clock import FrozenClock
 from tests.builders import NOW
 from tests.chat_support import Queued, last_id, queued
+from tests.fakes.clock import FrozenClock
 
 DRAIN_SECONDS = 10.0
 

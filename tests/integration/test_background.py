@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from aiohttp import web
 
-from taskcore.gateway.outbound import send_text_body
+from taskcore.gateway.wire import send_text_body
 from taskcore.services import queue
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database

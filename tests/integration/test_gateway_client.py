@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from taskcore.gateway.client import GatewayClient, GatewayError
-from taskcore.gateway.outbound import quoted_key, send_reaction_body, send_text_body
+from taskcore.gateway.wire import quoted_key, send_reaction_body, send_text_body
 from tests.fakes.gateway import FakeGateway, sample
 
 KEY = "k-super-secret-123"

@@ -16,14 +16,15 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from taskcore.gateway.client import GatewayClient
-from taskcore.gateway.outbound import send_reaction_body, send_text_body
+from taskcore.gateway.wire import send_reaction_body, send_text_body
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
-from tasksvc_run.clock import FrozenClock, SystemClock
+from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
+from tests.fakes.clock import FrozenClock
 from tests.fakes.gateway import FakeGateway, sample
 
 ERRORS: dict[str, Any] = sample("outbound_error_responses")

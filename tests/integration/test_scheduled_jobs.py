@@ -13,16 +13,16 @@ from sqlalchemy import select
 
 from taskcore.access import GroupStatus
 from taskcore.gateway.client import GatewayClient
+from taskcore.reminders.tick import reminder_tick
 from taskcore.services import groups as group_service
 from taskcore.services import preferences
-from taskcore.services.reminders import reminder_tick
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import group_members, identity_aliases, outbound_queue
-from tasksvc_run.clock import FrozenClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.schedulers import JobContext, SchedulerRuntime, build_runtime, jobs
 from tests.builders import make_group, make_task
+from tests.fakes.clock import FrozenClock
 from tests.fakes.gateway import FakeGateway, sample
 
 NOW = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)

@@ -12,9 +12,9 @@ from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database
 from tasksvc_run import exits
 from tasksvc_run.cli import COMMANDS
-from tasksvc_run.clock import FrozenClock
 from tasksvc_run.web.serve import DEV_FALLBACK_USER, SchemaNotReady, autoseed, run_web, wait_for_schema
 from tests.builders import NOW
+from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import ME, web_settings
 
 

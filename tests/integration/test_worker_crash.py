@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from taskcore.gateway.outbound import send_text_body
+from taskcore.gateway.wire import send_text_body
 from taskcore.services import queue
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url

@@ -17,10 +17,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from taskcore.services.web_auth import issue_login_token, redeem_login_token
 from taskcore.settings import Settings, load_settings
 from taskcore.storage.db import Database
-from tasksvc_run.clock import FrozenClock
 from tasksvc_run.web import make_web_app
 from tasksvc_run.web.session import COOKIE
 from tests.builders import NOW
+from tests.fakes.clock import FrozenClock
 
 ME = "34600000001"
 OTHER = "34600000002"

@@ -9,7 +9,8 @@ from random import Random
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from taskcore.commands import CommandSyntaxError, Complete, NewTask, parse_command
+from taskcore.chat.commands import CommandSyntaxError, Complete, NewTask
+from taskcore.chat.grammar import parse_command
 from taskcore.dates import is_date_like
 from taskcore.text import sanitize_description
 

@@ -7,7 +7,8 @@ from croniter import croniter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taskcore.reminders import ReminderFreq, cron_expression, reminder_due_slot, slot_key
+from taskcore.reminders import ReminderFreq, reminder_due_slot, slot_key
+from tests.cron import cron_expression
 
 MINUTE = timedelta(minutes=1)
 DAY = timedelta(days=1)

@@ -15,7 +15,7 @@ from taskcore.pagination import Page
 from taskcore.services import tasks as svc
 from taskcore.services.tasks import MyTasksQuery
 from taskcore.storage.db import Database
-from tests.builders import NOW, TODAY
+from tests.builders import NOW, TODAY, create_and_read
 
 # Each example writes under a user id of its own, so reusing the function-scoped database across examples
 # cannot leak one example's rows into another's assertions.
@@ -36,7 +36,7 @@ def _list(db: Database, user: str, **query: object) -> Page[Task]:
 def test_pages_cover_every_matching_task_exactly_once_in_order(db: Database, dues: list[date | None],
                                                                limit: int) -> None:
     user = str(next(_users))
-    created = [svc.create_task(db, creator=user, description="t", due=due, now=NOW).id for due in dues]
+    created = [create_and_read(db, creator=user, description="t", due=due, now=NOW).id for due in dues]
     seen: list[Task] = []
     for page_number in range(1, len(dues) + 2):
         page = _list(db, user, page=page_number, limit=limit)
@@ -57,7 +57,7 @@ def test_search_with_any_text_never_errors_and_matches_literally(db: Database, d
     stored: dict[int, str] = {}
     for text in descriptions:
         try:
-            task = svc.create_task(db, creator=user, description=text, now=NOW)
+            task = create_and_read(db, creator=user, description=text, now=NOW)
         except InvalidDescription:
             continue
         stored[task.id] = task.description

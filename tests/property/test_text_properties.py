@@ -46,8 +46,9 @@ def test_hoy_and_manana_follow_today(today: date) -> None:
 
 
 # SQLite's LIKE reads a value only up to its first NUL; a sanitised description holds none (control characters are
-# removed), and a search holding one matches nothing (docs/decisions.md, Search).
-_NO_NUL = st.text(alphabet=st.characters(blacklist_characters="\x00"))
+# removed), and a search holding one matches nothing (docs/decisions.md, Search). A lone surrogate cannot be stored
+# (UTF-8 cannot carry it) and a search holding one is answered before any query (text.may_occur_in_description).
+_NO_NUL = st.text(alphabet=st.characters(exclude_characters="\x00", exclude_categories=("Cs",)))
 
 
 @given(_NO_NUL, st.lists(_NO_NUL, max_size=5))

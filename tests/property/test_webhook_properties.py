@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from taskcore.commands import NewTask, parse_command
+from taskcore.chat.commands import NewTask
+from taskcore.chat.grammar import parse_command
 from taskcore.gateway.inbound import InboundMessage, parse_event
 from taskcore.storage.db import Database
 from tests.builders import TODAY, wa_text

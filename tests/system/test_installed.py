@@ -153,8 +153,10 @@ async def test_the_installed_unit_answers_a_chat_command_at_the_gateway(venv: Pa
             await _until(lambda: http_status(f"{base}/health") == 200, unit, tmp_path, within=60)
             event = chat_message("/t nueva Comprar pan mañana", sender="34600000001", message_id="WHEEL1")
             async with aiohttp.ClientSession() as http:
-                refused = await http.post(f"{base}/webhook", json=event)
-                accepted = await http.post(f"{base}/webhook", json=event, headers={"X-Webhook-Secret": SECRET})
+                async with http.post(f"{base}/webhook", json=event) as refused:
+                    await refused.read()
+                async with http.post(f"{base}/webhook", json=event, headers={"X-Webhook-Secret": SECRET}) as accepted:
+                    await accepted.read()
             assert (refused.status, accepted.status) == (401, 200)
             await gateway.wait_for(lambda gw: any("Tarea #1 creada" in text for text in gw.sent_texts()), within=30)
         finally:

@@ -18,10 +18,10 @@ from taskcore.ratelimit import Decision, RateLimiter
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tasksvc_run.bot.webhook import EventRunner
-from tasksvc_run.clock import FrozenClock
 from tasksvc_run.metrics import Metrics
 from tests.builders import NOW, TODAY, wa_text
 from tests.chat_support import policy, queued, task_rows, texts
+from tests.fakes.clock import FrozenClock
 
 
 def moment() -> Moment:
@@ -34,14 +34,14 @@ def events(*payloads: dict[str, object]) -> list[Any]:
 
 def fail_on(monkeypatch: pytest.MonkeyPatch, description: str, error: Exception | None = None) -> None:
     """Creating a task with this description breaks (a bug, or ``error``: a full disk, say)."""
-    create = chat_tasks.task_writes.create_task
+    create = chat_tasks.tasks.create_task
 
-    def breaking(conn: Any, **kwargs: Any) -> Any:
+    def breaking(db: Any, **kwargs: Any) -> Any:
         if kwargs["description"] == description:
             raise error or RuntimeError("database went away")
-        return create(conn, **kwargs)
+        return create(db, **kwargs)
 
-    monkeypatch.setattr(chat_tasks.task_writes, "create_task", breaking)
+    monkeypatch.setattr(chat_tasks.tasks, "create_task", breaking)
 
 
 def test_a_batch_of_events_of_different_chats_takes_effect_whole(db: Database) -> None:

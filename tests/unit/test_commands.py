@@ -6,9 +6,7 @@ from datetime import date
 import pytest
 
 from taskcore.access import GroupStatus
-from taskcore.commands import (
-    ADMIN_HELP_TEXT,
-    HELP_TEXT,
+from taskcore.chat.commands import (
     AdminAllow,
     AdminBlock,
     AdminHelp,
@@ -26,8 +24,8 @@ from taskcore.commands import (
     SetReminders,
     Unassign,
     WebLink,
-    parse_command,
 )
+from taskcore.chat.grammar import ADMIN_HELP_TEXT, HELP_TEXT, parse_command
 from taskcore.errors import TaskcoreError, ValidationError
 from taskcore.reminders import ReminderFreq
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from taskcore.gateway.groups import (
+from taskcore.gateway.wire import (
     GatewayParticipant,
     connection_state,
     parse_groups_answer,

@@ -18,6 +18,7 @@ from taskcore.storage import members as mq
 from taskcore.storage.db import Database
 from taskcore.storage.schema import allowed_groups, group_members, groups, tasks
 from tests.builders import NOW, make_group, make_task
+from tests.queries import active_member_ids, group_status, is_active_member, sync_members
 
 OFF, DISCOVER, ENFORCE = GatingMode.OFF, GatingMode.DISCOVER, GatingMode.ENFORCE
 PENDING, ALLOWED, BLOCKED = GroupStatus.PENDING, GroupStatus.ALLOWED, GroupStatus.BLOCKED
@@ -131,14 +132,14 @@ class TestSeeGroup:
 class TestSeeds:
     def test_allowed_groups_are_inserted_as_allowed_when_absent(self, db: Database) -> None:
         assert svc.seed_allowed_groups(db, [G1, G2, G1], now=NOW) == 2
-        assert svc.group_status(db, G1) is ALLOWED
+        assert group_status(db, G1) is ALLOWED
         assert group_row(db, G2).active
 
     def test_a_seed_never_overrides_an_admin_block(self, db: Database) -> None:
         svc.seed_allowed_groups(db, [G1], now=NOW)
         svc.set_group_status(db, group_id=G1, status=BLOCKED, by=ALICE, now=NOW)
         assert svc.seed_allowed_groups(db, [G1], now=LATER) == 0
-        assert svc.group_status(db, G1) is BLOCKED
+        assert group_status(db, G1) is BLOCKED
 
     def test_a_seed_keeps_a_pending_status_and_an_existing_name(self, db: Database) -> None:
         make_group(db, G1, name="Casa", status="pending")
@@ -198,7 +199,7 @@ class TestGroupListing:
         result = listing(db, DISCOVER, (G1, "Uno"), (G2, "Dos"), (G3, "Tres"))
         assert result.discovered == (G3,)
         assert set(result.skipped) == {G2, G3}
-        assert svc.group_status(db, G3) is PENDING
+        assert group_status(db, G3) is PENDING
 
     def test_groups_no_longer_listed_become_inactive_and_keep_their_tasks(self, db: Database) -> None:
         make_group(db, G1)
@@ -239,7 +240,7 @@ class TestMembers:
         row = member_row(db, G1, ALICE)
         assert (row.active, row.is_admin, row.first_seen_at, row.last_seen_at) == (True, False, NOW, NOW)
         with db.read() as conn:
-            assert mq.is_active_member(conn, G1, ALICE)
+            assert is_active_member(conn, G1, ALICE)
 
     def test_writing_again_reactivates_a_member_and_keeps_the_first_sighting(self, db: Database) -> None:
         make_group(db, G1, inactive=(ALICE,))
@@ -256,7 +257,7 @@ class TestMembers:
     def test_added_users_become_active_members(self, db: Database) -> None:
         assert msvc.members_changed(db, group_id=G1, user_ids=[ALICE, BOB, ALICE], action="add", now=NOW) == 2
         with db.read() as conn:
-            assert mq.active_member_ids(conn, G1) == [ALICE, BOB]
+            assert active_member_ids(conn, G1) == [ALICE, BOB]
 
     def test_removed_members_become_inactive_since_now(self, db: Database) -> None:
         make_group(db, G1, members=(ALICE, BOB))
@@ -278,25 +279,25 @@ class TestMembers:
     def test_a_group_without_active_members_lists_none(self, db: Database) -> None:
         make_group(db, G1, inactive=(ALICE,))
         with db.read() as conn:
-            assert mq.active_member_ids(conn, G1) == []
-            assert not mq.is_active_member(conn, G1, ALICE)
+            assert active_member_ids(conn, G1) == []
+            assert not is_active_member(conn, G1, ALICE)
 
 
 class TestMemberSync:
     def test_listed_users_are_active_with_their_admin_flag_and_absent_ones_inactive(self, db: Database) -> None:
         make_group(db, G1, members=(ALICE, BOB))
-        assert msvc.sync_members(db, group_id=G1, present={BOB: True, CAROL: False}, now=LATER) == (2, 1)
+        assert sync_members(db, group_id=G1, present={BOB: True, CAROL: False}, now=LATER) == (2, 1)
         assert (member_row(db, G1, ALICE).active, member_row(db, G1, ALICE).inactive_since) == (False, LATER)
         assert (member_row(db, G1, BOB).is_admin, member_row(db, G1, CAROL).active) == (True, True)
 
     def test_an_already_inactive_member_keeps_its_original_inactive_since(self, db: Database) -> None:
         make_group(db, G1, members=(BOB,), inactive=(ALICE,))
-        msvc.sync_members(db, group_id=G1, present={BOB: False}, now=LATER)
+        sync_members(db, group_id=G1, present={BOB: False}, now=LATER)
         assert member_row(db, G1, ALICE).inactive_since == NOW
 
     def test_an_empty_listing_makes_every_member_inactive(self, db: Database) -> None:
         make_group(db, G1, members=(ALICE, BOB))
-        assert msvc.sync_members(db, group_id=G1, present={}, now=LATER) == (0, 2)
+        assert sync_members(db, group_id=G1, present={}, now=LATER) == (0, 2)
 
 
 class TestRetention:

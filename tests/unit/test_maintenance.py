@@ -8,11 +8,12 @@ from sqlalchemy import select
 
 from taskcore.services import web_auth
 from taskcore.services.maintenance import run_maintenance
+from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import claim_delivery, first_sighting
 from taskcore.storage.schema import group_members, inbound_messages, outbound_queue, reminder_deliveries
 from taskcore.storage.users import ensure_users
 from tests.builders import make_group
+from tests.queries import claim_delivery
 
 NOW = datetime(2026, 11, 23, 3, 0, tzinfo=UTC)
 TICK = timedelta(microseconds=1)

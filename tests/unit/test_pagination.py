@@ -1,11 +1,9 @@
-"""Limit clamps, pages and LIKE escaping."""
-
-import sqlite3
+"""Limit clamps and pages."""
 
 import pytest
 
-from taskcore import clamp_limit, escape_like
-from taskcore.pagination import Page, like_contains, offset_of
+from taskcore import clamp_limit
+from taskcore.pagination import Page, offset_of
 
 
 @pytest.mark.parametrize("value", [None, "", "abc", "1.5", True])
@@ -18,22 +16,6 @@ def test_missing_or_unparsable_limit_takes_the_default(value: object) -> None:
 )
 def test_limit_is_clamped_between_one_and_the_maximum(value: object, expected: int) -> None:
     assert clamp_limit(value, default=20, maximum=100) == expected
-
-
-def test_escape_like_escapes_backslash_percent_and_underscore() -> None:
-    assert escape_like(r"50%_a\b") == r"50\%\_a\\b"
-
-
-def test_escaped_pattern_matches_wildcards_literally_in_sqlite() -> None:
-    db = sqlite3.connect(":memory:")
-    db.execute("create table t (v text)")
-    db.executemany("insert into t values (?)", [("100% done",), ("100 done",), ("a_b",), ("axb",), ("c\\d",)])
-    def matches(term: str) -> list[str]:
-        rows = db.execute("select v from t where v like ? escape '\\' order by v", (like_contains(term),))
-        return [row[0] for row in rows]
-    assert matches("0%") == ["100% done"]
-    assert matches("a_") == ["a_b"]
-    assert matches("\\") == ["c\\d"]
 
 
 def test_pages_are_one_based() -> None:

@@ -12,8 +12,8 @@ from taskcore.model import Preference
 from taskcore.reminders import ReminderFreq
 from taskcore.services.preferences import get_preference, set_preference
 from taskcore.storage.db import Database
-from taskcore.storage.preferences import reminder_candidates
 from taskcore.storage.schema import user_preferences, users
+from tests.queries import reminder_candidates
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 ANA = "34600000001"

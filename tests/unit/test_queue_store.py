@@ -11,11 +11,12 @@ import pytest
 from sqlalchemy import event, select
 
 from taskcore.errors import ValidationError
-from taskcore.outbound import JobKind, QueueJob
+from taskcore.queue_rules import JobKind, QueueJob
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
 from tests.builders import NOW
+from tests.queries import oldest_pending_age
 
 LEASE = timedelta(seconds=30)
 CHAT_A, CHAT_B = "100@g.us", "34600000001"
@@ -295,7 +296,7 @@ def test_two_concurrent_claimers_never_take_the_same_job_or_two_of_one_chat(db: 
 
 def test_stats_count_every_status_even_when_empty(db: Database) -> None:
     assert queue.queue_stats(db) == {"pending": 0, "sending": 0, "sent": 0, "failed": 0}
-    assert queue.oldest_pending_age(db, NOW) is None
+    assert oldest_pending_age(db, NOW) is None
 
 
 def test_stats_count_jobs_per_status(db: Database) -> None:
@@ -310,14 +311,14 @@ def test_stats_count_jobs_per_status(db: Database) -> None:
 def test_the_oldest_waiting_job_gives_the_age_in_seconds(db: Database) -> None:
     put(db, now=NOW - timedelta(minutes=2))
     put(db, CHAT_B, now=NOW - timedelta(seconds=5))
-    assert queue.oldest_pending_age(db, NOW) == 120.0
+    assert oldest_pending_age(db, NOW) == 120.0
 
 
 def test_sent_and_failed_jobs_do_not_count_as_waiting(db: Database) -> None:
     put(db, now=NOW - timedelta(hours=1))
     (job,) = claim(db)
     send_ok(db, job)
-    assert queue.oldest_pending_age(db, NOW) is None
+    assert oldest_pending_age(db, NOW) is None
 
 
 def test_claiming_searches_indexes_and_never_scans_the_table(sqlite_db: Database) -> None:

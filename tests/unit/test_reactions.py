@@ -13,8 +13,8 @@ from taskcore.reactions import CHECK, ROBOT, ReactionPolicy
 from taskcore.services import tasks as svc
 from taskcore.services.reactions import enqueue_reaction, react_to_completion
 from taskcore.storage import schema
+from taskcore.storage.counters import read_counters
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import read_counters
 from tests.builders import NOW, make_group
 
 GROUP, DM = "100@g.us", "34600111222@s.whatsapp.net"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from taskcore.chat.replies import ADMIN_HELP_TEXT, HELP_TEXT
+from taskcore.chat.grammar import ADMIN_HELP_TEXT, HELP_TEXT
 from taskcore.chat.sheet import command_sheet
 from tasksvc_run.cli import main
 from tests.pictures import SAME_PICTURE_MAX_CHANGED, changed_share

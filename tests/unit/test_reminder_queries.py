@@ -1,29 +1,108 @@
-"""The reminder tick's query: users due at a time, minus those with the slot already recorded."""
+"""The reminder tick's queries: users due at a time minus those with the slot already recorded; and the digests of
+many users read at once (two statements per chunk), which say what the visibility rules say for each user alone:
+their open dated tasks (assigned, or personal and theirs) in groups they see, and the unassigned tasks of those
+groups (SPEC sections 3, 4 and 10)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import random
+from datetime import UTC, date, datetime, timedelta
 
+import pytest
+
+from taskcore.access import GatingMode
 from taskcore.services import preferences
+from taskcore.storage import schema
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import claim_delivery
-from taskcore.storage.reminder_queries import undelivered_users
+from taskcore.storage.reminders import DigestTask, digest_tasks, unassigned_counts, undelivered_users
+from tests.builders import NOW, TODAY, create_and_read, make_group
+from tests.queries import claim_delivery
 
-NOW = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
 SLOT = "2026-11-23T07:30Z"
+SAVED = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
+UNTIL = TODAY + timedelta(days=7)
+USERS = [f"3460000000{i}" for i in range(6)]
+
+
+def world(db: Database, seed: int) -> dict[str, dict[str, object]]:
+    """Groups of every status with active and inactive members, and tasks of every kind; returns a model of it."""
+    rng = random.Random(seed)
+    groups = {"1@g.us": "allowed", "2@g.us": "pending", "3@g.us": "blocked", "4@g.us": None}
+    members: dict[str, set[str]] = {}
+    for gid, status in groups.items():
+        active = {u for u in USERS if rng.random() < 0.6}
+        inactive = {u for u in USERS if u not in active and rng.random() < 0.5}
+        make_group(db, gid, name=f"G{gid[0]}", status=status, members=tuple(sorted(active)),
+                   inactive=tuple(sorted(inactive)))
+        members[gid] = active
+    tasks = []
+    for n in range(40):
+        group = rng.choice([None, *groups])
+        due = rng.choice([None, TODAY - timedelta(days=3), TODAY, UNTIL, UNTIL + timedelta(days=1)])
+        people = tuple(rng.sample(USERS, rng.choice([0, 0, 1, 2])))
+        task = create_and_read(db, creator=rng.choice(USERS), description=f"t{n}", group_id=group, due=due,
+                               assignees=people, now=NOW)
+        done = rng.random() < 0.2
+        if done:
+            with db.write() as conn:
+                conn.execute(schema.tasks.update().where(schema.tasks.c.id == task.id).values(
+                    completed=True, completed_at=NOW, completed_by=task.created_by))
+        tasks.append((task, done))
+    return {"groups": groups, "members": members, "tasks": tasks}  # type: ignore[dict-item]
+
+
+def sees_group(model: dict[str, object], mode: GatingMode, user: str, group: str) -> bool:
+    statuses, members = model["groups"], model["members"]
+    allowed = mode is GatingMode.OFF or statuses[group] == "allowed"  # type: ignore[index]
+    return allowed and user in members[group]  # type: ignore[index]
+
+
+def expected(model: dict[str, object], mode: GatingMode, user: str) -> tuple[list[DigestTask], int]:
+    mine, unassigned = [], 0
+    for task, done in model["tasks"]:  # type: ignore[attr-defined]
+        if done:
+            continue
+        visible = task.group_id is None or sees_group(model, mode, user, task.group_id)
+        ours = user in task.assignee_ids or (task.group_id is None and task.created_by == user)
+        if visible and ours and task.due_date is not None and task.due_date <= UNTIL:
+            mine.append(DigestTask(task.id, task.description, task.due_date, task.group_name))
+        if task.group_id is not None and not task.assignees and sees_group(model, mode, user, task.group_id):
+            unassigned += 1
+    mine.sort(key=lambda t: (t.due_date or date.max, t.id))
+    return mine, unassigned
+
+
+@pytest.mark.parametrize("mode", list(GatingMode))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_each_users_digest_matches_the_rules_for_that_user_alone(db: Database, mode: GatingMode, seed: int) -> None:
+    model = world(db, seed)
+    with db.read() as conn:
+        tasks = digest_tasks(conn, [*USERS, "nobody"], mode, until=UNTIL)
+        counts = unassigned_counts(conn, [*USERS, "nobody"], mode)
+    for user in USERS:
+        mine, unassigned = expected(model, mode, user)
+        assert (tasks.get(user, []), counts.get(user, 0)) == (mine, unassigned), user
+    assert "nobody" not in tasks
+    assert "nobody" not in counts
+
+
+def test_no_users_no_query(db: Database) -> None:
+    with db.read() as conn:
+        assert digest_tasks(conn, [], GatingMode.OFF, until=UNTIL) == {}
+        assert unassigned_counts(conn, [], GatingMode.OFF) == {}
 
 
 def test_users_with_the_slot_recorded_or_another_schedule_are_left_out(db: Database) -> None:
     for user, freq, time in [("1", "daily", "08:30"), ("2", "daily", "08:30"), ("3", "weekly", "08:30"),
                              ("4", "daily", "09:00"), ("5", "off", "08:30")]:
-        preferences.set_preference(db, user_id=user, freq=freq, time=time, now=NOW)
+        preferences.set_preference(db, user_id=user, freq=freq, time=time, now=SAVED)
     with db.write() as conn:
-        claim_delivery(conn, user_id="2", slot=SLOT, outcome="sent", now=NOW)
+        claim_delivery(conn, user_id="2", slot=SLOT, outcome="sent", now=SAVED)
     with db.read() as conn:
         assert sorted(undelivered_users(conn, time="08:30", freqs=["daily", "weekdays"], slot=SLOT)) == ["1"]
 
 
 def test_no_schedule_asked_finds_nobody(db: Database) -> None:
-    preferences.set_preference(db, user_id="1", freq="daily", time="08:30", now=NOW)
+    preferences.set_preference(db, user_id="1", freq="daily", time="08:30", now=SAVED)
     with db.read() as conn:
         assert undelivered_users(conn, time="08:30", freqs=[], slot=SLOT) == []

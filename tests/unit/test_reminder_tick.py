@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import select
 
 from taskcore.access import GatingMode
+from taskcore.reminders import tick as reminder_service
+from taskcore.reminders.tick import TickResult, reminder_tick
 from taskcore.services import preferences
-from taskcore.services import reminders as reminder_service
-from taskcore.services.reminders import TickResult, reminder_tick
 from taskcore.storage.db import Database
-from taskcore.storage.reminder_queries import undelivered_users
+from taskcore.storage.reminders import undelivered_users
 from taskcore.storage.schema import outbound_queue, reminder_deliveries
 from tests.builders import make_group, make_task
 

@@ -14,10 +14,10 @@ import pytest
 
 from taskcore.storage.db import Database
 from taskcore.storage.leases import lease_holder
-from tasksvc_run.clock import FrozenClock
 from tasksvc_run.schedulers.leases import DatabaseLeases, Sleep, process_owner
 from tasksvc_run.schedulers.runtime import FOLLOW_SLACK, Job, SchedulerRuntime, every, every_minute
 from tests.builders import NOW
+from tests.fakes.clock import FrozenClock
 
 TTL = timedelta(minutes=2)
 

@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from tasksvc_run.clock import FrozenClock
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, Sleep, every, every_minute
+from tests.fakes.clock import FrozenClock
 
 START = datetime(2026, 11, 23, 7, 29, 40, tzinfo=UTC)
 

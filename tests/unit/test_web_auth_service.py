@@ -20,10 +20,10 @@ from taskcore.services.web_auth import (
     hash_secret,
     issue_login_token,
     redeem_login_token,
-    session_user,
 )
 from taskcore.storage.db import Database
 from taskcore.storage.schema import users, web_sessions, web_tokens
+from tests.queries import session_user
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 ANA = "34600000001"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from taskcore.chat.events import decide, deliver, handle_event, handle_events
 from taskcore.chat.policy import ChatPolicy, Moment
-from taskcore.chat.result import ChatResult, MetricEvent, OutgoingText, ReactionRequest
+from taskcore.chat.result import ChatResult, MetricEvent, OutgoingText
+from taskcore.reactions import ReactionRequest
 
 __all__ = [
     "ChatPolicy",

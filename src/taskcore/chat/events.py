@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection
-
 from taskcore.chat.membership import groups_upserted, participants_changed
 from taskcore.chat.messages import handle_message
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult
-from taskcore.chat.unit import in_one_transaction
+from taskcore.chat.transaction import in_one_transaction
 from taskcore.gateway.inbound import (
     ConnectionChanged,
     GroupsUpserted,
@@ -20,10 +18,8 @@ from taskcore.gateway.inbound import (
     ParticipantsChange,
     chat_key,
 )
-from taskcore.outbound import JobKind
-from taskcore.services.reactions import enqueue_reaction
+from taskcore.services.queue import queue_replies
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
-from taskcore.storage.queue import enqueue
 
 
 def decide(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
@@ -41,19 +37,8 @@ def decide(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment
 
 def deliver(db: Database, policy: ChatPolicy, result: ChatResult, moment: Moment) -> None:
     """Queue the result's texts, then its reactions (those the reactions policy allows), in one transaction."""
-    if not result.texts and not result.reactions:
-        return
-
-    def work(conn: Connection) -> None:
-        for text in result.texts:
-            enqueue(conn, chat_id=text.chat_id, kind=JobKind.TEXT, payload=text.payload, label=text.label,
-                    dedupe_key=text.dedupe_key, max_attempts=policy.max_attempts, now=moment.now)
-        for mark in result.reactions:
-            enqueue_reaction(conn, policy.reactions, chat_id=mark.chat_id, message_id=mark.message_id,
-                             participant=mark.participant, emoji=mark.emoji, now=moment.now,
-                             dedupe_key=mark.dedupe_key)
-
-    db.transact(work)
+    queue_replies(db, result.texts, result.reactions, reaction_policy=policy.reactions,
+                  max_attempts=policy.max_attempts, now=moment.now)
 
 
 def handle_event(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:

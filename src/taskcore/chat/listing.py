@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from taskcore.chat import replies
+from taskcore.chat.commands import ListTasks
 from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.commands import ListTasks
 from taskcore.errors import Forbidden
 from taskcore.model import Task
 from taskcore.services import tasks

@@ -16,22 +16,23 @@ from typing import Any
 
 from taskcore.chat import replies
 from taskcore.chat.admin import ADMIN_COMMANDS, is_admin
+from taskcore.chat.commands import CommandSyntaxError
+from taskcore.chat.grammar import parse_command
 from taskcore.chat.membership import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
-from taskcore.chat.result import ChatResult, MetricEvent, ReactionRequest, reply_to
+from taskcore.chat.result import ChatResult, MetricEvent, reply_to
 from taskcore.chat.tasks import CHECKED_FIRST, TASK_COMMANDS
+from taskcore.chat.transaction import savepoint
 from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.chat.unit import savepoint
-from taskcore.commands import CommandSyntaxError, parse_command
 from taskcore.errors import TaskcoreError
 from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid
-from taskcore.reactions import ROBOT, WARN
+from taskcore.reactions import ROBOT, WARN, ReactionRequest
 from taskcore.services.groups import see_known_group
 from taskcore.services.identities import Resolution, read_sender, resolve_user
 from taskcore.services.members import member_seen
+from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import first_sighting
 
 
 def parse(msg: InboundMessage, moment: Moment) -> Any:

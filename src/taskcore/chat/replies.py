@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from taskcore.access import GroupStatus
-from taskcore.commands import ADMIN_HELP_TEXT, HELP_TEXT
+from taskcore.chat.grammar import ADMIN_HELP_TEXT, HELP_TEXT
 from taskcore.dates import format_due_date
 from taskcore.model import Task
 

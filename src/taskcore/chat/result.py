@@ -7,7 +7,8 @@ from enum import StrEnum
 from typing import Any
 
 from taskcore.gateway.inbound import InboundMessage, strip_device
-from taskcore.gateway.outbound import quoted_key, send_text_body
+from taskcore.gateway.wire import quoted_key, send_text_body
+from taskcore.reactions import ReactionRequest
 
 
 class MetricEvent(StrEnum):
@@ -47,17 +48,6 @@ class OutgoingText:
     def text(self) -> str:
         """The message text."""
         return str(self.payload["text"])
-
-
-@dataclass(frozen=True, slots=True)
-class ReactionRequest:
-    """A reaction to queue on a message (subject to the reactions policy)."""
-
-    chat_id: str
-    message_id: str
-    participant: str | None
-    emoji: str
-    dedupe_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

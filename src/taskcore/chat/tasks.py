@@ -8,10 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from taskcore.chat import replies
-from taskcore.chat.listing import list_tasks
-from taskcore.chat.result import Mention, ReactionRequest, direct_message
-from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.commands import (
+from taskcore.chat.commands import (
     Claim,
     Complete,
     Edit,
@@ -23,13 +20,14 @@ from taskcore.commands import (
     Unassign,
     WebLink,
 )
+from taskcore.chat.listing import list_tasks
+from taskcore.chat.result import Mention, direct_message
+from taskcore.chat.turn import Answer, Turn, rejected
 from taskcore.errors import Conflict, Forbidden, NotFound
 from taskcore.model import Origin, Task
-from taskcore.reactions import CHECK
+from taskcore.reactions import completion_check
 from taskcore.services import members, preferences, tasks, web_auth
 from taskcore.services.identities import resolve_mentions
-from taskcore.storage import task_writes
-from taskcore.text import sanitize_description
 
 
 class _NotHere(NotFound):
@@ -39,14 +37,13 @@ class _NotHere(NotFound):
 def new_task(turn: Turn, cmd: NewTask) -> Answer:
     """A group task for the mentioned people (none: unassigned), or a personal task in a direct message.
 
-    The description is checked before anything is written, so the command needs no savepoint (CHECKED_FIRST)."""
+    The grammar has sanitised the description, so the use case's check of it cannot fail after the mentions were
+    written: the command needs no savepoint (CHECKED_FIRST)."""
     msg, now = turn.msg, turn.moment.now
-    description = sanitize_description(cmd.description)
     people = _assignees(turn, cmd.mentions) if turn.group_id else []
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
-    task = turn.db.transact(lambda conn: task_writes.create_task(
-        conn, creator=turn.user_id, description=description, group_id=turn.group_id, due=cmd.due,
-        assignees=[user for user, _ in people], origin=origin, now=now))
+    task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
+                             due=cmd.due, assignees=[user for user, _ in people], origin=origin, now=now)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.tag for m in mentions],
                            in_group=turn.group_id is not None)
@@ -103,12 +100,8 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now)
     if not done.newly_completed:
         return rejected(replies.already_completed(task_id))
-    origin = done.task.origin
-    check: tuple[ReactionRequest, ...] = ()
-    if origin is not None and turn.policy.reactions.check_allowed(origin, now):
-        check = (ReactionRequest(origin.chat_id, origin.message_id, origin.participant, CHECK,
-                                 dedupe_key=f"check:{task_id}"),)
-    return Answer(replies.completed(done.task), reactions=check)
+    check = completion_check(turn.policy.reactions, done, now)
+    return Answer(replies.completed(done.task), reactions=() if check is None else (check,))
 
 
 def _change(turn: Turn, task_id: int, change: Callable[[], Task], render: Callable[[Task], str]) -> Answer:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from taskcore.chat.policy import ChatPolicy, Moment
-from taskcore.chat.result import Mention, MetricEvent, OutgoingText, ReactionRequest
+from taskcore.chat.result import Mention, MetricEvent, OutgoingText
 from taskcore.gateway.inbound import InboundMessage
+from taskcore.reactions import ReactionRequest
 from taskcore.storage.db import Database
 
 

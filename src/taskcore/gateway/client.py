@@ -1,7 +1,7 @@
 """The gateway client (Evolution API v2): one aiohttp ClientSession, the ``apikey`` header, a timeout on every call.
 
-Every failure is one ``GatewayError`` classified by ``taskcore.outbound.classify_gateway_error``. The API key goes only
-into the request header: it never appears in a log line or an exception text.
+Every failure is one ``GatewayError`` classified by ``taskcore.queue_rules.classify_gateway_error``. The API key goes
+only into the request header: it never appears in a log line or an exception text.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from urllib.parse import quote
 import aiohttp
 
 from taskcore.errors import TaskcoreError
-from taskcore.gateway.groups import (
+from taskcore.gateway.wire import (
     GatewayGroup,
     GatewayParticipant,
     connection_state,
     parse_groups_answer,
     parse_participants_answer,
 )
-from taskcore.outbound import FailureKind, classify_gateway_error, gateway_error_text
+from taskcore.queue_rules import FailureKind, classify_gateway_error, gateway_error_text
 from taskcore.settings import Settings
 
 log = logging.getLogger(__name__)

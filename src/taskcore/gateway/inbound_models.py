@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-ADMIN_ROLES = frozenset({"admin", "superadmin"})
+from taskcore.gateway.wire import ADMIN_ROLES
 
 
 def _text_or_none(value: object) -> str | None:

@@ -112,12 +112,6 @@ def list_groups(db: Database, *, status: GroupStatus | None = None) -> list[Grou
         return q.list_groups(conn, status)
 
 
-def group_status(db: Database, group_id: str) -> GroupStatus | None:
-    """The group's stored status, or None when unknown."""
-    with db.read() as conn:
-        return q.group_status(conn, group_id)
-
-
 def status_counts(db: Database) -> dict[GroupStatus, int]:
     """Groups per status, zeros included (the allowed_groups_total_* gauges)."""
     with db.read() as conn:

@@ -8,7 +8,6 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.errors import ValidationError
 from taskcore.storage import identities as q
 from taskcore.storage.db import Database
 
@@ -34,9 +33,6 @@ def resolve_user(
     """Phone known: that user (a LID-only twin re-keyed to it, the pair recorded); LID only: through the aliases.
 
     ``known``: what ``read_sender`` read in this transaction; then only what changed is written."""
-    if not phone and not lid:
-        raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
-
     def work(conn: Connection) -> Resolution:
         user_id, via_alias = q.resolve_identity(conn, phone=phone, lid=lid, name=name, now=now, known=known)
         return Resolution(user_id, via_alias)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from taskcore.services.members import delete_inactive_members
-from taskcore.storage import housekeeping as hk
+from taskcore.storage import retention
 from taskcore.storage.db import Database
 
 SENT_QUEUE_RETENTION = timedelta(days=7)
@@ -18,8 +18,8 @@ def run_maintenance(db: Database, *, now: datetime, member_retention_days: int) 
     7 days, reminder deliveries older than 60 days and inbound message ids older than 48 h; rows deleted by kind."""
     return {
         "members": delete_inactive_members(db, older_than=now - timedelta(days=member_retention_days)),
-        "auth": hk.delete_expired_auth(db, now=now),
-        "queue": hk.delete_sent_queue_rows(db, older_than=now - SENT_QUEUE_RETENTION),
-        "deliveries": hk.delete_old_deliveries(db, older_than=now - DELIVERY_RETENTION),
-        "inbound": hk.delete_old_inbound(db, older_than=now - INBOUND_RETENTION),
+        "auth": retention.delete_expired_auth(db, now=now),
+        "queue": retention.delete_sent_queue_rows(db, older_than=now - SENT_QUEUE_RETENTION),
+        "deliveries": retention.delete_old_deliveries(db, older_than=now - DELIVERY_RETENTION),
+        "inbound": retention.delete_old_inbound(db, older_than=now - INBOUND_RETENTION),
     }

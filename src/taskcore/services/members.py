@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import Connection
@@ -57,18 +57,6 @@ def members_changed(db: Database, *, group_id: str, user_ids: Sequence[str], act
     admins = dict.fromkeys(ids, _JOINING[verb])
     db.transact(lambda conn: q.touch_members(conn, group_id, admins, now))
     return len(ids)
-
-
-def sync_members(
-    db: Database, *, group_id: str, present: Mapping[str, bool], now: datetime
-) -> tuple[int, int]:
-    """Member sync: listed users active (is_admin as listed), absent ones inactive; returns (active, deactivated)."""
-
-    def work(conn: Connection) -> tuple[int, int]:
-        q.touch_members(conn, group_id, dict(present), now)
-        return len(present), q.deactivate_absent(conn, group_id, present.keys(), now)
-
-    return db.transact(work)
 
 
 def delete_inactive_members(db: Database, *, older_than: datetime) -> int:

@@ -6,25 +6,28 @@ A worker claims jobs, sends each outside any transaction, then records the resul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
-from taskcore.outbound import FailureKind, QueueJob, gives_up
+from taskcore.queue_rules import FailureKind, JobKind, QueueJob, gives_up
+from taskcore.reactions import ReactionPolicy, ReactionRequest
+from taskcore.services.reactions import enqueue_request
 from taskcore.storage import queue as q
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue
 
 __all__ = [
     "QueueJob",
+    "TextJob",
     "claim_jobs",
     "enqueue",
     "enqueue_message",
     "mark_failed",
     "mark_sent",
-    "oldest_pending_age",
+    "queue_replies",
     "queue_stats",
     "schedule_retry",
 ]
@@ -48,6 +51,48 @@ def enqueue_message(
             dedupe_key=dedupe_key, max_attempts=max_attempts, now=now,
         )
     )
+
+
+class TextJob(Protocol):
+    """A text to queue: its chat, the sendText body, a label and an optional de-duplication key."""
+
+    @property
+    def chat_id(self) -> str:
+        """The chat the text goes to."""
+        ...
+
+    @property
+    def payload(self) -> Mapping[str, Any]:
+        """The sendText body."""
+        ...
+
+    @property
+    def label(self) -> str | None:
+        """What kind of text it is (reply, dm, notice), for the queue's rows."""
+        ...
+
+    @property
+    def dedupe_key(self) -> str | None:
+        """Queued at most once per key."""
+        ...
+
+
+def queue_replies(
+    db: Database, texts: Sequence[TextJob], reactions: Sequence[ReactionRequest], *, reaction_policy: ReactionPolicy,
+    max_attempts: int, now: datetime,
+) -> None:
+    """Queue the texts, then the reactions the policy allows, in one transaction (what the chat sends for an event)."""
+    if not texts and not reactions:
+        return
+
+    def work(conn: Connection) -> None:
+        for text in texts:
+            enqueue(conn, chat_id=text.chat_id, kind=JobKind.TEXT, payload=text.payload, label=text.label,
+                    dedupe_key=text.dedupe_key, max_attempts=max_attempts, now=now)
+        for mark in reactions:
+            enqueue_request(conn, reaction_policy, mark, now=now)
+
+    db.transact(work)
 
 
 def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, limit: int) -> list[QueueJob]:
@@ -93,10 +138,3 @@ def queue_stats(db: Database) -> dict[str, int]:
     """How many jobs are pending, sending, sent and failed."""
     with db.read() as conn:
         return q.count_by_status(conn)
-
-
-def oldest_pending_age(db: Database, now: datetime) -> float | None:
-    """Seconds since the oldest job still waiting to be sent (pending or sending) was queued; None when none."""
-    with db.read() as conn:
-        created = q.oldest_unsent_created_at(conn)
-    return None if created is None else (now - created).total_seconds()

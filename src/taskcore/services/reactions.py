@@ -6,12 +6,12 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.gateway.outbound import send_reaction_body
+from taskcore.gateway.wire import send_reaction_body
 from taskcore.model import Completion
-from taskcore.outbound import JobKind, emoji_class
-from taskcore.reactions import CHECK, ReactionPolicy
+from taskcore.queue_rules import JobKind, emoji_class
+from taskcore.reactions import ReactionPolicy, ReactionRequest, completion_check
+from taskcore.storage.counters import bump_counter
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import bump_counter
 from taskcore.storage.queue import enqueue
 
 
@@ -41,9 +41,13 @@ def enqueue_reaction(
 
 def react_to_completion(db: Database, policy: ReactionPolicy, completion: Completion, *, now: datetime) -> bool:
     """Queue the check mark on the origin message of a task this call completed (once per task)."""
-    origin = completion.task.origin
-    if not completion.newly_completed or origin is None or not policy.check_allowed(origin, now):
+    mark = completion_check(policy, completion, now)
+    if mark is None:
         return False
-    return db.transact(lambda conn: enqueue_reaction(
-        conn, policy, chat_id=origin.chat_id, message_id=origin.message_id, participant=origin.participant,
-        emoji=CHECK, now=now, dedupe_key=f"check:{completion.task.id}"))
+    return db.transact(lambda conn: enqueue_request(conn, policy, mark, now=now))
+
+
+def enqueue_request(conn: Connection, policy: ReactionPolicy, mark: ReactionRequest, *, now: datetime) -> bool:
+    """``enqueue_reaction`` for a ReactionRequest."""
+    return enqueue_reaction(conn, policy, chat_id=mark.chat_id, message_id=mark.message_id,
+                            participant=mark.participant, emoji=mark.emoji, now=now, dedupe_key=mark.dedupe_key)

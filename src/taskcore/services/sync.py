@@ -11,10 +11,9 @@ from datetime import datetime
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode, effectively_allowed
-from taskcore.gateway.groups import GatewayGroup, GatewayParticipant, synced_groups
-from taskcore.gateway.outbound import chat_number, send_text_body
+from taskcore.gateway.wire import GatewayGroup, GatewayParticipant, chat_number, send_text_body, synced_groups
 from taskcore.model import GroupRecord
-from taskcore.outbound import JobKind
+from taskcore.queue_rules import JobKind
 from taskcore.services.groups import apply_group_listing
 from taskcore.storage import members as member_queries
 from taskcore.storage.db import Database

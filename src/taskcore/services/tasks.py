@@ -13,20 +13,18 @@ from taskcore.access import (
     GatingMode,
     GroupFacts,
     TaskAction,
+    assignees_on_creation,
     check_action,
     completion_assigns_completer,
-    effectively_allowed,
+    sees_group,
 )
 from taskcore.errors import Forbidden, NotFound
-from taskcore.model import Completion, GroupSummary, Origin, Task
+from taskcore.model import Completion, CreatedTask, GroupSummary, Origin, Task
 from taskcore.pagination import Page
+from taskcore.storage import task_lists as lists
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
-from taskcore.storage.users import ensure_user, ensure_users
 from taskcore.text import may_occur_in_description, sanitize_description
-
-MY_TASKS_MAX_LIMIT = 100
-GROUP_TASKS_MAX_LIMIT = 100
 
 
 class _Unset:
@@ -61,20 +59,20 @@ def create_task(
     assignees: Sequence[str] = (),
     origin: Origin | None = None,
     now: datetime,
-) -> Task:
-    """Create a group task assigned to ``assignees`` (none: unassigned) or a personal task assigned to its creator."""
-    text = sanitize_description(description)
-    people = list(dict.fromkeys(assignees)) if group_id else [creator]
+) -> CreatedTask:
+    """Create a group task assigned to ``assignees`` (none: unassigned) or a personal task assigned to its creator.
 
-    def work(conn: Connection) -> Task:
-        ensure_user(conn, creator, now)
-        ensure_users(conn, people, now)
-        task_id = q.insert_task(
-            conn, group_id=group_id, description=text, due=due, created_by=creator, now=now, origin=origin
-        )
-        for person in people:
-            q.add_assignment(conn, task_id, person, by=creator, now=now)
-        return q.load_tasks(conn, [task_id])[0]
+    The creator and the assignees are users already (a front end resolves who acts and who is named first:
+    ``services.identities``). The description is sanitised before anything is written; then one prepared statement
+    per row, and no read-back: the chat creates a task per ``/t nueva``."""
+    text = sanitize_description(description)
+    people = assignees_on_creation(creator, group_id, assignees)
+
+    def work(conn: Connection) -> CreatedTask:
+        task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
+                                origin=origin)
+        q.insert_assignments(conn, task_id, people, by=creator, now=now)
+        return CreatedTask(task_id, text, due, group_id, people)
 
     return db.transact(work)
 
@@ -89,15 +87,15 @@ def list_my_tasks(
         due_before = soon if due_before is None else min(due_before, soon)
     if query.search and not may_occur_in_description(query.search):
         return Page(items=[], page=query.page, limit=query.limit, total=0)
-    flt = q.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
+    flt = lists.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
     with db.read() as conn:
-        return q.my_tasks(conn, user_id, mode, flt, now)
+        return lists.my_tasks(conn, user_id, mode, flt, now)
 
 
 def list_my_groups(db: Database, mode: GatingMode, *, user_id: str) -> list[GroupSummary]:
     """The groups whose tasks the user sees, with counts."""
     with db.read() as conn:
-        return q.my_groups(conn, user_id, mode)
+        return lists.my_groups(conn, user_id, mode)
 
 
 def list_group_tasks(
@@ -113,13 +111,13 @@ def list_group_tasks(
     """A group's open tasks; Forbidden unless the group is effectively allowed and the user an active member."""
     with db.read() as conn:
         _require_group_access(q.group_facts(conn, group_id, user_id), mode)
-        return q.group_tasks(
+        return lists.group_tasks(
             conn, group_id, unassigned_first=unassigned_first, only_unassigned=only_unassigned, limit=limit
         )
 
 
 def _require_group_access(facts: GroupFacts, mode: GatingMode) -> None:
-    if not (effectively_allowed(mode, facts.status) and facts.user_is_active_member):
+    if not sees_group(mode, facts):
         raise Forbidden("the group is not available to this user")
 
 

@@ -35,7 +35,6 @@ __all__ = [
     "issue_login_token",
     "look_up_session",
     "redeem_login_token",
-    "session_user",
     "touch_session",
 ]
 
@@ -187,16 +186,6 @@ def touch_session(db: Database, *, session_id: str, now: datetime) -> None:
     """Record a use of the session (a short write), which pushes its idle expiry back."""
     if _well_formed(session_id):
         db.transact(lambda conn: q.touch_session(conn, id_hash=hash_secret(session_id), now=now))
-
-
-def session_user(db: Database, *, session_id: str, now: datetime) -> str | None:
-    """The user of a live session, or None; records the use at most once per SESSION_TOUCH_EVERY."""
-    found = look_up_session(db, session_id=session_id, now=now)
-    if found is None:
-        return None
-    if found.touch_due:
-        touch_session(db, session_id=session_id, now=now)
-    return found.user_id
 
 
 def end_session(db: Database, *, session_id: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Column, Connection, Table, Text, and_, bindparam, delete, exists, func, select, update
 
 from taskcore.access import GroupStatus
-from taskcore.errors import ValidationError
+from taskcore.identity import identity_key
 from taskcore.storage.groups import GroupSnapshot
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.schema import (
@@ -207,6 +207,7 @@ def resolve_identity(
     """The sender's user id and whether an alias gave it; records the pair and re-keys a LID-only user.
 
     With ``known`` (read in this transaction) only what changed is written, unless a re-key is due."""
+    key = identity_key(phone, lid)
     if known is not None and not known.needs_rekey(phone, lid):
         return _resolve_known(conn, known, phone=phone, lid=lid, name=name, now=now)
     if phone:
@@ -216,18 +217,14 @@ def resolve_identity(
                 rekey_user(conn, lid, phone)
             record_alias(conn, lid, phone, now)
         return phone, False
-    if not lid:
-        raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
-    target = alias_target(conn, lid)
-    ensure_user(conn, target or lid, now, name=name)
-    return target or lid, target is not None
+    target = alias_target(conn, key)  # no phone: the key is the LID
+    ensure_user(conn, target or key, now, name=name)
+    return target or key, target is not None
 
 
 def _resolve_known(
     conn: Connection, known: SenderFacts, *, phone: str | None, lid: str | None, name: str | None, now: datetime
 ) -> tuple[str, bool]:
-    if not phone and not lid:
-        raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
     if known.user_known:
         refresh_user(conn, known.user_id, now, name=name, stored_name=known.display_name,
                      last_seen_at=known.last_seen_at)

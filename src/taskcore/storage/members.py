@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, false, select, true, update
+from sqlalchemy import Connection, delete, false, true, update
 
 from taskcore.storage.groups import ensure_group
 from taskcore.storage.schema import group_members
@@ -82,17 +82,3 @@ def delete_inactive(conn: Connection, older_than: datetime) -> int:
     """Delete memberships inactive since strictly before ``older_than``; returns how many."""
     stmt = delete(gm).where(gm.c.active == false(), gm.c.inactive_since < older_than)
     return int(conn.execute(stmt).rowcount)
-
-
-def is_active_member(conn: Connection, group_id: str, user_id: str) -> bool:
-    """True when the user is an active member of the group."""
-    active = conn.execute(
-        select(gm.c.active).where(gm.c.group_id == group_id, gm.c.user_id == user_id)
-    ).scalar_one_or_none()
-    return bool(active)
-
-
-def active_member_ids(conn: Connection, group_id: str) -> list[str]:
-    """The ids of the group's active members, in id order."""
-    query = select(gm.c.user_id).where(gm.c.group_id == group_id, gm.c.active == true())
-    return list(conn.execute(query.order_by(gm.c.user_id)).scalars())

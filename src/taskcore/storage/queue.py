@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, or_, select, union_all, update
 
 from taskcore.errors import ValidationError
-from taskcore.outbound import JobKind, JobStatus, QueueJob, truncate_error
+from taskcore.queue_rules import JobKind, JobStatus, QueueJob, truncate_error
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import outbound_queue
 
@@ -187,11 +187,3 @@ def count_by_status(conn: Connection) -> dict[str, int]:
     for status, count in conn.execute(select(oq.c.status, func.count()).group_by(oq.c.status)):
         counts[status] = int(count)
     return counts
-
-
-def oldest_unsent_created_at(conn: Connection) -> datetime | None:
-    """When the oldest job not yet sent or failed (pending or sending) was queued."""
-    created: datetime | None = conn.execute(
-        select(func.min(oq.c.created_at)).where(oq.c.status.in_(ACTIVE))
-    ).scalar_one()
-    return created

@@ -1,101 +1,51 @@
-"""Queries on tasks and assignments; visibility and gating are expressed in the SQL (SPEC sections 3, 4)."""
+"""Queries on tasks and assignments: create, change, the facts the access rules need, and loading by id."""
 
 from __future__ import annotations
 
-import string
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from functools import lru_cache
-from itertools import groupby
-from operator import itemgetter
+from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import (
-    ColumnElement,
-    Connection,
-    Integer,
-    Row,
-    Select,
-    Text,
-    and_,
-    bindparam,
-    delete,
-    exists,
-    false,
-    func,
-    or_,
-    select,
-    true,
-    type_coerce,
-    union,
-    union_all,
-    update,
-)
-from sqlalchemy.types import NullType
+from sqlalchemy import Connection, Row, Select, bindparam, delete, false, insert, select, update
 
-from taskcore.access import GatingMode, GroupFacts, GroupStatus, TaskFacts
-from taskcore.model import GroupSummary, Origin, Person, Task
-from taskcore.pagination import Page, like_contains, offset_of
-from taskcore.storage.schema import (
-    UtcDateTime,
-    allowed_groups,
-    group_members,
-    groups,
-    task_assignments,
-    tasks,
-    users,
-    utc_from_db,
-)
+from taskcore.access import GroupFacts, GroupStatus, TaskFacts
+from taskcore.model import Origin, Person, Task
+from taskcore.storage.prepared import Prepared
+from taskcore.storage.schema import allowed_groups, group_members, groups, task_assignments, tasks, users
 from taskcore.storage.sql import insert_ignore
 
-RECENT_WINDOW = timedelta(hours=24)
-_UPPER = string.ascii_uppercase
-_LOWER = string.ascii_lowercase
 t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, groups
 
-
-@dataclass(frozen=True, slots=True)
-class MyTasksFilter:
-    """What GET /api/me/tasks asks for."""
-
-    status: str = "open"  # open | recent
-    search: str | None = None
-    due_before: date | None = None
-    page: int = 1
-    limit: int = 20
-
-
-_INSERT_TASK = t.insert().returning(t.c.id)  # built once; the row goes in as parameters
+_TASK_KEYS = ("group_id", "description", "due_date", "created_by", "created_at", "completed", "origin_chat_id",
+              "origin_message_id", "origin_participant", "origin_message_at")
+# Built once; rows go in as parameters. Every "/t nueva" runs them: prepared (storage/prepared.py).
+_INSERT_TASK = Prepared(insert(t).returning(t.c.id), _TASK_KEYS)
+_INSERT_ASSIGNMENT = Prepared(insert(ta), ["task_id", "user_id", "assigned_at", "assigned_by"])
 
 
 def insert_task(
-    conn: Connection,
-    *,
-    group_id: str | None,
-    description: str,
-    due: date | None,
-    created_by: str,
-    now: datetime,
+    conn: Connection, *, group_id: str | None, description: str, due: date | None, created_by: str, now: datetime,
     origin: Origin | None = None,
 ) -> int:
-    """Insert a task and return its id."""
-    values: dict[str, Any] = {
-        "group_id": group_id,
-        "description": description,
-        "due_date": due.isoformat() if due else None,
-        "created_by": created_by,
-        "created_at": now,
-        "completed": False,
+    """Insert an open task and return its id."""
+    row: dict[str, Any] = {
+        "group_id": group_id, "description": description, "due_date": due.isoformat() if due else None,
+        "created_by": created_by, "created_at": now, "completed": False,
+        "origin_chat_id": None, "origin_message_id": None, "origin_participant": None, "origin_message_at": None,
     }
     if origin is not None:
-        values |= {
-            "origin_chat_id": origin.chat_id,
-            "origin_message_id": origin.message_id,
-            "origin_participant": origin.participant,
-            "origin_message_at": origin.sent_at,
-        }
-    return int(conn.execute(_INSERT_TASK, values).scalar_one())
+        row |= {"origin_chat_id": origin.chat_id, "origin_message_id": origin.message_id,
+                "origin_participant": origin.participant, "origin_message_at": origin.sent_at}
+    inserted = _INSERT_TASK.first(conn, row)
+    if inserted is None:  # pragma: no cover - an INSERT ... RETURNING always returns its row
+        raise AssertionError("the task insert returned no id")
+    return int(inserted[0])
+
+
+def insert_assignments(conn: Connection, task_id: int, user_ids: Sequence[str], *, by: str, now: datetime) -> None:
+    """Assign a task just inserted (it has no assignment yet) to each of ``user_ids``."""
+    for user_id in user_ids:
+        _INSERT_ASSIGNMENT.run(conn, {"task_id": task_id, "user_id": user_id, "assigned_at": now, "assigned_by": by})
 
 
 def add_assignment(conn: Connection, task_id: int, user_id: str, *, by: str | None, now: datetime) -> bool:
@@ -147,183 +97,12 @@ def task_facts(conn: Connection, task_id: int, user_id: str) -> tuple[TaskFacts,
     return facts, group
 
 
-def _member_group_ids(mode: GatingMode) -> Select[Any]:
-    """Groups whose tasks :user_id sees: active membership, and an allowed status unless gating is off."""
-    query = select(gm.c.group_id).where(gm.c.user_id == bindparam("user_id"), gm.c.active == true())
-    if mode is not GatingMode.OFF:
-        query = query.join(ag, ag.c.group_id == gm.c.group_id).where(ag.c.status == GroupStatus.ALLOWED.value)
-    return query
-
-
-def _mine() -> ColumnElement[bool]:
-    """Assigned to :user_id, or personal and created by them."""
-    assigned = select(ta.c.task_id).where(ta.c.user_id == bindparam("user_id"))
-    personal = select(t.c.id).where(t.c.created_by == bindparam("user_id"), t.c.group_id.is_(None))
-    return t.c.id.in_(union(assigned, personal))
-
-
-def _visible(mode: GatingMode) -> ColumnElement[bool]:
-    return or_(t.c.group_id.is_(None), t.c.group_id.in_(_member_group_ids(mode)))
-
-
-def _task_columns() -> Select[Any]:
+def task_columns() -> Select[Any]:
+    """Every task column and the group's name (NULL for a personal task), for ``with_assignees``."""
     return select(t, g.c.name.label("group_name")).select_from(t.outerjoin(g, g.c.id == t.c.group_id))
 
 
-def _contains_ignoring_ascii_case(dialect: str, column: Any) -> ColumnElement[bool]:
-    """LIKE :pattern with backslash escapes; ASCII letters match either case, every other character only itself."""
-    pattern = bindparam("pattern", type_=Text())
-    if dialect == "sqlite":  # SQLite's LIKE already folds exactly the ASCII letters
-        return column.like(pattern, escape="\\")  # type: ignore[no-any-return]
-    folded = func.translate(column, _UPPER, _LOWER)
-    return folded.like(func.translate(pattern, _UPPER, _LOWER), escape="\\")
-
-
-def _mine_candidates(mode: GatingMode, conditions: Sequence[Any], key: Any) -> Any:
-    """(id, key) of the user's tasks matching ``conditions``: assigned and visible, or personal and created by them.
-
-    A UNION ALL of two index searches: a personal task its creator is also assigned to comes from the first branch
-    only, so no temporary B-tree is needed to remove duplicates.
-    """
-    user: Any = bindparam("user_id")
-    assigned = (
-        select(t.c.id, key).select_from(ta.join(t, t.c.id == ta.c.task_id))
-        .where(ta.c.user_id == user, _visible(mode), *conditions)
-    )
-    also_assigned = exists().where(ta.c.task_id == t.c.id, ta.c.user_id == user)
-    personal = select(t.c.id, key).where(t.c.created_by == user, t.c.group_id.is_(None), ~also_assigned, *conditions)
-    return union_all(assigned, personal).cte("mine")
-
-
-def _my_tasks_conditions(dialect: str, recent: bool, searching: bool, dated: bool) -> list[Any]:
-    conditions: list[Any] = []
-    if recent:
-        conditions += [t.c.completed == true(), t.c.completed_at >= bindparam("since", type_=UtcDateTime())]
-    else:
-        conditions.append(t.c.completed == false())
-    if searching:
-        conditions.append(_contains_ignoring_ascii_case(dialect, t.c.description))
-    if dated:
-        conditions += [t.c.due_date.is_not(None), t.c.due_date <= bindparam("due_before", type_=Text())]
-    return conditions
-
-
-def _list_order(recent: bool, key: Any, task_id: Any) -> tuple[Any, Any]:
-    """Recent: newest completion first; open: by due date, undated last; then by id."""
-    return (key.desc(), task_id.desc()) if recent else (key.asc().nulls_last(), task_id.asc())
-
-
-def _raw(column: Any) -> Any:
-    """The column as the driver returns it: mapped by hand in ``_task_from_row``, with no per-value processor."""
-    return type_coerce(column, NullType()).label(column.name)
-
-
-_assigned = ta.alias("assigned")
-# The page's row, one per (task, assignee); _task_from_row reads it by position.
-_PAGE_COLUMNS = (
-    t.c.id, t.c.description, t.c.due_date, t.c.group_id, g.c.name.label("group_name"), t.c.created_by,
-    _raw(t.c.created_at), _raw(t.c.completed), _raw(t.c.completed_at), t.c.completed_by, t.c.origin_chat_id,
-    t.c.origin_message_id, t.c.origin_participant, _raw(t.c.origin_message_at),
-    users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
-)
-
-
-@lru_cache(maxsize=64)
-def _my_tasks_statements(
-    dialect: str, mode: GatingMode, recent: bool, searching: bool, dated: bool
-) -> tuple[Select[Any], Select[Any]]:
-    """The page statement and the count statement, built once per shape.
-
-    The candidates (id, key) are read once into a CTE (materialised: it is used twice) that gives both the total
-    (a count, cheaper than a window count over the sorted rows) and the page (sorted narrow rows, cut by LIMIT);
-    only the page's tasks are then read, with their group name and assignees, one row per task and assignee.
-    """
-    mine = _mine_candidates(mode, _my_tasks_conditions(dialect, recent, searching, dated),
-                            t.c.completed_at if recent else t.c.due_date)
-    key = mine.c.completed_at if recent else mine.c.due_date
-    chosen = (
-        select(mine.c.id, key.label("sort_key")).order_by(*_list_order(recent, key, mine.c.id))
-        .limit(bindparam("limit", type_=Integer())).offset(bindparam("offset", type_=Integer()))
-    ).subquery("chosen")
-    total = select(func.count()).select_from(mine).scalar_subquery()
-    joined = (
-        chosen.join(t, t.c.id == chosen.c.id).outerjoin(g, g.c.id == t.c.group_id)
-        .outerjoin(_assigned, _assigned.c.task_id == t.c.id).outerjoin(users, users.c.id == _assigned.c.user_id)
-    )
-    page = (
-        select(total.label("total"), *_PAGE_COLUMNS).select_from(joined)
-        .order_by(*_list_order(recent, chosen.c.sort_key, chosen.c.id), _assigned.c.assigned_at, users.c.id)
-    )
-    return page, select(func.count()).select_from(mine)
-
-
-def my_tasks(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasksFilter, now: datetime) -> Page[Task]:
-    """The user's open (or recently completed) visible tasks: one page with its total and assignees, one statement."""
-    recent = flt.status == "recent"
-    page_stmt, count_stmt = _my_tasks_statements(
-        conn.dialect.name, mode, recent, bool(flt.search), flt.due_before is not None)
-    params: dict[str, Any] = {"user_id": user_id, "limit": flt.limit, "offset": offset_of(flt.page, flt.limit)}
-    if recent:
-        params["since"] = now - RECENT_WINDOW
-    if flt.search:
-        params["pattern"] = like_contains(flt.search)
-    if flt.due_before is not None:
-        params["due_before"] = flt.due_before.isoformat()
-    rows = conn.execute(page_stmt, params).fetchall()
-    # Past the last page there is no row to carry the total, so count separately.
-    total = rows[0][0] if rows else conn.execute(count_stmt, params).scalar_one()
-    items = [_task_from_row(task_rows) for _, task_rows in groupby(rows, itemgetter(1))]
-    return Page(items=items, page=flt.page, limit=flt.limit, total=int(total))
-
-
-def _task_from_row(rows: Iterable[Any]) -> Task:
-    """One task from its page rows (total, *_PAGE_COLUMNS), one per assignee, values as the driver returns them."""
-    first, *others = rows
-    (_, task_id, description, due, group_id, group_name, created_by, created_at, completed, completed_at,
-     completed_by, chat, message, participant, sent_at, assignee, name) = first
-    assignees = () if assignee is None else (Person(assignee, name), *(Person(r[15], r[16]) for r in others))
-    return Task(
-        id=int(task_id), description=description, due_date=date.fromisoformat(due) if due else None,
-        group_id=group_id, group_name=group_name, created_by=created_by, created_at=utc_from_db(created_at),
-        completed=bool(completed), completed_at=utc_from_db(completed_at), completed_by=completed_by,
-        assignees=assignees,
-        origin=Origin(chat, message, participant, utc_from_db(sent_at)) if chat and message else None,
-    )
-
-
-def group_tasks(
-    conn: Connection, group_id: str, *, unassigned_first: bool, only_unassigned: bool, limit: int
-) -> Page[Task]:
-    """A group's open tasks by due date (NULL last), optionally unassigned first or only."""
-    unassigned = ~exists().where(ta.c.task_id == t.c.id)
-    conditions: list[Any] = [t.c.group_id == group_id, t.c.completed == false()]
-    if only_unassigned:
-        conditions.append(unassigned)
-    order: list[Any] = [t.c.due_date.asc().nulls_last(), t.c.id.asc()]
-    if unassigned_first and not only_unassigned:
-        order.insert(0, unassigned.desc())
-    rows = conn.execute(_task_columns().where(*conditions).order_by(*order).limit(limit)).all()
-    total = conn.execute(select(func.count()).select_from(t).where(*conditions)).scalar_one()
-    return Page(items=_with_assignees(conn, rows), page=1, limit=limit, total=int(total))
-
-
-def my_groups(conn: Connection, user_id: str, mode: GatingMode) -> list[GroupSummary]:
-    """Groups whose tasks the user sees, by name, with open and unassigned counts."""
-    open_tasks = and_(t.c.group_id == g.c.id, t.c.completed == false())
-    open_count = select(func.count()).where(open_tasks).scalar_subquery()
-    unassigned_count = (
-        select(func.count()).where(open_tasks, ~exists().where(ta.c.task_id == t.c.id)).scalar_subquery()
-    )
-    query = (
-        select(g.c.id, g.c.name, g.c.active, open_count.label("open"), unassigned_count.label("unassigned"))
-        .where(g.c.id.in_(_member_group_ids(mode)))
-        .order_by(g.c.name, g.c.id)
-    )
-    rows = conn.execute(query, {"user_id": user_id})
-    return [GroupSummary(r.id, r.name, bool(r.active), int(r.open), int(r.unassigned)) for r in rows]
-
-
-_LOAD_TASKS = _task_columns().where(t.c.id.in_(bindparam("ids", expanding=True)))
+_LOAD_TASKS = task_columns().where(t.c.id.in_(bindparam("ids", expanding=True)))
 
 
 def load_tasks(conn: Connection, task_ids: Sequence[int]) -> list[Task]:
@@ -331,7 +110,7 @@ def load_tasks(conn: Connection, task_ids: Sequence[int]) -> list[Task]:
     if not task_ids:
         return []
     rows = conn.execute(_LOAD_TASKS, {"ids": list(task_ids)}).all()
-    by_id = {task.id: task for task in _with_assignees(conn, rows)}
+    by_id = {task.id: task for task in with_assignees(conn, rows)}
     return [by_id[i] for i in task_ids if i in by_id]
 
 
@@ -353,7 +132,8 @@ def _assignees(conn: Connection, task_ids: Iterable[int]) -> dict[int, list[Pers
     return found
 
 
-def _with_assignees(conn: Connection, rows: Sequence[Row[Any]]) -> list[Task]:
+def with_assignees(conn: Connection, rows: Sequence[Row[Any]]) -> list[Task]:
+    """The tasks of ``task_columns`` rows, with their assignees (one more statement)."""
     people = _assignees(conn, (row.id for row in rows))
     return [_task(row, people.get(row.id, ())) for row in rows]
 

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from taskcore.gateway.client import GatewayError
-from taskcore.outbound import JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
+from taskcore.queue_rules import JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import queue
 from taskcore.settings import Settings
 from taskcore.storage.db import Database

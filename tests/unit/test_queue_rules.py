@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from taskcore.outbound import (
+from taskcore.queue_rules import (
     FailureKind,
     classify_gateway_error,
     emoji_class,

@@ -7,12 +7,13 @@ from typing import Any
 import pytest
 
 from taskcore.chat import tasks as chat_tasks
-from taskcore.chat.unit import in_one_transaction, savepoint
+from taskcore.chat.transaction import in_one_transaction, savepoint
 from taskcore.errors import NotFound
 from taskcore.storage.db import Database
-from taskcore.storage.users import ensure_user, user_exists
+from taskcore.storage.users import ensure_user
 from tests.builders import NOW, wa_text
 from tests.chat_support import queued, run, task_rows
+from tests.queries import user_exists
 
 
 def test_an_event_that_fails_midway_keeps_nothing_and_its_redelivery_is_handled(
@@ -23,7 +24,7 @@ def test_an_event_that_fails_midway_keeps_nothing_and_its_redelivery_is_handled(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(chat_tasks.task_writes, "create_task", broken)
+    monkeypatch.setattr(chat_tasks.tasks, "create_task", broken)
     with pytest.raises(RuntimeError):
         run(db, payload)
     monkeypatch.undo()

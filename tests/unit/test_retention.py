@@ -1,23 +1,18 @@
-"""Bookkeeping tables: reminder deliveries, inbound de-duplication, metric counters and the daily clean-up."""
+"""The daily clean-up's deletes: each table loses exactly what is past its retention, and keeps its boundary."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from sqlalchemy import Column, select
 
+from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import (
-    bump_counter,
-    claim_delivery,
+from taskcore.storage.retention import (
     delete_expired_auth,
     delete_old_deliveries,
     delete_old_inbound,
     delete_sent_queue_rows,
-    delivered,
-    first_sighting,
-    read_counters,
 )
 from taskcore.storage.schema import (
     inbound_messages,
@@ -27,22 +22,17 @@ from taskcore.storage.schema import (
     web_tokens,
 )
 from taskcore.storage.users import ensure_users
+from tests.queries import claim_delivery
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 TICK = timedelta(microseconds=1)
 DAY = timedelta(days=1)
 SLOT = "2026-01-05T07:30Z"
-NEXT_SLOT = "2026-01-06T07:30Z"
 
 
 def with_users(db: Database, *user_ids: str) -> None:
     with db.write() as conn:
         ensure_users(conn, user_ids, NOW)
-
-
-def claim(db: Database, user_id: str = "1", slot: str = SLOT, outcome: str = "sent") -> bool:
-    with db.write() as conn:
-        return claim_delivery(conn, user_id=user_id, slot=slot, outcome=outcome, now=NOW)
 
 
 def values_of(db: Database, column: Column[str]) -> set[str]:
@@ -69,118 +59,6 @@ def add_queue_row(db: Database, chat: str, *, status: str, sent_at: datetime | N
     stamps = {"created_at": NOW - 30 * DAY, "updated_at": NOW - 30 * DAY, "sent_at": sent_at}
     with db.write() as conn:
         conn.execute(outbound_queue.insert().values(**row, **stamps, chat_id=chat, status=status))
-
-
-# Reminder deliveries
-
-
-def test_the_first_claim_of_a_slot_records_it(db: Database) -> None:
-    with_users(db, "1")
-    assert claim(db, outcome="empty") is True
-    with db.read() as conn:
-        row = conn.execute(select(reminder_deliveries)).one()
-    assert tuple(row) == ("1", SLOT, "empty", NOW)
-
-
-def test_a_slot_is_claimed_only_once_whatever_the_outcome(db: Database) -> None:
-    with_users(db, "1")
-    claim(db, outcome="sent")
-    assert claim(db, outcome="late") is False
-    with db.read() as conn:
-        assert conn.execute(select(reminder_deliveries.c.outcome)).scalars().all() == ["sent"]
-
-
-def test_another_slot_or_another_user_is_a_new_claim(db: Database) -> None:
-    with_users(db, "1", "2")
-    claim(db, "1", SLOT)
-    assert claim(db, "1", NEXT_SLOT) is True
-    assert claim(db, "2", SLOT) is True
-
-
-def test_an_unknown_outcome_is_refused(db: Database) -> None:
-    with_users(db, "1")
-    with pytest.raises(ValueError, match="outcome"):
-        claim(db, outcome="maybe")
-
-
-def test_delivered_names_the_recorded_pairs_among_those_asked(db: Database) -> None:
-    with_users(db, "1", "2", "3")
-    claim(db, "1", SLOT)
-    claim(db, "2", NEXT_SLOT)
-    claim(db, "3", SLOT)
-    with db.read() as conn:
-        found = delivered(conn, user_ids=["1", "2"], slots=[SLOT, NEXT_SLOT])
-    assert found == {("1", SLOT), ("2", NEXT_SLOT)}
-
-
-def test_delivered_with_nothing_asked_is_empty(db: Database) -> None:
-    with_users(db, "1")
-    claim(db, "1", SLOT)
-    with db.read() as conn:
-        assert delivered(conn, user_ids=[], slots=[SLOT]) == set()
-        assert delivered(conn, user_ids=["1"], slots=[]) == set()
-
-
-def test_delivered_answers_for_more_users_than_one_query_takes(db: Database) -> None:
-    user_ids = [str(n) for n in range(1, 1201)]
-    with_users(db, *user_ids)
-    with db.write() as conn:
-        for user_id in user_ids[::100]:
-            claim_delivery(conn, user_id=user_id, slot=SLOT, outcome="sent", now=NOW)
-    with db.read() as conn:
-        found = delivered(conn, user_ids=user_ids, slots=[SLOT])
-    assert found == {(user_id, SLOT) for user_id in user_ids[::100]}
-
-
-# Inbound de-duplication
-
-
-def test_a_message_id_is_new_only_the_first_time(db: Database) -> None:
-    assert first_sighting(db, instance="main", message_id="ABC", now=NOW) is True
-    assert first_sighting(db, instance="main", message_id="ABC", now=NOW + DAY) is False
-
-
-def test_the_same_message_id_in_another_instance_is_new(db: Database) -> None:
-    first_sighting(db, instance="main", message_id="ABC", now=NOW)
-    assert first_sighting(db, instance="other", message_id="ABC", now=NOW) is True
-
-
-def test_a_sighting_can_join_the_callers_transaction(db: Database) -> None:
-    with db.write() as conn:
-        assert first_sighting(conn, instance="main", message_id="ABC", now=NOW) is True
-        assert first_sighting(conn, instance="main", message_id="ABC", now=NOW) is False
-    with db.read() as conn:
-        assert conn.execute(select(inbound_messages.c.seen_at)).scalar_one() == NOW
-
-
-# Metric counters
-
-
-def test_counters_add_up_across_calls(db: Database) -> None:
-    with db.write() as conn:
-        bump_counter(conn, "reactions_enqueued_total", "check")
-    with db.write() as conn:
-        bump_counter(conn, "reactions_enqueued_total", "check", by=4)
-    assert read_counters(db) == {("reactions_enqueued_total", "check"): 5}
-
-
-def test_counters_are_kept_per_name_and_label(db: Database) -> None:
-    with db.write() as conn:
-        bump_counter(conn, "reactions_enqueued_total", "check")
-        bump_counter(conn, "reactions_enqueued_total", "robot", by=2)
-        bump_counter(conn, "sync_runs_total")
-    assert read_counters(db) == {
-        ("reactions_enqueued_total", "check"): 1,
-        ("reactions_enqueued_total", "robot"): 2,
-        ("sync_runs_total", ""): 1,
-    }
-
-
-def test_no_counters_read_as_empty(db: Database) -> None:
-    assert read_counters(db) == {}
-
-
-# Clean-up
 
 
 def test_tokens_are_deleted_from_their_expiry_on(db: Database) -> None:

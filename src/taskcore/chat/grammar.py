@@ -20,156 +20,32 @@ import unicodedata
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date
-from typing import ClassVar, TypeAlias
 
 from taskcore.access import GroupStatus
+from taskcore.chat.commands import (
+    AdminAllow,
+    AdminBlock,
+    AdminHelp,
+    AdminListGroups,
+    AdminSync,
+    Claim,
+    Command,
+    CommandSyntaxError,
+    Complete,
+    Edit,
+    Help,
+    ListTasks,
+    NewTask,
+    SetDue,
+    SetReminders,
+    Unassign,
+    WebLink,
+)
 from taskcore.dates import ACCEPTED_FORMS, is_date_like, parse_due_date
 from taskcore.errors import ValidationError
 from taskcore.identity import normalize_group_id
-from taskcore.reminders import ReminderFreq, normalize_reminder_time, parse_freq
+from taskcore.reminders import normalize_reminder_time, parse_freq
 from taskcore.text import sanitize_description
-
-
-class CommandSyntaxError(ValidationError):
-    """A message that is a command but not a well-formed one; str() is the Spanish reply."""
-
-    def __init__(self, reason: str, *, command: str | None, accepted: str, field: str | None = None) -> None:
-        super().__init__(f"{reason}.\nUso: {accepted}", field=field)
-        self.command = command
-        self.accepted = accepted
-
-    @property
-    def admin(self) -> bool:
-        """True for an ``/admin`` command: only administrators may get this reply (A4)."""
-        return self.command is not None and self.command.partition(" ")[0] == "admin"
-
-
-@dataclass(frozen=True, slots=True)
-class Help:
-    """``/t`` or ``/t ayuda``: the help text."""
-
-    name: ClassVar[str] = "ayuda"
-
-
-@dataclass(frozen=True, slots=True)
-class NewTask:
-    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order."""
-
-    name: ClassVar[str] = "nueva"
-    description: str
-    due: date | None
-    mentions: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ListTasks:
-    """``/t ver``: list open tasks."""
-
-    name: ClassVar[str] = "ver"
-
-
-@dataclass(frozen=True, slots=True)
-class Complete:
-    """``/t x``: complete one or more tasks."""
-
-    name: ClassVar[str] = "x"
-    task_ids: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """``/t tomar``: the sender becomes an assignee."""
-
-    name: ClassVar[str] = "tomar"
-    task_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class Unassign:
-    """``/t soltar``: the sender stops being an assignee."""
-
-    name: ClassVar[str] = "soltar"
-    task_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class SetDue:
-    """``/t fecha``: set the due date, or clear it (``due is None``)."""
-
-    name: ClassVar[str] = "fecha"
-    task_id: int
-    due: date | None
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    """``/t editar``: replace the description."""
-
-    name: ClassVar[str] = "editar"
-    task_id: int
-    description: str
-
-
-@dataclass(frozen=True, slots=True)
-class SetReminders:
-    """``/t recordatorios``: reminder preference; ``time is None`` keeps the saved time."""
-
-    name: ClassVar[str] = "recordatorios"
-    freq: ReminderFreq
-    time: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class WebLink:
-    """``/t web``: a login link, sent by direct message."""
-
-    name: ClassVar[str] = "web"
-
-
-@dataclass(frozen=True, slots=True)
-class AdminHelp:
-    """``/admin``: the admin help text."""
-
-    name: ClassVar[str] = "admin"
-
-
-@dataclass(frozen=True, slots=True)
-class AdminListGroups:
-    """``/admin grupos``: groups, optionally only those in ``status`` (pending, allowed, blocked)."""
-
-    name: ClassVar[str] = "admin grupos"
-    status: GroupStatus | None
-
-
-@dataclass(frozen=True, slots=True)
-class AdminAllow:
-    """``/admin permitir``: allow a group; ``None`` is the current chat."""
-
-    name: ClassVar[str] = "admin permitir"
-    group_id: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class AdminBlock:
-    """``/admin bloquear``: block a group; ``None`` is the current chat."""
-
-    name: ClassVar[str] = "admin bloquear"
-    group_id: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class AdminSync:
-    """``/admin sync``: synchronise groups now."""
-
-    name: ClassVar[str] = "admin sync"
-
-
-AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
-"""The ``/admin`` commands, for administrators only (A4)."""
-TaskCommand: TypeAlias = Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit
-"""The ``/t`` commands (with ``SetReminders`` and ``WebLink``), for anyone in an allowed chat."""
-Command: TypeAlias = TaskCommand | SetReminders | WebLink | AdminCommand
-"""Every command ``parse_command`` can return."""
 
 
 @dataclass(frozen=True, slots=True)

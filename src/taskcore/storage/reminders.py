@@ -1,5 +1,5 @@
-"""The reminder tick's queries (SPEC section 10): who is due for a slot and has no delivery recorded for it, and the
-digest of many users at once.
+"""The reminder tick's queries (SPEC section 10): who is due for a slot and has no delivery recorded for it, the
+digest of many users at once, and the delivery ledger (one row per user and slot, claimed by whoever queues it).
 
 One anti-join per (time, slot) lets the database skip the recorded slots itself, so a tick in the busiest hour
 does not bring every recorded (user, slot) pair back to Python. The digests are read for a chunk of users with
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -32,6 +32,7 @@ from sqlalchemy import (
 )
 
 from taskcore.access import GatingMode, GroupStatus
+from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import (
     allowed_groups,
     group_members,
@@ -42,6 +43,7 @@ from taskcore.storage.schema import (
     user_preferences,
 )
 
+DELIVERY_OUTCOMES = frozenset({"sent", "empty", "late"})
 p, rd = user_preferences, reminder_deliveries
 t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, groups
 
@@ -131,3 +133,28 @@ def unassigned_counts(conn: Connection, user_ids: Sequence[str], mode: GatingMod
         return {}
     rows = conn.execute(_unassigned_statement(mode), {"users": list(user_ids)})
     return {user_id: int(count) for user_id, count in rows}
+
+
+@lru_cache(maxsize=8)
+def _claim_many(count: int) -> Prepared:
+    """INSERT of ``count`` delivery rows at once (parameters u0, s0, o0, r0, u1, ...), returning those inserted."""
+    columns = ("user_id", "slot", "outcome", "recorded_at")
+    rows = [{c: bindparam(f"{c[0]}{i}", type_=rd.c[c].type) for c in columns} for i in range(count)]
+    keys = [f"{c[0]}{i}" for i in range(count) for c in columns]
+    return Prepared(lambda dialect: dialect_insert(dialect, rd).values(rows).on_conflict_do_nothing(
+        index_elements=["user_id", "slot"]).returning(rd.c.user_id, rd.c.slot), keys)
+
+
+def claim_deliveries(
+    conn: Connection, claims: Sequence[tuple[str, str, str]], *, now: datetime
+) -> set[tuple[str, str]]:
+    """Record the (user, slot) delivery of each (user, slot, outcome), in one statement; the (user, slot) pairs
+    whose row this call inserted: only their claimer queues the digest (the others were recorded by someone else)."""
+    if not claims:
+        return set()
+    params: dict[str, Any] = {}
+    for i, (user_id, slot, outcome) in enumerate(claims):
+        if outcome not in DELIVERY_OUTCOMES:
+            raise ValueError(f"unknown delivery outcome {outcome!r}")
+        params |= {f"u{i}": user_id, f"s{i}": slot, f"o{i}": outcome, f"r{i}": now}
+    return {(user_id, slot) for user_id, slot in _claim_many(len(claims)).all(conn, params)}

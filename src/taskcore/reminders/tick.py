@@ -1,5 +1,6 @@
-"""One reminder tick (SPEC section 10): find the slots due now, skip those already recorded, claim each (user, slot)
-in ``reminder_deliveries`` before queueing its digest, so a restart or a second instance never sends twice.
+"""The reminder tick, a use case (SPEC section 10): find the slots due now, skip those the delivery ledger already
+holds, claim each (user, slot) in the ledger (``reminder_deliveries``) before queueing its digest, so a restart or a
+second instance never sends twice.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode
-from taskcore.gateway.outbound import chat_number, send_text_body
-from taskcore.outbound import JobKind
-from taskcore.reminders import slot_key
-from taskcore.reminders_digest import digest_text, digest_until, plan_slots, slot_outcome
+from taskcore.gateway.wire import chat_number, send_text_body
+from taskcore.queue_rules import JobKind
+from taskcore.reminders.digest import digest_text, digest_until
+from taskcore.reminders.schedule import slot_key
+from taskcore.reminders.slots import plan_slots, slot_outcome
 from taskcore.storage.db import Database
-from taskcore.storage.housekeeping import claim_deliveries
 from taskcore.storage.queue import enqueue_many
-from taskcore.storage.reminder_queries import digest_tasks, unassigned_counts, undelivered_users
+from taskcore.storage.reminders import claim_deliveries, digest_tasks, unassigned_counts, undelivered_users
 
 READ_CHUNK = 500  # users whose digests are read together (two statements per chunk)
 CHUNK = 100  # deliveries per write transaction: keeps the write lock short for the bot's other writers

@@ -1,4 +1,4 @@
-"""Reminder preferences and schedules: frequency, time of day, and which slot is due now (SPEC section 10)."""
+"""Reminder schedules: frequency, time of day, the latest slot and the one due now (SPEC sections 10 and 15)."""
 
 from __future__ import annotations
 
@@ -40,12 +40,7 @@ _FREQ_WORDS: dict[str, ReminderFreq] = {
 }
 ACCEPTED_FREQS = "off, diario, laborables o semanal (también daily, weekdays, weekly)"
 
-# Cron day-of-week field and the matching Python weekdays (Monday is 0) of each schedule.
-_CRON_DOW: dict[ReminderFreq, str] = {
-    ReminderFreq.DAILY: "*",
-    ReminderFreq.WEEKDAYS: "1-5",
-    ReminderFreq.WEEKLY: "1",
-}
+# The Python weekdays (Monday is 0) of each schedule.
 _WEEKDAYS: dict[ReminderFreq, frozenset[int]] = {
     ReminderFreq.DAILY: frozenset(range(7)),
     ReminderFreq.WEEKDAYS: frozenset(range(5)),
@@ -70,15 +65,6 @@ def normalize_reminder_time(value: str) -> str:
     return f"{int(match[1]):02d}:{int(match[2]):02d}"
 
 
-def cron_expression(freq: ReminderFreq | str, time: str) -> str | None:
-    """The croniter expression of a schedule in local time; None when reminders are off."""
-    schedule = _as_freq(freq)
-    if schedule is ReminderFreq.OFF:
-        return None
-    hour, minute = _clock(time)
-    return f"{minute} {hour} * * {_CRON_DOW[schedule]}"
-
-
 def reminder_due_slot(
     freq: ReminderFreq | str,
     time: str,
@@ -88,17 +74,24 @@ def reminder_due_slot(
     grace_minutes: int,
 ) -> datetime | None:
     """The slot due at ``now``: the latest one not after it, if at most ``grace_minutes`` old; else None."""
-    if now.tzinfo is None or now.utcoffset() is None:
-        raise ValueError("now must be timezone-aware")
     if grace_minutes < 0:
         raise ValueError("grace_minutes must not be negative")
+    slot = latest_slot(freq, time, now=now, tz=tz)
+    if slot is None or now.astimezone(UTC) - slot > timedelta(minutes=grace_minutes):
+        return None
+    return slot
+
+
+def latest_slot(freq: ReminderFreq | str, time: str, *, now: datetime, tz: ZoneInfo | str) -> datetime | None:
+    """The schedule's latest slot at or before ``now`` (aware, in ``tz``); None when reminders are off."""
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be timezone-aware")
     schedule = _as_freq(freq)
     if schedule is ReminderFreq.OFF:
         return None
     zone = _as_zone(tz)
     instant = now.astimezone(UTC)  # aware datetimes in one zone compare by wall time: compare in UTC
-    slot = _latest_slot(_WEEKDAYS[schedule], clock_time(*_clock(time)), instant, zone)
-    return slot.astimezone(zone) if instant - slot <= timedelta(minutes=grace_minutes) else None
+    return _latest_slot(_WEEKDAYS[schedule], clock_time(*_clock(time)), instant, zone).astimezone(zone)
 
 
 def slot_key(slot: datetime) -> str:

@@ -9,12 +9,12 @@ from taskcore.errors import InvalidFreq, InvalidTime
 from taskcore.reminders import (
     DEFAULT_TIME,
     ReminderFreq,
-    cron_expression,
     normalize_reminder_time,
     parse_freq,
     reminder_due_slot,
     slot_key,
 )
+from tests.cron import cron_expression
 
 MADRID = ZoneInfo("Europe/Madrid")
 MONDAY = (2026, 11, 23)

@@ -1,0 +1,27 @@
+"""Reminders (SPEC section 10): schedule rules (``schedule``, re-exported here), slot planning (``slots``), the
+digest text (``digest``) and the tick that queues each due digest once (``tick``, the use case).
+
+Importing the package loads only the pure schedule rules; the tick, which needs storage, is imported by name.
+"""
+
+from taskcore.reminders.schedule import (
+    ACCEPTED_FREQS,
+    DEFAULT_TIME,
+    ReminderFreq,
+    latest_slot,
+    normalize_reminder_time,
+    parse_freq,
+    reminder_due_slot,
+    slot_key,
+)
+
+__all__ = [
+    "ACCEPTED_FREQS",
+    "DEFAULT_TIME",
+    "ReminderFreq",
+    "latest_slot",
+    "normalize_reminder_time",
+    "parse_freq",
+    "reminder_due_slot",
+    "slot_key",
+]

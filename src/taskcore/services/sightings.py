@@ -1,0 +1,13 @@
+"""Inbound de-duplication (SPEC section 5): a message id seen before, per gateway instance, is acted on once."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from taskcore.storage import sightings as q
+from taskcore.storage.db import Database
+
+
+def first_sighting(db: Database, *, instance: str, message_id: str, now: datetime) -> bool:
+    """Record the message id; True the first time (instance, message_id) is seen, False for a redelivery."""
+    return db.transact(lambda conn: q.first_sighting(conn, instance=instance, message_id=message_id, now=now))

@@ -1,0 +1,30 @@
+"""Metric counters kept in the database add up per name and label."""
+
+from __future__ import annotations
+
+from taskcore.storage.counters import bump_counter, read_counters
+from taskcore.storage.db import Database
+
+
+def test_counters_add_up_across_calls(db: Database) -> None:
+    with db.write() as conn:
+        bump_counter(conn, "reactions_enqueued_total", "check")
+    with db.write() as conn:
+        bump_counter(conn, "reactions_enqueued_total", "check", by=4)
+    assert read_counters(db) == {("reactions_enqueued_total", "check"): 5}
+
+
+def test_counters_are_kept_per_name_and_label(db: Database) -> None:
+    with db.write() as conn:
+        bump_counter(conn, "reactions_enqueued_total", "check")
+        bump_counter(conn, "reactions_enqueued_total", "robot", by=2)
+        bump_counter(conn, "sync_runs_total")
+    assert read_counters(db) == {
+        ("reactions_enqueued_total", "check"): 1,
+        ("reactions_enqueued_total", "robot"): 2,
+        ("sync_runs_total", ""): 1,
+    }
+
+
+def test_no_counters_read_as_empty(db: Database) -> None:
+    assert read_counters(db) == {}
