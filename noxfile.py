@@ -27,6 +27,7 @@ def wheel(session: nox.Session) -> Path:
     """The project's wheel, built once per nox run from the working tree (what `pip install .` would install)."""
     if not _built:
         shutil.rmtree(DIST, ignore_errors=True)
+        shutil.rmtree(ROOT / "build", ignore_errors=True)  # setuptools would ship modules deleted since its last build
         session.run("python", "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(DIST), str(ROOT))
         _built.extend(DIST.glob("tasksvc-*.whl"))
         if len(_built) != 1:

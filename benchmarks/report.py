@@ -33,7 +33,7 @@ import sqlalchemy
 from sqlalchemy import func, select
 from tests.system.unit import Unit, chat_message, memory_mb, pin, unit_env, unit_pids
 
-from benchmarks import loadgen, outbound_bench
+from benchmarks import loadgen, outbound_bench, text_bench
 from benchmarks.common import cpu_seconds, two_cpus
 from benchmarks.common import pin as pin_self
 from benchmarks.dataset import BENCH_USER, CACHE, build
@@ -331,6 +331,12 @@ def _drain(report: Report) -> None:
     report.add("queue drain to the fake gateway (200 chats x 10, concurrency 4)", rate, "msg/s")
 
 
+def _hostile_text(report: Report) -> None:
+    """SPEC section 16: 64 KiB of a hostile pattern costs at most 6 times what 16 KiB costs."""
+    for measure, ratio in text_bench.rows():
+        report.add(measure, ratio, "x", f"≤ {text_bench.RATIO_TARGET:g}", lambda v: v <= text_bench.RATIO_TARGET)
+
+
 def run(quick: bool = False) -> Report:
     """Measure everything in one run and return the report."""
     pin_self(CLIENT_CPU)
@@ -352,6 +358,7 @@ def run(quick: bool = False) -> Report:
         unit.stop()
     _reminders(report)
     _drain(report)
+    _hostile_text(report)
     report.notes.append("Placement: the unit's four processes pinned to CPU 0, the clients (this process) on CPU 1; "
                         "reminder tick and drain in this process. Quote ratios from one run, not absolute figures. "
                         f"Load average (1 min) at the start {before}, at the end {load_average()}: above ~1 on two "

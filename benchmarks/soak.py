@@ -209,7 +209,7 @@ class Traffic:
             elif self.task_ids:
                 action = "claim" if roll < 0.85 else "complete"
                 await self.timed(http, action, "POST", f"/api/tasks/{self.rng.choice(self.task_ids)}/{action}",
-                                 headers=headers)
+                                 headers={**headers, "Content-Type": "application/json"})
 
 
 class Pacer:

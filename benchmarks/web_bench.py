@@ -339,6 +339,7 @@ def idle_rss() -> dict[str, float]:
     folder = Path(tempfile.mkdtemp(prefix="tasksvc-rss-"))
     ports = {"bot": free_port(), "web": free_port(), "proxy": free_port()}
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(folder), "LANG": "C.UTF-8", "NODE_ENV": "production",
+           "WEBHOOK_SECRET": "bench-secret", "METRICS_TOKEN": "bench-token",  # what production requires
            "DB_PATH": str(folder / "tasks.db"), "BOT_PORT": str(ports["bot"]), "WEB_PORT": str(ports["web"]),
            "PORT": str(ports["proxy"]), "PYTHONPATH": os.pathsep.join(sys.path)}
     started: dict[str, subprocess.Popen[bytes]] = {}

@@ -9,6 +9,8 @@ import annotated_types
 import pydantic
 from pydantic.fields import FieldInfo
 
+from taskcore.identity import mask_phone_numbers
+
 
 def config_lines(
     exc: pydantic.ValidationError, fields: Mapping[str, FieldInfo], *, never_echoed: Collection[str]
@@ -17,7 +19,7 @@ def config_lines(
     lines: dict[str, str] = {}
     for error in exc.errors():
         name = str(error["loc"][0]) if error["loc"] else "configuration"
-        shown = "" if name in never_echoed else f" {error['input']!r}"
+        shown = "" if name in never_echoed else f" {mask_phone_numbers(repr(error['input']))}"
         accepted = str(error["ctx"]["error"]) if error["type"] == "value_error" else _accepted(fields.get(name))
         lines.setdefault(name, f"{name.upper()}: invalid value{shown}; accepted: {accepted}")
     return list(lines.values())

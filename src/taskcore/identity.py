@@ -12,6 +12,9 @@ GROUP_DOMAIN = "g.us"
 
 _GROUP_ID = re.compile(r"[0-9]+(?:-[0-9]+)?@g\.us")
 _DIGITS = re.compile(r"[0-9]")
+# A run of 8 or more digits, whole (possessive: never a part of a longer run), unless it is a group id's last part.
+_PHONE_LIKE = re.compile(r"(?<![0-9])[0-9]{8,}+(?!@g\.us)")
+MASKED_PREFIX = "***"
 
 
 def normalize_user_id(value: str) -> str:
@@ -21,6 +24,12 @@ def normalize_user_id(value: str) -> str:
     if not digits:
         raise ValueError(f"no digits in user id {value!r}")
     return digits
+
+
+def mask_phone_numbers(text: str) -> str:
+    """``text`` with every run of 8 or more digits (a phone number, a LID, a JID's user part, the creator's number
+    in an old-style group id) shown as ``***`` and its last four digits; a group id's own digits stay."""
+    return _PHONE_LIKE.sub(lambda found: MASKED_PREFIX + found.group()[-4:], text)
 
 
 def parse_id_list(value: str | None) -> frozenset[str]:

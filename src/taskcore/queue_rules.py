@@ -14,6 +14,10 @@ ERROR_TEXT_LIMIT = 500
 RETRYABLE_MARKERS = ("rate-overlimit", "connection closed")
 _VARIATION_SELECTOR = "\ufe0f"
 _EMOJI_CLASSES = {"\U0001f916": "robot", "\u26a0": "warn", "\u2705": "check"}
+LOGIN_LINK_LABEL = "login"
+"""The label of a text job that carries a login link: its text is not kept once the job is done (SPEC section 16)."""
+LOGIN_LINK_GONE = {"text": "[enlace de acceso retirado]"}
+"""What a done login-link job keeps as its payload: the link is a live credential until it expires or is used."""
 
 
 class JobKind(StrEnum):

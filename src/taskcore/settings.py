@@ -3,42 +3,47 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
 
 import pydantic
 from pydantic import Field, PrivateAttr, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
-    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     SettingsError,
 )
 
 from taskcore.config_lines import config_lines
+from taskcore.config_types import CommunityId, Digits, GroupIdSet, HttpUrl, Port, TimeZoneName, UserIdSet
 from taskcore.errors import TaskcoreError
-from taskcore.identity import normalize_group_id, parse_group_list, parse_id_list
 
 MIN_SYNC_INTERVAL_MS = 10_000
 SECRET_VARIABLES = frozenset({"gateway_api_key", "webhook_secret", "metrics_token"})
 # DATABASE_URL may carry a password, so its value is never echoed either.
 _NEVER_ECHOED = SECRET_VARIABLES | {"database_url"}
 
-_GROUP_FORM = "<digits>@g.us or <digits>-<digits>@g.us"
-_DIGITS_ONLY = re.compile(r"[0-9]+")
 # Set by load_settings(env) so that only the given mapping is read, never os.environ or .env.
 _ONLY_GIVEN_VALUES: ContextVar[bool] = ContextVar("only_given_values", default=False)
 _INTERVALS = ("group_sync_interval_ms", "group_members_sync_interval_ms")
-
-_Port = Annotated[int, Field(ge=0, le=65535)]
-_IdSet = Annotated[frozenset[str], NoDecode]
-
+_WEBHOOK_UNAUTHENTICATED = (
+    "WEBHOOK_SECRET: required in production, or anyone who can reach /webhook can post chat events as any number "
+    "(admins included); set it (the gateway sends it as X-Webhook-Secret), or set WEBHOOK_AUTH=none to run without "
+    "webhook authentication"
+)
+_NO_WEBHOOK_AUTH = (
+    "WEBHOOK_AUTH=none: /webhook accepts calls without a secret; anyone who can reach it can post chat events as any "
+    "number, admins included"
+)
+_NONE_IGNORED = "WEBHOOK_AUTH=none has no effect while WEBHOOK_SECRET is set: /webhook still requires the secret"
+_OPEN_METRICS = (
+    "METRICS_TOKEN is not set in production: /metrics is open to anyone who can reach the public port; set "
+    "METRICS_TOKEN, or METRICS_ENABLED=false"
+)
 
 class ConfigError(TaskcoreError):
     """Invalid configuration: one line per bad variable, naming it and what it accepts."""
@@ -64,10 +69,11 @@ class Settings(BaseSettings):
     gateway_api_instance: str | None = None
     gateway_api_key: SecretStr | None = None
     webhook_url: str | None = None
-    messaging_community_id: str | None = None
-    port: _Port = 3000
-    bot_port: _Port = 3007
-    web_port: _Port = 3008
+    messaging_community_id: CommunityId | None = None
+    port: Port = 3000
+    host: str = "0.0.0.0"  # noqa: S104 - the public port of the unit (a container's); `tasksvc dev` uses loopback
+    bot_port: Port = 3007
+    web_port: Port = 3008
     node_env: Literal["development", "test", "production"] = "production"
     # Resolved during validation (SPEC section 16): the value in force, never None.
     metrics_enabled: bool = Field(default=None, validate_default=True)
@@ -76,7 +82,7 @@ class Settings(BaseSettings):
     group_sync_interval_ms: int = Field(default=86_400_000, gt=0)
     group_members_sync_interval_ms: int = Field(default=21_600_000, gt=0)
     group_members_inactive_retention_days: int = Field(default=180, ge=1)
-    tz: str = "Europe/Madrid"
+    tz: TimeZoneName = "Europe/Madrid"
     reminders_grace_minutes: int = Field(default=60, ge=0)
     group_gating_mode: Literal["off", "discover", "enforce"] = "off"
     reactions_enabled: bool = False
@@ -86,18 +92,19 @@ class Settings(BaseSettings):
     rq_reactions_max_attempts: int | None = Field(default=None, ge=1)
     rq_backoff_base_ms: int = Field(default=1000, ge=1)
     rq_backoff_max_ms: int = Field(default=300_000, ge=1)
-    admin_users: _IdSet = frozenset()
-    allowed_groups: _IdSet = frozenset()
+    admin_users: UserIdSet = frozenset()
+    allowed_groups: GroupIdSet = frozenset()
     notify_admins_on_discovery: bool = True
     data_dir: str = "./data"
     db_path: str | None = None
     database_url: str | None = None
     migrations_log_level: Literal["silent", "error", "warn", "info", "debug"] = "info"
-    web_base_url: str | None = None
+    web_base_url: HttpUrl | None = None
     dev_autoseed_db: bool = False
-    dev_default_user: str | None = None
+    dev_default_user: Digits | None = None
     force_schedulers: bool = False
     webhook_secret: SecretStr | None = None
+    webhook_auth: Literal["secret", "none"] = "secret"
     metrics_token: SecretStr | None = None
     gateway_timeout_ms: int = Field(default=10_000, ge=1)
     proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
@@ -131,25 +138,6 @@ class Settings(BaseSettings):
         """Unset: equal to RATE_LIMIT_PER_MIN (seed section 8)."""
         return info.data.get("rate_limit_per_min", 15) if value is None else value
 
-    @field_validator("messaging_community_id")
-    @classmethod
-    def _check_community(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        try:
-            return normalize_group_id(value)
-        except ValueError as exc:
-            raise ValueError(_GROUP_FORM) from exc
-
-    @field_validator("tz")
-    @classmethod
-    def _check_tz(cls, value: str) -> str:
-        try:
-            ZoneInfo(value.strip())
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValueError("an IANA time zone such as Europe/Madrid") from exc
-        return value.strip()
-
     @field_validator("rq_backoff_max_ms")
     @classmethod
     def _check_backoff_max(cls, value: int, info: ValidationInfo) -> int:
@@ -157,39 +145,6 @@ class Settings(BaseSettings):
         if base is not None and value < base:
             raise ValueError(f"an integer >= RQ_BACKOFF_BASE_MS ({base})")
         return value
-
-    @field_validator("admin_users", mode="before")
-    @classmethod
-    def _parse_admins(cls, value: object) -> object:
-        try:
-            return parse_id_list(_joined(value)) if _is_list_like(value) else value
-        except ValueError as exc:
-            raise ValueError("comma-separated user ids or JIDs, each containing digits") from exc
-
-    @field_validator("allowed_groups", mode="before")
-    @classmethod
-    def _parse_groups(cls, value: object) -> object:
-        try:
-            return parse_group_list(_joined(value)) if _is_list_like(value) else value
-        except ValueError as exc:
-            raise ValueError(f"comma-separated group ids, each {_GROUP_FORM}") from exc
-
-    @field_validator("web_base_url")
-    @classmethod
-    def _check_web_base_url(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        parts = urlsplit(value.strip())
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError("an http:// or https:// URL")
-        return value.strip().rstrip("/")
-
-    @field_validator("dev_default_user")
-    @classmethod
-    def _check_default_user(cls, value: str | None) -> str | None:
-        if value is not None and not _DIGITS_ONLY.fullmatch(value.strip()):
-            raise ValueError("digits only, such as 34600112233")
-        return None if value is None else value.strip()
 
     @model_validator(mode="after")
     def _apply_interval_floor(self) -> Settings:
@@ -249,9 +204,17 @@ class Settings(BaseSettings):
         warnings = list(self._interval_warnings)
         if self.dev_default_user is not None and self.node_env != "development":
             warnings.append(f"DEV_DEFAULT_USER is ignored outside development (NODE_ENV={self.node_env})")
-        if self.node_env == "production" and self.webhook_secret is None:
-            warnings.append("WEBHOOK_SECRET is not set in production; webhook calls are not authenticated")
+        if self.webhook_auth == "none":
+            warnings.append(_NO_WEBHOOK_AUTH if self.webhook_secret is None else _NONE_IGNORED)
+        if self.node_env == "production" and self.metrics_enabled and self.metrics_token is None:
+            warnings.append(_OPEN_METRICS)
         return warnings
+
+    def bot_refusals(self) -> list[str]:
+        """Configuration lines that stop the bot (and so the unit) at start: what production needs (SPEC 16)."""
+        if self.node_env == "production" and self.webhook_auth == "secret" and self.webhook_secret is None:
+            return [_WEBHOOK_UNAUTHENTICATED]
+        return []
 
 
 def load_settings(env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
@@ -279,10 +242,3 @@ def _given_values(env: Mapping[str, str]) -> dict[str, Any]:
     lowered = {key.lower(): value for key, value in env.items() if value != ""}
     return {name: value for name, value in lowered.items() if name in Settings.model_fields}
 
-
-def _is_list_like(value: object) -> bool:
-    return value is None or isinstance(value, str | list | tuple | set | frozenset)
-
-
-def _joined(value: Any) -> str | None:
-    return value if value is None or isinstance(value, str) else ",".join(str(item) for item in value)

@@ -17,12 +17,16 @@ from tasksvc_run.logs import setup_logging
 log = logging.getLogger("tasksvc")
 
 
+def _config_error(lines: Sequence[str]) -> None:
+    for line in lines:
+        print(f"tasksvc: configuration error: {line}", file=sys.stderr)
+
+
 def _settings_or_exit() -> Settings:
     try:
         return load_settings()
     except ConfigError as exc:
-        for line in exc.lines:
-            print(f"tasksvc: configuration error: {line}", file=sys.stderr)
+        _config_error(exc.lines)
         raise SystemExit(exits.CONFIG) from exc
 
 
@@ -45,14 +49,13 @@ def cmd_migrate(settings: Settings) -> int:
 
 
 def cmd_proxy(settings: Settings) -> int:
-    """Serve the proxy on PORT (R1), the unit's only public port."""
+    """Serve the proxy on HOST:PORT (R1), the unit's only public port."""
     from aiohttp import web
 
     from tasksvc_run.proxy.app import make_proxy_app
 
     app = make_proxy_app(settings, dev_url=os.environ.get("TASKSVC_DEV_GATEWAY_URL"))
-    web.run_app(app, host="0.0.0.0", port=settings.port,  # noqa: S104 - the public port
-                print=None, access_log=None, shutdown_timeout=5)
+    web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None, shutdown_timeout=5)
     return 0
 
 
@@ -134,6 +137,9 @@ WITHOUT_SETTINGS: dict[str, tuple[str, Callable[[], int]]] = {
 }
 
 
+STARTS_A_BOT = frozenset({"bot", "run", "dev"})
+
+
 def cmd_backup(settings: Settings, destination: str) -> int:
     """Copy the live SQLite database to ``destination`` with SQLite's online backup (consistent while running)."""
     from tasksvc_run.backup import backup_sqlite
@@ -172,4 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging(args.command, log_format=settings.log_format)
     if args.command == "backup":
         return cmd_backup(settings, args.destination)
+    if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
+        _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
+        return exits.CONFIG
     return COMMANDS[args.command][1](settings)

@@ -15,6 +15,7 @@ MEANINGS: dict[str, str] = {
     "webhook_url": "Public webhook URL; when set, the bot registers it with the gateway at start.",
     "messaging_community_id": "Community whose groups are synchronised (`<digits>@g.us`); unset: every group.",
     "port": "Public port of the proxy (R1).",
+    "host": "Address the proxy listens on: every interface; `tasksvc dev` uses 127.0.0.1 unless HOST is set.",
     "bot_port": "Loopback port of the bot (webhook, metrics).",
     "web_port": "Loopback port of the web interface.",
     "node_env": "development, test or production.",
@@ -42,7 +43,10 @@ MEANINGS: dict[str, str] = {
     "dev_autoseed_db": "Seed an empty database with example data (development only).",
     "dev_default_user": "Development only: the user signed in without a link (digits).",
     "force_schedulers": "Start the schedulers in test too.",
-    "webhook_secret": "When set, /webhook requires the header X-Webhook-Secret with this value. Secret.",
+    "webhook_secret": ("/webhook requires the header X-Webhook-Secret with this value; required in "
+                       "production unless WEBHOOK_AUTH=none. Secret."),
+    "webhook_auth": "secret (production refuses to start without WEBHOOK_SECRET) or none (no webhook "
+                    "authentication, a warning at every start).",
     "metrics_token": "When set, /metrics requires `Authorization: Bearer <token>`. Secret.",
     "rq_max_attempts": "Attempts for an outbound message before it is kept as failed.",
     "rq_backoff_base_ms": "First retry delay; doubles each retry, ±20% jitter.",

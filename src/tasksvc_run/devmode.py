@@ -26,6 +26,7 @@ def apply_dev_environment(environ: MutableMapping[str, str]) -> bool:
     """Fill in development defaults the operator did not set; True when the local gateway is to be started."""
     port = environ.setdefault("PORT", "3000")
     defaults = {
+        "HOST": "127.0.0.1",  # the development user is signed in without a link: never reachable from elsewhere
         "NODE_ENV": "development", "DEV_AUTOSEED_DB": "true", "DEV_DEFAULT_USER": DEV_USER,
         "ADMIN_USERS": environ.get("DEV_DEFAULT_USER", DEV_USER), "GROUP_GATING_MODE": "discover",
         "WEB_BASE_URL": f"http://127.0.0.1:{port}", "REACTIONS_ENABLED": "true",

@@ -33,8 +33,9 @@ def configuration_checks(settings: Settings) -> list[dx.Check]:
         dx.gating_check(settings.group_gating_mode, admins=len(settings.admin_users),
                         allowed_groups=len(settings.allowed_groups)),
     ]
-    warnings = settings.startup_warnings()
-    checks += [dx.warn("configuration", line, "see docs/configuration.md") for line in warnings]
+    checks += [dx.problem("configuration", line, "set the variable it names (docs/operations.md, What production "
+                          "requires)") for line in settings.bot_refusals()]
+    checks += [dx.warn("configuration", line, "see docs/configuration.md") for line in settings.startup_warnings()]
     return checks
 
 

@@ -1,4 +1,5 @@
-"""One line per event, key=value or JSON, with the process name; secrets never reach a line."""
+"""One line per event, key=value or JSON, with the process name; secrets never reach a line, and phone numbers
+only as their last four digits (SPEC section 16)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import logging
 import sys
 from datetime import UTC, datetime
 from typing import Any
+
+from taskcore.identity import mask_phone_numbers
 
 _RESERVED = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
@@ -22,7 +25,9 @@ def _fields(record: logging.LogRecord) -> dict[str, Any]:
     fields |= {k: v for k, v in record.__dict__.items() if k not in _RESERVED and k != "proc"}
     if record.exc_info:
         fields["exc"] = logging.Formatter().formatException(record.exc_info)
-    return fields
+    # Every text of the line, the message, the extra fields and the traceback alike: a user id, a JID or a number in
+    # a gateway's error can turn up in any of them.
+    return {k: mask_phone_numbers(v) if isinstance(v, str) else v for k, v in fields.items()}
 
 
 def _kv(value: Any) -> str:

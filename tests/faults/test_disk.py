@@ -27,6 +27,7 @@ from taskcore.storage.db import Database, sqlite_url
 from tests.faults.harness import GROUP, Live, integrity, live_unit
 from tests.system.unit import Unit, unit_env
 
+JSON = {"Content-Type": "application/json"}  # every write under /api declares JSON (SPEC section 16)
 TMPFS_SIZE = "8m"
 
 
@@ -122,7 +123,7 @@ async def test_a_full_disk_gives_a_5xx_problem_and_a_clear_log_line_and_nothing_
             await asyncio.to_thread(_checkpoint, data / "tasks.db")
             filler = await asyncio.to_thread(_fill, data)
 
-            status, problem = await live.call("POST", f"/api/tasks/{task}/claim", headers=cookie)
+            status, problem = await live.call("POST", f"/api/tasks/{task}/claim", headers={**cookie, **JSON})
             assert (status, problem["status"], problem["type"]) == (503, 503, "about:blank#storage-unavailable")
             assert live.log_lines("database unavailable: database or disk is full")  # one line names the cause
             assert (await live.call("GET", "/api/me/tasks", headers=cookie))[0] == 200  # reads still work
@@ -133,7 +134,7 @@ async def test_a_full_disk_gives_a_5xx_problem_and_a_clear_log_line_and_nothing_
 
             filler.unlink()
             await live.wait_until(lambda: _tasks(live) >= 4, 20, "the held command is applied once there is room")
-            assert (await live.call("POST", f"/api/tasks/{task}/claim", headers=cookie))[0] == 200
+            assert (await live.call("POST", f"/api/tasks/{task}/claim", headers={**cookie, **JSON}))[0] == 200
             assert await live.say("/t nueva con sitio otra vez") == 200
             await live.wait_until(lambda: _tasks(live) >= 5, 10, "commands work again")
             assert {"con el disco lleno", "con sitio otra vez"} <= set(_descriptions(live))
@@ -164,7 +165,7 @@ async def test_a_database_that_became_read_only_answers_reads_and_fails_writes_w
     try:
         with read_only(data) as view:
             async with live_unit(tmp_path, DB_PATH=str(view / "tasks.db")) as live:
-                status, problem = await live.call("POST", f"/api/tasks/{task}/claim", headers=cookie)
+                status, problem = await live.call("POST", f"/api/tasks/{task}/claim", headers={**cookie, **JSON})
                 assert (status, problem["status"]) == (503, 503)
                 assert problem["type"] == "about:blank#storage-unavailable"
                 assert (await live.call("GET", "/api/me/tasks", headers=cookie))[0] == 200

@@ -73,8 +73,8 @@ async def test_writes_wait_for_a_write_lock_held_elsewhere_and_succeed_while_rea
             locked_at = time.monotonic()
             json_ = {"Content-Type": "application/json", **cookie}
             writes = [
-                live.call("POST", f"/api/tasks/{ids[0]}/claim", headers=cookie),
-                live.call("POST", f"/api/tasks/{ids[1]}/complete", headers=cookie),
+                live.call("POST", f"/api/tasks/{ids[0]}/claim", headers=json_),
+                live.call("POST", f"/api/tasks/{ids[1]}/complete", headers=json_),
                 live.call("PATCH", f"/api/tasks/{ids[2]}", headers=json_, data=b'{"description": "cambiada"}'),
                 live.call("POST", "/api/me/preferences", headers=json_, data=b'{"freq": "daily", "time": "07:30"}'),
             ]

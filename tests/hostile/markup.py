@@ -37,6 +37,7 @@ def mark_up(running: Running) -> str:
     assert running.say("/t nueva se reescribe", group=HOSTILE_GROUP, push_name=PERSON_NAME) == 200
     assert running.say("/t nueva personal", group=None, push_name=PERSON_NAME) == 200
     cookie = running.cookie()
+    json_write = {"Cookie": cookie, "Content-Type": "application/json"}  # every write under /api declares JSON
     found: dict[str, int] = {}
     for _ in range(100):  # the bot processes events after acknowledging them
         found = {item["description"]: item["id"] for path in (f"/api/groups/{HOSTILE_GROUP}/tasks", "/api/me/tasks")
@@ -45,11 +46,11 @@ def mark_up(running: Running) -> str:
             break
         time.sleep(0.1)
     for description in (CHAT_TEXT, "se reescribe"):  # claimed: shown on "Mis tareas" with group and assignee names
-        running.request("POST", f"/api/tasks/{found[description]}/claim", headers={"Cookie": cookie})
+        running.request("POST", f"/api/tasks/{found[description]}/claim", headers=json_write)
     ids = [found["se reescribe"], found["personal"]]
     running.db.transact(lambda conn: conn.execute(
         update(schema.tasks).where(schema.tasks.c.id.in_(ids)).values(description=RAW_DESCRIPTION)))
-    running.request("POST", f"/api/tasks/{ids[1]}/complete", headers={"Cookie": cookie})
+    running.request("POST", f"/api/tasks/{ids[1]}/complete", headers=json_write)
     return cookie
 
 

@@ -4,11 +4,13 @@ cookie flags of SPEC section 6 (HttpOnly, SameSite=Lax, Path=/, Secure behind ht
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
@@ -40,7 +42,11 @@ def test_a_cookie_planted_before_login_is_not_adopted(running: Running) -> None:
 
 def test_an_attackers_own_session_planted_in_a_victims_browser_stays_the_attackers(running: Running) -> None:
     attacker = running.cookie(ATTACKER)
-    answer = running.login(ME, cookie=attacker)
+    asked = running.login(ME, cookie=attacker)
+    assert (asked.status, asked.cookies) == (200, [])  # another user's session: the victim is asked first
+    form = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', asked.body.decode()))
+    answer = running.request("POST", "/login", body=urlencode(form).encode(),
+                             headers={"Cookie": attacker, "Content-Type": "application/x-www-form-urlencoded"})
     victim = f"tasksvc_session={_session(answer.cookies[0])}"
     assert victim != attacker
     prefs = running.request("POST", "/api/me/preferences", body=b'{"freq": "weekly", "time": "06:45"}',

@@ -99,7 +99,7 @@ async def test_the_web_link_goes_to_the_senders_private_chat_only(seeded: Databa
     async with running_bot(seeded, ENV) as bot:
         jobs = await bot.send(wa_text("/t web"))
     link = jobs[1]
-    assert (link.chat_id, link.label) == (f"{ANA}@s.whatsapp.net", "dm")
+    assert (link.chat_id, link.label) == (f"{ANA}@s.whatsapp.net", "login")
     assert "https://tareas.example/login?token=" in link.text
     assert all("token" not in j.text for j in jobs if j.kind == "text" and j.chat_id == GROUP)
 

@@ -41,7 +41,7 @@ def env_for(gateway: FakeGateway, **extra: str) -> dict[str, str]:
     return {"NODE_ENV": "production", "GATEWAY_API_URL": gateway.url, "GATEWAY_API_INSTANCE": "taskbot",
             "GATEWAY_API_KEY": KEY, "WEBHOOK_URL": HOOK, "WEBHOOK_SECRET": SECRET,
             "WEB_BASE_URL": "https://tareas.example.org", "GATEWAY_TIMEOUT_MS": "2000",
-            "GROUP_GATING_MODE": "discover", "ADMIN_USERS": "34600112233", **extra}
+            "GROUP_GATING_MODE": "discover", "ADMIN_USERS": "34600112233", "METRICS_TOKEN": "doctor-metrics", **extra}
 
 
 async def doctor(gateway: FakeGateway, **extra: str) -> tuple[int, dict[str, Check], str]:
@@ -249,3 +249,10 @@ async def test_doctor_as_a_process_reports_invalid_configuration_one_line_each(t
     lines = [line for line in out.decode().splitlines() if line.startswith("problem")]
     assert process.returncode == 2
     assert [line.split()[2].rstrip(":") for line in lines] == ["PORT", "TZ"]
+
+
+async def test_production_without_a_webhook_secret_is_a_problem_doctor_names(gateway: FakeGateway) -> None:
+    code, checks, report = await doctor(gateway, WEBHOOK_SECRET="")
+    assert code != 0
+    assert "WEBHOOK_SECRET" in problems(checks)["configuration"]
+    assert "WEBHOOK_AUTH=none" in report

@@ -44,13 +44,29 @@ class Upstream:
         return app
 
 
+Stack = tuple[TestClient[web.Request, web.Application], Upstream, Upstream, TestServer]
+
+
 @pytest.fixture
-async def stack() -> AsyncIterator[tuple[TestClient[web.Request, web.Application], Upstream, Upstream, TestServer]]:
+async def stack() -> AsyncIterator[Stack]:
+    """The proxy in front of two upstreams, answering 504 when one takes more than 0.3 s."""
+    async for built in _stack(timeout_ms=300):
+        yield built
+
+
+@pytest.fixture
+async def roomy_stack() -> AsyncIterator[Stack]:
+    """The same with the default upstream timeout, for work that takes time on a busy machine (10 MiB bodies)."""
+    async for built in _stack(timeout_ms=30_000):
+        yield built
+
+
+async def _stack(*, timeout_ms: int) -> AsyncIterator[Stack]:
     bot, webapp = Upstream("bot"), Upstream("web")
     bot_server, web_server = TestServer(bot.app(), host="127.0.0.1"), TestServer(webapp.app(), host="127.0.0.1")
     await bot_server.start_server()
     await web_server.start_server()
-    settings = load_settings({"PROXY_UPSTREAM_TIMEOUT_MS": "300"})
+    settings = load_settings({"PROXY_UPSTREAM_TIMEOUT_MS": str(timeout_ms)})
     proxy = make_proxy_app(settings, bot_url=str(bot_server.make_url("")).rstrip("/"),
                            web_url=str(web_server.make_url("")).rstrip("/"))
     async with TestClient(TestServer(proxy, host="127.0.0.1")) as client:
@@ -104,6 +120,18 @@ async def test_forwarded_headers_are_added_and_hop_by_hop_ones_dropped(stack: tu
     assert "X-Secret-Hop" not in response.headers
 
 
+async def test_the_clients_own_forwarded_headers_are_replaced_by_what_the_proxy_sees(stack: tuple) -> None:  # type: ignore[type-arg]
+    client, _, webapp, _ = stack
+    await client.get("/x", headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https",
+                                    "X-Forwarded-Host": "evil.example", "X-Forwarded-Port": "443",
+                                    "Forwarded": "for=203.0.113.9;proto=https", "X-Real-IP": "203.0.113.9"})
+    headers = webapp.seen[0]["headers"]
+    assert isinstance(headers, dict)
+    assert (headers["X-Forwarded-For"], headers["X-Forwarded-Proto"]) == ("127.0.0.1", "http")
+    assert headers["X-Forwarded-Host"] == f"127.0.0.1:{client.port}"
+    assert not {"X-Forwarded-Port", "Forwarded", "X-Real-IP"} & set(headers)
+
+
 async def test_r6_the_web_is_asked_for_identity_even_when_the_client_wants_gzip(stack: tuple) -> None:  # type: ignore[type-arg]
     client, _, webapp, _ = stack
     await client.get("/", headers={"Accept-Encoding": "gzip, br"})
@@ -121,8 +149,8 @@ async def test_r6_responses_lose_content_encoding_vary_and_content_length(stack:
         assert name not in response.headers
 
 
-async def test_bodies_over_10_mib_get_413(stack: tuple) -> None:  # type: ignore[type-arg]
-    client, *_ = stack
+async def test_bodies_over_10_mib_get_413(roomy_stack: Stack) -> None:
+    client, *_ = roomy_stack
     response = await client.post("/api/x", data=io.BytesIO(b"x" * (MAX_BODY + 1)))
     assert response.status == 413
     assert response.content_type == "application/problem+json"
@@ -135,8 +163,8 @@ async def test_bodies_over_10_mib_get_413(stack: tuple) -> None:  # type: ignore
     assert chunked.status == 413
 
 
-async def test_a_body_of_exactly_10_mib_passes(stack: tuple) -> None:  # type: ignore[type-arg]
-    client, *_ = stack
+async def test_a_body_of_exactly_10_mib_passes(roomy_stack: Stack) -> None:
+    client, *_ = roomy_stack
     response = await client.post("/api/x", data=io.BytesIO(b"x" * MAX_BODY))
     assert (await response.json())["size"] == MAX_BODY
 

@@ -126,6 +126,37 @@ async def test_a_permanent_error_fails_at_once_and_the_row_is_kept(
     assert value(metrics, "outbound_failed_total", kind="text") == 1
 
 
+LOGIN = "Tu enlace para entrar en la web:\nhttps://t.example/login?token=" + "B" * 43
+
+
+def put_login_link(db: Database, chat: str) -> int:
+    job = queue.enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=LOGIN),
+                                label="login", max_attempts=6, now=datetime.now(UTC))
+    assert job is not None
+    return job
+
+
+async def test_a_login_link_reaches_the_gateway_and_then_leaves_the_queue_row(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    job = put_login_link(db, "34600000001@s.whatsapp.net")
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
+    assert gateway.sent_texts() == [LOGIN]
+    stored = row(db, job)
+    assert (stored.status, stored.payload) == ("sent", '{"text":"[enlace de acceso retirado]"}')
+
+
+async def test_a_login_link_the_gateway_refuses_leaves_no_link_in_the_failed_row(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    gateway.fail_next(status=400, body=ERRORS["number_not_on_whatsapp_400"])
+    job = put_login_link(db, "15550109999@s.whatsapp.net")
+    await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
+    stored = row(db, job)
+    assert stored.status == "failed"
+    assert "token" not in stored.payload + (stored.last_error or "")
+
+
 async def test_a_job_that_uses_up_its_attempts_is_kept_failed(
     db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
 ) -> None:

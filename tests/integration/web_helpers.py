@@ -49,8 +49,13 @@ class WebEnv:
         return {"Cookie": f"{COOKIE}={session.session_id}"}
 
     async def call(self, method: str, path: str, user: str | None = ME, **kwargs: Any) -> tuple[int, Any]:
-        """Make a request as ``user`` (None: no session) and return the status and the decoded JSON body."""
+        """Make a request as ``user`` (None: no session) and return the status and the decoded JSON body.
+
+        A write without ``json``, ``data`` or a Content-Type declares JSON, as the pages' script does."""
         headers = {**(self.session_for(user) if user else {}), **kwargs.pop("headers", {})}
+        sends_body = kwargs.get("json") is not None or "data" in kwargs
+        if method != "GET" and not sends_body and "Content-Type" not in headers:
+            headers["Content-Type"] = "application/json"
         async with self.client.request(method, path, headers=headers, **kwargs) as response:
             raw = await response.read()
             return response.status, json.loads(raw) if raw else None

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -51,6 +52,7 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if given := os.environ.get("TASKSVC_WHEEL"):
         return Path(given)
     out = tmp_path_factory.mktemp("dist")
+    shutil.rmtree(ROOT / "build", ignore_errors=True)  # setuptools would ship modules deleted since its last build
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],  # noqa: S603
                    check=True, timeout=INSTALL_TIMEOUT)
     return next(out.glob("tasksvc-*.whl"))
@@ -97,6 +99,12 @@ def test_every_file_under_src_that_is_not_python_is_in_the_wheel(built_wheel: Pa
     assert needed, "the source tree has data files (migrations, templates)"
     assert needed <= shipped, f"left out of the wheel: {sorted(needed - shipped)}"
     assert any(re.fullmatch(r"taskcore/storage/migrations/\d{4}_\w+\.sql", name) for name in shipped)
+
+
+def test_the_wheel_holds_no_module_the_source_tree_no_longer_has(built_wheel: Path) -> None:
+    shipped = {name for name in zipfile.ZipFile(built_wheel).namelist() if name.endswith(".py")}
+    stale = sorted(name for name in shipped if not (ROOT / "src" / name).is_file())
+    assert not stale, f"modules deleted from src/ but still in the wheel (a stale build/ directory?): {stale}"
 
 
 def test_the_installed_package_migrates_every_table(venv: Path, tmp_path: Path) -> None:

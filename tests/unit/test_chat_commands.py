@@ -194,7 +194,7 @@ def test_web_in_a_group_answers_only_that_the_link_goes_privately(db: Database, 
     reply, link = queued(db)[0], queued(db)[1]
     assert reply.text == f"@{ANA} Te lo envío por privado."
     assert (link.chat_id, link.label, link.payload["number"]) == (
-        f"{ANA}@s.whatsapp.net", "dm", f"{ANA}@s.whatsapp.net")
+        f"{ANA}@s.whatsapp.net", "login", f"{ANA}@s.whatsapp.net")
     assert "token=" in link.text
     assert "token=" not in reply.text
 

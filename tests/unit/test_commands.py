@@ -25,7 +25,8 @@ from taskcore.chat.commands import (
     Unassign,
     WebLink,
 )
-from taskcore.chat.grammar import ADMIN_HELP_TEXT, HELP_TEXT, parse_command
+from taskcore.chat.grammar import parse_command
+from taskcore.chat.usage import ADMIN_HELP_TEXT, HELP_TEXT
 from taskcore.errors import TaskcoreError, ValidationError
 from taskcore.reminders import ReminderFreq
 

@@ -3,7 +3,7 @@
 import pytest
 
 from taskcore import normalize_group_id, normalize_user_id, parse_id_list
-from taskcore.identity import is_group_jid, is_lid, is_phone_jid, parse_group_list, user_jid
+from taskcore.identity import is_group_jid, is_lid, is_phone_jid, mask_phone_numbers, parse_group_list, user_jid
 
 
 def test_a4_phone_numbers_lose_plus_and_spaces() -> None:
@@ -67,3 +67,17 @@ def test_jid_kinds_are_told_apart() -> None:
     assert is_lid("1@lid")
     assert is_phone_jid(user_jid("34600112233"))
     assert not is_group_jid("34600112233")
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("34600112233", "***2233"),
+    ("+34 600112233 y 34600112234", "+34 ***2233 y ***2234"),
+    ("34600112233:12@s.whatsapp.net", "***2233:12@s.whatsapp.net"),
+    ("123456789012345@lid", "***2345@lid"),
+    ("120363012345678901@g.us", "120363012345678901@g.us"),
+    ("34600112233-1580000000@g.us", "***2233-1580000000@g.us"),
+    ("pid 4194304, 1234567 tareas", "pid 4194304, 1234567 tareas"),
+    ("", ""),
+])
+def test_phone_numbers_are_masked_to_their_last_four_digits(text: str, shown: str) -> None:
+    assert mask_phone_numbers(text) == shown

@@ -84,3 +84,40 @@ async def test_a_request_that_cannot_be_parsed_is_one_warning_line_without_a_tra
     for line in lines:
         assert "level=warning" in line
         assert 'msg="malformed HTTP request rejected" reason=' in line
+
+
+# Phone numbers (SPEC section 16): only the last four digits ever reach a line.
+
+PHONE, LID = "34600112233", "123456789012345"
+
+
+def test_phone_numbers_in_the_message_the_fields_and_the_traceback_show_only_their_last_four_digits(
+    restored_logging: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup_logging("bot", log_format="json")
+    try:
+        raise KeyError(f"{PHONE}:7@s.whatsapp.net")
+    except KeyError:
+        logging.getLogger("tasksvc.test").exception(
+            "no chat for %s", f"{LID}@lid", extra={"user": PHONE, "error": f'[{{"number":"{PHONE}"}}]'})
+    line = capsys.readouterr().err
+    assert PHONE not in line
+    assert LID not in line
+    record = json.loads(line)
+    assert record["msg"] == "no chat for ***2345@lid"
+    assert record["user"] == "***2233"
+    assert record["error"] == '[{"number":"***2233"}]'
+    assert "KeyError: '***2233:7@s.whatsapp.net'" in record["exc"]
+
+
+def test_a_masked_key_value_line_keeps_group_ids_numbers_and_short_figures(
+    restored_logging: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup_logging("bot")
+    logging.getLogger("tasksvc.test").warning("member sync: participants unavailable", extra={
+        "group": "120363012345678901@g.us", "old_group": f"{PHONE}-1580000000@g.us", "job": 12345678,
+        "pid": 4194304, "port": "3007"})
+    line = capsys.readouterr().err
+    assert "group=120363012345678901@g.us" in line
+    assert "old_group=***2233-1580000000@g.us" in line
+    assert "job=12345678 pid=4194304 port=3007" in line

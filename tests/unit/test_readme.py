@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from taskcore.chat.grammar import ADMIN_HELP_TEXT, HELP_TEXT
 from taskcore.chat.sheet import command_sheet
+from taskcore.chat.usage import ADMIN_HELP_TEXT, HELP_TEXT
 from tasksvc_run.cli import main
 from tests.pictures import SAME_PICTURE_MAX_CHANGED, changed_share
 

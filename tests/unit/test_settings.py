@@ -367,14 +367,50 @@ def test_a_sync_interval_of_exactly_10_s_is_kept_without_a_warning() -> None:
 # Startup warnings
 
 
-def test_production_without_a_webhook_secret_is_warned_about() -> None:
-    assert load_settings({}).startup_warnings() == [
-        "WEBHOOK_SECRET is not set in production; webhook calls are not authenticated"
-    ]
+def test_production_without_a_webhook_secret_is_refused_naming_it_and_the_way_out() -> None:
+    (line,) = load_settings({}).bot_refusals()
+    assert line.startswith("WEBHOOK_SECRET: required in production")
+    assert "WEBHOOK_AUTH=none" in line
 
 
-def test_production_with_a_webhook_secret_has_no_warning() -> None:
-    assert load_settings({"WEBHOOK_SECRET": "s"}).startup_warnings() == []
+@pytest.mark.parametrize("env", [{"WEBHOOK_SECRET": "s"}, {"WEBHOOK_AUTH": "none"}, {"NODE_ENV": "development"},
+                                 {"NODE_ENV": "test"}])
+def test_a_secret_webhook_auth_none_development_and_test_are_not_refused(env: dict[str, str]) -> None:
+    assert load_settings(env).bot_refusals() == []
+
+
+def test_webhook_auth_defaults_to_secret_and_accepts_only_secret_or_none() -> None:
+    assert load_settings({}).webhook_auth == "secret"
+    assert config_lines({"WEBHOOK_AUTH": "off"}) == ["WEBHOOK_AUTH: invalid value 'off'; accepted: secret, none"]
+
+
+@pytest.mark.parametrize("node_env", ["development", "test", "production"])
+def test_webhook_auth_none_is_warned_about_at_every_start(node_env: str) -> None:
+    warnings = load_settings({"NODE_ENV": node_env, "WEBHOOK_AUTH": "none", "METRICS_TOKEN": "t"}).startup_warnings()
+    assert warnings == ["WEBHOOK_AUTH=none: /webhook accepts calls without a secret; anyone who can reach it can post "
+                        "chat events as any number, admins included"]
+
+
+def test_webhook_auth_none_beside_a_secret_says_the_secret_is_still_required() -> None:
+    settings = load_settings({"WEBHOOK_AUTH": "none", "WEBHOOK_SECRET": "s", "METRICS_TOKEN": "t"})
+    assert settings.startup_warnings() == [
+        "WEBHOOK_AUTH=none has no effect while WEBHOOK_SECRET is set: /webhook still requires the secret"]
+
+
+def test_production_with_a_webhook_secret_and_a_metrics_token_has_no_warning() -> None:
+    assert load_settings({"WEBHOOK_SECRET": "s", "METRICS_TOKEN": "t"}).startup_warnings() == []
+
+
+def test_open_metrics_in_production_are_warned_about() -> None:
+    assert load_settings({"WEBHOOK_SECRET": "s"}).startup_warnings() == [
+        "METRICS_TOKEN is not set in production: /metrics is open to anyone who can reach the public port; set "
+        "METRICS_TOKEN, or METRICS_ENABLED=false"]
+
+
+@pytest.mark.parametrize("env", [{"METRICS_ENABLED": "false"}, {"NODE_ENV": "development"},
+                                 {"NODE_ENV": "test", "METRICS_ENABLED": "true"}])
+def test_metrics_that_are_off_or_outside_production_are_not_warned_about(env: dict[str, str]) -> None:
+    assert load_settings({"WEBHOOK_SECRET": "s", **env}).startup_warnings() == []
 
 
 def test_a_default_user_outside_development_is_warned_about() -> None:
@@ -446,7 +482,7 @@ def test_startup_warnings_never_contain_secret_values() -> None:
         ),
         (
             {"ADMIN_USERS": "34600112233,admin"},
-            "ADMIN_USERS: invalid value '34600112233,admin'; "
+            "ADMIN_USERS: invalid value '***2233,admin'; "
             "accepted: comma-separated user ids or JIDs, each containing digits",
         ),
         (
@@ -560,3 +596,8 @@ def test_effective_values_are_in_force_and_never_none(env: dict[str, str]) -> No
 def test_the_constructor_resolves_effective_values_too() -> None:
     settings = Settings(node_env="test", rate_limit_per_min=4, _env_file=None)
     assert (settings.metrics_enabled, settings.rate_limit_burst) == (False, 4)
+
+
+def test_a_rejected_admin_list_is_echoed_with_its_numbers_masked() -> None:
+    (line,) = config_lines({"ADMIN_USERS": "34600112233,abc"})
+    assert line.startswith("ADMIN_USERS: invalid value '***2233,abc'")

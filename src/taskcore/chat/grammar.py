@@ -30,7 +30,6 @@ from taskcore.chat.commands import (
     AdminSync,
     Claim,
     Command,
-    CommandSyntaxError,
     Complete,
     Edit,
     Help,
@@ -41,7 +40,8 @@ from taskcore.chat.commands import (
     Unassign,
     WebLink,
 )
-from taskcore.dates import ACCEPTED_FORMS, is_date_like, parse_due_date
+from taskcore.chat.usage import usage_error as _error
+from taskcore.dates import is_date_like, parse_due_date
 from taskcore.errors import ValidationError
 from taskcore.identity import normalize_group_id
 from taskcore.reminders import normalize_reminder_time, parse_freq
@@ -56,26 +56,6 @@ class _Context:
 
 _Parser = Callable[[str, _Context], Command]
 
-_USAGE = {
-    "ayuda": ("/t ayuda", "/t ayuda"),
-    "nueva": ("/t nueva <texto> [fecha] [@mención...]", "/t nueva comprar pan mañana @Ana"),
-    "ver": ("/t ver", "/t ver"),
-    "x": ("/t x <id> [<id>...]", "/t x 12 15"),
-    "tomar": ("/t tomar <id>", "/t tomar 12"),
-    "soltar": ("/t soltar <id>", "/t soltar 12"),
-    "fecha": ("/t fecha <id> <fecha>|sin", "/t fecha 12 2026-03-05"),
-    "editar": ("/t editar <id> <texto>", "/t editar 12 comprar pan integral"),
-    "recordatorios": (
-        "/t recordatorios <off|diario|laborables|semanal> [HH:MM]",
-        "/t recordatorios diario 08:30",
-    ),
-    "web": ("/t web", "/t web"),
-    "admin grupos": ("/admin grupos [pendientes|permitidos|bloqueados]", "/admin grupos pendientes"),
-    "admin permitir": ("/admin permitir <dígitos>@g.us|aquí", "/admin permitir aquí"),
-    "admin bloquear": ("/admin bloquear <dígitos>@g.us|aquí", "/admin bloquear 120363000000000000@g.us"),
-    "admin sync": ("/admin sync", "/admin sync"),
-}
-_DATE_FORMS = f"Fechas: {ACCEPTED_FORMS}"
 _MENTION = re.compile(r"@([0-9]+)")
 _TASK_ID = re.compile(r"#?([0-9]{1,18})")
 _CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
@@ -99,21 +79,6 @@ def _shown(token: str) -> str:
 def _split_first(text: str) -> tuple[str, str]:
     parts = text.split(maxsplit=1)
     return (parts[0] if parts else "", parts[1] if len(parts) > 1 else "")
-
-
-def _error(
-    name: str | None, reason: str, *, field: str | None = None, dates: bool = False
-) -> CommandSyntaxError:
-    accepted = _USAGE[name][0] if name in _USAGE else _subcommand_list(name)
-    if dates:
-        accepted = f"{accepted}\n{_DATE_FORMS}"
-    return CommandSyntaxError(reason, command=name, accepted=accepted, field=field)
-
-
-def _subcommand_list(name: str | None) -> str:
-    if name is not None and name.startswith("admin"):
-        return "/admin [grupos|permitir|bloquear|sync]"
-    return "/t " + "|".join(key for key in _USAGE if not key.startswith("admin"))
 
 
 def _task_id(token: str, name: str) -> int:
@@ -260,12 +225,46 @@ _FAMILIES: dict[str, tuple[dict[str, _Parser], Command, str | None]] = {
 }
 
 
+def _command_start(text: str) -> int:
+    """Where the first word after the leading whitespace and whole ``@<digits>`` tokens starts (``len`` if none).
+
+    A scanner rather than repeated splitting, which copied the rest of the text once per leading mention."""
+    at, end = 0, len(text)
+    while True:
+        while at < end and text[at].isspace():
+            at += 1
+        if at == end or text[at] != "@":
+            return at
+        digits = at + 1
+        while digits < end and "0" <= text[digits] <= "9":
+            digits += 1
+        if digits == at + 1 or (digits < end and not text[digits].isspace()):
+            return at  # "@" alone, "@12x": a word, not a mention
+        at = digits
+
+
+def _head(text: str) -> tuple[str, str]:
+    """The first word after the leading mentions, and the rest of the text."""
+    return _split_first(text[_command_start(text):])
+
+
+def _family_of(head: str) -> tuple[dict[str, _Parser], Command, str | None] | None:
+    return _FAMILIES.get(head.lower() if head.isascii() else "")
+
+
+def command_family(text: str) -> str | None:
+    """``"admin"`` for an ``/admin`` command, ``"task"`` for a ``/t`` one, None for ordinary chat: read from the
+    first word only, so the sender's rate-limit token can be taken before the command is parsed (SPEC section 16)."""
+    family = _family_of(_head(text)[0])
+    if family is None:
+        return None
+    return family[2] or "task"
+
+
 def parse_command(text: str, *, today: date, mentioned: Collection[str] = ()) -> Command | None:
     """The command at the start of ``text`` (after leading @mentions), or None for ordinary chat."""
-    head, rest = _split_first(text)
-    while _MENTION.fullmatch(head):
-        head, rest = _split_first(rest)
-    family = _FAMILIES.get(head.lower() if head.isascii() else "")
+    head, rest = _head(text)
+    family = _family_of(head)
     if family is None:
         return None
     parsers, bare, family_name = family
@@ -277,20 +276,3 @@ def parse_command(text: str, *, today: date, mentioned: Collection[str] = ()) ->
         raise _error(family_name, f"orden desconocida: {_shown(subcommand)}")
     return parser(args, _Context(today, frozenset(mentioned)))
 
-
-def _help_lines(names: Collection[tuple[str, str]]) -> str:
-    lines = (f"• {usage} — ej.: {example}" if usage != example else f"• {usage}" for usage, example in names)
-    return "\n".join(lines)
-
-
-HELP_TEXT = (
-    "Órdenes (/t o /tarea):\n"
-    + _help_lines([usage for name, usage in _USAGE.items() if not name.startswith("admin")])
-    + f'\n{_DATE_FORMS}. El texto entre comillas va tal cual: /t nueva "comprar 2/3 kg" mañana'
-)
-"""Spanish help for ``/t``: every command with one example."""
-
-ADMIN_HELP_TEXT = "Órdenes de administración:\n" + _help_lines(
-    [usage for name, usage in _USAGE.items() if name.startswith("admin")]
-)
-"""Spanish help for ``/admin``: every admin command with one example."""

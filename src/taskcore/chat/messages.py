@@ -6,24 +6,31 @@ The order matters and follows SPEC sections 4 and 5:
    (counted), except for ``/admin`` commands, which work everywhere;
 3. the sender becomes a user (phone, or LID through the aliases) and, in a served group, an active member;
 4. ordinary chat ends there; a command takes a token from the sender's bucket (a non-admin's ``/admin`` too, which
-   is then ignored without a word), and an empty bucket gets one notice per empty spell;
-5. the command runs; its reply quotes it, and a robot or warn reaction marks it.
+   is then ignored without a word, and counted as blocked in a group that is not served), and an empty bucket gets
+   one notice per empty spell;
+5. only then is the command parsed (a text over MAX_COMMAND_LENGTH is refused unparsed) and run; its reply quotes
+   it, and a robot or warn reaction marks it.
+
+Until step 5 only the first word is read (``command_family``), so a long message costs no parsing before gating
+and the rate limit have had their say (SPEC section 16).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from taskcore.chat import replies
 from taskcore.chat.admin import ADMIN_COMMANDS, is_admin
 from taskcore.chat.commands import CommandSyntaxError
-from taskcore.chat.grammar import parse_command
+from taskcore.chat.grammar import command_family, parse_command
 from taskcore.chat.membership import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent, reply_to
 from taskcore.chat.tasks import CHECKED_FIRST, TASK_COMMANDS
 from taskcore.chat.transaction import savepoint
 from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.errors import TaskcoreError
 from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid
@@ -34,6 +41,8 @@ from taskcore.services.members import member_seen
 from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
 
+ADMIN_FAMILY = "admin"
+
 
 def parse(msg: InboundMessage, moment: Moment) -> Any:
     """The command in the message, a CommandSyntaxError for a malformed one, or None for ordinary chat."""
@@ -43,38 +52,36 @@ def parse(msg: InboundMessage, moment: Moment) -> Any:
         return exc
 
 
-def _is_admin_command(parsed: Any) -> bool:
-    if isinstance(parsed, CommandSyntaxError):
-        return parsed.admin
-    return type(parsed) in ADMIN_COMMANDS
-
-
 def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment) -> ChatResult:
     """Everything one text message causes (see the module docstring), as a result to deliver and count.
 
     Sender, alias, membership and group are read in one statement first; only what changed is written then."""
     if not first_sighting(db, instance=msg.instance, message_id=msg.message_id, now=moment.now):
         return ChatResult("duplicate")
-    parsed = parse(msg, moment)
+    family = command_family(msg.text)
     phone, lid = msg.sender.phone, msg.sender.lid
     facts = read_sender(db, phone=phone, lid=lid, group_id=msg.group_id)
     served, found = True, ChatResult("direct")
     if msg.group_id is not None:
         sighting = see_known_group(db, policy.mode, group_id=msg.group_id, snap=facts.group, now=moment.now)
         served, found = sighting.allowed, discovery(policy, sighting)
-        if not served and not _is_admin_command(parsed):
-            blocked = (MetricEvent.MESSAGE_BLOCKED_GROUP, *((MetricEvent.COMMAND_BLOCKED,) if parsed else ()))
-            return ChatResult("blocked", found.texts, metrics=found.metrics + blocked)
+        if not served and family != ADMIN_FAMILY:
+            return ChatResult("blocked", found.texts, metrics=found.metrics + _blocked(family))
     who = resolve_user(db, phone=phone, lid=lid, name=msg.push_name, now=moment.now, known=facts)
     metrics = found.metrics + ((MetricEvent.IDENTITY_ALIAS_RESOLVED,) if who.via_alias else ())
     if msg.group_id is not None and served:
         # After a re-key the membership read above may have been merged into another row: read it afresh.
         known = None if facts.needs_rekey(phone, lid) else facts
         member_seen(db, group_id=msg.group_id, user_id=who.user_id, now=moment.now, known=known)
-    if parsed is None:
+    if family is None:
         return ChatResult("chat", found.texts, metrics=metrics)
     turn = Turn(db, policy, moment, msg, who.user_id, private_chat(msg, who))
-    return _command(turn, parsed).plus(texts=found.texts, metrics=metrics)
+    return _command(turn, family, served=served).plus(texts=found.texts, metrics=metrics)
+
+
+def _blocked(family: str | None) -> tuple[MetricEvent, ...]:
+    """What a message ignored in a group that is not served counts: always the message, and the command if any."""
+    return (MetricEvent.MESSAGE_BLOCKED_GROUP, *((MetricEvent.COMMAND_BLOCKED,) if family else ()))
 
 
 def private_chat(msg: InboundMessage, who: Resolution) -> str:
@@ -86,23 +93,33 @@ def private_chat(msg: InboundMessage, who: Resolution) -> str:
     return f"{who.user_id}@lid"
 
 
-def _command(turn: Turn, parsed: Any) -> ChatResult:
-    if _is_admin_command(parsed) and not is_admin(turn):
+def _command(turn: Turn, family: str, *, served: bool) -> ChatResult:
+    if family == ADMIN_FAMILY and not is_admin(turn):
         turn.moment.take_token(turn.user_id)
-        return ChatResult("admin command from a non-admin")
+        return ChatResult("admin command from a non-admin", metrics=() if served else _blocked(family))
     decision = turn.moment.take_token(turn.user_id)
     if not decision.allowed:
         notice = (reply_to(turn.msg, replies.throttled(decision.retry_after)),) if decision.notify else ()
         return ChatResult("throttled", notice)
-    answer = rejected(str(parsed)) if isinstance(parsed, CommandSyntaxError) else _run(turn, parsed)
+    name, answer = _answer(turn)
     mark = ReactionRequest(turn.msg.chat_id, turn.msg.message_id, turn.msg.participant, ROBOT if answer.ok else WARN,
                            dedupe_key=f"command:{turn.msg.instance}:{turn.msg.message_id}")
     return ChatResult(
-        f"{getattr(parsed, 'name', 'syntax')} {'done' if answer.ok else 'rejected'}",
-        texts=(reply_to(turn.msg, answer.text, answer.mentions), *answer.extra),
+        f"{name} {'done' if answer.ok else 'rejected'}",
+        texts=(replace(reply_to(turn.msg, answer.text, answer.mentions), label=answer.label), *answer.extra),
         reactions=(*answer.reactions, mark),
         metrics=answer.metrics,
     )
+
+
+def _answer(turn: Turn) -> tuple[str, Answer]:
+    """The command's name (for the outcome) and its answer; a text too long to be a command is not parsed at all."""
+    if len(turn.msg.text) > MAX_COMMAND_LENGTH:
+        return "too long", rejected(replies.TOO_LONG)
+    parsed = parse(turn.msg, turn.moment)
+    if isinstance(parsed, CommandSyntaxError):
+        return "syntax", rejected(str(parsed))
+    return parsed.name, _run(turn, parsed)
 
 
 def _run(turn: Turn, command: Any) -> Answer:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from taskcore.access import GroupStatus
-from taskcore.chat.grammar import ADMIN_HELP_TEXT, HELP_TEXT
+from taskcore.chat.usage import ADMIN_HELP_TEXT, HELP_TEXT, MAX_COMMAND_LENGTH
 from taskcore.dates import format_due_date
 from taskcore.model import Task
 
@@ -33,6 +33,7 @@ HERE_OUTSIDE_GROUP = "«aquí» solo vale dentro de un grupo. Indica el grupo: /
 SYNC_STARTED = "Sincronización de grupos y miembros en marcha."
 SYNC_UNAVAILABLE = "Los procesos programados no están en marcha: no puedo sincronizar ahora."
 FAILED = "No he podido hacerlo; inténtalo de nuevo en un momento."
+TOO_LONG = f"Ese mensaje es demasiado largo para una orden: como mucho {MAX_COMMAND_LENGTH} caracteres."
 
 
 def short(text: str, limit: int = SHORT_DESCRIPTION) -> str:

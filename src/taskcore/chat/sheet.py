@@ -6,7 +6,7 @@ change to the grammar's help changes the sheet and the README test says so.
 
 from __future__ import annotations
 
-from taskcore.chat.grammar import ADMIN_HELP_TEXT, HELP_TEXT
+from taskcore.chat.usage import ADMIN_HELP_TEXT, HELP_TEXT
 
 _BULLET = "• "
 _EXAMPLE = " — ej.: "

@@ -25,6 +25,7 @@ from taskcore.chat.result import Mention, direct_message
 from taskcore.chat.turn import Answer, Turn, rejected
 from taskcore.errors import Conflict, Forbidden, NotFound
 from taskcore.model import Origin, Task
+from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import completion_check
 from taskcore.services import members, preferences, tasks, web_auth
 from taskcore.services.identities import resolve_mentions
@@ -148,8 +149,8 @@ def web_link(turn: Turn, cmd: WebLink) -> Answer:
     token = web_auth.issue_login_token(turn.db, user_id=turn.user_id, now=turn.moment.now)
     link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
     if turn.group_id is None:
-        return Answer(link)
-    return Answer(replies.WEB_IN_PRIVATE, extra=(direct_message(turn.private_chat, link),))
+        return Answer(link, label=LOGIN_LINK_LABEL)
+    return Answer(replies.WEB_IN_PRIVATE, extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
 
 
 def help_text(turn: Turn, cmd: Help) -> Answer:

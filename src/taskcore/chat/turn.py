@@ -30,10 +30,12 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The reply to a command (``ok`` False for a rejected one) and anything else it sends or counts."""
+    """The reply to a command (``ok`` False for a rejected one) and anything else it sends or counts; ``label`` marks
+    the reply's queue row (``login``: its text is dropped once sent)."""
 
     text: str
     ok: bool = True
+    label: str = "reply"
     mentions: tuple[Mention, ...] = ()
     extra: tuple[OutgoingText, ...] = ()
     reactions: tuple[ReactionRequest, ...] = ()

@@ -7,6 +7,7 @@ appear in a log line, an exception message or a repr.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 from collections import OrderedDict
@@ -18,7 +19,7 @@ from sqlalchemy import Connection
 from taskcore.errors import Unauthorized
 from taskcore.storage import web_auth as q
 from taskcore.storage.db import Database
-from taskcore.storage.users import ensure_user
+from taskcore.storage.users import display_names, ensure_user
 from taskcore.storage.web_auth import SESSION_ABSOLUTE_TTL, SESSION_IDLE_TTL, SESSION_TOUCH_EVERY, TOKEN_TTL
 
 __all__ = [
@@ -27,13 +28,16 @@ __all__ = [
     "SESSION_IDLE_TTL",
     "SESSION_TOUCH_EVERY",
     "TOKEN_TTL",
+    "ConfirmSwitch",
     "NewSession",
     "SessionCache",
     "SessionLookup",
+    "confirm_login_switch",
     "end_session",
     "hash_secret",
     "issue_login_token",
     "look_up_session",
+    "open_login_link",
     "redeem_login_token",
     "touch_session",
 ]
@@ -77,16 +81,22 @@ def issue_login_token(db: Database, *, user_id: str, now: datetime) -> str:
     return token
 
 
-def redeem_login_token(db: Database, *, token: str, now: datetime) -> NewSession:
-    """Spend a login token on a new session; Unauthorized when it is unknown, used or expired."""
+def redeem_login_token(db: Database, *, token: str, now: datetime, ending: str | None = None) -> NewSession:
+    """Spend a login token on a new session (ending the session ``ending``, if given, in the same transaction);
+    Unauthorized when it is unknown, used or expired. A token that matches nothing costs a read, never a write."""
     if not _well_formed(token):
         raise Unauthorized(_LINK_REJECTED)
+    with db.read() as conn:
+        if q.usable_token_user(conn, token_hash=hash_secret(token), now=now) is None:
+            raise Unauthorized(_LINK_REJECTED)
     session_id = secrets.token_urlsafe(SECRET_BYTES)
 
     def work(conn: Connection) -> NewSession | None:
-        user_id = q.consume_token(conn, token_hash=hash_secret(token), now=now)
+        user_id = q.consume_token(conn, token_hash=hash_secret(token), now=now)  # still unused: checked again here
         if user_id is None:
             return None
+        if ending is not None and _well_formed(ending):
+            q.delete_session(conn, id_hash=hash_secret(ending))
         expires_at = q.insert_session(conn, id_hash=hash_secret(session_id), user_id=user_id, now=now)
         return NewSession(session_id=session_id, user_id=user_id, expires_at=expires_at)
 
@@ -94,6 +104,56 @@ def redeem_login_token(db: Database, *, token: str, now: datetime) -> NewSession
     if session is None:
         raise Unauthorized(_LINK_REJECTED)
     return session
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmSwitch:
+    """A login link of another user than the browser's live session: ask before replacing it (login CSRF).
+
+    ``code`` goes into the confirmation form; only a page served to the holder of the current session can know it.
+    """
+
+    current_user: str
+    current_name: str | None
+    new_user: str
+    new_name: str | None
+    code: str = field(repr=False)
+
+
+def switch_code(session_id: str, token: str) -> str:
+    """What the confirmation form must carry to replace session ``session_id`` with the session of ``token``: an
+    HMAC-SHA256 of the token keyed by the session id, which another site can neither read nor compute."""
+    return hmac.new(session_id.encode("utf-8", "surrogatepass"), token.encode("utf-8", "surrogatepass"),
+                    hashlib.sha256).hexdigest()
+
+
+def open_login_link(db: Database, *, token: str, session_id: str | None, now: datetime) -> NewSession | ConfirmSwitch:
+    """GET /login: the token spent on a new session (the browser's previous session of the same user ends), or a
+    ConfirmSwitch when the browser holds a live session of another user; Unauthorized, without any write, when the
+    token matches nothing."""
+    if not _well_formed(token):
+        raise Unauthorized(_LINK_REJECTED)
+    current_id = session_id if session_id is not None and _well_formed(session_id) else None
+    with db.read() as conn:
+        owner = q.usable_token_user(conn, token_hash=hash_secret(token), now=now)
+        current = None if current_id is None else q.live_session(conn, id_hash=hash_secret(current_id), now=now)
+        if owner is None:
+            raise Unauthorized(_LINK_REJECTED)
+        if current is not None and current_id is not None and current[0] != owner:
+            names = display_names(conn, [current[0], owner])
+            return ConfirmSwitch(current[0], names.get(current[0]), owner, names.get(owner),
+                                 code=switch_code(current_id, token))
+    return redeem_login_token(db, token=token, now=now, ending=current_id if current is not None else None)
+
+
+def confirm_login_switch(db: Database, *, token: str, session_id: str | None, code: str, now: datetime) -> NewSession:
+    """POST /login from the confirmation page: the code must be this session's for this token (a request from
+    another site carries neither the SameSite=Lax cookie nor the code); the token is then spent and the previous
+    session ends. Unauthorized otherwise, with the token left unspent."""
+    if session_id is None or not hmac.compare_digest(code.encode("utf-8", "surrogateescape"),
+                                                     switch_code(session_id, token).encode("ascii")):
+        raise Unauthorized("the change of account was not confirmed from this browser")
+    return redeem_login_token(db, token=token, now=now, ending=session_id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, ExceptionContext, create_engine, event
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from taskcore.errors import SchemaError
@@ -45,17 +45,30 @@ def _on_sqlite_begin(conn: Connection) -> None:
     conn.exec_driver_sql(f"BEGIN {mode}")
 
 
+def _without_row_values(context: ExceptionContext) -> None:
+    """PostgreSQL's error DETAIL quotes the row or key that failed (``Key (id)=(34600112233) already exists``,
+    ``Failing row contains (...)``): drop it from the driver's message and from SQLAlchemy's, so neither the error
+    text nor a logged traceback carries values. The SQLSTATE and the diagnostics stay on the driver's exception."""
+    for error in (context.original_exception, context.sqlalchemy_exception):
+        message = error.args[0] if error is not None and error.args else None
+        if error is not None and isinstance(message, str) and "\nDETAIL:" in message:
+            error.args = (message.split("\nDETAIL:", 1)[0], *error.args[1:])
+
+
 def make_engine(url: str, *, pool_size: int = 5) -> Engine:
-    """An engine with this service's connection settings; SQLite files get WAL, busy_timeout 5000 and friends."""
+    """An engine with this service's connection settings; SQLite files get WAL, busy_timeout 5000 and friends.
+    Bound parameters are left out of every error text (``hide_parameters``): they hold phone numbers and messages."""
     if url.startswith("sqlite"):
         database = url.split("///", 1)[1] if "///" in url else ""
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, pool_size=pool_size, max_overflow=10, pool_pre_ping=False)
+        engine = create_engine(url, pool_size=pool_size, max_overflow=10, pool_pre_ping=False, hide_parameters=True)
         event.listen(engine, "connect", _on_sqlite_connect)
         event.listen(engine, "begin", _on_sqlite_begin)
         return engine
-    return create_engine(url, pool_size=pool_size, max_overflow=10, pool_pre_ping=True)
+    engine = create_engine(url, pool_size=pool_size, max_overflow=10, pool_pre_ping=True, hide_parameters=True)
+    event.listen(engine, "handle_error", _without_row_values)
+    return engine
 
 
 def is_busy_error(exc: BaseException) -> bool:

@@ -12,10 +12,23 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, or_, select, union_all, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Row,
+    and_,
+    case,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+    union_all,
+    update,
+)
 
 from taskcore.errors import ValidationError
-from taskcore.queue_rules import JobKind, JobStatus, QueueJob, truncate_error
+from taskcore.queue_rules import LOGIN_LINK_GONE, LOGIN_LINK_LABEL, JobKind, JobStatus, QueueJob, truncate_error
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import outbound_queue
 
@@ -161,9 +174,16 @@ def finish(conn: Connection, job_id: int, owner: str, values: Mapping[str, Any])
     return bool(conn.execute(stmt).rowcount)
 
 
+def _payload_once_done() -> ColumnElement[Any]:
+    """The payload a job keeps once it is sent or failed for good: a login link's is replaced (SPEC section 16)."""
+    gone = json.dumps(LOGIN_LINK_GONE, ensure_ascii=False, separators=(",", ":"))
+    return case((oq.c.label == LOGIN_LINK_LABEL, literal(gone)), else_=oq.c.payload)
+
+
 def sent_values(gateway_message_id: str | None, now: datetime) -> dict[str, Any]:
     """The columns of a job the gateway acknowledged."""
-    return {"status": JobStatus.SENT.value, "sent_at": now, "gateway_message_id": gateway_message_id, "updated_at": now}
+    return {"status": JobStatus.SENT.value, "sent_at": now, "gateway_message_id": gateway_message_id, "updated_at": now,
+            "payload": _payload_once_done()}
 
 
 def retry_values(error: str, next_attempt_at: datetime, now: datetime) -> dict[str, Any]:
@@ -178,7 +198,8 @@ def retry_values(error: str, next_attempt_at: datetime, now: datetime) -> dict[s
 
 def failed_values(error: str, now: datetime) -> dict[str, Any]:
     """The columns of a job that will not be tried again (kept, never deleted here)."""
-    return {"status": JobStatus.FAILED.value, "last_error": truncate_error(error), "updated_at": now}
+    return {"status": JobStatus.FAILED.value, "last_error": truncate_error(error), "updated_at": now,
+            "payload": _payload_once_done()}
 
 
 def count_by_status(conn: Connection) -> dict[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, bindparam, update
+from sqlalchemy import Connection, bindparam, select, update
 
 from taskcore.storage.schema import users
 from taskcore.storage.sql import insert_ignore
@@ -48,3 +48,12 @@ def ensure_users(conn: Connection, user_ids: Iterable[str], now: datetime) -> No
     """Create every user that does not exist yet (names untouched)."""
     for user_id in dict.fromkeys(user_ids):
         insert_ignore(conn, users, {"id": user_id, "created_at": now}, ["id"])
+
+
+def display_names(conn: Connection, user_ids: Iterable[str]) -> dict[str, str | None]:
+    """The display name of each known user among ``user_ids``."""
+    ids = list(dict.fromkeys(user_ids))
+    if not ids:
+        return {}
+    rows = conn.execute(select(users.c.id, users.c.display_name).where(users.c.id.in_(ids)))
+    return {row.id: row.display_name for row in rows}

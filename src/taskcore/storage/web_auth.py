@@ -25,6 +25,14 @@ def insert_token(conn: Connection, *, token_hash: str, user_id: str, now: dateti
     )
 
 
+def usable_token_user(conn: Connection, *, token_hash: str, now: datetime) -> str | None:
+    """The user of an unused, unexpired token, read only; None when there is no such token."""
+    t = web_tokens.c
+    stmt = select(t.user_id).where(t.token_hash == token_hash, t.used_at.is_(None), t.expires_at > now)
+    user_id: str | None = conn.execute(stmt).scalar_one_or_none()
+    return user_id
+
+
 def consume_token(conn: Connection, *, token_hash: str, now: datetime) -> str | None:
     """Mark an unused, unexpired token used and return its user; None when there is no such token."""
     stmt = (

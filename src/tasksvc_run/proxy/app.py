@@ -1,7 +1,9 @@
 """A streaming reverse proxy: /webhook and /metrics to the bot, /health here, everything else to the web.
 
-Per-request work is kept small (PERFORMANCE.md): one pooled client session, headers filtered in one pass, bodies
-streamed both ways without buffering.
+Per-request work is kept small (PERFORMANCE.md): pooled client sessions, headers filtered in one pass, bodies
+streamed both ways. Each upstream has its own pool with a limit and an acquire timeout, and request bodies are read
+against the clock (proxy/body.py), so slow clients of one upstream cannot hold up the other, nor wait without end:
+a slow body gets 408, a pool that stays full 504 (SPEC sections 8 and 16).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
 
 import aiohttp
 from aiohttp import web
@@ -16,19 +19,31 @@ from multidict import CIMultiDict
 
 from taskcore.settings import Settings
 from tasksvc_run.problems import problem
+from tasksvc_run.proxy.body import CHUNK, MAX_BODY, BodyLimits, BodyTooLarge, BodyTooSlow, ClientBody
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 10 * 1024 * 1024
 HOP_BY_HOP = frozenset({
     "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "trailers",
     "transfer-encoding", "upgrade", "proxy-connection",
 })
+# What a client says about where it came from is not believed: the proxy says it itself (SPEC section 16).
+CLIENT_ORIGIN_CLAIMS = frozenset({"forwarded", "x-real-ip"})
+FORWARDED_PREFIX = "x-forwarded-"
 # R6: compression is off end to end; lengths are recomputed by this hop.
 DROPPED_RESPONSE = HOP_BY_HOP | {"content-encoding", "vary", "content-length"}
-SESSION = web.AppKey("proxy_session", aiohttp.ClientSession)
+SESSIONS = web.AppKey("proxy_sessions", dict)
 UPSTREAMS = web.AppKey("proxy_upstreams", dict)
-CHUNK = 64 * 1024
+LIMITS = web.AppKey("proxy_body_limits", BodyLimits)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolLimits:
+    """Connections each upstream may hold at once, and how long a request waits for one when its pool is full
+    (at most PROXY_UPSTREAM_TIMEOUT_MS) before it gets 504."""
+
+    sizes: Mapping[str, int] = field(default_factory=lambda: {"bot": 64, "web": 128, "dev": 16})
+    wait: float = 5.0
 
 
 def route(path: str, *, dev: bool = False) -> str:
@@ -43,14 +58,14 @@ def route(path: str, *, dev: bool = False) -> str:
 
 
 def upstream_headers(request: web.Request, target: str) -> CIMultiDict[str]:
-    """Request headers minus hop-by-hop ones, plus X-Forwarded-*; the web is asked for identity encoding (R6)."""
-    dropped = HOP_BY_HOP | _connection_tokens(request.headers)
-    headers = CIMultiDict((k, v) for k, v in request.headers.items() if k.lower() not in dropped)
-    peer = request.remote or ""
-    prior = request.headers.get("X-Forwarded-For")
-    headers["X-Forwarded-For"] = f"{prior}, {peer}" if prior else peer
-    headers["X-Forwarded-Proto"] = request.headers.get("X-Forwarded-Proto", request.scheme)
-    headers["X-Forwarded-Host"] = request.headers.get("X-Forwarded-Host", request.host)
+    """Request headers minus hop-by-hop ones and the client's own claims of origin (X-Forwarded-*, Forwarded,
+    X-Real-IP), plus X-Forwarded-For/-Proto/-Host as this proxy sees the request; the web gets identity (R6)."""
+    dropped = HOP_BY_HOP | CLIENT_ORIGIN_CLAIMS | _connection_tokens(request.headers)
+    headers = CIMultiDict((k, v) for k, v in request.headers.items()
+                          if k.lower() not in dropped and not k.lower().startswith(FORWARDED_PREFIX))
+    headers["X-Forwarded-For"] = request.remote or ""
+    headers["X-Forwarded-Proto"] = request.scheme
+    headers["X-Forwarded-Host"] = request.host
     if target == "web":
         headers["Accept-Encoding"] = "identity"
     return headers
@@ -60,27 +75,6 @@ def _connection_tokens(headers: Mapping[str, str]) -> frozenset[str]:
     """Header names that a Connection header marks as hop-by-hop."""
     value = headers.get("Connection")
     return frozenset(t.strip().lower() for t in value.split(",") if t.strip()) if value else frozenset()
-
-
-class BodyTooLarge(Exception):
-    """The request body passed MAX_BODY while streaming."""
-
-
-class _LimitedBody:
-    """Streams the request body upstream and stops past MAX_BODY (the client wraps the error, so it is noted)."""
-
-    def __init__(self, request: web.Request) -> None:
-        self.request = request
-        self.exceeded = False
-
-    async def chunks(self) -> AsyncIterator[bytes]:
-        seen = 0
-        async for chunk in self.request.content.iter_chunked(CHUNK):
-            seen += len(chunk)
-            if seen > MAX_BODY:
-                self.exceeded = True
-                raise BodyTooLarge
-            yield chunk
 
 
 async def health(_: web.Request) -> web.Response:
@@ -100,22 +94,28 @@ async def forward(request: web.Request) -> web.StreamResponse:
 
 async def _proxy(request: web.Request, target: str) -> web.StreamResponse:
     url = request.app[UPSTREAMS][target] + request.rel_url.raw_path_qs
-    body = _LimitedBody(request)
+    body = ClientBody(request, request.app[LIMITS])
     try:
-        async with request.app[SESSION].request(
-            request.method, url, headers=upstream_headers(request, target), allow_redirects=False,
-            data=body.chunks() if request.body_exists else None,
+        data = await body.start()  # before an upstream connection is taken
+        async with request.app[SESSIONS][target].request(
+            request.method, url, headers=upstream_headers(request, target), allow_redirects=False, data=data,
         ) as upstream:
             return await _relay(request, upstream)
-    except BodyTooLarge:
+    except (BodyTooLarge, BodyTooSlow, TimeoutError, aiohttp.ClientError) as exc:
+        return _failed(target, body.failure or exc)
+
+
+def _failed(target: str, exc: BaseException) -> web.Response:
+    """The problem answer for a request that could not be forwarded (the body's own failure comes first: the
+    upstream client wraps what the body stream raised)."""
+    if isinstance(exc, BodyTooLarge):
         return problem(413, "request bodies are limited to 10 MiB")
-    except TimeoutError:
+    if isinstance(exc, BodyTooSlow):
+        return problem(408, "the request body arrived too slowly")
+    if isinstance(exc, TimeoutError):
         return problem(504, f"the {target} process did not answer in time")
-    except aiohttp.ClientError as exc:
-        if body.exceeded:
-            return problem(413, "request bodies are limited to 10 MiB")
-        log.warning("proxy: upstream unavailable", extra={"upstream": target, "error": type(exc).__name__})
-        return problem(502, f"the {target} process is not available")
+    log.warning("proxy: upstream unavailable", extra={"upstream": target, "error": type(exc).__name__})
+    return problem(502, f"the {target} process is not available")
 
 
 async def _relay(request: web.Request, upstream: aiohttp.ClientResponse) -> web.StreamResponse:
@@ -134,21 +134,28 @@ async def _relay(request: web.Request, upstream: aiohttp.ClientResponse) -> web.
     return response
 
 
-def _session_ctx(settings: Settings) -> Callable[[web.Application], AsyncIterator[None]]:
+def _sessions_ctx(settings: Settings, pools: PoolLimits) -> Callable[[web.Application], AsyncIterator[None]]:
     async def ctx(app: web.Application) -> AsyncIterator[None]:
-        timeout = aiohttp.ClientTimeout(total=None, sock_connect=5, sock_read=settings.proxy_upstream_timeout_ms / 1000)
-        connector = aiohttp.TCPConnector(limit=256, keepalive_timeout=30, ttl_dns_cache=None)
-        app[SESSION] = aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=True,
-                                             skip_auto_headers=("User-Agent", "Accept-Encoding"))
+        upstream_timeout = settings.proxy_upstream_timeout_ms / 1000
+        timeout = aiohttp.ClientTimeout(total=None, connect=min(pools.wait, upstream_timeout), sock_connect=5,
+                                        sock_read=upstream_timeout)
+        app[SESSIONS] = {  # one pool per upstream: a crowd at one cannot hold up the other
+            name: aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=pools.sizes[name], keepalive_timeout=30, ttl_dns_cache=None),
+                timeout=timeout, auto_decompress=True, skip_auto_headers=("User-Agent", "Accept-Encoding"))
+            for name in app[UPSTREAMS]
+        }
         yield
-        await app[SESSION].close()
+        for session in app[SESSIONS].values():
+            await session.close()
         await asyncio.sleep(0)
 
     return ctx
 
 
 def make_proxy_app(
-    settings: Settings, *, bot_url: str | None = None, web_url: str | None = None, dev_url: str | None = None
+    settings: Settings, *, bot_url: str | None = None, web_url: str | None = None, dev_url: str | None = None,
+    body_limits: BodyLimits | None = None, pool_limits: PoolLimits | None = None,
 ) -> web.Application:
     """The proxy app; upstreams default to 127.0.0.1 on BOT_PORT and WEB_PORT; /dev/ goes to ``dev_url`` if given."""
     app = web.Application(client_max_size=MAX_BODY, handler_args={"max_field_size": 16384})
@@ -158,6 +165,7 @@ def make_proxy_app(
     }
     if dev_url and settings.node_env == "development":
         app[UPSTREAMS]["dev"] = dev_url
-    app.cleanup_ctx.append(_session_ctx(settings))
+    app[LIMITS] = body_limits or BodyLimits()
+    app.cleanup_ctx.append(_sessions_ctx(settings, pool_limits or PoolLimits()))
     app.router.add_route("*", "/{tail:.*}", forward)
     return app

@@ -26,7 +26,7 @@ from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import models as m
 from tasksvc_run.web import render
 from tasksvc_run.web.openapi import ApiRoute, build_document
-from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, require_json_type, task_id_of
+from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, task_id_of
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,6 @@ TaskChange = Callable[[Database, GatingMode, str, int, datetime], Task]
 
 async def _change(request: web.Request, change: TaskChange) -> web.Response:
     task_id = task_id_of(request)
-    require_json_type(request)
     app = request.app
     task = await asyncio.to_thread(change, app[DB], gating(request), request[USER], task_id, app[CLOCK].now())
     return ok(render.task_item(task))
@@ -105,7 +104,6 @@ async def unassign(request: web.Request) -> web.Response:
 async def complete(request: web.Request) -> web.Response:
     """POST /api/tasks/{id}/complete; a new completion queues the check reaction on the origin message."""
     task_id = task_id_of(request)
-    require_json_type(request)
     app, now = request.app, request.app[CLOCK].now()
     done = await asyncio.to_thread(svc.complete_task, app[DB], gating(request), user_id=request[USER],
                                    task_id=task_id, now=now)

@@ -16,7 +16,7 @@ from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.api import add_api_routes
 from tasksvc_run.web.errors import problem_middleware
 from tasksvc_run.web.pages import add_page_routes
-from tasksvc_run.web.session import api_guard, login, logout, session_middleware
+from tasksvc_run.web.session import api_guard, confirm_login, login, logout, session_middleware
 from tasksvc_run.web.templating import STATIC_DIR, add_security_headers, make_templates
 
 # Bodies of this API are a few hundred bytes; anything near this is not a client of ours.
@@ -54,6 +54,7 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     add_api_routes(app)
     add_page_routes(app)
     app.router.add_get("/login", login)
+    app.router.add_post("/login", confirm_login)
     app.router.add_post("/logout", logout)
     app.router.add_static("/static/", STATIC_DIR)
     return app

@@ -9,14 +9,22 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from taskcore.errors import RateLimited, Unauthorized
-from taskcore.services.web_auth import NewSession, end_session, look_up_session, redeem_login_token, touch_session
+from taskcore.services.web_auth import (
+    ConfirmSwitch,
+    NewSession,
+    confirm_login_switch,
+    end_session,
+    look_up_session,
+    open_login_link,
+    touch_session,
+)
 from taskcore.settings import Settings
 from tasksvc_run.keys import CLOCK, DB, LIMITER, SESSIONS, SETTINGS, USER
+from tasksvc_run.web.crosssite import WRITE_METHODS, require_same_site_write
 from tasksvc_run.web.errors import is_api
 from tasksvc_run.web.templating import render
 
 COOKIE = "tasksvc_session"
-WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 
 
 def _secure(settings: Settings) -> bool:
@@ -61,7 +69,8 @@ async def session_middleware(request: web.Request, handler: Handler) -> web.Stre
 
 @web.middleware
 async def api_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every /api path needs a session (A1); every write under /api takes a token from the user's bucket."""
+    """Every /api path needs a session (A1); every write under /api takes a token from the user's bucket, then must
+    declare JSON (crosssite)."""
     if is_api(request):
         user = request.get(USER)
         if user is None:
@@ -70,19 +79,49 @@ async def api_guard(request: web.Request, handler: Handler) -> web.StreamRespons
             decision = request.app[LIMITER].check(user, request.app[CLOCK].monotonic())
             if not decision.allowed:
                 raise RateLimited(decision.retry_after)
+            require_same_site_write(request)
     return await handler(request)
 
 
 async def login(request: web.Request) -> web.StreamResponse:
-    """GET /login?token=: spend the token on a session, set the cookie, 303 to /; 401 page when it is no good."""
+    """GET /login?token=: spend the token on a session, set the cookie, 303 to /; a confirmation page when the
+    browser is signed in as someone else; a 401 page when the token is no good."""
     app = request.app
     now = app[CLOCK].now()
+    token = request.query.get("token", "")
     try:
-        session = await asyncio.to_thread(redeem_login_token, app[DB], token=request.query.get("token", ""), now=now)
+        opened = await asyncio.to_thread(open_login_link, app[DB], token=token, session_id=request.cookies.get(COOKIE),
+                                         now=now)
     except Unauthorized:
         return render(request, "login_failed.html", status=401, user=None)
+    if isinstance(opened, ConfirmSwitch):
+        return render(request, "login_switch.html", user=None, token=token, switch=opened)
+    return _signed_in(request, opened, now)
+
+
+async def confirm_login(request: web.Request) -> web.StreamResponse:
+    """POST /login (the confirmation page's form): replace the browser's session with the link's user."""
+    app = request.app
+    now = app[CLOCK].now()
+    form = await request.post()
+    token, code = str(form.get("token", "")), str(form.get("confirm", ""))
+    try:
+        session = await asyncio.to_thread(confirm_login_switch, app[DB], token=token,
+                                          session_id=request.cookies.get(COOKIE), code=code, now=now)
+    except Unauthorized:
+        return render(request, "error.html", status=403, heading="No se pudo cambiar de cuenta",
+                      detail="Abre otra vez el enlace que te envió el bot, en este mismo navegador.", errors=[],
+                      user=None, section="error")
+    return _signed_in(request, session, now)
+
+
+def _signed_in(request: web.Request, session: NewSession, now: datetime) -> web.Response:
+    """303 to / with the new session's cookie; the browser's previous session (ended) leaves this process's cache."""
+    previous = request.cookies.get(COOKIE)
+    if previous:
+        request.app[SESSIONS].forget(previous)
     response = web.Response(status=303, headers={"Location": "/"})
-    set_session_cookie(response, app[SETTINGS], session, now)
+    set_session_cookie(response, request.app[SETTINGS], session, now)
     return response
 
 

@@ -27,11 +27,10 @@
   }
 
   async function api(method, url, body) {
+    // Every write declares JSON, with a body or without one: the server refuses anything else (no cross-site forms).
     const init = { method: method, headers: { "Accept": "application/json" }, credentials: "same-origin" };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
+    if (method !== "GET") { init.headers["Content-Type"] = "application/json"; }
+    if (body !== undefined) { init.body = JSON.stringify(body); }
     let response;
     try {
       response = await fetch(url, init);

@@ -1,0 +1,29 @@
+"""What keeps another site from acting for a signed-in user through the API (SPEC sections 6 and 16).
+
+The session cookie is SameSite=Lax, and on top of that every write under /api must say its body is JSON, with a
+body or without one: an HTML form on another site can only send form data or plain text, and a script there
+cannot send ``Content-Type: application/json`` to this origin without a CORS grant, which this service never
+gives. This is the one place that decides whether a write may proceed; an ``Authorization: Bearer`` API token
+(SPEC section 22), which no browser attaches by itself, is the exemption to add here.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from tasksvc_run.web.errors import RequestProblem
+
+JSON_TYPE = "application/json"
+WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
+
+
+def declares_json(request: web.Request) -> bool:
+    """True when the request's Content-Type is application/json (parameters such as charset allowed)."""
+    return "Content-Type" in request.headers and request.content_type == JSON_TYPE
+
+
+def require_same_site_write(request: web.Request) -> None:
+    """415 for a POST, PATCH, PUT or DELETE that does not declare JSON, whether or not it has a body."""
+    if request.method in WRITE_METHODS and not declares_json(request):
+        raise RequestProblem(415, "unsupported-media-type",
+                             "Las escrituras en /api deben enviarse con Content-Type: application/json.")
