@@ -72,7 +72,7 @@ def create_task(
     text = sanitize_description(description)
     people = assignees_on_creation(creator, group_id, assignees)
     if completion is CompletionMode.EACH and group_id is None:
-        raise InvalidCompletion("each assignee's part applies to group tasks only", field="completion")
+        raise InvalidCompletion("solo las tareas de grupo se completan por partes", field="completion")
 
     def work(conn: Connection) -> CreatedTask:
         task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
@@ -228,7 +228,7 @@ def edit_task(
 
     def apply(conn: Connection, facts: TaskFacts) -> None:
         if "completion" in values and facts.group_id is None:
-            raise InvalidCompletion("the completion mode applies to group tasks only", field="completion")
+            raise InvalidCompletion("solo las tareas de grupo se completan por partes", field="completion")
         q.update_task(conn, task_id, values)
         if values.get("completion") == CompletionMode.ANY.value and facts.each:
             q.clear_parts(conn, task_id)
