@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
+from taskcore.completion import CompletionMode
 from taskcore.model import Task
 from taskcore.services import tasks as task_service
 from taskcore.storage import schema
@@ -38,11 +39,12 @@ def make_group(
 
 def make_task(
     db: Database, *, creator: str = "111", group_id: str | None = "100@g.us", description: str = "Comprar pan",
-    due: str | None = None, assignees: tuple[str, ...] = (), now: datetime = NOW,
+    due: str | None = None, assignees: tuple[str, ...] = (), now: datetime = NOW, each: bool = False,
 ) -> Task:
-    """A task through the real create use case, read back."""
+    """A task through the real create use case, read back; ``each``: every assignee completes their part."""
     return create_and_read(db, creator=creator, description=description, group_id=group_id,
-                           due=date.fromisoformat(due) if due else None, assignees=assignees, now=now)
+                           due=date.fromisoformat(due) if due else None, assignees=assignees, now=now,
+                           completion=CompletionMode.EACH if each else CompletionMode.ANY)
 
 
 def create_and_read(db: Database, **create: Any) -> Task:
