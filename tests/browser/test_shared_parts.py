@@ -17,7 +17,7 @@ from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
 from tests.builders import NOW, make_group, make_task
 from tests.fakes.clock import FrozenClock
-from tests.integration.web_helpers import GROUP, ME, OTHER, ThreadedServer, threaded_app, web_settings
+from tests.integration.web_helpers import GROUP, ME, OTHER, threaded_app, web_settings
 
 pytestmark = pytest.mark.browser
 

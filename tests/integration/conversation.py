@@ -44,7 +44,9 @@ class Conversation:
         """Wait (bounded) until each job is recorded as sent."""
         self.worker.notify()
         async with asyncio.timeout(SENT_WITHIN):
-            while not self._all_sent(job_ids):
+            while True:  # the worker records outcomes in its own thread: polled, bounded by the timeout
+                if self._all_sent(job_ids):
+                    return
                 await asyncio.sleep(0.01)
 
     def _all_sent(self, job_ids: list[int]) -> bool:

@@ -42,4 +42,5 @@ def test_a_removed_reaction_and_other_emoji_do_nothing(emoji: str) -> None:
 
 def test_the_classification_is_part_of_the_public_api() -> None:
     assert {"ConversationAction", "classify_reply_word", "classify_reaction_emoji"} <= set(taskcore.__all__)
-    assert classify_reply_word.__doc__ and classify_reaction_emoji.__doc__
+    assert classify_reply_word.__doc__
+    assert classify_reaction_emoji.__doc__
