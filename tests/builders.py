@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
+from taskcore.completion import CompletionMode
 from taskcore.model import Task
 from taskcore.services import tasks as task_service
 from taskcore.storage import schema
@@ -38,11 +39,12 @@ def make_group(
 
 def make_task(
     db: Database, *, creator: str = "111", group_id: str | None = "100@g.us", description: str = "Comprar pan",
-    due: str | None = None, assignees: tuple[str, ...] = (), now: datetime = NOW,
+    due: str | None = None, assignees: tuple[str, ...] = (), now: datetime = NOW, each: bool = False,
 ) -> Task:
-    """A task through the real create use case, read back."""
+    """A task through the real create use case, read back; ``each``: every assignee completes their part."""
     return create_and_read(db, creator=creator, description=description, group_id=group_id,
-                           due=date.fromisoformat(due) if due else None, assignees=assignees, now=now)
+                           due=date.fromisoformat(due) if due else None, assignees=assignees, now=now,
+                           completion=CompletionMode.EACH if each else CompletionMode.ANY)
 
 
 def create_and_read(db: Database, **create: Any) -> Task:
@@ -71,10 +73,11 @@ def wa_envelope(event: str, data: object, *, instance: str = "taskbot") -> dict[
 def wa_text(
     text: str, *, sender: str = "34600111111", lid: str | None = None, group: str | None = GROUP,
     message_id: str | None = None, mentioned: tuple[str, ...] = (), push_name: str | None = "Ana",
-    from_me: bool = False, timestamp: int | None = None, instance: str = "taskbot",
+    from_me: bool = False, timestamp: int | None = None, instance: str = "taskbot", quoted: str | None = None,
 ) -> dict[str, object]:
     """A messages.upsert text: in ``group`` from ``sender`` (phone digits, with ``lid`` as participantAlt when given),
-    or a direct message when ``group`` is None; ``mentioned`` are JIDs for contextInfo.mentionedJid."""
+    or a direct message when ``group`` is None; ``mentioned`` are JIDs for contextInfo.mentionedJid; ``quoted`` the
+    id of the message it replies to (contextInfo.stanzaId)."""
     key: dict[str, object] = {"id": message_id or f"MSG{next(_message_ids):08d}", "fromMe": from_me}
     if group is None:
         key["remoteJid"] = f"{sender}@s.whatsapp.net"
@@ -84,11 +87,34 @@ def wa_text(
         key |= {"remoteJid": group, "participant": f"{sender}@s.whatsapp.net", "addressingMode": "pn"}
         if lid:
             key["participantAlt"] = f"{lid}@lid"
+    context: dict[str, object] = {"mentionedJid": list(mentioned)}
+    if quoted is not None:
+        context |= {"stanzaId": quoted, "participant": f"{BOT_PHONE}@s.whatsapp.net",
+                    "quotedMessage": {"conversation": "…"}}
     data = {"key": key, "pushName": push_name, "status": "DELIVERY_ACK", "message": {"conversation": text},
-            "contextInfo": {"mentionedJid": list(mentioned)}, "messageType": "conversation",
+            "contextInfo": context, "messageType": "conversation",
             "messageTimestamp": int(NOW.timestamp()) if timestamp is None else timestamp, "instanceId": "i-1",
             "source": "android"}
     return wa_envelope("messages.upsert", data, instance=instance)
+
+
+def wa_reaction(
+    emoji: str, target: str, *, sender: str = "34600222222", group: str | None = GROUP, push_name: str | None = "Bea",
+    target_from_me: bool = True, target_author: str | None = None, from_me: bool = False,
+    message_id: str | None = None,
+) -> dict[str, object]:
+    """A reactionMessage (messages.upsert) by ``sender`` on message ``target`` (the bot's own unless
+    ``target_from_me`` is False; then ``target_author`` wrote it); ``emoji`` "" removes the reaction."""
+    payload = wa_text("", sender=sender, group=group, push_name=push_name, from_me=from_me, message_id=message_id)
+    data: dict[str, object] = payload["data"]  # type: ignore[assignment]
+    reacted: dict[str, object] = {"remoteJid": group or f"{sender}@s.whatsapp.net", "fromMe": target_from_me,
+                                  "id": target}
+    if target_author:
+        reacted["participant"] = target_author
+    data["message"] = {"reactionMessage": {"key": reacted, "text": emoji, "senderTimestampMs": "1795341600000"}}
+    data["messageType"] = "reactionMessage"
+    del data["contextInfo"]
+    return payload
 
 
 def wa_participants(action: str, participants: list[object], *, group: str = GROUP) -> dict[str, object]:

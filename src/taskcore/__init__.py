@@ -1,5 +1,7 @@
 """taskcore: the rules of the WhatsApp task service, importable by other projects (SPEC section 15)."""
 
+from taskcore.completion import CompletionMode
+from taskcore.conversation import ConversationAction, classify_reaction_emoji, classify_reply_word
 from taskcore.dates import format_due_date, parse_due_date
 from taskcore.errors import InvalidDate, InvalidDescription, InvalidTime, TaskcoreError
 from taskcore.identity import normalize_group_id, normalize_user_id, parse_id_list
@@ -11,6 +13,8 @@ from taskcore.settings import Settings
 from taskcore.text import sanitize_description
 
 __all__ = [
+    "CompletionMode",
+    "ConversationAction",
     "InvalidDate",
     "InvalidDescription",
     "InvalidTime",
@@ -19,6 +23,8 @@ __all__ = [
     "TaskcoreError",
     "TokenBucket",
     "clamp_limit",
+    "classify_reaction_emoji",
+    "classify_reply_word",
     "escape_like",
     "format_due_date",
     "normalize_group_id",

@@ -55,6 +55,7 @@ class TaskFacts:
     created_by: str
     assignees: Collection[str]
     completed: bool
+    each: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +106,8 @@ def check_action(
     if action is TaskAction.COMPLETE:
         if task.group_id is None and user_id not in task.assignees:
             raise Forbidden("only an assignee may complete a personal task")
+        if task.each and not task.completed and task.assignees and user_id not in task.assignees:
+            raise Forbidden("only an assignee may complete their part of a shared task")
         return
     if task.completed:
         raise Conflict("task is not open")
@@ -117,5 +120,6 @@ def assignees_on_creation(creator: str, group_id: str | None, mentioned: Sequenc
 
 
 def completion_assigns_completer(task: TaskFacts) -> bool:
-    """A group task with no assignees gets its completer assigned first."""
+    """A group task with no assignees gets its completer assigned first (in each mode too: theirs is then the one
+    part)."""
     return task.group_id is not None and not task.assignees and not task.completed

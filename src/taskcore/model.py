@@ -6,14 +6,21 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from taskcore.access import GroupStatus
+from taskcore.completion import CompletionMode, progress
 
 
 @dataclass(frozen=True, slots=True)
 class Person:
-    """A user as shown next to a task."""
+    """A user as shown next to a task; ``done_at`` is when they finished their part of an each-mode task."""
 
     id: str
     name: str | None
+    done_at: datetime | None = None
+
+    @property
+    def done(self) -> bool:
+        """Their part is done."""
+        return self.done_at is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +49,26 @@ class Task:
     completed_by: str | None
     assignees: tuple[Person, ...] = ()
     origin: Origin | None = field(default=None, compare=False)
+    completion: CompletionMode = CompletionMode.ANY
 
     @property
     def assignee_ids(self) -> frozenset[str]:
         """The ids of the assignees."""
         return frozenset(person.id for person in self.assignees)
+
+    @property
+    def each(self) -> bool:
+        """Each assignee completes their own part."""
+        return self.completion is CompletionMode.EACH
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        """(parts done, parts): meaningful in each mode."""
+        return progress([person.done_at for person in self.assignees])
+
+    def part_of(self, user_id: str) -> Person | None:
+        """The user's assignment (their part), if any."""
+        return next((person for person in self.assignees if person.id == user_id), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +114,9 @@ class Preference:
 
 @dataclass(frozen=True, slots=True)
 class Completion:
-    """The outcome of a completion: the task, and whether this call completed it."""
+    """The outcome of a completion: the task, whether this call completed it, and in each mode whether it marked
+    the user's part done (``part_done``; False when it was done already, or in any mode)."""
 
     task: Task
     newly_completed: bool
+    part_done: bool = False

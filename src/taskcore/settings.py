@@ -88,6 +88,7 @@ class Settings(BaseSettings):
     reactions_enabled: bool = False
     reactions_scope: Literal["groups", "all"] = "groups"
     reactions_ttl_days: int = Field(default=14, ge=0)
+    reaction_commands_enabled: bool = True
     rq_max_attempts: int = Field(default=6, ge=1)
     rq_reactions_max_attempts: int | None = Field(default=None, ge=1)
     rq_backoff_base_ms: int = Field(default=1000, ge=1)

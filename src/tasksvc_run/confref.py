@@ -30,7 +30,10 @@ MEANINGS: dict[str, str] = {
     "group_gating_mode": "off (every group served), discover (new groups wait for an admin), enforce.",
     "reactions_enabled": "React to commands (🤖/⚠️) and to completed tasks' messages (✅).",
     "reactions_scope": "groups, or all (direct messages too).",
-    "reactions_ttl_days": "Days during which a completion still reacts to the task's message.",
+    "reactions_ttl_days": "Days during which a completion still reacts to the task's message, and during which "
+                          "replies and reactions to a completed task's messages still find it.",
+    "reaction_commands_enabled": "People's reactions act: ✅ (✔️, ☑️) on a task's message completes it, ✋ (🙋) "
+                                 "claims it.",
     "rq_reactions_max_attempts": "Attempts for reaction jobs; unset: RQ_MAX_ATTEMPTS.",
     "admin_users": "Comma-separated administrator numbers or JIDs (normalised to digits).",
     "allowed_groups": "Comma-separated group ids inserted as allowed at every start when absent.",

@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from taskcore import InvalidDescription, sanitize_description
-from taskcore.chat import grammar
+from taskcore.chat import heads
 from taskcore.text import MAX_DESCRIPTION, _drop_invisible, strip_tags
 
 # The rules as they were before the scanners (quadratic on hostile input, fine on these short texts).
@@ -73,4 +73,4 @@ def test_sanitize_description_equals_the_old_behaviour(text: str) -> None:
 @example("  @1\u2003@2\n/tarea nueva x")
 @example("@١٢ /t")
 def test_the_first_word_after_leading_mentions_is_the_one_found_before(text: str) -> None:
-    assert grammar._head(text) == old_head(text)
+    assert heads.head(text) == old_head(text)

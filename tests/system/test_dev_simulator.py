@@ -71,6 +71,35 @@ def test_a_new_task_typed_in_the_simulator_gets_the_bots_reply_with_tomorrow(dev
         browser.close()
 
 
+def test_in_the_simulator_a_person_replies_to_the_bot_and_reacts_to_its_message(quiet_dev_unit: Unit) -> None:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(15_000)
+        page.goto(quiet_dev_unit.url("/dev/chat"))
+        expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
+        page.select_option("#chat", label="Familia")
+        page.fill("#text", "/t nueva Regar las plantas")
+        page.press("#text", "Enter")
+        created = page.locator("#log li.out", has_text="Regar las plantas")
+        expect(created).to_have_count(1)
+        task_id = re.search(r"#(\d+)", created.inner_text())
+        assert task_id is not None
+        created.hover()
+        created.get_by_role("button", name="Responder a este mensaje").click()
+        expect(page.locator("#replying")).to_contain_text("Respondiendo a Bot")
+        page.fill("#text", "yo")
+        page.press("#text", "Enter")
+        claimed = page.locator("#log li.out", has_text=f"Te quedas la tarea #{task_id[1]}")
+        expect(claimed).to_have_count(1)
+        expect(page.locator("#log li.in", has_text="yo").locator(".quote")).to_contain_text("Regar las plantas")
+        claimed.hover()
+        claimed.get_by_role("button", name="Reaccionar ✅ (completar)").click()
+        expect(page.locator("#log li.out", has_text=f"Tarea #{task_id[1]} completada")).to_have_count(1)
+        expect(page.locator("#log li.reaction", has_text="reacciona ✅")).to_have_count(1)
+        browser.close()
+
+
 def test_the_readme_picture_of_the_simulator_shows_a_task_created_claimed_and_completed(quiet_dev_unit: Unit) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)

@@ -211,7 +211,7 @@ def test_a_task_of_only_a_date_and_mentions_is_rejected_for_lack_of_text() -> No
 
 
 def test_nueva_without_text_is_rejected_with_its_usage() -> None:
-    assert rejection("/t nueva").accepted == "/t nueva <texto> [fecha] [@mención...]"
+    assert rejection("/t nueva").accepted == "/t nueva <texto> [fecha] [@mención...] [!todos]"
 
 
 def test_a_description_over_1000_characters_is_rejected() -> None:

@@ -16,7 +16,9 @@ from taskcore.gateway.inbound import (
     Identity,
     Ignored,
     InboundMessage,
+    InboundReaction,
     ParticipantsChange,
+    ReactedMessage,
     chat_key,
     parse_event,
     strip_device,
@@ -48,7 +50,66 @@ def test_every_inbound_sample_is_covered_by_a_test_here() -> None:
     assert names == {
         "connection_update_open", "group_participants_update_add_v2.3.7", "group_participants_update_remove_v2.3.5",
         "groups_upsert", "messages_upsert_group_reply_pn_addressing", "messages_upsert_group_text_lid_mention",
+        "messages_upsert_group_reaction", "messages_upsert_group_reaction_removed",
+        "messages_upsert_group_reply_extended_lid",
     }
+
+
+def reaction(payload: dict[str, Any]) -> InboundReaction:
+    parsed = parse_event(payload)
+    assert isinstance(parsed, InboundReaction), parsed
+    return parsed
+
+
+def test_a_reaction_names_the_reacted_message_the_reactor_and_the_emoji() -> None:
+    event = reaction(sample("messages_upsert_group_reaction"))
+    assert event.reacted == ReactedMessage("3EB0C4F1A2B3C4D5E6F7A8", from_me=True, participant=None)
+    assert event.emoji == "✅"
+    assert event.sender == Identity("15550100002", "198765432100002", "198765432100002@lid")
+    assert (event.chat_id, event.group_id, event.message_id, event.participant) == (
+        "120363300000000010@g.us", "120363300000000010@g.us", "3A5F0E9D2C7B4A1E6F80", "198765432100002@lid")
+    assert (event.push_name, event.bot_id, event.sent_at) == (
+        "Bob", "15550100000", datetime.fromtimestamp(1767007871, UTC))
+    assert chat_key(event) == "120363300000000010@g.us"
+
+
+def test_a_removed_reaction_has_an_empty_emoji() -> None:
+    event = reaction(sample("messages_upsert_group_reaction_removed"))
+    assert event.emoji == ""
+    assert event.reacted.message_id == "3EB0C4F1A2B3C4D5E6F7A8"
+
+
+def test_the_bots_own_reaction_is_ignored_whether_or_not_the_gateway_says_from_me() -> None:
+    own = sample("messages_upsert_group_reaction")
+    assert parse_event(with_key(own, fromMe=True)) == Ignored("fromMe", "messages.upsert")
+    from_its_phone = with_key(own, participant="15550100000@s.whatsapp.net", participantAlt=None)
+    assert parse_event(from_its_phone) == Ignored("the bot's own reaction", "messages.upsert")
+
+
+def test_a_reaction_without_the_reacted_key_is_ignored() -> None:
+    payload = sample("messages_upsert_group_reaction")
+    payload["data"]["message"]["reactionMessage"]["key"] = "3EB0"
+    assert parse_event(payload) == Ignored("reaction without the reacted message", "messages.upsert")
+
+
+def test_a_reaction_with_a_wrongly_typed_emoji_counts_as_removed() -> None:
+    payload = sample("messages_upsert_group_reaction")
+    payload["data"]["message"]["reactionMessage"]["text"] = 7
+    assert reaction(payload).emoji == ""
+
+
+def test_a_quoted_reply_carries_the_quoted_message_id() -> None:
+    assert message(sample("messages_upsert_group_reply_pn_addressing")).quoted_id == "3EB0C4F1A2B3C4D5E6F7A8"
+
+
+def test_a_quoted_reply_in_the_extended_text_shape_carries_its_text_and_quoted_id() -> None:
+    msg = message(sample("messages_upsert_group_reply_extended_lid"))
+    assert (msg.text, msg.quoted_id) == ("Hecho", "3EB0C4F1A2B3C4D5E6F7A8")
+    assert msg.sender == Identity("15550100001", "198765432100001", "198765432100001@lid")
+
+
+def test_a_message_quoting_nothing_has_no_quoted_id() -> None:
+    assert message(sample("messages_upsert_group_text_lid_mention")).quoted_id is None
 
 
 def test_lid_group_message_takes_the_phone_from_participant_alt() -> None:

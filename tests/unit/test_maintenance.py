@@ -10,9 +10,10 @@ from taskcore.services import web_auth
 from taskcore.services.maintenance import run_maintenance
 from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
-from taskcore.storage.schema import group_members, inbound_messages, outbound_queue, reminder_deliveries
+from taskcore.storage.schema import group_members, inbound_messages, outbound_queue, reminder_deliveries, task_messages
+from taskcore.storage.schema import tasks as tasks_table
 from taskcore.storage.users import ensure_users
-from tests.builders import make_group
+from tests.builders import make_group, make_task
 from tests.queries import claim_delivery
 
 NOW = datetime(2026, 11, 23, 3, 0, tzinfo=UTC)
@@ -24,6 +25,17 @@ def queue_row(db: Database, name: str, status: str, at: datetime) -> None:
         conn.execute(outbound_queue.insert().values(
             chat_id=name, kind="text", payload="{}", status=status, attempts=1, max_attempts=6, next_attempt_at=at,
             created_at=at, updated_at=at, sent_at=at if status == "sent" else None))
+
+
+def linked_task(db: Database, name: str, *, completed_at: datetime | None) -> None:
+    """A task with one bot message linked to it (``name``), open or completed at ``completed_at``."""
+    task = make_task(db, group_id="1@g.us", description=name, now=NOW - timedelta(days=30))
+    with db.write() as conn:
+        conn.execute(task_messages.insert().values(message_id=name, task_id=task.id, chat_id="1@g.us",
+                                                   created_at=NOW - timedelta(days=30)))
+        if completed_at is not None:
+            conn.execute(tasks_table.update().where(tasks_table.c.id == task.id).values(
+                completed=True, completed_at=completed_at, completed_by="active"))
 
 
 def left(db: Database, column: object) -> set[str]:
@@ -48,10 +60,14 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
     first_sighting(db, instance="taskbot", message_id="old", now=NOW - timedelta(hours=48) - TICK)
     web_auth.issue_login_token(db, user_id="u", now=NOW - timedelta(hours=1))
     web_auth.issue_login_token(db, user_id="u", now=NOW)
+    linked_task(db, "open", completed_at=None)
+    linked_task(db, "done-edge", completed_at=NOW - timedelta(days=14))
+    linked_task(db, "done-old", completed_at=NOW - timedelta(days=14) - TICK)
 
-    deleted = run_maintenance(db, now=NOW, member_retention_days=180)
+    deleted = run_maintenance(db, now=NOW, member_retention_days=180, link_retention_days=14)
 
-    assert deleted == {"members": 1, "auth": 1, "queue": 1, "deliveries": 1, "inbound": 1}
+    assert deleted == {"links": 1, "members": 1, "auth": 1, "queue": 1, "deliveries": 1, "inbound": 1}
+    assert left(db, task_messages.c.message_id) == {"open", "done-edge"}
     assert left(db, group_members.c.user_id) == {"active", "edge"}
     assert left(db, outbound_queue.c.chat_id) == {"sent-edge", "failed-old", "pending-old"}
     assert left(db, reminder_deliveries.c.slot) == {"edge"}

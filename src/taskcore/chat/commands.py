@@ -7,6 +7,8 @@ from datetime import date
 from typing import ClassVar, TypeAlias
 
 from taskcore.access import GroupStatus
+from taskcore.completion import CompletionMode
+from taskcore.conversation import ConversationAction
 from taskcore.errors import ValidationError
 from taskcore.reminders import ReminderFreq
 
@@ -34,12 +36,14 @@ class Help:
 
 @dataclass(frozen=True, slots=True)
 class NewTask:
-    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order."""
+    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order; ``each`` (``!todos``):
+    every assignee completes their own part."""
 
     name: ClassVar[str] = "nueva"
     description: str
     due: date | None
     mentions: tuple[str, ...]
+    each: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,15 @@ class Edit:
     name: ClassVar[str] = "editar"
     task_id: int
     description: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetMode:
+    """``/t modo``: switch an open group task between one completion for all and each their part."""
+
+    name: ClassVar[str] = "modo"
+    task_id: int
+    completion: CompletionMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +160,12 @@ class AdminSync:
 
 AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
 """The ``/admin`` commands, for administrators only (A4)."""
-TaskCommand: TypeAlias = Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit
+TaskCommand: TypeAlias = Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode
 """The ``/t`` commands (with ``SetReminders`` and ``WebLink``), for anyone in an allowed chat."""
 Command: TypeAlias = TaskCommand | SetReminders | WebLink | AdminCommand
 """Every command ``parse_command`` can return."""
+
+
+def command_for(action: ConversationAction, task_id: int) -> Complete | Claim:
+    """The command a reply word or a reaction on a message linked to ``task_id`` stands for."""
+    return Complete((task_id,)) if action is ConversationAction.COMPLETE else Claim(task_id)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from taskcore.chat.membership import groups_upserted, participants_changed
 from taskcore.chat.messages import handle_message
 from taskcore.chat.policy import ChatPolicy, Moment
+from taskcore.chat.reacting import handle_reaction
 from taskcore.chat.result import ChatResult
 from taskcore.chat.transaction import in_one_transaction
 from taskcore.gateway.inbound import (
@@ -15,6 +16,7 @@ from taskcore.gateway.inbound import (
     Ignored,
     InboundEvent,
     InboundMessage,
+    InboundReaction,
     ParticipantsChange,
     chat_key,
 )
@@ -26,6 +28,8 @@ def decide(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment
     """Apply the event to the database and say what to send and count (nothing is queued yet)."""
     if isinstance(event, InboundMessage):
         return handle_message(db, policy, event, moment)
+    if isinstance(event, InboundReaction):
+        return handle_reaction(db, policy, event, moment)
     if isinstance(event, ParticipantsChange):
         return participants_changed(db, policy, event, moment)
     if isinstance(event, GroupsUpserted):

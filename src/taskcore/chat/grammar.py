@@ -9,6 +9,10 @@ Choices the SPEC leaves open:
 - In ``nueva`` any of ``"``, ``“``, ``”`` opens and any of them closes a quoted chunk; a quote inside a word
   splits it there. ``@<digits>`` is a mention only as a whole token (``@346001,`` stays text).
 - Task ids have at most 18 digits (they must fit a 64-bit integer).
+- In a reply to a message linked to a task (``quoted_task``), ``x``, ``tomar``, ``soltar`` and ``modo`` without an
+  id, and ``fecha`` with only a date, act on that task; ``editar`` there takes all its words as the new text (a
+  leading id equal to the quoted task's is dropped), since ``/t editar 3 huevos`` must not edit task 3.
+- ``!todos`` in ``nueva`` (any case, outside quotes, anywhere) asks for each assignee's part; ``!TODOS`` too.
 - Admin command names start with ``admin`` (``AdminAllow.name == "admin permitir"``), and so does
   ``CommandSyntaxError.command`` for admin errors: ``error.admin`` lets the bot stay silent for non-admins.
 """
@@ -36,22 +40,28 @@ from taskcore.chat.commands import (
     ListTasks,
     NewTask,
     SetDue,
+    SetMode,
     SetReminders,
     Unassign,
     WebLink,
 )
+from taskcore.chat.heads import command_family, family_key, head, split_first
 from taskcore.chat.usage import usage_error as _error
+from taskcore.completion import EACH_TOKEN, InvalidCompletion, parse_mode_word
 from taskcore.dates import is_date_like, parse_due_date
 from taskcore.errors import ValidationError
 from taskcore.identity import normalize_group_id
 from taskcore.reminders import normalize_reminder_time, parse_freq
 from taskcore.text import sanitize_description
 
+__all__ = ["command_family", "parse_command"]
+
 
 @dataclass(frozen=True, slots=True)
 class _Context:
     today: date
     mentioned: frozenset[str]
+    quoted_task: int | None = None
 
 
 _Parser = Callable[[str, _Context], Command]
@@ -74,11 +84,6 @@ def _word(token: str) -> str:
 
 def _shown(token: str) -> str:
     return f"«{token[:40]}…»" if len(token) > 40 else f"«{token}»"
-
-
-def _split_first(text: str) -> tuple[str, str]:
-    parts = text.split(maxsplit=1)
-    return (parts[0] if parts else "", parts[1] if len(parts) > 1 else "")
 
 
 def _task_id(token: str, name: str) -> int:
@@ -109,7 +114,9 @@ def _exact_args(args: str, name: str, count: int) -> list[str]:
     return words
 
 
-def _one_id(args: str, name: str) -> int:
+def _one_id(args: str, name: str, ctx: _Context) -> int:
+    if ctx.quoted_task is not None and not args.split():
+        return ctx.quoted_task
     (token,) = _exact_args(args, name, 1)
     return _task_id(token, name)
 
@@ -118,11 +125,14 @@ def _parse_new(args: str, ctx: _Context) -> NewTask:
     parts: list[str] = []
     dates: list[str] = []
     mentions: list[str] = []
+    each = False
     for match in _CHUNK.finditer(args):
         chunk, quoted = match.group(0), match.group(1)
         mention = _MENTION.fullmatch(chunk)
         if quoted is not None:
             parts.append(quoted)
+        elif chunk.casefold() == EACH_TOKEN:
+            each = True
         elif is_date_like(chunk):
             dates.append(chunk)
         elif mention is not None and mention.group(1) in ctx.mentioned:
@@ -132,29 +142,51 @@ def _parse_new(args: str, ctx: _Context) -> NewTask:
     if len(dates) > 1:
         raise _error("nueva", "solo cabe una fecha por tarea", field="due_date", dates=True)
     due = _due(dates[0], "nueva", ctx.today) if dates else None
-    return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)))
+    return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each)
 
 
 def _parse_complete(args: str, ctx: _Context) -> Complete:
     ids = [_task_id(token, "x") for token in re.split(r"[\s,]+", args) if token]
+    if not ids and ctx.quoted_task is not None:
+        ids = [ctx.quoted_task]
     if not ids:
         raise _error("x", "falta el id de la tarea", field="task_id")
     return Complete(tuple(dict.fromkeys(ids)))
 
 
 def _parse_set_due(args: str, ctx: _Context) -> SetDue:
-    id_token, due_token = _exact_args(args, "fecha", 2)
-    task_id = _task_id(id_token, "fecha")
+    if ctx.quoted_task is not None and len(args.split()) == 1:
+        task_id, due_token = ctx.quoted_task, args.strip()
+    else:
+        id_token, due_token = _exact_args(args, "fecha", 2)
+        task_id = _task_id(id_token, "fecha")
     if _word(due_token) in {"sin", "none"}:
         return SetDue(task_id, None)
     return SetDue(task_id, _due(due_token, "fecha", ctx.today))
 
 
 def _parse_edit(args: str, ctx: _Context) -> Edit:
-    id_token, text = _split_first(args)
+    id_token, text = split_first(args)
+    if ctx.quoted_task is not None:
+        same = _TASK_ID.fullmatch(id_token)
+        kept = text if same is not None and int(same.group(1)) == ctx.quoted_task else args
+        return Edit(ctx.quoted_task, _description(kept, "editar"))
     if not id_token:
         raise _error("editar", "faltan datos")
     return Edit(_task_id(id_token, "editar"), _description(text, "editar"))
+
+
+def _parse_mode(args: str, ctx: _Context) -> SetMode:
+    words = args.split()
+    if ctx.quoted_task is not None and len(words) == 1:
+        task_id, word = ctx.quoted_task, words[0]
+    else:
+        id_token, word = _exact_args(args, "modo", 2)
+        task_id = _task_id(id_token, "modo")
+    try:
+        return SetMode(task_id, parse_mode_word(word))
+    except InvalidCompletion as exc:
+        raise _error("modo", f"modo no válido: {_shown(word)}", field="completion") from exc
 
 
 def _parse_reminders(args: str, ctx: _Context) -> SetReminders:
@@ -199,8 +231,9 @@ _TASK_PARSERS = _table(
         ("nueva", "n", "new", "+"): _parse_new,
         ("ver", "ls", "list", "mis"): lambda args, ctx: ListTasks(),
         ("x", "hecho", "done"): _parse_complete,
-        ("tomar", "claim"): lambda args, ctx: Claim(_one_id(args, "tomar")),
-        ("soltar", "unassign", "dejar"): lambda args, ctx: Unassign(_one_id(args, "soltar")),
+        ("tomar", "claim"): lambda args, ctx: Claim(_one_id(args, "tomar", ctx)),
+        ("soltar", "unassign", "dejar"): lambda args, ctx: Unassign(_one_id(args, "soltar", ctx)),
+        ("modo", "mode"): _parse_mode,
         ("fecha", "due"): _parse_set_due,
         ("editar", "edit"): _parse_edit,
         ("recordatorios", "config", "reminders"): _parse_reminders,
@@ -225,54 +258,27 @@ _FAMILIES: dict[str, tuple[dict[str, _Parser], Command, str | None]] = {
 }
 
 
-def _command_start(text: str) -> int:
-    """Where the first word after the leading whitespace and whole ``@<digits>`` tokens starts (``len`` if none).
-
-    A scanner rather than repeated splitting, which copied the rest of the text once per leading mention."""
-    at, end = 0, len(text)
-    while True:
-        while at < end and text[at].isspace():
-            at += 1
-        if at == end or text[at] != "@":
-            return at
-        digits = at + 1
-        while digits < end and "0" <= text[digits] <= "9":
-            digits += 1
-        if digits == at + 1 or (digits < end and not text[digits].isspace()):
-            return at  # "@" alone, "@12x": a word, not a mention
-        at = digits
+def _family_of(word: str) -> tuple[dict[str, _Parser], Command, str | None] | None:
+    return _FAMILIES.get(family_key(word))
 
 
-def _head(text: str) -> tuple[str, str]:
-    """The first word after the leading mentions, and the rest of the text."""
-    return _split_first(text[_command_start(text):])
+def parse_command(
+    text: str, *, today: date, mentioned: Collection[str] = (), quoted_task: int | None = None
+) -> Command | None:
+    """The command at the start of ``text`` (after leading @mentions), or None for ordinary chat.
 
-
-def _family_of(head: str) -> tuple[dict[str, _Parser], Command, str | None] | None:
-    return _FAMILIES.get(head.lower() if head.isascii() else "")
-
-
-def command_family(text: str) -> str | None:
-    """``"admin"`` for an ``/admin`` command, ``"task"`` for a ``/t`` one, None for ordinary chat: read from the
-    first word only, so the sender's rate-limit token can be taken before the command is parsed (SPEC section 16)."""
-    family = _family_of(_head(text)[0])
-    if family is None:
-        return None
-    return family[2] or "task"
-
-
-def parse_command(text: str, *, today: date, mentioned: Collection[str] = ()) -> Command | None:
-    """The command at the start of ``text`` (after leading @mentions), or None for ordinary chat."""
-    head, rest = _head(text)
-    family = _family_of(head)
+    ``quoted_task``: the task the message's quoted message is linked to, taken by the commands that name one task
+    when their id is left out (SPEC section 18)."""
+    first, rest = head(text)
+    family = _family_of(first)
     if family is None:
         return None
     parsers, bare, family_name = family
-    subcommand, args = _split_first(rest)
+    subcommand, args = split_first(rest)
     if not subcommand:
         return bare
     parser = parsers.get(_word(subcommand))
     if parser is None:
         raise _error(family_name, f"orden desconocida: {_shown(subcommand)}")
-    return parser(args, _Context(today, frozenset(mentioned)))
+    return parser(args, _Context(today, frozenset(mentioned), quoted_task))
 

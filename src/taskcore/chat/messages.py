@@ -9,7 +9,9 @@ The order matters and follows SPEC sections 4 and 5:
    is then ignored without a word, and counted as blocked in a group that is not served), and an empty bucket gets
    one notice per empty spell;
 5. only then is the command parsed (a text over MAX_COMMAND_LENGTH is refused unparsed) and run; its reply quotes
-   it, and a robot or warn reaction marks it.
+   it, and a robot or warn reaction marks it. A reply quoting a message linked to a task (SPEC section 18) lends
+   that task to the commands written without an id; a reply that is only ``hecho``, ``yo``... is such a command,
+   and any other chat stays chat (the link is looked up only for those words, after gating).
 
 Until step 5 only the first word is read (``command_family``), so a long message costs no parsing before gating
 and the rate limit have had their say (SPEC section 16).
@@ -17,26 +19,30 @@ and the rate limit have had their say (SPEC section 16).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from taskcore.chat import replies
 from taskcore.chat.admin import ADMIN_COMMANDS, is_admin
-from taskcore.chat.commands import CommandSyntaxError
-from taskcore.chat.grammar import command_family, parse_command
+from taskcore.chat.commands import CommandSyntaxError, command_for
+from taskcore.chat.grammar import parse_command
+from taskcore.chat.heads import command_family
 from taskcore.chat.membership import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
-from taskcore.chat.result import ChatResult, MetricEvent, reply_to
+from taskcore.chat.result import ChatResult, Mention, MetricEvent, OutgoingText, reply_to
 from taskcore.chat.tasks import CHECKED_FIRST, TASK_COMMANDS
 from taskcore.chat.transaction import savepoint
 from taskcore.chat.turn import Answer, Turn, rejected
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
+from taskcore.conversation import classify_reply_word
 from taskcore.errors import TaskcoreError
 from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid
 from taskcore.reactions import ROBOT, WARN, ReactionRequest
 from taskcore.services.groups import see_known_group
 from taskcore.services.identities import Resolution, read_sender, resolve_user
+from taskcore.services.links import task_for_message
 from taskcore.services.members import member_seen
 from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
@@ -44,21 +50,56 @@ from taskcore.storage.db import Database
 ADMIN_FAMILY = "admin"
 
 
-def parse(msg: InboundMessage, moment: Moment) -> Any:
-    """The command in the message, a CommandSyntaxError for a malformed one, or None for ordinary chat."""
+def parse(msg: InboundMessage, moment: Moment, quoted_task: int | None = None) -> Any:
+    """The command in the message, a CommandSyntaxError for a malformed one, or None for ordinary chat;
+    ``quoted_task`` is the task the quoted message is linked to."""
     try:
-        return parse_command(msg.text, today=moment.today, mentioned=msg.mentioned_digits)
+        return parse_command(msg.text, today=moment.today, mentioned=msg.mentioned_digits, quoted_task=quoted_task)
     except CommandSyntaxError as exc:
         return exc
 
 
-def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment) -> ChatResult:
-    """Everything one text message causes (see the module docstring), as a result to deliver and count.
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """A message (or reaction) let in: its resolved sender, and what the group's sighting announced and counted."""
 
-    Sender, alias, membership and group are read in one statement first; only what changed is written then."""
+    who: Resolution
+    served: bool
+    found: ChatResult
+    metrics: tuple[MetricEvent, ...]
+
+    def turn(self, db: Database, policy: ChatPolicy, moment: Moment, msg: InboundMessage, **extra: Any) -> Turn:
+        """The turn of the sender's command."""
+        return Turn(db, policy, moment, msg, self.who.user_id, private_chat(msg, self.who), **extra)
+
+    def chat(self, outcome: str = "chat") -> ChatResult:
+        """The message was ordinary chat: only the sighting's notices and counts."""
+        return ChatResult(outcome, self.found.texts, metrics=self.metrics)
+
+    def with_command(self, result: ChatResult) -> ChatResult:
+        """A command's result, with the sighting's notices and counts."""
+        return result.plus(texts=self.found.texts, metrics=self.metrics)
+
+
+def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment) -> ChatResult:
+    """Everything one text message causes (see the module docstring), as a result to deliver and count."""
     if not first_sighting(db, instance=msg.instance, message_id=msg.message_id, now=moment.now):
         return ChatResult("duplicate")
     family = command_family(msg.text)
+    arrived = arrive(db, policy, msg, moment, family=family)
+    if isinstance(arrived, ChatResult):
+        return arrived
+    if family is None:
+        return _reply_word(db, policy, msg, moment, arrived)
+    return arrived.with_command(_command(arrived.turn(db, policy, moment, msg), family, served=arrived.served))
+
+
+def arrive(
+    db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *, family: str | None
+) -> Arrival | ChatResult:
+    """Steps 2 and 3: the group's sighting (a ChatResult when the message stops there) and the sender.
+
+    Sender, alias, membership and group are read in one statement first; only what changed is written then."""
     phone, lid = msg.sender.phone, msg.sender.lid
     facts = read_sender(db, phone=phone, lid=lid, group_id=msg.group_id)
     served, found = True, ChatResult("direct")
@@ -73,10 +114,16 @@ def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment
         # After a re-key the membership read above may have been merged into another row: read it afresh.
         known = None if facts.needs_rekey(phone, lid) else facts
         member_seen(db, group_id=msg.group_id, user_id=who.user_id, now=moment.now, known=known)
-    if family is None:
-        return ChatResult("chat", found.texts, metrics=metrics)
-    turn = Turn(db, policy, moment, msg, who.user_id, private_chat(msg, who))
-    return _command(turn, family, served=served).plus(texts=found.texts, metrics=metrics)
+    return Arrival(who, served, found, metrics)
+
+
+def _reply_word(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment, arrived: Arrival) -> ChatResult:
+    """Ordinary chat, unless it is a whole-message word (``hecho``, ``yo``...) replying to a task's message."""
+    action = classify_reply_word(msg.text) if msg.quoted_id else None
+    task_id = task_for_message(db, message_id=msg.quoted_id) if action and msg.quoted_id else None
+    if action is None or task_id is None:
+        return arrived.chat()
+    return arrived.with_command(act(arrived.turn(db, policy, moment, msg), command_for(action, task_id)))
 
 
 def _blocked(family: str | None) -> tuple[MetricEvent, ...]:
@@ -97,26 +144,42 @@ def _command(turn: Turn, family: str, *, served: bool) -> ChatResult:
     if family == ADMIN_FAMILY and not is_admin(turn):
         turn.moment.take_token(turn.user_id)
         return ChatResult("admin command from a non-admin", metrics=() if served else _blocked(family))
+    return _answered(turn, lambda: _answer(turn))
+
+
+def act(turn: Turn, command: Any) -> ChatResult:
+    """A command already known (a reply word or a reaction on a task's message): the rate limit, then as parsed."""
+    return _answered(turn, lambda: (command.name, _run(turn, command)))
+
+
+def _answered(turn: Turn, answer_of: Callable[[], tuple[str, Answer]]) -> ChatResult:
+    """Take the sender's token; then the answer, its reply (quoting the command, or ``turn.quote``) and its mark."""
     decision = turn.moment.take_token(turn.user_id)
     if not decision.allowed:
-        notice = (reply_to(turn.msg, replies.throttled(decision.retry_after)),) if decision.notify else ()
+        notice = (_reply(turn, replies.throttled(decision.retry_after)),) if decision.notify else ()
         return ChatResult("throttled", notice)
-    name, answer = _answer(turn)
+    name, answer = answer_of()
     mark = ReactionRequest(turn.msg.chat_id, turn.msg.message_id, turn.msg.participant, ROBOT if answer.ok else WARN,
                            dedupe_key=f"command:{turn.msg.instance}:{turn.msg.message_id}")
+    reply = replace(_reply(turn, answer.text, answer.mentions), label=answer.label, task_id=answer.task_id)
     return ChatResult(
         f"{name} {'done' if answer.ok else 'rejected'}",
-        texts=(replace(reply_to(turn.msg, answer.text, answer.mentions), label=answer.label), *answer.extra),
-        reactions=(*answer.reactions, mark),
+        texts=(reply, *answer.extra),
+        reactions=(*answer.reactions, *((mark,) if turn.marks else ())),
         metrics=answer.metrics,
     )
+
+
+def _reply(turn: Turn, text: str, mentions: tuple[Mention, ...] = ()) -> OutgoingText:
+    return reply_to(turn.msg, text, mentions, quote=turn.quote)
 
 
 def _answer(turn: Turn) -> tuple[str, Answer]:
     """The command's name (for the outcome) and its answer; a text too long to be a command is not parsed at all."""
     if len(turn.msg.text) > MAX_COMMAND_LENGTH:
         return "too long", rejected(replies.TOO_LONG)
-    parsed = parse(turn.msg, turn.moment)
+    quoted = turn.msg.quoted_id
+    parsed = parse(turn.msg, turn.moment, task_for_message(turn.db, message_id=quoted) if quoted else None)
     if isinstance(parsed, CommandSyntaxError):
         return "syntax", rejected(str(parsed))
     return parsed.name, _run(turn, parsed)

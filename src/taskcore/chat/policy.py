@@ -16,7 +16,8 @@ LIST_LIMIT = 20  # lines of /t ver before "y N más"
 
 @dataclass(frozen=True, slots=True)
 class ChatPolicy:
-    """The settings the chat obeys: gating, administrators, discovery notices, web links, queue attempts, reactions."""
+    """The settings the chat obeys: gating, administrators, discovery notices, web links, queue attempts, reactions
+    (the bot's own, and whether people's reactions act: REACTION_COMMANDS_ENABLED)."""
 
     mode: GatingMode = GatingMode.OFF
     admins: frozenset[str] = frozenset()
@@ -25,6 +26,7 @@ class ChatPolicy:
     max_attempts: int = 6
     reactions: ReactionPolicy = field(default_factory=ReactionPolicy)
     list_limit: int = LIST_LIMIT
+    reaction_commands: bool = True
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChatPolicy:
@@ -36,6 +38,7 @@ class ChatPolicy:
             web_base_url=settings.web_base_url,
             max_attempts=settings.rq_max_attempts,
             reactions=ReactionPolicy.from_settings(settings),
+            reaction_commands=settings.reaction_commands_enabled,
         )
 
 

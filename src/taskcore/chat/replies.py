@@ -33,6 +33,8 @@ HERE_OUTSIDE_GROUP = "«aquí» solo vale dentro de un grupo. Indica el grupo: /
 SYNC_STARTED = "Sincronización de grupos y miembros en marcha."
 SYNC_UNAVAILABLE = "Los procesos programados no están en marcha: no puedo sincronizar ahora."
 FAILED = "No he podido hacerlo; inténtalo de nuevo en un momento."
+EACH_ONLY_IN_GROUPS = "!todos solo vale en un grupo: en privado la tarea es solo tuya."
+MODE_ONLY_IN_GROUPS = "El modo (todos|uno) solo se aplica a tareas de grupo."
 TOO_LONG = f"Ese mensaje es demasiado largo para una orden: como mucho {MAX_COMMAND_LENGTH} caracteres."
 
 
@@ -46,18 +48,50 @@ def _due(day: date | None) -> str:
 
 
 def created(
-    task_id: int, description: str, due: date | None, assignee_tags: Sequence[str], *, in_group: bool
+    task_id: int, description: str, due: date | None, assignee_tags: Sequence[str], *, in_group: bool,
+    each: bool = False,
 ) -> str:
-    """/t nueva."""
+    """/t nueva; with !todos each assignee completes their part."""
     head = f"Tarea #{task_id} creada: {short(description)}{_due(due)}"
     if not in_group:
         return head
-    return f"{head}. Para {', '.join(assignee_tags)}" if assignee_tags else f"{head}. {NOBODY.capitalize()}"
+    who = f"Para {', '.join(assignee_tags)}" if assignee_tags else NOBODY.capitalize()
+    return f"{head}. {who}" + (" (cada uno su parte)" if each else "")
 
 
 def completed(task: Task) -> str:
     """/t x, one task completed now."""
     return f"Tarea #{task.id} completada: {short(task.description)}"
+
+
+def part_done(name: str | None, task_id: int, done: int, total: int) -> str:
+    """/t x (or ✅) by an assignee of a shared task that others have still to do."""
+    return f"{name or NAMELESS.capitalize()} ha terminado su parte de la tarea #{task_id} ({done}/{total})."
+
+
+def last_part_done(name: str | None, task: Task) -> str:
+    """/t x (or ✅) that finishes the last part of a shared task."""
+    total = len(task.assignees)
+    return (f"{name or NAMELESS.capitalize()} ha terminado la última parte ({total}/{total}). "
+            f"Tarea #{task.id} completada: {short(task.description)}")
+
+
+def part_already_done(task_id: int, done: int, total: int) -> str:
+    """/t x by an assignee whose part was done already."""
+    return f"Ya habías terminado tu parte de la tarea #{task_id} ({done}/{total})."
+
+
+def completed_by_the_rest(task: Task) -> str:
+    """Added to /t soltar when the parts left were all done: the shared task is completed."""
+    return f"Las partes que quedan ya estaban hechas: tarea #{task.id} completada."
+
+
+def mode_set(task: Task) -> str:
+    """/t modo."""
+    if task.each:
+        done, total = task.progress
+        return f"Tarea #{task.id}: ahora cada responsable completa su parte ({done}/{total})."
+    return f"Tarea #{task.id}: ahora basta con que una persona la complete."
 
 
 def already_completed(task_id: int) -> str:
@@ -118,10 +152,13 @@ def throttled(seconds: int) -> str:
 
 
 def task_line(task: Task, *, group: bool) -> str:
-    """One line of /t ver: id, description, due date, and in a group who has it."""
+    """One line of /t ver: id, description, due date, and in a group who has it; a shared task (each mode) ticks
+    the parts done (✓) and shows its progress."""
     due = f" · {format_due_date(task.due_date)}" if task.due_date else ""
-    people = ", ".join(p.name or NAMELESS for p in task.assignees) or NOBODY
-    return f"#{task.id} {short(task.description, 60)}{due}" + (f" · {people}" if group else "")
+    tick = " ✓" if task.each else ""
+    people = ", ".join(f"{p.name or NAMELESS}{tick if p.done else ''}" for p in task.assignees) or NOBODY
+    progress = " · {}/{} partes".format(*task.progress) if task.each else ""
+    return f"#{task.id} {short(task.description, 60)}{due}" + (f" · {people}" if group else "") + progress
 
 
 def list_heading(total: int, *, group: bool) -> str:

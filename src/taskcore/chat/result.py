@@ -43,6 +43,7 @@ class OutgoingText:
     payload: dict[str, Any]
     label: str = "reply"
     dedupe_key: str | None = None
+    task_id: int | None = None
 
     @property
     def text(self) -> str:
@@ -64,8 +65,11 @@ class ChatResult:
         return ChatResult(self.outcome, self.texts + texts, self.reactions, self.metrics + metrics)
 
 
-def reply_to(msg: InboundMessage, text: str, mentions: tuple[Mention, ...] = ()) -> OutgoingText:
-    """A reply in the message's chat quoting it; in a group it starts by mentioning the sender.
+def reply_to(
+    msg: InboundMessage, text: str, mentions: tuple[Mention, ...] = (), *, quote: dict[str, Any] | None = None
+) -> OutgoingText:
+    """A reply in the message's chat quoting it (or ``quote``, a sendText ``quoted`` object: the message a reaction
+    named); in a group it starts by mentioning the sender.
 
     ``mentions`` are the other people the text names with their ``@<digits>`` tags; they are mentioned too.
     """
@@ -73,8 +77,8 @@ def reply_to(msg: InboundMessage, text: str, mentions: tuple[Mention, ...] = ())
     body = send_text_body(
         chat_id=msg.chat_id,
         text=f"{sender.tag} {text}" if sender else text,
-        quoted=quoted_key(chat_id=msg.chat_id, message_id=msg.message_id, participant=msg.participant,
-                          text=msg.text),
+        quoted=quote or quoted_key(chat_id=msg.chat_id, message_id=msg.message_id, participant=msg.participant,
+                                   text=msg.text),
         mentioned=[m.jid for m in (*((sender,) if sender else ()), *mentions)],
     )
     return OutgoingText(msg.chat_id, body)

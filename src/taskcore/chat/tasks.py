@@ -16,6 +16,7 @@ from taskcore.chat.commands import (
     ListTasks,
     NewTask,
     SetDue,
+    SetMode,
     SetReminders,
     Unassign,
     WebLink,
@@ -23,10 +24,11 @@ from taskcore.chat.commands import (
 from taskcore.chat.listing import list_tasks
 from taskcore.chat.result import Mention, direct_message
 from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.errors import Conflict, Forbidden, NotFound
-from taskcore.model import Origin, Task
+from taskcore.completion import CompletionMode
+from taskcore.errors import Conflict, Forbidden, NotFound, ValidationError
+from taskcore.model import Completion, Origin, Task
 from taskcore.queue_rules import LOGIN_LINK_LABEL
-from taskcore.reactions import completion_check
+from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import members, preferences, tasks, web_auth
 from taskcore.services.identities import resolve_mentions
 
@@ -39,16 +41,20 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
     """A group task for the mentioned people (none: unassigned), or a personal task in a direct message.
 
     The grammar has sanitised the description, so the use case's check of it cannot fail after the mentions were
-    written: the command needs no savepoint (CHECKED_FIRST)."""
+    written: the command needs no savepoint (CHECKED_FIRST); ``!todos`` in private is refused before any write."""
     msg, now = turn.msg, turn.moment.now
+    if cmd.each and turn.group_id is None:
+        return rejected(replies.EACH_ONLY_IN_GROUPS)
     people = _assignees(turn, cmd.mentions) if turn.group_id else []
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
+    completion = CompletionMode.EACH if cmd.each else CompletionMode.ANY
     task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
-                             due=cmd.due, assignees=[user for user, _ in people], origin=origin, now=now)
+                             due=cmd.due, assignees=[user for user, _ in people], origin=origin,
+                             completion=completion, now=now)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.tag for m in mentions],
-                           in_group=turn.group_id is not None)
-    return Answer(text, mentions=mentions)
+                           in_group=turn.group_id is not None, each=cmd.each)
+    return Answer(text, mentions=mentions, task_id=task.id)
 
 
 def _assignees(turn: Turn, digits: tuple[str, ...]) -> list[tuple[str, Mention]]:
@@ -83,30 +89,50 @@ def _on_task(turn: Turn, task_id: int, action: Callable[[], Any]) -> Answer:
     except NotFound:
         return rejected(replies.not_found(task_id))
     except Conflict:
-        return rejected(replies.already_completed(task_id))
+        return rejected(replies.already_completed(task_id), task_id)
     except Forbidden:
-        return rejected(replies.forbidden(task_id))
-    return result if isinstance(result, Answer) else Answer(str(result))
+        return rejected(replies.forbidden(task_id), task_id)
+    return result if isinstance(result, Answer) else Answer(str(result), task_id=task_id)
 
 
 def complete(turn: Turn, cmd: Complete) -> Answer:
     """/t x: each task completed (or why not), one line each; the check mark on each origin message."""
     answers = [_on_task(turn, task_id, partial(_complete_one, turn, task_id)) for task_id in cmd.task_ids]
     reactions = tuple(r for a in answers for r in a.reactions)
-    return Answer("\n".join(a.text for a in answers), ok=all(a.ok for a in answers), reactions=reactions)
+    about = answers[0].task_id if len(answers) == 1 else None
+    return Answer("\n".join(a.text for a in answers), ok=all(a.ok for a in answers), reactions=reactions,
+                  task_id=about)
 
 
 def _complete_one(turn: Turn, task_id: int) -> Answer:
     now = turn.moment.now
     done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now)
+    task = done.task
+    if task.each and not done.newly_completed:
+        done_parts, total = task.progress
+        if done.part_done:
+            return Answer(replies.part_done(_name(task, turn.user_id), task_id, done_parts, total), task_id=task_id)
+        if not task.completed:
+            return rejected(replies.part_already_done(task_id, done_parts, total), task_id)
     if not done.newly_completed:
-        return rejected(replies.already_completed(task_id))
-    check = completion_check(turn.policy.reactions, done, now)
-    return Answer(replies.completed(done.task), reactions=() if check is None else (check,))
+        return rejected(replies.already_completed(task_id), task_id)
+    text = replies.last_part_done(_name(task, turn.user_id), task) if task.each else replies.completed(task)
+    return Answer(text, reactions=_check(turn, done), task_id=task_id)
+
+
+def _name(task: Task, user_id: str) -> str | None:
+    part = task.part_of(user_id)
+    return part.name if part else None
+
+
+def _check(turn: Turn, done: Completion) -> tuple[ReactionRequest, ...]:
+    """The check mark on the origin message of a task this command completed, when the policy allows it."""
+    check = completion_check(turn.policy.reactions, done, turn.moment.now)
+    return () if check is None else (check,)
 
 
 def _change(turn: Turn, task_id: int, change: Callable[[], Task], render: Callable[[Task], str]) -> Answer:
-    return _on_task(turn, task_id, lambda: Answer(render(change())))
+    return _on_task(turn, task_id, lambda: Answer(render(change()), task_id=task_id))
 
 
 def claim(turn: Turn, cmd: Claim) -> Answer:
@@ -116,9 +142,27 @@ def claim(turn: Turn, cmd: Claim) -> Answer:
 
 
 def unassign(turn: Turn, cmd: Unassign) -> Answer:
-    """/t soltar."""
-    return _change(turn, cmd.task_id, lambda: tasks.unassign_task(
-        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id), replies.unassigned)
+    """/t soltar; in a shared task whose remaining parts are all done, that completes it."""
+    return _on_task(turn, cmd.task_id, partial(_unassign, turn, cmd.task_id))
+
+
+def _unassign(turn: Turn, task_id: int) -> Answer:
+    task = tasks.unassign_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id,
+                               now=turn.moment.now)
+    if not task.completed:
+        return Answer(replies.unassigned(task), task_id=task_id)
+    text = f"{replies.unassigned(task)}\n{replies.completed_by_the_rest(task)}"
+    return Answer(text, reactions=_check(turn, Completion(task, newly_completed=True)), task_id=task_id)
+
+
+def set_mode(turn: Turn, cmd: SetMode) -> Answer:
+    """/t modo: one completion for all (uno), or each assignee their part (todos)."""
+    try:
+        return _change(turn, cmd.task_id, lambda: tasks.edit_task(
+            turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, completion=cmd.completion),
+            replies.mode_set)
+    except ValidationError:
+        return rejected(replies.MODE_ONLY_IN_GROUPS, cmd.task_id)
 
 
 def set_due(turn: Turn, cmd: SetDue) -> Answer:
@@ -167,6 +211,7 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     Unassign: unassign,
     SetDue: set_due,
     Edit: edit,
+    SetMode: set_mode,
     SetReminders: set_reminders,
     WebLink: web_link,
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import Mention, MetricEvent, OutgoingText
@@ -13,7 +14,10 @@ from taskcore.storage.db import Database
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """The command message, its resolved sender and the chat they can be written to privately."""
+    """The command message, its resolved sender and the chat they can be written to privately.
+
+    For a reaction, ``msg`` stands for the reaction (its sender, chat and id), ``quote`` is the reacted message the
+    reply quotes instead, and ``marks`` is False: a reaction gets no 🤖/⚠️ of its own."""
 
     db: Database
     policy: ChatPolicy
@@ -21,6 +25,8 @@ class Turn:
     msg: InboundMessage
     user_id: str
     private_chat: str
+    quote: dict[str, Any] | None = None
+    marks: bool = True
 
     @property
     def group_id(self) -> str | None:
@@ -31,17 +37,19 @@ class Turn:
 @dataclass(frozen=True, slots=True)
 class Answer:
     """The reply to a command (``ok`` False for a rejected one) and anything else it sends or counts; ``label`` marks
-    the reply's queue row (``login``: its text is dropped once sent)."""
+    the reply's queue row (``login``: its text is dropped once sent); ``task_id`` is the one task the reply is about
+    (its message is then linked to it, so replying to it or reacting to it acts on that task)."""
 
     text: str
     ok: bool = True
     label: str = "reply"
+    task_id: int | None = None
     mentions: tuple[Mention, ...] = ()
     extra: tuple[OutgoingText, ...] = ()
     reactions: tuple[ReactionRequest, ...] = ()
     metrics: tuple[MetricEvent, ...] = ()
 
 
-def rejected(text: str) -> Answer:
+def rejected(text: str, task_id: int | None = None) -> Answer:
     """A command that was not carried out, with the reason."""
-    return Answer(text, ok=False)
+    return Answer(text, ok=False, task_id=task_id)

@@ -9,13 +9,14 @@ from taskcore.dates import ACCEPTED_FORMS
 
 USAGE: dict[str, tuple[str, str]] = {
     "ayuda": ("/t ayuda", "/t ayuda"),
-    "nueva": ("/t nueva <texto> [fecha] [@mención...]", "/t nueva comprar pan mañana @Ana"),
+    "nueva": ("/t nueva <texto> [fecha] [@mención...] [!todos]", "/t nueva comprar pan mañana @Ana"),
     "ver": ("/t ver", "/t ver"),
     "x": ("/t x <id> [<id>...]", "/t x 12 15"),
     "tomar": ("/t tomar <id>", "/t tomar 12"),
     "soltar": ("/t soltar <id>", "/t soltar 12"),
     "fecha": ("/t fecha <id> <fecha>|sin", "/t fecha 12 2026-03-05"),
     "editar": ("/t editar <id> <texto>", "/t editar 12 comprar pan integral"),
+    "modo": ("/t modo <id> todos|uno", "/t modo 12 todos"),
     "recordatorios": (
         "/t recordatorios <off|diario|laborables|semanal> [HH:MM]",
         "/t recordatorios diario 08:30",
@@ -58,6 +59,8 @@ HELP_TEXT = (
     "Órdenes (/t o /tarea):\n"
     + _help_lines([usage for name, usage in USAGE.items() if not name.startswith("admin")])
     + f'\n{DATE_FORMS}. El texto entre comillas va tal cual: /t nueva "comprar 2/3 kg" mañana'
+    + "\n!todos: cada responsable completa su parte. Respondiendo a un mensaje de una tarea, sin id: /t x, "
+      "/t tomar, /t soltar, /t fecha, /t editar; o solo «hecho» (✅) o «yo» (✋). También vale reaccionar ✅ o ✋."
 )
 """Spanish help for ``/t``: every command with one example."""
 

@@ -16,36 +16,36 @@ from typing import Any, TypeAlias
 
 import pydantic
 
+from taskcore.gateway.addressing import (
+    Identity,
+    chat_of,
+    digits_of,
+    identity_of,
+    lid_of,
+    participant_identity,
+    phone_of,
+    strip_device,
+)
 from taskcore.gateway.inbound_models import (
     WireEnvelope,
     WireGroup,
-    WireKey,
     WireMessageData,
-    WireParticipant,
     WireParticipants,
+    WireReaction,
     canonical_event,
 )
-from taskcore.identity import GROUP_DOMAIN, LID_DOMAIN, jid_domain, normalize_group_id
+from taskcore.identity import GROUP_DOMAIN, jid_domain, normalize_group_id
+
+__all__ = [
+    "ConnectionChanged", "GroupSeen", "GroupsUpserted", "Identity", "Ignored", "InboundEvent", "InboundMessage",
+    "InboundReaction", "ParticipantsChange", "ReactedMessage", "chat_key", "identity_of", "lid_of", "parse_event",
+    "participant_identity", "phone_of", "strip_device",
+]
 
 MESSAGES_UPSERT = "messages.upsert"
 PARTICIPANTS_UPDATE = "group-participants.update"
 GROUPS_UPSERT = "groups.upsert"
 CONNECTION_UPDATE = "connection.update"
-_PHONE_DOMAINS = frozenset({"s.whatsapp.net", "c.us", ""})
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    """A person as the gateway names them: phone digits and/or LID digits, and the JID exactly as received."""
-
-    phone: str | None
-    lid: str | None
-    jid: str | None = None
-
-    @property
-    def known(self) -> bool:
-        """True when there is a phone number or a LID to resolve."""
-        return bool(self.phone or self.lid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +63,40 @@ class InboundMessage:
     mentioned: tuple[str, ...]
     sent_at: datetime | None
     bot_id: str | None
+    quoted_id: str | None = None
 
     @property
     def mentioned_digits(self) -> tuple[str, ...]:
         """The user part of each mentioned JID."""
         return tuple(jid.partition("@")[0] for jid in self.mentioned)
+
+
+@dataclass(frozen=True, slots=True)
+class ReactedMessage:
+    """The message a reaction names: its id, whether the bot sent it, and its author as the key gives it."""
+
+    message_id: str
+    from_me: bool
+    participant: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class InboundReaction:
+    """A reaction (messages.upsert, ``reactionMessage``) by someone else; ``emoji`` is ``""`` when removed.
+
+    The fields it shares with InboundMessage mean the same: the reactor, the chat, the reaction's own id and time."""
+
+    instance: str
+    message_id: str
+    chat_id: str
+    group_id: str | None
+    sender: Identity
+    participant: str | None
+    push_name: str | None
+    emoji: str
+    reacted: ReactedMessage
+    sent_at: datetime | None
+    bot_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,46 +145,10 @@ class Ignored:
     event: str | None = None
 
 
-InboundEvent: TypeAlias = InboundMessage | ParticipantsChange | GroupsUpserted | ConnectionChanged | Ignored
+InboundEvent: TypeAlias = (
+    InboundMessage | InboundReaction | ParticipantsChange | GroupsUpserted | ConnectionChanged | Ignored
+)
 """Everything ``parse_event`` returns."""
-
-
-def strip_device(jid: str) -> str:
-    """``34600112233:12@s.whatsapp.net`` -> ``34600112233@s.whatsapp.net``; other JIDs unchanged."""
-    user, at, domain = jid.strip().partition("@")
-    return f"{user.partition(':')[0]}{at}{domain}"
-
-
-def _digits(jid: str) -> str | None:
-    user = strip_device(jid).partition("@")[0]
-    return user if user.isascii() and user.isdigit() else None
-
-
-def phone_of(jid: str | None) -> str | None:
-    """The digits of a phone-number JID (or of bare digits); None for LIDs, groups and anything else."""
-    if not jid or jid_domain(jid) not in _PHONE_DOMAINS:
-        return None
-    return _digits(jid)
-
-
-def lid_of(jid: str | None) -> str | None:
-    """The digits of a ``...@lid`` JID; None otherwise."""
-    return _digits(jid) if jid and jid_domain(jid) == LID_DOMAIN else None
-
-
-def identity_of(*jids: str | None, raw: str | None = None) -> Identity:
-    """The first phone number and the first LID among ``jids``; ``raw`` is kept as received."""
-    phone = next((p for p in map(phone_of, jids) if p), None)
-    lid = next((lid for lid in map(lid_of, jids) if lid), None)
-    return Identity(phone, lid, raw)
-
-
-def participant_identity(person: WireParticipant) -> Identity:
-    """PN = phoneNumber, or id when a phone JID; LID = id when ``@lid``, else lid (CONTRACT.md "Parsing")."""
-    lid = lid_of(person.id) or lid_of(person.lid) or (_digits(person.lid) if person.lid else None)
-    phone = phone_of(person.id) or phone_of(person.phone_number)
-    # Leavers' participantsData (2.3.5) carries the LID digits as "phoneNumber": that is no phone number.
-    return Identity(None if phone == lid else phone, lid, person.id)
 
 
 def parse_event(payload: Mapping[str, Any], *, path_event: str | None = None) -> InboundEvent:
@@ -177,41 +170,45 @@ def parse_event(payload: Mapping[str, Any], *, path_event: str | None = None) ->
 def _parse_message(envelope: WireEnvelope) -> InboundEvent:
     data = WireMessageData.model_validate(envelope.data)
     key = data.key
-    if key.from_me:
-        return Ignored("fromMe", MESSAGES_UPSERT)
+    reaction = data.message.reaction if data.message else None
     text = data.text()
-    if not key.id:
-        return Ignored("no message id", MESSAGES_UPSERT)
-    if text is None:
-        return Ignored("not a text message", MESSAGES_UPSERT)
-    chat = _chat_of(key)
-    if chat is None:
-        return Ignored("not a person or group chat", MESSAGES_UPSERT)
+    unread = _unread(key.from_me, key.id, readable=text is not None or reaction is not None)
+    if unread:
+        return Ignored(unread, MESSAGES_UPSERT)
+    chat = chat_of(key)
+    if chat is None or not chat[2].known:
+        return Ignored("not a person or group chat" if chat is None else "sender unknown", MESSAGES_UPSERT)
     chat_id, group_id, sender = chat
-    if not sender.known:
-        return Ignored("sender unknown", MESSAGES_UPSERT)
+    bot_id = phone_of(envelope.sender)
+    common: dict[str, Any] = {
+        "instance": envelope.instance or "", "message_id": key.id or "", "chat_id": chat_id, "group_id": group_id,
+        "sender": sender, "participant": key.participant if group_id else None, "push_name": data.push_name,
+        "sent_at": _when(data.message_timestamp), "bot_id": bot_id}
+    if reaction is not None:
+        return _reaction(reaction, common)
     return InboundMessage(
-        instance=envelope.instance or "", message_id=key.id, chat_id=chat_id, group_id=group_id, sender=sender,
-        participant=key.participant if group_id else None, push_name=data.push_name, text=text,
-        mentioned=tuple(dict.fromkeys(strip_device(j) for j in data.mentioned_jids() if _digits(j))),
-        sent_at=_when(data.message_timestamp), bot_id=phone_of(envelope.sender),
+        **common, text=text or "", quoted_id=data.quoted_id(),
+        mentioned=tuple(dict.fromkeys(strip_device(j) for j in data.mentioned_jids() if digits_of(j))),
     )
 
 
-def _chat_of(key: WireKey) -> tuple[str, str | None, Identity] | None:
-    """(chat id for replies, group id or None, sender) of a message key; None for broadcasts and unknown chats."""
-    remote = strip_device(key.remote_jid or "")
-    if jid_domain(remote) == GROUP_DOMAIN:
-        group_id = normalize_group_id(remote)
-        sender = identity_of(key.participant, key.participant_alt, key.participant_pn, key.participant_lid,
-                             key.sender_pn, key.sender_lid, raw=key.participant)
-        return group_id, group_id, sender
-    if not remote or jid_domain(remote) not in _PHONE_DOMAINS | {LID_DOMAIN}:
-        return None
-    sender = identity_of(remote, key.remote_jid_alt, key.sender_pn, key.sender_lid, key.previous_remote_jid,
-                         raw=key.remote_jid)
-    chat_id = f"{sender.phone}@s.whatsapp.net" if sender.phone else f"{sender.lid}@{LID_DOMAIN}"
-    return chat_id, None, sender
+def _unread(from_me: bool, message_id: str | None, *, readable: bool) -> str | None:
+    """Why a messages.upsert is not read (sent by the bot, no id, neither a text nor a reaction), or None."""
+    if from_me:
+        return "fromMe"
+    if not message_id:
+        return "no message id"
+    return None if readable else "not a text message"
+
+
+def _reaction(reaction: WireReaction, common: dict[str, Any]) -> InboundEvent:
+    """A reaction on a message; the bot's own (sent from its phone without ``fromMe``) is ignored."""
+    if reaction.key is None or not reaction.key.id:
+        return Ignored("reaction without the reacted message", MESSAGES_UPSERT)
+    if common["bot_id"] is not None and common["sender"].phone == common["bot_id"]:
+        return Ignored("the bot's own reaction", MESSAGES_UPSERT)
+    reacted = ReactedMessage(reaction.key.id, reaction.key.from_me, reaction.key.participant)
+    return InboundReaction(**common, emoji=reaction.text, reacted=reacted)
 
 
 def _when(timestamp: int | None) -> datetime | None:
@@ -263,7 +260,7 @@ _PARSERS = {
 
 def chat_key(event: InboundEvent) -> str:
     """The key whose events must be handled in order: the chat of a message, the group of a group event."""
-    if isinstance(event, InboundMessage):
+    if isinstance(event, InboundMessage | InboundReaction):
         return event.chat_id
     if isinstance(event, ParticipantsChange):
         return event.group_id

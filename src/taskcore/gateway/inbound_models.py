@@ -107,12 +107,24 @@ class WireExtendedText(Loose):
     context_info: Annotated[WireContext | None, _OBJECT] = Field(None, alias="contextInfo")
 
 
+def _emoji(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+class WireReaction(Loose):
+    """message.reactionMessage: the reacted message's key and the emoji (``""`` when the reaction is removed)."""
+
+    key: Annotated[WireKey | None, _OBJECT] = None
+    text: Annotated[str, BeforeValidator(_emoji)] = ""
+
+
 class WireMessage(Loose):
-    """The message body: only text forms are read."""
+    """The message body: only text forms and reactions are read."""
 
     conversation: Text = None
     extended_text: Annotated[WireExtendedText | None, _OBJECT] = Field(
         None, alias="extendedTextMessage")
+    reaction: Annotated[WireReaction | None, _OBJECT] = Field(None, alias="reactionMessage")
 
 
 class WireMessageData(Loose):
@@ -130,6 +142,12 @@ class WireMessageData(Loose):
             return None
         extended = self.message.extended_text
         return self.message.conversation or (extended.text if extended else None)
+
+    def quoted_id(self) -> str | None:
+        """The quoted message's id (``contextInfo.stanzaId``), top-level or in extendedTextMessage; None if none."""
+        extended = self.message.extended_text if self.message else None
+        nested = extended.context_info if extended else None
+        return (self.context_info.stanza_id if self.context_info else None) or (nested.stanza_id if nested else None)
 
     def mentioned_jids(self) -> tuple[str, ...]:
         """mentionedJid from the top-level contextInfo and from extendedTextMessage.contextInfo."""

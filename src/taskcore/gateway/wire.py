@@ -31,6 +31,15 @@ def quoted_key(*, chat_id: str, message_id: str, participant: str | None, text: 
     return {"key": key, "message": {"conversation": text or ""}}
 
 
+def quoted_reference(*, chat_id: str, message_id: str, from_me: bool, participant: str | None) -> dict[str, Any]:
+    """The ``quoted`` object for a message whose text the bot does not have (one a reaction named): the key alone,
+    which the gateway completes from its own store (CONTRACT.md section 4, "Quoting")."""
+    key: dict[str, Any] = {"id": message_id, "remoteJid": chat_id, "fromMe": from_me}
+    if participant:
+        key["participant"] = participant
+    return {"key": key}
+
+
 def send_text_body(
     *, chat_id: str, text: str, quoted: dict[str, Any] | None = None, mentioned: Sequence[str] = ()
 ) -> dict[str, Any]:

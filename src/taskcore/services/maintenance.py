@@ -13,10 +13,14 @@ DELIVERY_RETENTION = timedelta(days=60)
 INBOUND_RETENTION = timedelta(hours=48)
 
 
-def run_maintenance(db: Database, *, now: datetime, member_retention_days: int) -> dict[str, int]:
+def run_maintenance(
+    db: Database, *, now: datetime, member_retention_days: int, link_retention_days: int = 14
+) -> dict[str, int]:
     """Delete members inactive longer than the retention, expired tokens and sessions, sent queue rows older than
-    7 days, reminder deliveries older than 60 days and inbound message ids older than 48 h; rows deleted by kind."""
+    7 days, reminder deliveries older than 60 days, inbound message ids older than 48 h and the message links of
+    tasks completed more than ``link_retention_days`` (REACTIONS_TTL_DAYS) ago; rows deleted by kind."""
     return {
+        "links": retention.delete_stale_links(db, completed_before=now - timedelta(days=link_retention_days)),
         "members": delete_inactive_members(db, older_than=now - timedelta(days=member_retention_days)),
         "auth": retention.delete_expired_auth(db, now=now),
         "queue": retention.delete_sent_queue_rows(db, older_than=now - SENT_QUEUE_RETENTION),

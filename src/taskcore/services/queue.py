@@ -17,6 +17,7 @@ from taskcore.reactions import ReactionPolicy, ReactionRequest
 from taskcore.services.reactions import enqueue_request
 from taskcore.storage import queue as q
 from taskcore.storage.db import Database
+from taskcore.storage.links import link_sent_message
 from taskcore.storage.queue import enqueue
 
 __all__ = [
@@ -76,6 +77,11 @@ class TextJob(Protocol):
         """Queued at most once per key."""
         ...
 
+    @property
+    def task_id(self) -> int | None:
+        """The one task the text is about: once sent, a reply to it or a reaction on it acts on that task."""
+        ...
+
 
 def queue_replies(
     db: Database, texts: Sequence[TextJob], reactions: Sequence[ReactionRequest], *, reaction_policy: ReactionPolicy,
@@ -88,7 +94,7 @@ def queue_replies(
     def work(conn: Connection) -> None:
         for text in texts:
             enqueue(conn, chat_id=text.chat_id, kind=JobKind.TEXT, payload=text.payload, label=text.label,
-                    dedupe_key=text.dedupe_key, max_attempts=max_attempts, now=now)
+                    dedupe_key=text.dedupe_key, max_attempts=max_attempts, now=now, task_id=text.task_id)
         for mark in reactions:
             enqueue_request(conn, reaction_policy, mark, now=now)
 
@@ -108,8 +114,16 @@ def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, lim
 
 
 def mark_sent(db: Database, *, job_id: int, owner: str, gateway_message_id: str | None, now: datetime) -> bool:
-    """Record that the gateway accepted the job; False when ``owner`` no longer holds it."""
-    return db.transact(lambda conn: q.finish(conn, job_id, owner, q.sent_values(gateway_message_id, now)))
+    """Record that the gateway accepted the job; False when ``owner`` no longer holds it. A text about one task
+    links the gateway's message id to the task in the same transaction (SPEC section 18)."""
+
+    def work(conn: Connection) -> bool:
+        held = q.finish(conn, job_id, owner, q.sent_values(gateway_message_id, now))
+        if held and gateway_message_id:
+            link_sent_message(conn, job_id=job_id, message_id=gateway_message_id, now=now)
+        return held
+
+    return db.transact(work)
 
 
 def schedule_retry(

@@ -13,11 +13,13 @@ from taskcore.access import (
     GatingMode,
     GroupFacts,
     TaskAction,
+    TaskFacts,
     assignees_on_creation,
     check_action,
     completion_assigns_completer,
     sees_group,
 )
+from taskcore.completion import CompletionMode, InvalidCompletion, every_part_done
 from taskcore.errors import Forbidden, NotFound
 from taskcore.model import Completion, CreatedTask, GroupSummary, Origin, Task
 from taskcore.pagination import Page
@@ -58,19 +60,23 @@ def create_task(
     due: date | None = None,
     assignees: Sequence[str] = (),
     origin: Origin | None = None,
+    completion: CompletionMode = CompletionMode.ANY,
     now: datetime,
 ) -> CreatedTask:
     """Create a group task assigned to ``assignees`` (none: unassigned) or a personal task assigned to its creator.
+    ``completion`` each (every assignee completes their part) is for group tasks only (InvalidCompletion).
 
     The creator and the assignees are users already (a front end resolves who acts and who is named first:
     ``services.identities``). The description is sanitised before anything is written; then one prepared statement
     per row, and no read-back: the chat creates a task per ``/t nueva``."""
     text = sanitize_description(description)
     people = assignees_on_creation(creator, group_id, assignees)
+    if completion is CompletionMode.EACH and group_id is None:
+        raise InvalidCompletion("solo las tareas de grupo se completan por partes", field="completion")
 
     def work(conn: Connection) -> CreatedTask:
         task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
-                                origin=origin)
+                                origin=origin, completion=completion)
         q.insert_assignments(conn, task_id, people, by=creator, now=now)
         return CreatedTask(task_id, text, due, group_id, people)
 
@@ -128,23 +134,22 @@ def get_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int) -> T
         return q.load_tasks(conn, [task_id])[0]
 
 
-def _checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: str, task_id: int) -> bool:
-    """Apply the access rules inside the transaction; return whether the task is a group task without assignees."""
+def _checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: str, task_id: int) -> TaskFacts:
+    """Apply the access rules inside the transaction; return what they read of the task."""
     found = q.task_facts(conn, task_id, user_id)
     if found is None:
         raise NotFound(f"task {task_id} not found")
     facts, group = found
     check_action(action, user_id, facts, mode, group)
-    return completion_assigns_completer(facts)
+    return facts
 
 
 def _change(
     db: Database, mode: GatingMode, action: TaskAction, *, user_id: str, task_id: int,
-    apply: Callable[[Connection, bool], Any],
+    apply: Callable[[Connection, TaskFacts], Any],
 ) -> Task:
     def work(conn: Connection) -> Task:
-        unassigned_group_task = _checked(conn, mode, action, user_id, task_id)
-        apply(conn, unassigned_group_task)
+        apply(conn, _checked(conn, mode, action, user_id, task_id))
         return q.load_tasks(conn, [task_id])[0]
 
     return db.transact(work)
@@ -156,23 +161,48 @@ def claim_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int, no
                    apply=lambda conn, _: q.add_assignment(conn, task_id, user_id, by=user_id, now=now))
 
 
-def unassign_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int) -> Task:
-    """Remove the user's assignment of an open task if present (idempotent)."""
-    return _change(db, mode, TaskAction.UNASSIGN, user_id=user_id, task_id=task_id,
-                   apply=lambda conn, _: q.remove_assignment(conn, task_id, user_id))
+def unassign_task(
+    db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime | None = None
+) -> Task:
+    """Remove the user's assignment of an open task if present (idempotent). In each mode their part goes with it,
+    and when every remaining part is done the task is completed then (``now``; without it, when the last remaining
+    part was done) by whoever did the last part: the returned task says so (``completed``)."""
+
+    def apply(conn: Connection, facts: TaskFacts) -> None:
+        if q.remove_assignment(conn, task_id, user_id) and facts.each:
+            _complete_when_every_part_is_done(conn, task_id, now)
+
+    return _change(db, mode, TaskAction.UNASSIGN, user_id=user_id, task_id=task_id, apply=apply)
+
+
+def _complete_when_every_part_is_done(conn: Connection, task_id: int, now: datetime | None) -> bool:
+    parts = q.parts(conn, task_id)
+    if not every_part_done(parts.values()):
+        return False
+    done = {user: when for user, when in parts.items() if when is not None}
+    last = max(done, key=lambda user: (done[user], user))
+    return q.mark_completed(conn, task_id, last, now or done[last])
 
 
 def complete_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Completion:
-    """Complete a task (idempotent); a group task without assignees gets the completer assigned first."""
-    newly: list[bool] = []
+    """Complete a task (idempotent): the one completion use case of every front end (SPEC sections 3 and 19).
 
-    def apply(conn: Connection, unassigned_group_task: bool) -> None:
-        if unassigned_group_task:
+    A group task without assignees gets the completer assigned first. In the any mode that completes it; in the
+    each mode it marks the completer's part done, and the last part completes the task."""
+    outcome: dict[str, bool] = {}
+
+    def apply(conn: Connection, facts: TaskFacts) -> None:
+        if completion_assigns_completer(facts):
             q.add_assignment(conn, task_id, user_id, by=user_id, now=now)
-        newly.append(q.mark_completed(conn, task_id, user_id, now))
+        if facts.each and not facts.completed:
+            outcome["part"] = q.mark_part_done(conn, task_id, user_id, now)
+            if not every_part_done(q.parts(conn, task_id).values()):
+                outcome["newly"] = False
+                return
+        outcome["newly"] = q.mark_completed(conn, task_id, user_id, now)
 
     task = _change(db, mode, TaskAction.COMPLETE, user_id=user_id, task_id=task_id, apply=apply)
-    return Completion(task=task, newly_completed=newly[-1])
+    return Completion(task=task, newly_completed=outcome["newly"], part_done=outcome.get("part", False))
 
 
 def edit_task(
@@ -183,12 +213,24 @@ def edit_task(
     task_id: int,
     due: date | _Unset | None = UNSET,
     description: str | _Unset = UNSET,
+    completion: CompletionMode | _Unset = UNSET,
 ) -> Task:
-    """Change the due date (None clears it) and/or the description of an open task."""
+    """Change the due date (None clears it), the description and/or the completion mode of an open task.
+
+    The each mode is for group tasks only (InvalidCompletion); back in the any mode no part counts as done."""
     values: dict[str, Any] = {}
     if not isinstance(due, _Unset):
         values["due_date"] = due.isoformat() if due else None
     if not isinstance(description, _Unset):
         values["description"] = sanitize_description(description)
-    return _change(db, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id,
-                   apply=lambda conn, _: q.update_task(conn, task_id, values))
+    if not isinstance(completion, _Unset):
+        values["completion"] = CompletionMode(completion).value
+
+    def apply(conn: Connection, facts: TaskFacts) -> None:
+        if "completion" in values and facts.group_id is None:
+            raise InvalidCompletion("solo las tareas de grupo se completan por partes", field="completion")
+        q.update_task(conn, task_id, values)
+        if values.get("completion") == CompletionMode.ANY.value and facts.each:
+            q.clear_parts(conn, task_id)
+
+    return _change(db, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id, apply=apply)

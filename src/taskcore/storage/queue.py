@@ -48,11 +48,13 @@ def enqueue(
     dedupe_key: str | None = None,
     max_attempts: int,
     now: datetime,
+    task_id: int | None = None,
 ) -> int | None:
-    """Queue a job due now and return its id; None when a job with ``dedupe_key`` already exists."""
+    """Queue a job due now and return its id; None when a job with ``dedupe_key`` already exists. ``task_id``: the
+    one task a text is about (once sent, its message is linked to the task: ``storage.links``)."""
     values = _new_row(chat_id=chat_id, kind=kind, payload=payload, label=label, max_attempts=max_attempts, now=now)
     # RETURNING rather than rowcount: with the implicit RETURNING of a serial key, PostgreSQL reports rowcount -1
-    row = _INSERT_UNLESS_QUEUED.first(conn, {**values, "dedupe_key": dedupe_key})
+    row = _INSERT_UNLESS_QUEUED.first(conn, {**values, "dedupe_key": dedupe_key, "task_id": task_id})
     return None if row is None else int(row[0])
 
 
@@ -60,12 +62,13 @@ def enqueue_many(conn: Connection, jobs: Sequence[Mapping[str, Any]], *, max_att
     """Queue several jobs due now in one driver call; each ``job`` holds enqueue's chat_id, kind, payload and
     optionally label and dedupe_key (a job whose dedupe_key was queued before is left out)."""
     rows = [{**_new_row(chat_id=job["chat_id"], kind=job["kind"], payload=job["payload"], label=job.get("label"),
-                        max_attempts=max_attempts, now=now), "dedupe_key": job.get("dedupe_key")} for job in jobs]
+                        max_attempts=max_attempts, now=now), "dedupe_key": job.get("dedupe_key"),
+             "task_id": job.get("task_id")} for job in jobs]
     _INSERT_MANY.run_many(conn, rows)
 
 
 _ROW_KEYS = ("chat_id", "kind", "payload", "label", "status", "attempts", "max_attempts", "next_attempt_at",
-             "created_at", "updated_at", "dedupe_key")
+             "created_at", "updated_at", "dedupe_key", "task_id")
 # Built once; rows go in as parameters (building a statement per row costs more than running it), and prepared
 # (storage/prepared.py): every reply and reaction is queued through it. A NULL dedupe_key never conflicts.
 _INSERT_UNLESS_QUEUED = Prepared(lambda dialect: dialect_insert(dialect, oq).on_conflict_do_nothing(

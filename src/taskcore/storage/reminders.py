@@ -79,8 +79,9 @@ def _member_of(mode: GatingMode, group_id: Any, user_id: Any) -> Any:
 @lru_cache(maxsize=8)
 def _digest_statement(mode: GatingMode) -> Select[Any]:
     users = bindparam("users", expanding=True, type_=Text())
+    # A part already done is not listed (SPEC 19); in the any mode no part is ever marked done.
     assigned = select(ta.c.user_id.label("user_id"), ta.c.task_id.label("task_id"),
-                      false().label("created")).where(ta.c.user_id.in_(users))
+                      false().label("created")).where(ta.c.user_id.in_(users), ta.c.done_at.is_(None))
     # Tasks they created and are not assigned to; whether personal is checked outside, so that the planner looks
     # them up by creator (on "group_id IS NULL" SQLite would walk every personal task of every user).
     created = select(t.c.created_by.label("user_id"), t.c.id.label("task_id"), true().label("created")).where(

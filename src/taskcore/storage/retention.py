@@ -6,7 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import Delete, delete
 
-from taskcore.storage import web_auth
+from taskcore.storage import links, web_auth
 from taskcore.storage.db import Database
 from taskcore.storage.schema import inbound_messages, outbound_queue, reminder_deliveries
 
@@ -16,6 +16,11 @@ rd, im, oq = reminder_deliveries, inbound_messages, outbound_queue
 def delete_expired_auth(db: Database, *, now: datetime) -> int:
     """Delete login tokens and sessions that can no longer be used; the number of rows deleted."""
     return db.transact(lambda conn: web_auth.delete_expired(conn, now=now))
+
+
+def delete_stale_links(db: Database, *, completed_before: datetime) -> int:
+    """Delete the message links of tasks completed before ``completed_before``; the number deleted."""
+    return db.transact(lambda conn: links.delete_stale_links(conn, completed_before=completed_before))
 
 
 def delete_old_deliveries(db: Database, *, older_than: datetime) -> int:

@@ -125,6 +125,7 @@ tasks = Table(
     Column("origin_message_id", Text),
     Column("origin_participant", Text),
     Column("origin_message_at", TS),
+    Column("completion", Text, nullable=False, default="any"),
 )
 
 task_assignments = Table(
@@ -134,6 +135,7 @@ task_assignments = Table(
     Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("assigned_at", TS, nullable=False),
     Column("assigned_by", Text),
+    Column("done_at", TS),
 )
 
 user_preferences = Table(
@@ -185,6 +187,7 @@ outbound_queue = Table(
     Column("sent_at", TS),
     Column("gateway_message_id", Text),
     Column("last_error", Text),
+    Column("task_id", BigInteger),
 )
 
 reminder_deliveries = Table(
@@ -194,6 +197,15 @@ reminder_deliveries = Table(
     Column("slot", Text, primary_key=True),
     Column("outcome", Text, nullable=False),
     Column("recorded_at", TS, nullable=False),
+)
+
+task_messages = Table(
+    "task_messages",
+    metadata,
+    Column("message_id", Text, primary_key=True),
+    Column("task_id", BigInteger, ForeignKey("tasks.id", ondelete="CASCADE"), nullable=False),
+    Column("chat_id", Text, nullable=False),
+    Column("created_at", TS, nullable=False),
 )
 
 inbound_messages = Table(

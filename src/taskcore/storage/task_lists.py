@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.types import NullType
 
 from taskcore.access import GatingMode, GroupStatus
+from taskcore.completion import CompletionMode
 from taskcore.model import GroupSummary, Origin, Person, Task
 from taskcore.pagination import Page, offset_of
 from taskcore.search import like_contains
@@ -132,7 +133,8 @@ _PAGE_COLUMNS = (
     t.c.id, t.c.description, t.c.due_date, t.c.group_id, g.c.name.label("group_name"), t.c.created_by,
     _raw(t.c.created_at), _raw(t.c.completed), _raw(t.c.completed_at), t.c.completed_by, t.c.origin_chat_id,
     t.c.origin_message_id, t.c.origin_participant, _raw(t.c.origin_message_at),
-    users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
+    t.c.completion, users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
+    _raw(_assigned.c.done_at),
 )
 
 
@@ -188,14 +190,16 @@ def _task_from_row(rows: Iterable[Any]) -> Task:
     """One task from its page rows (total, *_PAGE_COLUMNS), one per assignee, values as the driver returns them."""
     first, *others = rows
     (_, task_id, description, due, group_id, group_name, created_by, created_at, completed, completed_at,
-     completed_by, chat, message, participant, sent_at, assignee, name) = first
-    assignees = () if assignee is None else (Person(assignee, name), *(Person(r[15], r[16]) for r in others))
+     completed_by, chat, message, participant, sent_at, completion, assignee, name, done_at) = first
+    assignees = () if assignee is None else (
+        Person(assignee, name, utc_from_db(done_at)), *(Person(r[16], r[17], utc_from_db(r[18])) for r in others))
     return Task(
         id=int(task_id), description=description, due_date=date.fromisoformat(due) if due else None,
         group_id=group_id, group_name=group_name, created_by=created_by, created_at=utc_from_db(created_at),
         completed=bool(completed), completed_at=utc_from_db(completed_at), completed_by=completed_by,
         assignees=assignees,
         origin=Origin(chat, message, participant, utc_from_db(sent_at)) if chat and message else None,
+        completion=CompletionMode(completion),
     )
 
 

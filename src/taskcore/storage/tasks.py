@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, Select, bindparam, delete, false, insert, select, update
 
 from taskcore.access import GroupFacts, GroupStatus, TaskFacts
+from taskcore.completion import CompletionMode
 from taskcore.model import Origin, Person, Task
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.schema import allowed_groups, group_members, groups, task_assignments, tasks, users
@@ -17,7 +18,7 @@ from taskcore.storage.sql import insert_ignore
 t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, groups
 
 _TASK_KEYS = ("group_id", "description", "due_date", "created_by", "created_at", "completed", "origin_chat_id",
-              "origin_message_id", "origin_participant", "origin_message_at")
+              "origin_message_id", "origin_participant", "origin_message_at", "completion")
 # Built once; rows go in as parameters. Every "/t nueva" runs them: prepared (storage/prepared.py).
 _INSERT_TASK = Prepared(insert(t).returning(t.c.id), _TASK_KEYS)
 _INSERT_ASSIGNMENT = Prepared(insert(ta), ["task_id", "user_id", "assigned_at", "assigned_by"])
@@ -25,12 +26,12 @@ _INSERT_ASSIGNMENT = Prepared(insert(ta), ["task_id", "user_id", "assigned_at", 
 
 def insert_task(
     conn: Connection, *, group_id: str | None, description: str, due: date | None, created_by: str, now: datetime,
-    origin: Origin | None = None,
+    origin: Origin | None = None, completion: CompletionMode = CompletionMode.ANY,
 ) -> int:
     """Insert an open task and return its id."""
     row: dict[str, Any] = {
         "group_id": group_id, "description": description, "due_date": due.isoformat() if due else None,
-        "created_by": created_by, "created_at": now, "completed": False,
+        "created_by": created_by, "created_at": now, "completed": False, "completion": completion.value,
         "origin_chat_id": None, "origin_message_id": None, "origin_participant": None, "origin_message_at": None,
     }
     if origin is not None:
@@ -69,6 +70,23 @@ def mark_completed(conn: Connection, task_id: int, user_id: str, now: datetime) 
     return bool(conn.execute(stmt).rowcount)
 
 
+def mark_part_done(conn: Connection, task_id: int, user_id: str, now: datetime) -> bool:
+    """Mark the user's part of a task done; False when it was done already (or they are not assigned)."""
+    stmt = update(ta).where(ta.c.task_id == task_id, ta.c.user_id == user_id, ta.c.done_at.is_(None))
+    return bool(conn.execute(stmt.values(done_at=now)).rowcount)
+
+
+def parts(conn: Connection, task_id: int) -> dict[str, datetime | None]:
+    """Each assignee of the task and when they did their part (None: pending)."""
+    rows = conn.execute(select(ta.c.user_id, ta.c.done_at).where(ta.c.task_id == task_id))
+    return {str(row[0]): row[1] for row in rows}
+
+
+def clear_parts(conn: Connection, task_id: int) -> None:
+    """Every part pending again (a task switched to the any mode has no parts)."""
+    conn.execute(update(ta).where(ta.c.task_id == task_id, ta.c.done_at.is_not(None)).values(done_at=None))
+
+
 def update_task(conn: Connection, task_id: int, values: dict[str, Any]) -> None:
     """Set the given columns of an open task."""
     if values:
@@ -87,12 +105,13 @@ def group_facts(conn: Connection, group_id: str, user_id: str) -> GroupFacts:
 def task_facts(conn: Connection, task_id: int, user_id: str) -> tuple[TaskFacts, GroupFacts | None] | None:
     """What the access rules need about a task, or None when it does not exist."""
     row = conn.execute(
-        select(t.c.group_id, t.c.created_by, t.c.completed).where(t.c.id == task_id)
+        select(t.c.group_id, t.c.created_by, t.c.completed, t.c.completion).where(t.c.id == task_id)
     ).one_or_none()
     if row is None:
         return None
     assignees = frozenset(conn.execute(select(ta.c.user_id).where(ta.c.task_id == task_id)).scalars())
-    facts = TaskFacts(row.group_id, row.created_by, assignees, bool(row.completed))
+    facts = TaskFacts(row.group_id, row.created_by, assignees, bool(row.completed),
+                      each=row.completion == CompletionMode.EACH.value)
     group = group_facts(conn, row.group_id, user_id) if row.group_id else None
     return facts, group
 
@@ -115,7 +134,7 @@ def load_tasks(conn: Connection, task_ids: Sequence[int]) -> list[Task]:
 
 
 _ASSIGNEES = (
-    select(ta.c.task_id, users.c.id, users.c.display_name)
+    select(ta.c.task_id, users.c.id, users.c.display_name, ta.c.done_at)
     .join(users, users.c.id == ta.c.user_id)
     .where(ta.c.task_id.in_(bindparam("ids", expanding=True)))
     .order_by(ta.c.task_id, ta.c.assigned_at, users.c.id)
@@ -127,8 +146,8 @@ def _assignees(conn: Connection, task_ids: Iterable[int]) -> dict[int, list[Pers
     found: dict[int, list[Person]] = {}
     if not ids:
         return found
-    for task_id, user_id, name in conn.execute(_ASSIGNEES, {"ids": ids}):
-        found.setdefault(task_id, []).append(Person(user_id, name))
+    for task_id, user_id, name, done_at in conn.execute(_ASSIGNEES, {"ids": ids}):
+        found.setdefault(task_id, []).append(Person(user_id, name, done_at))
     return found
 
 
@@ -157,4 +176,5 @@ def _task(row: Row[Any], assignees: Iterable[Person]) -> Task:
         completed_by=row.completed_by,
         assignees=tuple(assignees),
         origin=origin,
+        completion=CompletionMode(row.completion),
     )

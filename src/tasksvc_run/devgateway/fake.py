@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ class GatewayCall:
     query: dict[str, str]
     body: Any
     headers: dict[str, str]
+    answer: Any = None
 
 
 @dataclass
@@ -224,7 +226,7 @@ class FakeGateway:
             self.failed.append((call.route, status))
             self._changed.set()
         else:
-            self._record(call)
+            self._record(dataclasses.replace(call, answer=body))
         return web.json_response(body, status=status)
 
     def _reply(self, call: GatewayCall) -> tuple[int, Any]:

@@ -61,20 +61,63 @@ def database_people(db: Database) -> tuple[list[dict[str, str]], list[dict[str, 
     return people, groups
 
 
-def message_event(*, instance: str, chat: str, user: str, name: str, text: str) -> dict[str, Any]:
-    """A messages.upsert webhook event as Evolution API v2.3.7 sends it for a text message."""
+@dataclass(frozen=True)
+class Quoted:
+    """A message of the transcript replied or reacted to: its id, author JID and text."""
+
+    id: str
+    author: str
+    text: str = ""
+
+    @property
+    def from_me(self) -> bool:
+        """The bot wrote it."""
+        return self.author == BOT_JID
+
+
+def _key(chat: str, user: str) -> dict[str, Any]:
     key: dict[str, Any] = {"remoteJid": chat, "fromMe": False, "id": secrets.token_hex(10).upper()}
     if chat.endswith("@g.us"):
         key |= {"participant": _jid(user), "addressingMode": "pn"}
-    data: dict[str, Any] = {
-        "key": key, "pushName": name, "status": "DELIVERY_ACK", "message": {"conversation": text},
-        "messageType": "conversation", "messageTimestamp": int(time.time()), "instanceId": "dev", "source": "web",
-    }
-    mentioned = [_jid(digits) for digits in _MENTION.findall(text)]
-    if mentioned:
-        data["contextInfo"] = {"mentionedJid": mentioned}
+    return key
+
+
+def _upsert(instance: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"event": "messages.upsert", "instance": instance, "data": data, "sender": BOT_JID, "apikey": None,
             "date_time": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())}
+
+
+def message_event(
+    *, instance: str, chat: str, user: str, name: str, text: str, quoted: Quoted | None = None
+) -> dict[str, Any]:
+    """A messages.upsert webhook event as Evolution API v2.3.7 sends it for a text message (a reply to ``quoted``
+    carries its id as ``contextInfo.stanzaId``)."""
+    data: dict[str, Any] = {
+        "key": _key(chat, user), "pushName": name, "status": "DELIVERY_ACK", "message": {"conversation": text},
+        "messageType": "conversation", "messageTimestamp": int(time.time()), "instanceId": "dev", "source": "web",
+    }
+    context: dict[str, Any] = {}
+    mentioned = [_jid(digits) for digits in _MENTION.findall(text)]
+    if mentioned:
+        context["mentionedJid"] = mentioned
+    if quoted is not None:
+        context |= {"stanzaId": quoted.id, "participant": quoted.author,
+                    "quotedMessage": {"conversation": quoted.text}}
+    if context:
+        data["contextInfo"] = context
+    return _upsert(instance, data)
+
+
+def reaction_event(*, instance: str, chat: str, user: str, name: str, emoji: str, target: Quoted) -> dict[str, Any]:
+    """A reactionMessage as Evolution API v2.3.7 sends it (``emoji`` "" removes the reaction)."""
+    reacted: dict[str, Any] = {"remoteJid": chat, "fromMe": target.from_me, "id": target.id}
+    if chat.endswith("@g.us") and not target.from_me:
+        reacted["participant"] = target.author
+    reaction = {"key": reacted, "text": emoji, "senderTimestampMs": str(int(time.time() * 1000))}
+    return _upsert(instance, {
+        "key": _key(chat, user), "pushName": name, "status": "DELIVERY_ACK", "message": {"reactionMessage": reaction},
+        "messageType": "reactionMessage", "messageTimestamp": int(time.time()), "instanceId": "dev", "source": "web",
+    })
 
 
 @dataclass
@@ -91,6 +134,7 @@ class LocalGateway(FakeGateway):
         app.router.add_get("/dev/chat", self._page)
         app.router.add_get("/dev/chat/api/state", self._state)
         app.router.add_post("/dev/chat/api/send", self._send)
+        app.router.add_post("/dev/chat/api/react", self._react)
 
     def _reply(self, call: GatewayCall) -> tuple[int, Any]:
         if call.route in ("fetchAllGroups", "participants") and self.db is not None:
@@ -101,7 +145,8 @@ class LocalGateway(FakeGateway):
         super()._record(call)
         if call.route == "sendText":
             self._note("out", _chat_of(call.body["number"]), BOT_JID, text=call.body["text"],
-                       quoted=(call.body.get("quoted") or {}).get("key", {}).get("id"))
+                       quoted=(call.body.get("quoted") or {}).get("key", {}).get("id"),
+                       id=((call.answer or {}).get("key") or {}).get("id"))
         elif call.route == "sendReaction":
             key = call.body["key"]
             self._note("out", key["remoteJid"], BOT_JID, reaction=call.body["reaction"], quoted=key["id"])
@@ -120,15 +165,39 @@ class LocalGateway(FakeGateway):
         return web.json_response({"users": users, "groups": groups, "bot": BOT_JID,
                                   "messages": [m for m in self.transcript if m["seq"] > since]})
 
+    def _quoted(self, message_id: object) -> Quoted | None:
+        """The transcript's message with this id (one the simulator or the bot wrote)."""
+        found = next((m for m in self.transcript if m.get("id") == message_id and "text" in m), None)
+        return None if found is None else Quoted(str(found["id"]), str(found["from"]), str(found["text"]))
+
     async def _send(self, request: web.Request) -> web.Response:
+        """A message typed by ``user`` in ``chat`` (their DM when empty), replying to ``quoted`` when given."""
         body = await request.json()
         user, chat, text = str(body.get("user", "")), str(body.get("chat", "")), str(body.get("text", ""))
         if not user.isdigit() or not text.strip():
             return web.json_response({"error": "user (digits) and text are required"}, status=422)
+        quoted = self._quoted(body.get("quoted")) if body.get("quoted") else None
         chat = chat or _jid(user)
-        event = message_event(instance=self.instance, chat=chat, user=user, name=str(body.get("name") or user),
-                              text=text)
-        self._note("in", chat, _jid(user), text=text, id=event["data"]["key"]["id"], name=body.get("name") or user)
+        name = str(body.get("name") or user)
+        event = message_event(instance=self.instance, chat=chat, user=user, name=name, text=text, quoted=quoted)
+        self._note("in", chat, _jid(user), text=text, id=event["data"]["key"]["id"], name=name,
+                   quoted=quoted.id if quoted else None)
+        return await self._deliver(event)
+
+    async def _react(self, request: web.Request) -> web.Response:
+        """``user`` reacts with ``emoji`` ("" removes it) to the transcript's message ``target``."""
+        body = await request.json()
+        user, chat, emoji = str(body.get("user", "")), str(body.get("chat", "")), str(body.get("emoji", ""))
+        target = self._quoted(body.get("target"))
+        if not user.isdigit() or target is None:
+            return web.json_response({"error": "user (digits) and a target message id are required"}, status=422)
+        chat = chat or _jid(user)
+        name = str(body.get("name") or user)
+        event = reaction_event(instance=self.instance, chat=chat, user=user, name=name, emoji=emoji, target=target)
+        self._note("in", chat, _jid(user), reaction=emoji, quoted=target.id, name=name)
+        return await self._deliver(event)
+
+    async def _deliver(self, event: dict[str, Any]) -> web.Response:
         headers = {"X-Webhook-Secret": self.webhook_secret} if self.webhook_secret else {}
         async with aiohttp.ClientSession() as session, session.post(
             self.webhook_url, json=event, headers=headers, timeout=aiohttp.ClientTimeout(total=10)

@@ -112,7 +112,8 @@ async def maintenance(ctx: JobContext) -> None:
     """The daily retention deletes."""
     deleted = await asyncio.to_thread(
         run_maintenance, ctx.db, now=ctx.clock.now(),
-        member_retention_days=ctx.settings.group_members_inactive_retention_days)
+        member_retention_days=ctx.settings.group_members_inactive_retention_days,
+        link_retention_days=ctx.settings.reactions_ttl_days)
     ctx.metrics.cleanup_runs.inc()
     for what, count in deleted.items():
         ctx.metrics.cleanup_deleted.labels(what=what).inc(count)

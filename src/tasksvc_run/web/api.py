@@ -15,6 +15,7 @@ import orjson
 from aiohttp import web
 
 from taskcore.access import GatingMode
+from taskcore.completion import CompletionMode
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
 from taskcore.services import preferences as prefs
@@ -96,9 +97,15 @@ async def claim(request: web.Request) -> web.Response:
 
 
 async def unassign(request: web.Request) -> web.Response:
-    """POST /api/tasks/{id}/unassign."""
-    return await _change(request, lambda db, mode, user, task_id, _: svc.unassign_task(
-        db, mode, user_id=user, task_id=task_id))
+    """POST /api/tasks/{id}/unassign; when that completes a shared task (every part left was done), the check
+    reaction goes on its origin message as for a completion."""
+    task_id = task_id_of(request)
+    app, now = request.app, request.app[CLOCK].now()
+    task = await asyncio.to_thread(svc.unassign_task, app[DB], gating(request), user_id=request[USER],
+                                   task_id=task_id, now=now)
+    if task.completed:
+        await _react(request, Completion(task, newly_completed=True), now)
+    return ok(render.task_item(task))
 
 
 async def complete(request: web.Request) -> web.Response:
@@ -124,6 +131,8 @@ async def edit(request: web.Request) -> web.Response:
     task_id = task_id_of(request)
     body, sent = await parse_body(request, m.TaskPatch)
     changes: dict[str, Any] = {key: getattr(body, key) for key in ("due_date", "description") if key in sent}
+    if "completion" in sent:
+        changes["completion"] = CompletionMode(str(body.completion))
     if "due_date" in changes:
         changes["due"] = changes.pop("due_date")
     task = await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request), user_id=request[USER],
@@ -162,7 +171,7 @@ ROUTES: tuple[ApiRoute, ...] = (
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
     ApiRoute("POST", "/api/tasks/{id}/complete", complete, "completeTask", "Complete a task", m.TaskItem,
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
-    ApiRoute("PATCH", "/api/tasks/{id}", edit, "editTask", "Change the due date and/or the description",
+    ApiRoute("PATCH", "/api/tasks/{id}", edit, "editTask", "Change the due date, description or completion mode",
              m.TaskItem, body=m.TaskPatch, path_schemas=_TASK_ID, errors=(*_TASK_ERRORS, 400, 422)),
     ApiRoute("GET", "/api/openapi.json", openapi, "getOpenApi", "This document", m.OpenApiDocument),
 )

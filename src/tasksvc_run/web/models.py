@@ -46,6 +46,7 @@ def _clamp(low: int, high: int) -> AfterValidator:
 IsoDate = Annotated[date, BeforeValidator(_iso_date), WithJsonSchema({"type": "string", "format": "date"})]
 QueryBool = Annotated[bool, BeforeValidator(_query_bool), WithJsonSchema({"type": "boolean"})]
 Freq = Literal["off", "daily", "weekly", "weekdays"]
+Completion = Literal["any", "each"]
 
 
 class MyTasksParams(BaseModel):
@@ -99,6 +100,10 @@ class TaskPatch(BaseModel):
     description: Annotated[str | None, WithJsonSchema({"type": "string", "minLength": 1})] = Field(
         None, description="Plain text, 1 to 1000 characters after sanitising.", json_schema_extra=_no_default)
 
+    completion: Annotated[Completion | None, WithJsonSchema({"type": "string", "enum": ["any", "each"]})] = Field(
+        None, description="any: one completion closes the task; each: every assignee completes their part "
+                          "(group tasks only).", json_schema_extra=_no_default)
+
     @field_validator("description", mode="before")
     @classmethod
     def _description_not_null(cls, value: Any) -> Any:
@@ -106,12 +111,21 @@ class TaskPatch(BaseModel):
             raise ValueError("debe ser texto")
         return value
 
+    @field_validator("completion", mode="before")
+    @classmethod
+    def _completion_not_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("debe ser any o each")
+        return value
+
 
 class PersonOut(BaseModel):
-    """An assignee."""
+    """An assignee, with their part of an each-mode task (in the any mode never done)."""
 
     id: str
     name: str | None
+    done: bool
+    done_at: datetime | None
 
 
 class TaskItem(BaseModel):
@@ -122,6 +136,7 @@ class TaskItem(BaseModel):
     due_date: date | None
     group_id: str | None
     group_name: str | None
+    completion: Completion
     assignees: list[PersonOut]
     created_by: str
     created_at: datetime

@@ -20,14 +20,17 @@ def utc_stamp(moment: datetime | None) -> str | None:
 
 
 def task_item(task: Task) -> dict[str, Any]:
-    """One task item: {id, description, due_date, group_id, group_name, assignees, created_*, completed*}."""
+    """One task item: {id, description, due_date, group_id, group_name, completion, assignees (each with their
+    part: done, done_at), created_*, completed*}."""
     return {
         "id": task.id,
         "description": task.description,
         "due_date": task.due_date.isoformat() if task.due_date else None,
         "group_id": task.group_id,
         "group_name": task.group_name,
-        "assignees": [{"id": person.id, "name": person.name} for person in task.assignees],
+        "completion": task.completion.value,
+        "assignees": [{"id": person.id, "name": person.name, "done": person.done_at is not None,
+                       "done_at": utc_stamp(person.done_at)} for person in task.assignees],
         "created_by": task.created_by,
         "created_at": utc_stamp(task.created_at),
         "completed": task.completed,

@@ -52,24 +52,59 @@
     return node;
   }
 
+  function span(className, text) {
+    const node = document.createElement("span");
+    node.className = className;
+    node.textContent = text;
+    return node;
+  }
+
+  // Each assignee; in a task done by parts, with a tick for a part done (and the same words for screen readers).
+  function fillAssignees(item, task) {
+    const box = item.querySelector('[data-field="assignees"]');
+    const each = task.completion === "each";
+    box.replaceChildren();
+    if (!task.assignees.length) { box.textContent = "Sin responsable"; }
+    task.assignees.forEach(function (p, index) {
+      const person = span("person" + (each && p.done ? " part-done" : ""), "");
+      person.dataset.person = p.id;
+      if (each) { person.append(span("tick", p.done ? "✓" : "○"), " "); person.firstChild.setAttribute("aria-hidden", "true"); }
+      person.append(p.name || p.id);
+      if (each) { person.append(span("visually-hidden", p.done ? " (parte hecha)" : " (parte pendiente)")); }
+      box.append(person);
+      if (index < task.assignees.length - 1) { box.append(", "); }
+    });
+    const progress = item.querySelector('[data-field="progress"]');
+    const done = task.assignees.filter(function (p) { return p.done; }).length;
+    progress.textContent = done + "/" + task.assignees.length + " partes";
+    progress.hidden = !each;
+  }
+
   // Mirrors templates/_task.html for one task item returned by the API.
   function fill(item, task) {
-    const mine = task.assignees.some(function (p) { return p.id === me; });
+    const part = task.assignees.find(function (p) { return p.id === me; });
+    const mine = Boolean(part);
+    const each = task.completion === "each";
     setText(item, "description", task.description);
     const due = setText(item, "due", task.due_date ? "Vence el " + ddmm(task.due_date) : "Sin fecha");
     if (due) { due.classList.toggle("overdue", Boolean(task.due_date && task.due_date < today && !task.completed)); }
-    const names = task.assignees.map(function (p) { return p.name || p.id; });
-    setText(item, "assignees", names.length ? names.join(", ") : "Sin responsable");
+    fillAssignees(item, task);
+    item.dataset.completion = task.completion;
     item.querySelector('[data-field="done"]').hidden = !task.completed;
     item.classList.toggle("is-done", task.completed);
     item.querySelector(".task-actions").hidden = task.completed;
+    const complete = item.querySelector('[data-action="complete"]');
+    complete.textContent = each && task.assignees.length ? "Terminar mi parte" : "Completar";
+    complete.hidden = each && task.assignees.length > 0 && !(mine && !part.done);
     item.querySelector('[data-action="claim"]').hidden = mine;
     item.querySelector('[data-action="unassign"]').hidden = !mine;
     item.querySelector('textarea[name="description"]').value = task.description;
     item.querySelector('input[name="due_date"]').value = task.due_date || "";
+    const mode = item.querySelector('input[name="completion"][value="' + task.completion + '"]');
+    if (mode) { mode.checked = true; }
   }
 
-  const DONE_TEXT = { complete: "Tarea completada.", claim: "Ahora eres responsable.",
+  const DONE_TEXT = { complete: "Tarea completada.", part: "Tu parte queda hecha.", claim: "Ahora eres responsable.",
                       unassign: "Ya no eres responsable.", edit: "Cambios guardados." };
 
   async function busy(control, item, work) {
@@ -94,10 +129,11 @@
     busy(button, item, async function () {
       const task = await api("POST", "/api/tasks/" + item.dataset.taskId + "/" + action);
       fill(item, task);
-      say(DONE_TEXT[action]);
+      say(action === "complete" && !task.completed ? DONE_TEXT.part : DONE_TEXT[action]);
       // The pressed button may now be hidden: keep keyboard focus on something that makes sense next.
       const counterpart = { claim: "unassign", unassign: "claim" }[action];
-      const next = counterpart ? item.querySelector('[data-action="' + counterpart + '"]') : item.querySelector(".task-desc");
+      const next = counterpart && !task.completed ? item.querySelector('[data-action="' + counterpart + '"]')
+        : item.querySelector(".task-desc");
       next.focus({ preventScroll: true });
     });
   });
@@ -105,6 +141,8 @@
   async function saveEdit(form) {
     const item = form.closest("[data-task-id]");
     const body = { description: form.elements.description.value, due_date: form.elements.due_date.value || null };
+    const mode = form.querySelector('input[name="completion"]:checked');
+    if (mode) { body.completion = mode.value; }
     const task = await api("PATCH", "/api/tasks/" + item.dataset.taskId, body);
     fill(item, task);
     form.closest("details").open = false;

@@ -1,0 +1,46 @@
+"""Shared tasks: one completion for all, or each assignee their part (SPEC section 19), pure."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Collection
+from datetime import datetime
+from enum import StrEnum
+
+from taskcore.errors import ValidationError
+
+
+class CompletionMode(StrEnum):
+    """``any``: one completion closes the task (the seed's rule); ``each``: every assignee completes their part."""
+
+    ANY = "any"
+    EACH = "each"
+
+
+EACH_TOKEN = "!todos"  # noqa: S105 - a chat keyword, not a secret
+"""In ``/t nueva``, outside quotes: the task is done when each assignee has done their part."""
+
+_MODE_WORDS = {"todos": CompletionMode.EACH, "cada": CompletionMode.EACH, "each": CompletionMode.EACH,
+               "uno": CompletionMode.ANY, "cualquiera": CompletionMode.ANY, "any": CompletionMode.ANY}
+
+
+class InvalidCompletion(ValidationError):
+    """A completion mode other than any/each, or one asked of a personal task."""
+
+
+def parse_mode_word(word: str) -> CompletionMode:
+    """``todos`` (also ``cada``, ``each``) -> each; ``uno`` (also ``cualquiera``, ``any``) -> any; any case."""
+    found = _MODE_WORDS.get(unicodedata.normalize("NFC", word.strip()).casefold())
+    if found is None:
+        raise InvalidCompletion(f"modo no válido: {word[:40]!r}", field="completion")
+    return found
+
+
+def progress(done_at: Collection[datetime | None]) -> tuple[int, int]:
+    """(parts done, parts) of an each-mode task, from each assignee's ``done_at``."""
+    return sum(1 for when in done_at if when is not None), len(done_at)
+
+
+def every_part_done(done_at: Collection[datetime | None]) -> bool:
+    """An each-mode task with at least one part, all of them done: it is complete."""
+    return bool(done_at) and all(when is not None for when in done_at)

@@ -1,0 +1,67 @@
+"""Acting from the conversation (SPEC section 18): which replies and which reactions are commands, pure.
+
+A reply to a message linked to a task, or a reaction to one, acts on that task when it says one of a few words or
+emoji. These functions only classify; finding the task and acting on it is the chat's job (``taskcore.chat``).
+
+Emoji are compared after removing what keyboards add around the same symbol: variation selectors (U+FE0E, U+FE0F),
+skin-tone modifiers (U+1F3FB-U+1F3FF) and a trailing gender sign joined by U+200D (``🙋‍♀️`` is ``🙋``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from enum import StrEnum
+
+
+class ConversationAction(StrEnum):
+    """What a reply word or a reaction asks for: complete the task, or claim it."""
+
+    COMPLETE = "complete"
+    CLAIM = "claim"
+
+
+REPLY_WORDS: dict[str, ConversationAction] = {
+    "x": ConversationAction.COMPLETE,
+    "hecho": ConversationAction.COMPLETE,
+    "listo": ConversationAction.COMPLETE,
+    "✅": ConversationAction.COMPLETE,
+    "yo": ConversationAction.CLAIM,
+    "tomo": ConversationAction.CLAIM,
+    "✋": ConversationAction.CLAIM,
+}
+"""The whole-message words of a reply (any case, surrounding spaces ignored) and what each does."""
+
+REACTION_EMOJI: dict[str, ConversationAction] = {
+    "✅": ConversationAction.COMPLETE,
+    "✔": ConversationAction.COMPLETE,
+    "☑": ConversationAction.COMPLETE,
+    "✋": ConversationAction.CLAIM,
+    "🙋": ConversationAction.CLAIM,
+}
+"""The reactions that act (compared without variation selectors, skin tones or gender signs) and what each does."""
+
+_DECORATION = re.compile("[\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]|\u200d[\u2640\u2642]")
+_LONGEST_WORD = max(len(word) for word in REPLY_WORDS)
+
+
+def bare_emoji(text: str) -> str:
+    """The emoji without variation selectors, skin-tone modifiers or a joined gender sign; spaces trimmed."""
+    return _DECORATION.sub("", text.strip())
+
+
+def classify_reply_word(text: str) -> ConversationAction | None:
+    """What a reply's whole text asks for (``hecho``, ``Listo``, ``✅``, ``yo``, ``✋``...), or None for any other text.
+
+    Any case, surrounding whitespace ignored; the word must be the whole message (``hecho ya`` is chat)."""
+    if len(text) > 4 * _LONGEST_WORD + 64:  # no reply word is long: a long text is chat, decided without scanning
+        return None
+    word = unicodedata.normalize("NFC", bare_emoji(text)).casefold()
+    return REPLY_WORDS.get(word)
+
+
+def classify_reaction_emoji(emoji: str) -> ConversationAction | None:
+    """What a reaction asks for: ✅ ✔️ ☑️ complete, ✋ 🙋 claim; None for any other emoji and for ``""`` (removed)."""
+    if len(emoji) > 16:
+        return None
+    return REACTION_EMOJI.get(bare_emoji(emoji))
