@@ -11,15 +11,20 @@ from taskcore.storage.db import Database
 SENT_QUEUE_RETENTION = timedelta(days=7)
 DELIVERY_RETENTION = timedelta(days=60)
 INBOUND_RETENTION = timedelta(hours=48)
+INBOX_DONE_RETENTION = timedelta(hours=48)
+INBOX_FAILED_RETENTION = timedelta(days=30)
 
 
 def run_maintenance(db: Database, *, now: datetime, member_retention_days: int) -> dict[str, int]:
     """Delete members inactive longer than the retention, expired tokens and sessions, sent queue rows older than
-    7 days, reminder deliveries older than 60 days and inbound message ids older than 48 h; rows deleted by kind."""
+    7 days, reminder deliveries older than 60 days, inbound message ids older than 48 h, and inbox events handled
+    more than 48 h ago (failed ones after 30 days); rows deleted by kind."""
     return {
         "members": delete_inactive_members(db, older_than=now - timedelta(days=member_retention_days)),
         "auth": retention.delete_expired_auth(db, now=now),
         "queue": retention.delete_sent_queue_rows(db, older_than=now - SENT_QUEUE_RETENTION),
         "deliveries": retention.delete_old_deliveries(db, older_than=now - DELIVERY_RETENTION),
         "inbound": retention.delete_old_inbound(db, older_than=now - INBOUND_RETENTION),
+        "inbox": retention.delete_handled_inbox(db, done_before=now - INBOX_DONE_RETENTION,
+                                                failed_before=now - INBOX_FAILED_RETENTION),
     }
