@@ -1,7 +1,7 @@
 """Another process holds the SQLite write lock for 2 s: API writes wait for it (busy_timeout 5000 ms) and then
 succeed; reads do not wait at all (WAL); the webhook, which must store an event before acknowledging it, waits at
-most WEBHOOK_STORE_TIMEOUT_MS (set to 1 s here) and then answers 503 with Retry-After, so the gateway delivers those events again
-(SPEC sections 3 and 17).
+most WEBHOOK_STORE_TIMEOUT_MS (set to 1 s here) and then answers 503 with Retry-After, so the gateway delivers those
+events again (SPEC sections 3 and 17).
 """
 
 from __future__ import annotations

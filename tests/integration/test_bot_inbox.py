@@ -122,3 +122,12 @@ async def test_a_write_lock_released_within_the_bound_gets_200_once_the_event_is
             assert (await asyncio.wait_for(posting, 5))[0] == 200
         await bot.settle()
     assert [t.description for t in task_rows(sqlite_db)] == ["pan"]
+
+
+async def test_metrics_show_the_events_waiting_in_the_inbox_and_those_that_failed(sqlite_db: Database) -> None:
+    async with running_bot(sqlite_db, {"METRICS_ENABLED": "true"}) as bot:
+        await bot.app[keys.PROCESSOR].close()
+        await bot.post(wa_text("/t nueva pan"))
+        exposition = await (await bot.client.get("/metrics")).text()
+    assert "webhook_inbox_depth 1.0" in exposition
+    assert "webhook_inbox_failed 0.0" in exposition

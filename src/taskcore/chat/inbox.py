@@ -5,10 +5,12 @@ handles each exactly as ``handle_event`` would (``events.decide`` dispatches by 
 it sends), and marks them done in the same write transaction: a crash before the commit leaves them pending, with
 none of their effects, for the next try; after it, each has taken effect once.
 
-The events are first tried together under one SAVEPOINT (group commit). When one of them fails, that savepoint is
-rolled back and each is handled alone under its own: the others still take effect, and the one that broke (a bug)
-is kept as failed with its error instead of blocking its chat forever. A database that cannot take the work now
-(``is_unavailable``) or a schema error fails the whole call, and every claimed event stays pending.
+The events are first tried together in one transaction, without a SAVEPOINT (on SQLite a savepoint copies every page
+it changes to a sub-journal: it doubled the cost of each statement). When one of them fails, that transaction is
+rolled back and the events are claimed again and each handled alone under its own SAVEPOINT, with the same moment
+(and rate-limit decision): the others still take effect, and the one that broke (a bug) is kept as failed with its
+error instead of blocking its chat forever. A database that cannot take the work now (``is_unavailable``) or a
+schema error fails the whole call, and every claimed event stays pending.
 """
 
 from __future__ import annotations
@@ -55,33 +57,37 @@ def handle_inbox(
     holds events already parsed by id (those this process stored), ``wait_ms`` bounds the wait for the database.
     Nothing claimed: an empty list."""
     known = parsed or {}
+    moments: dict[int, Moment] = {}  # one per event, kept for a second try: the same instant and token decision
 
-    def work(joined: Database) -> list[Handled]:
+    def claimed(joined: Database) -> list[tuple[InboxRow, InboundEvent, Moment]]:
         rows = inbox.claim_pending(joined, limit=limit)
-        if not rows:
-            return []
-        batch = [(row, known.get(row.id) or stored_event(row), moment(row)) for row in rows]
-        handled = _together(joined, policy, batch) or [_alone(joined, policy, *item) for item in batch]
-        inbox.finish(joined, done=[h.row.id for h in handled if not isinstance(h.result, Exception)],
-                     failed=[(h.row.id, _error_line(h.result)) for h in handled if isinstance(h.result, Exception)],
-                     now=batch[0][2].now)
-        return handled
+        return [(row, known.get(row.id) or stored_event(row), moments.setdefault(row.id, moment(row)))
+                for row in rows]
 
-    return in_one_transaction(db, work, wait_ms=wait_ms, retries=0)
+    def together(joined: Database) -> list[Handled]:
+        batch = claimed(joined)
+        handled = [Handled(row, event, _effects(joined, policy, event, at)) for row, event, at in batch]
+        return _finish(joined, handled, moments)
 
+    def alone(joined: Database) -> list[Handled]:
+        return _finish(joined, [_alone(joined, policy, *item) for item in claimed(joined)], moments)
 
-def _together(joined: Database, policy: ChatPolicy,
-              batch: list[tuple[InboxRow, InboundEvent, Moment]]) -> list[Handled] | None:
-    """Every event under one savepoint; None (and nothing kept) when one failed in a way a retry alone can cure."""
-    if len(batch) == 1:
-        return None
     try:
-        with savepoint(joined):
-            return [Handled(row, event, _effects(joined, policy, event, moment)) for row, event, moment in batch]
+        return in_one_transaction(db, together, wait_ms=wait_ms, retries=0)
     except Exception as exc:
         if is_unavailable(exc) or is_schema_error(exc):
             raise
-        return None  # which event failed, and why, is found by handling each alone
+    # One of them broke (which, and why, is found by handling each alone): nothing of the first try was kept.
+    return in_one_transaction(db, alone, wait_ms=wait_ms, retries=0)
+
+
+def _finish(joined: Database, handled: list[Handled], moments: Mapping[int, Moment]) -> list[Handled]:
+    """Mark the handled events done and the broken ones failed, in the transaction of their effects."""
+    if handled:
+        inbox.finish(joined, done=[h.row.id for h in handled if not isinstance(h.result, Exception)],
+                     failed=[(h.row.id, _error_line(h.result)) for h in handled if isinstance(h.result, Exception)],
+                     now=moments[handled[0].row.id].now)
+    return handled
 
 
 def _alone(joined: Database, policy: ChatPolicy, row: InboxRow, event: InboundEvent, moment: Moment) -> Handled:
