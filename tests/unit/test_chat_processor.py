@@ -164,3 +164,22 @@ async def test_a_follow_up_that_breaks_is_logged_and_the_processor_goes_on(
     assert inbox.batches == [["a1"], ["a2"]]
     assert any("follow-up failed" in r.getMessage() for r in caplog.records)
     await processor.close()
+
+
+async def test_a_write_lock_busy_for_a_moment_is_retried_without_a_log_line(
+    pool: ThreadPoolExecutor, caplog: pytest.LogCaptureFixture
+) -> None:
+    inbox = Inbox("a1")
+    inbox.down = OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
+    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, retry_delays=(0.01,), poll_interval=60)
+    processor.start()
+    for _ in range(500):
+        if inbox.calls >= 3:
+            break
+        await asyncio.sleep(0.01)
+    inbox.down = None
+    processor.notify(0)
+    await processor.drain(5)
+    assert inbox.batches == [["a1"]]
+    assert not [r for r in caplog.records if "database" in r.getMessage()]
+    await processor.close()
