@@ -65,7 +65,8 @@ def tests(session: nox.Session) -> None:
     """Unit, property, integration and system tests against the installed wheel (slow ones excluded), with branch
     coverage of the installed packages gated by fail_under in pyproject.toml. Given arguments (a part of the suite)
     run without coverage. The suite runs on every core (pytest-xdist); the tests share nothing but loopback ports
-    picked by the kernel and per-test PostgreSQL schemas. Processes the tests start (the unit, the CLI) are not measured."""
+    picked by the kernel and per-test PostgreSQL schemas. Processes the tests start (the unit, the CLI) are not
+    measured."""
     install_wheel(session, "test")
     args = session.posargs or ["tests", "-m", "not slow", "-n", "auto", "--cov", "--cov-report=term"]
     session.run("pytest", *args)

@@ -109,6 +109,7 @@ class Settings(BaseSettings):
     metrics_token: SecretStr | None = None
     gateway_timeout_ms: int = Field(default=10_000, ge=1)
     proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
+    webhook_store_timeout_ms: int = Field(default=3_000, ge=1)
     log_format: Literal["kv", "json"] = "kv"
 
     _interval_warnings: list[str] = PrivateAttr(default_factory=list)

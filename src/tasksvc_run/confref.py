@@ -56,6 +56,8 @@ MEANINGS: dict[str, str] = {
     "rq_backoff_max_ms": "Longest retry delay.",
     "gateway_timeout_ms": "Timeout of every gateway call.",
     "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
+    "webhook_store_timeout_ms": "Longest wait to store a webhook event in the inbox (the database's write lock); "
+                                "past it /webhook answers 503 with Retry-After and the gateway delivers it again.",
     "log_format": "kv (key=value lines) or json.",
 }
 

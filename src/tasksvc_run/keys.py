@@ -17,9 +17,9 @@ from tasksvc_run.outage import FatalStop
 if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out of the web
     import jinja2
 
-    from taskcore.chat import ChatResult
-    from taskcore.gateway.inbound import InboundEvent
-    from tasksvc_run.bot.processor import ChatProcessor
+    from taskcore.chat.inbox import Handled
+    from tasksvc_run.bot.inbox_writer import InboxWriter
+    from tasksvc_run.bot.processor import InboxProcessor
     from tasksvc_run.metrics import Metrics
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -56,6 +56,7 @@ SYNC = web.AppKey("sync", SyncTrigger)
 OUTBOUND = web.AppKey("outbound", OutboundNotifier)
 
 
-# Bot webhook intake (issue 5): the per-chat processor of acknowledged events.
-PROCESSOR: web.AppKey[ChatProcessor[InboundEvent, ChatResult]] = web.AppKey("bot_processor")
+# Bot webhook intake (issues 5 and 16): the inbox writer the webhook stores through, and the processor of the inbox.
+INBOX: web.AppKey[InboxWriter] = web.AppKey("bot_inbox_writer")
+PROCESSOR: web.AppKey[InboxProcessor[Handled]] = web.AppKey("bot_processor")
 EVENT_POOL = web.AppKey("bot_event_pool", ThreadPoolExecutor)

@@ -18,6 +18,7 @@ from prometheus_client.registry import Collector
 
 from taskcore.access import GroupStatus
 from taskcore.services.groups import status_counts
+from taskcore.services.inbox import inbox_stats
 from taskcore.services.queue import queue_stats
 from taskcore.storage.counters import read_counters
 from taskcore.storage.db import Database
@@ -75,6 +76,10 @@ def _database_metrics(db: Database) -> Iterator[Metric]:
                             value=stats["pending"] + stats["sending"])
     yield GaugeMetricFamily("outbound_queue_failed", "Outbound jobs that exhausted their attempts.",
                             value=stats["failed"])
+    inbox = inbox_stats(db)
+    yield GaugeMetricFamily("webhook_inbox_depth", "Webhook events stored and not handled yet.", value=inbox["pending"])
+    yield GaugeMetricFamily("webhook_inbox_failed", "Webhook events whose handling broke (kept, not retried).",
+                            value=inbox["failed"])
     stored = read_counters(db)
     for name, (documentation, label) in DB_COUNTERS.items():
         family = Metric(name, documentation, "counter")

@@ -63,12 +63,16 @@ class Outage:
         if is_schema_error(exc):
             self._fatal(exc, where=self.where)
         elif is_unavailable(exc):
-            if self._since is None:
-                self._since = self._monotonic()
-                log.error("database unavailable; retrying quietly until it is back",
-                          extra={"where": self.where, "reason": unavailable_reason(exc)})
+            self.unavailable(unavailable_reason(exc))
         else:
             log.error(what, exc_info=exc, extra={"where": self.where})
+
+    def unavailable(self, reason: str) -> None:
+        """A passing outage (the database did not answer in time): logged when the spell starts, then silent."""
+        if self._since is None:
+            self._since = self._monotonic()
+            log.error("database unavailable; retrying quietly until it is back",
+                      extra={"where": self.where, "reason": reason})
 
     def succeeded(self) -> None:
         """End an outage in progress with one line saying how long it lasted."""

@@ -127,13 +127,14 @@ async def test_a_full_disk_gives_a_5xx_problem_and_a_clear_log_line_and_nothing_
             assert (status, problem["status"], problem["type"]) == (503, 503, "about:blank#storage-unavailable")
             assert live.log_lines("database unavailable: database or disk is full")  # one line names the cause
             assert (await live.call("GET", "/api/me/tasks", headers=cookie))[0] == 200  # reads still work
-            assert await live.say("/t nueva con el disco lleno") == 200  # acknowledged; it waits for the disk
-            await live.wait_until(lambda: live.log_lines("webhook events wait"), 10, "the bot holds the command")
-            assert any("database or disk is full" in line for line in live.log_lines("webhook events wait"))
-            assert await live.say("/t nueva mientras tanto") == 503  # the gateway keeps it and delivers it later
+            # not stored, so not acknowledged: the gateway keeps it and delivers it again later
+            assert await live.say("/t nueva con el disco lleno") == 503
+            assert await live.say("/t nueva mientras tanto") == 503
+            assert any("database or disk is full" in line for line in live.log_lines("where=\"webhook inbox\""))
 
             filler.unlink()
-            await live.wait_until(lambda: _tasks(live) >= 4, 20, "the held command is applied once there is room")
+            assert await live.say("/t nueva con el disco lleno") == 200  # the gateway's next delivery
+            await live.wait_until(lambda: _tasks(live) >= 4, 20, "the command is applied once there is room")
             assert (await live.call("POST", f"/api/tasks/{task}/claim", headers={**cookie, **JSON}))[0] == 200
             assert await live.say("/t nueva con sitio otra vez") == 200
             await live.wait_until(lambda: _tasks(live) >= 5, 10, "commands work again")
@@ -169,7 +170,7 @@ async def test_a_database_that_became_read_only_answers_reads_and_fails_writes_w
                 assert (status, problem["status"]) == (503, 503)
                 assert problem["type"] == "about:blank#storage-unavailable"
                 assert (await live.call("GET", "/api/me/tasks", headers=cookie))[0] == 200
-                assert await live.say("/t nueva en solo lectura") == 200
+                assert await live.say("/t nueva en solo lectura") == 503  # not stored: the gateway keeps it
                 await live.wait_until(lambda: live.log_lines("attempt to write a readonly database"), 10,
                                       "the log names the cause")
                 assert await asyncio.to_thread(_tasks, live) == tasks_before

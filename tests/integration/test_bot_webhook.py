@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from taskcore.services.inbox import inbox_stats
 from taskcore.storage.db import Database
-from tasksvc_run import keys
+from tasksvc_run.bot import webhook as webhook_module
 from tests.builders import GROUP, wa_text
 from tests.chat_support import alias_of, member, queued, task_rows
 from tests.integration.bot_harness import running_bot
@@ -141,13 +142,15 @@ async def test_the_acknowledgement_does_not_wait_for_the_processing(sqlite_db: D
         assert elapsed < 2.0  # generous bound for a shared machine; the bench measures the real figure
 
 
-async def test_a_full_backlog_answers_503_so_the_gateway_retries(sqlite_db: Database) -> None:
+async def test_a_full_backlog_answers_503_so_the_gateway_retries(
+    sqlite_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(webhook_module, "MAX_BACKLOG", 0)
     async with running_bot(sqlite_db) as bot:
-        processor = bot.app[keys.PROCESSOR]
-        processor._max_pending = 0
-        status, body = await bot.post(wa_text("/t nueva pan"))
-        assert (status, body["status"]) == (503, 503)
+        answer = await bot.client.post("/webhook", json=wa_text("/t nueva pan"))
+        assert (answer.status, answer.headers["Retry-After"]) == (503, "5")
         assert queued(sqlite_db) == []
+        assert inbox_stats(sqlite_db)["pending"] == 0
 
 
 async def test_ordinary_messages_are_not_answered(sqlite_db: Database) -> None:

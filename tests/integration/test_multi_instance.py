@@ -241,12 +241,12 @@ async def test_two_bot_and_web_pairs_on_one_postgresql_send_everything_exactly_o
     reminder_minutes = Counter(run.started.replace(second=0, microsecond=0) for run in runs if run.job == "reminders")
     assert set(reminder_minutes.values()) == {1}, reminder_minutes  # each minute's tick in one instance only
     assert sum(run.job == "maintenance" for run in runs) == 1  # both started it; the second skipped its tick
-    asked = Counter(int(run.owner.split(":")[-2]) for run in runs if run.job == "group_sync" and run.trigger == "asked")
+    asked = Counter(int(run.owner.split(":")[-3]) for run in runs if run.job == "group_sync" and run.trigger == "asked")
     assert asked == {bot1_pid: 1, bot2_pid: 2}  # each bot's sync at start, and the "/admin sync" sent to bot2
     ticks = scheduled_member_syncs(runs)  # every 2 s in one of the two instances, not in both
     assert min(b.started - a.started for a, b in itertools.pairwise(ticks)) > MEMBER_SYNC_INTERVAL * 0.9, ticks
     assert {"reminders", "maintenance", "group_sync", "member_sync", "member_sync:tick"} <= {r.name for r in leases}
-    assert {int(r.owner.split(":")[-2]) for r in leases} <= {bot1_pid, bot2_pid}
+    assert {int(r.owner.split(":")[-3]) for r in leases} <= {bot1_pid, bot2_pid}
     assert statuses == [0, 0, 0, 0]
     assert errors == []
 

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import timedelta
 from http.cookies import SimpleCookie
+from typing import Any
 
 import pytest
 from sqlalchemy import Connection
@@ -33,12 +34,12 @@ async def web(db: Database) -> AsyncIterator[WebEnv]:
 def writes(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the write transactions begun on ``db`` from now on."""
     begun: list[int] = []
-    original: Callable[[], AbstractContextManager[Connection]] = db.write
+    original: Callable[..., AbstractContextManager[Connection]] = db.write
 
     @contextmanager
-    def counted() -> Iterator[Connection]:
+    def counted(**kwargs: Any) -> Iterator[Connection]:
         begun.append(1)
-        with original() as conn:
+        with original(**kwargs) as conn:
             yield conn
 
     monkeypatch.setattr(db, "write", counted)

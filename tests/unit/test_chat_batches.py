@@ -4,6 +4,7 @@ nothing behind while the others still take effect."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import threading
 from typing import Any
@@ -15,9 +16,10 @@ from taskcore.chat import ChatResult, Moment, handle_events
 from taskcore.chat import tasks as chat_tasks
 from taskcore.gateway.inbound import parse_event
 from taskcore.ratelimit import Decision, RateLimiter
+from taskcore.services.inbox import NewEvent, store_events
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
-from tasksvc_run.bot.webhook import EventRunner
+from tasksvc_run.bot.runner import EventRunner
 from tasksvc_run.metrics import Metrics
 from tests.builders import NOW, TODAY, wa_text
 from tests.chat_support import policy, queued, task_rows, texts
@@ -99,6 +101,10 @@ def runner(db: Database, **kwargs: Any) -> EventRunner:
                        metrics=Metrics(), limiter=RateLimiter(60, 60), **kwargs)
 
 
+def stored(db: Database, *payloads: dict[str, Any]) -> list[int]:
+    return store_events(db, [NewEvent("k", "messages.upsert", None, json.dumps(p)) for p in payloads], now=NOW)
+
+
 def test_an_event_handled_again_after_its_batch_failed_takes_one_token_not_two(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -112,8 +118,9 @@ def test_an_event_handled_again_after_its_batch_failed_takes_one_token_not_two(
         return take(user_id)
 
     monkeypatch.setattr(bot, "take_token", counted)
-    results = bot.run_batch(events(wa_text("/t nueva pan", group="1@g.us", sender="34600222222"),
-                                   wa_text("/t nueva boom", group="2@g.us", sender="34600333333")))
+    stored(db, wa_text("/t nueva pan", group="1@g.us", sender="34600222222"),
+           wa_text("/t nueva boom", group="2@g.us", sender="34600333333"))
+    results = [h.result for h in bot.run_inbox()]
     assert [type(r).__name__ for r in results] == ["ChatResult", "RuntimeError"]
     assert sorted(asked) == ["34600222222", "34600333333"]
 

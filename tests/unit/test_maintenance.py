@@ -10,7 +10,14 @@ from taskcore.services import web_auth
 from taskcore.services.maintenance import run_maintenance
 from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
-from taskcore.storage.schema import group_members, inbound_messages, outbound_queue, reminder_deliveries, task_messages
+from taskcore.storage.schema import (
+    group_members,
+    inbound_messages,
+    inbox,
+    outbound_queue,
+    reminder_deliveries,
+    task_messages,
+)
 from taskcore.storage.schema import tasks as tasks_table
 from taskcore.storage.users import ensure_users
 from tests.builders import make_group, make_task
@@ -38,6 +45,12 @@ def linked_task(db: Database, name: str, *, completed_at: datetime | None) -> No
                 completed=True, completed_at=completed_at, completed_by="active"))
 
 
+def inbox_row(db: Database, name: str, status: str, at: datetime) -> None:
+    with db.write() as conn:
+        conn.execute(inbox.insert().values(chat_key=name, payload="{}", status=status, received_at=at,
+                                           done_at=None if status == "pending" else at))
+
+
 def left(db: Database, column: object) -> set[str]:
     with db.read() as conn:
         return set(conn.execute(select(column)).scalars())  # type: ignore[call-overload]
@@ -52,6 +65,12 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
                              ("failed-old", "failed", NOW - timedelta(days=400)),
                              ("pending-old", "pending", NOW - timedelta(days=400))]:
         queue_row(db, name, status, at)
+    for name, status, at in [("done-edge", "done", NOW - timedelta(hours=48)),
+                             ("done-old", "done", NOW - timedelta(hours=48) - TICK),
+                             ("failed-edge", "failed", NOW - timedelta(days=30)),
+                             ("failed-old", "failed", NOW - timedelta(days=30) - TICK),
+                             ("pending-old", "pending", NOW - timedelta(days=400))]:
+        inbox_row(db, name, status, at)
     with db.write() as conn:
         ensure_users(conn, ["u"], NOW)
         claim_delivery(conn, user_id="u", slot="edge", outcome="sent", now=NOW - timedelta(days=60))
@@ -66,8 +85,9 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
 
     deleted = run_maintenance(db, now=NOW, member_retention_days=180, link_retention_days=14)
 
-    assert deleted == {"links": 1, "members": 1, "auth": 1, "queue": 1, "deliveries": 1, "inbound": 1}
+    assert deleted == {"links": 1, "members": 1, "auth": 1, "queue": 1, "deliveries": 1, "inbound": 1, "inbox": 2}
     assert left(db, task_messages.c.message_id) == {"open", "done-edge"}
+    assert left(db, inbox.c.chat_key) == {"done-edge", "failed-edge", "pending-old"}
     assert left(db, group_members.c.user_id) == {"active", "edge"}
     assert left(db, outbound_queue.c.chat_id) == {"sent-edge", "failed-old", "pending-old"}
     assert left(db, reminder_deliveries.c.slot) == {"edge"}

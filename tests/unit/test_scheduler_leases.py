@@ -61,10 +61,11 @@ class Runs:
         self.at.append(self.clock.now())
 
 
-def test_the_lease_owner_names_the_host_the_process_and_a_random_part() -> None:
+def test_the_lease_owner_names_the_host_the_process_its_start_and_a_random_part() -> None:
     owner = process_owner()
-    assert re.fullmatch(rf".+:{os.getpid()}:[0-9a-f]{{8}}", owner)
+    assert re.fullmatch(rf".+:{os.getpid()}:[0-9]+:[0-9a-f]{{8}}", owner)
     assert process_owner() != owner
+    assert process_owner().rsplit(":", 1)[0] == owner.rsplit(":", 1)[0]  # one process, one start
 
 
 async def test_a_tick_taken_by_one_instance_is_refused_to_another_until_it_ends(db: Database) -> None:

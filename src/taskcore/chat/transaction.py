@@ -37,12 +37,13 @@ class JoinedDatabase(Database):
         yield self.conn
 
     @contextmanager
-    def write(self) -> Iterator[Connection]:
+    def write(self, *, wait_ms: int | None = None) -> Iterator[Connection]:
         """The open connection."""
         yield self.conn
 
-    def transact(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work`` on the open connection."""
+    def transact(self, work: Callable[[Connection], T], *, wait_ms: int | None = None,
+                 retries: int | None = None) -> T:
+        """Run ``work`` on the open connection (the outer transaction already waited for the database)."""
         return work(self.conn)
 
     def dispose(self) -> None:
@@ -59,6 +60,8 @@ def savepoint(db: Database) -> Iterator[None]:
         yield
 
 
-def in_one_transaction(db: Database, work: Callable[[Database], T]) -> T:
-    """Run ``work`` with a JoinedDatabase inside one write transaction of ``db`` (retried whole when busy)."""
-    return db.transact(lambda conn: work(JoinedDatabase(conn)))
+def in_one_transaction(db: Database, work: Callable[[Database], T], *, wait_ms: int | None = None,
+                       retries: int | None = None) -> T:
+    """Run ``work`` with a JoinedDatabase inside one write transaction of ``db`` (retried whole when busy;
+    ``wait_ms`` and ``retries`` as in ``Database.transact``)."""
+    return db.transact(lambda conn: work(JoinedDatabase(conn)), wait_ms=wait_ms, retries=retries)

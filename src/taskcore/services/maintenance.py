@@ -11,14 +11,17 @@ from taskcore.storage.db import Database
 SENT_QUEUE_RETENTION = timedelta(days=7)
 DELIVERY_RETENTION = timedelta(days=60)
 INBOUND_RETENTION = timedelta(hours=48)
+INBOX_DONE_RETENTION = timedelta(hours=48)
+INBOX_FAILED_RETENTION = timedelta(days=30)
 
 
 def run_maintenance(
     db: Database, *, now: datetime, member_retention_days: int, link_retention_days: int = 14
 ) -> dict[str, int]:
     """Delete members inactive longer than the retention, expired tokens and sessions, sent queue rows older than
-    7 days, reminder deliveries older than 60 days, inbound message ids older than 48 h and the message links of
-    tasks completed more than ``link_retention_days`` (REACTIONS_TTL_DAYS) ago; rows deleted by kind."""
+    7 days, reminder deliveries older than 60 days, inbound message ids older than 48 h, inbox events handled more
+    than 48 h ago (failed ones after 30 days) and the message links of tasks completed more than
+    ``link_retention_days`` (REACTIONS_TTL_DAYS) ago; rows deleted by kind."""
     return {
         "links": retention.delete_stale_links(db, completed_before=now - timedelta(days=link_retention_days)),
         "members": delete_inactive_members(db, older_than=now - timedelta(days=member_retention_days)),
@@ -26,4 +29,6 @@ def run_maintenance(
         "queue": retention.delete_sent_queue_rows(db, older_than=now - SENT_QUEUE_RETENTION),
         "deliveries": retention.delete_old_deliveries(db, older_than=now - DELIVERY_RETENTION),
         "inbound": retention.delete_old_inbound(db, older_than=now - INBOUND_RETENTION),
+        "inbox": retention.delete_handled_inbox(db, done_before=now - INBOX_DONE_RETENTION,
+                                                failed_before=now - INBOX_FAILED_RETENTION),
     }

@@ -26,6 +26,7 @@ __all__ = [
     "claim_jobs",
     "enqueue",
     "enqueue_message",
+    "keep_lease",
     "mark_failed",
     "mark_sent",
     "queue_replies",
@@ -146,6 +147,11 @@ def schedule_retry(
 def mark_failed(db: Database, *, job_id: int, owner: str, error: str, now: datetime) -> bool:
     """Fail the job for good (the row is kept); False when ``owner`` no longer holds it."""
     return db.transact(lambda conn: q.finish(conn, job_id, owner, q.failed_values(error, now)))
+
+
+def keep_lease(db: Database, *, job_id: int, owner: str, until: datetime) -> bool:
+    """Extend ``owner``'s hold on a job in flight until ``until``; False when it no longer holds it."""
+    return db.transact(lambda conn: q.extend_lease(conn, job_id, owner, until=until))
 
 
 def queue_stats(db: Database) -> dict[str, int]:

@@ -15,13 +15,15 @@ from taskcore.errors import SchemaError
 
 T = TypeVar("T")
 
+BUSY_TIMEOUT_MS = 5000
 SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
-    "PRAGMA busy_timeout=5000",
+    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys=ON",
     "PRAGMA synchronous=NORMAL",
 )
-_BUSY_MARKERS = ("database is locked", "database is busy", "deadlock detected", "could not serialize")
+_BUSY_MARKERS = ("database is locked", "database is busy", "deadlock detected", "could not serialize",
+                 "statement timeout")
 # SQLite reports a missing table or column as an OperationalError; PostgreSQL as SQLSTATE 42P01 / 42703.
 _SCHEMA_MARKERS = ("no such table", "no such column", "has no column named")
 _SCHEMA_SQLSTATES = frozenset({"42P01", "42703"})
@@ -38,6 +40,11 @@ def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
     for pragma in SQLITE_PRAGMAS:
         cursor.execute(pragma)
     cursor.close()
+
+
+def _sqlite_busy_timeout(conn: Connection, wait_ms: int) -> None:
+    """Set the connection's busy timeout (outside any transaction: on the driver's connection itself)."""
+    conn.connection.dbapi_connection.execute(f"PRAGMA busy_timeout={max(0, int(wait_ms))}")  # type: ignore[union-attr]
 
 
 def _on_sqlite_begin(conn: Connection) -> None:
@@ -127,22 +134,36 @@ class Database:
             yield conn
 
     @contextmanager
-    def write(self) -> Iterator[Connection]:
-        """A write transaction; on SQLite it begins IMMEDIATE so the lock is taken before any read."""
+    def write(self, *, wait_ms: int | None = None) -> Iterator[Connection]:
+        """A write transaction; on SQLite it begins IMMEDIATE so the lock is taken before any read.
+
+        ``wait_ms`` bounds how long it waits for the database: SQLite's busy timeout for this transaction (the write
+        lock), PostgreSQL's statement timeout; past it the busy error is raised (``is_busy_error``)."""
         with self.engine.connect() as conn:
             if self.is_sqlite:
                 conn.execution_options(sqlite_begin="IMMEDIATE")
-            with conn.begin():
-                yield conn
-
-    def transact(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work`` in a write transaction, retrying the whole of it when the database is busy."""
-        for attempt in range(self.busy_retries + 1):
+                if wait_ms is not None:
+                    _sqlite_busy_timeout(conn, wait_ms)
             try:
-                with self.write() as conn:
+                with conn.begin():
+                    if wait_ms is not None and not self.is_sqlite:
+                        conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, int(wait_ms))}")
+                    yield conn
+            finally:
+                if wait_ms is not None and self.is_sqlite and not conn.invalidated:
+                    _sqlite_busy_timeout(conn, BUSY_TIMEOUT_MS)
+
+    def transact(self, work: Callable[[Connection], T], *, wait_ms: int | None = None,
+                 retries: int | None = None) -> T:
+        """Run ``work`` in a write transaction, retrying the whole of it when the database is busy (``retries``
+        times, by default ``busy_retries``; ``wait_ms`` as in ``write``)."""
+        limit = self.busy_retries if retries is None else retries
+        for attempt in range(limit + 1):
+            try:
+                with self.write(wait_ms=wait_ms) as conn:
                     return work(conn)
             except OperationalError as exc:
-                if not is_busy_error(exc) or attempt == self.busy_retries:
+                if not is_busy_error(exc) or attempt == limit:
                     raise
                 time.sleep(0.01 * 2**attempt)
         raise AssertionError("unreachable")  # pragma: no cover

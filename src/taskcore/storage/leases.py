@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Connection, or_, select, update
@@ -36,6 +37,21 @@ def release_lease(db: Database, *, name: str, owner: str) -> None:
         update(job_leases).where(job_leases.c.name == name, job_leases.c.owner == owner)
         .values(lease_until=EPOCH)
     ))
+
+
+def live_lease_owners(conn: Connection, *, now: datetime) -> set[str]:
+    """The owners of job leases that have not run out."""
+    rows = conn.execute(select(job_leases.c.owner).where(job_leases.c.lease_until > now).distinct())
+    return {str(owner) for owner in rows.scalars()}
+
+
+def release_leases_of(conn: Connection, owners: Collection[str], *, now: datetime) -> int:
+    """End at once the job leases ``owners`` (processes that died) still hold; how many."""
+    if not owners:
+        return 0
+    stmt = (update(job_leases).where(job_leases.c.owner.in_(list(owners)), job_leases.c.lease_until > now)
+            .values(lease_until=EPOCH))
+    return int(conn.execute(stmt).rowcount)
 
 
 def lease_holder(db: Database, *, name: str) -> tuple[str, datetime] | None:

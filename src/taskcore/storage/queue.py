@@ -205,6 +205,28 @@ def failed_values(error: str, now: datetime) -> dict[str, Any]:
             "payload": _payload_once_done()}
 
 
+def sending_owners(conn: Connection) -> set[str]:
+    """The owners of the jobs in flight."""
+    rows = conn.execute(select(oq.c.lease_owner).where(oq.c.status == JobStatus.SENDING.value).distinct())
+    return {str(owner) for owner in rows.scalars() if owner is not None}
+
+
+def release_owners(conn: Connection, owners: Sequence[str], *, now: datetime) -> int:
+    """Put the jobs in flight of ``owners`` (processes that died) back as due now; how many. The attempt they made
+    stays counted: whether the gateway carried it out is unknown."""
+    if not owners:
+        return 0
+    stmt = (update(oq).where(oq.c.status == JobStatus.SENDING.value, oq.c.lease_owner.in_(list(owners)))
+            .values(status=JobStatus.PENDING.value, lease_owner=None, lease_until=None, next_attempt_at=now,
+                    updated_at=now))
+    return int(conn.execute(stmt).rowcount)
+
+
+def extend_lease(conn: Connection, job_id: int, owner: str, *, until: datetime) -> bool:
+    """Keep the job ``owner`` holds until ``until``; False when it no longer holds it."""
+    return bool(conn.execute(update(oq).where(_held_by(job_id, owner)).values(lease_until=until)).rowcount)
+
+
 def count_by_status(conn: Connection) -> dict[str, int]:
     """Rows per status, every status present."""
     counts = dict.fromkeys((s.value for s in JobStatus), 0)

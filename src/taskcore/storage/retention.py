@@ -8,7 +8,7 @@ from sqlalchemy import Delete, delete
 
 from taskcore.storage import links, web_auth
 from taskcore.storage.db import Database
-from taskcore.storage.schema import inbound_messages, outbound_queue, reminder_deliveries
+from taskcore.storage.schema import inbound_messages, inbox, outbound_queue, reminder_deliveries
 
 rd, im, oq = reminder_deliveries, inbound_messages, outbound_queue
 
@@ -31,6 +31,14 @@ def delete_old_deliveries(db: Database, *, older_than: datetime) -> int:
 def delete_old_inbound(db: Database, *, older_than: datetime) -> int:
     """Delete inbound message ids first seen before ``older_than``; the number deleted."""
     return _delete(db, delete(im).where(im.c.seen_at < older_than))
+
+
+def delete_handled_inbox(db: Database, *, done_before: datetime, failed_before: datetime) -> int:
+    """Delete inbox events handled before ``done_before`` and failed ones kept since before ``failed_before``;
+    pending events are never deleted. The number deleted."""
+    return _delete(db, delete(inbox).where(
+        ((inbox.c.status == "done") & (inbox.c.done_at < done_before))
+        | ((inbox.c.status == "failed") & (inbox.c.done_at < failed_before))))
 
 
 def delete_sent_queue_rows(db: Database, *, older_than: datetime) -> int:

@@ -231,3 +231,17 @@ metric_counters = Table(
     Column("label", Text, primary_key=True, default=""),
     Column("value", BigInteger, nullable=False, default=0),
 )
+
+inbox = Table(
+    "inbox",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("chat_key", Text, nullable=False),
+    Column("event", Text),
+    Column("path_event", Text),
+    Column("payload", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("received_at", TS, nullable=False),
+    Column("done_at", TS),
+    Column("last_error", Text),
+)

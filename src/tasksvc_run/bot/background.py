@@ -1,6 +1,7 @@
 """The bot's background work as one aiohttp cleanup_ctx: gateway session, queue worker, webhook registration,
-schedulers (SPEC sections 9 and 10). On cleanup: schedulers stop, then the worker finishes its current sends, then
-the session closes.
+schedulers (SPEC sections 9 and 10). Before anything starts, the leases of this host's dead predecessors are taken
+over (SPEC section 17). On cleanup: schedulers stop, then the worker finishes its current sends (within
+WORKER_STOP_GRACE), then the session closes.
 """
 
 from __future__ import annotations
@@ -14,17 +15,21 @@ import aiohttp
 from aiohttp import web
 
 from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.services.takeover import take_over_dead_leases
 from taskcore.settings import Settings
+from taskcore.storage.db import Database
 from tasksvc_run import keys
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
-from tasksvc_run.clock import SystemClock
+from tasksvc_run.clock import Clock, SystemClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
+from tasksvc_run.owner import dead_owners
 from tasksvc_run.schedulers import JobContext, SchedulerRuntime, build_runtime
 
 log = logging.getLogger(__name__)
 WEBHOOK_EVENTS = ("MESSAGES_UPSERT", "GROUPS_UPSERT", "GROUP_PARTICIPANTS_UPDATE", "CONNECTION_UPDATE")
 SECRET_HEADER = "X-Webhook-Secret"  # noqa: S105 - a header name, not a secret
+WORKER_STOP_GRACE = 3.0  # seconds the sends in flight get at shutdown (the unit stops within 10 s, SPEC section 2)
 
 
 class _NoWorker:
@@ -52,12 +57,26 @@ async def register_webhook(client: GatewayClient, settings: Settings) -> bool:
     return True
 
 
+async def take_over(db: Database, clock: Clock) -> None:
+    """Release the leases of this host's dead predecessors (a failure is logged: those leases then expire)."""
+    try:
+        taken = await asyncio.to_thread(take_over_dead_leases, db, dead=dead_owners, now=clock.now())
+    except Exception as exc:
+        log.warning("leases of dead predecessors not taken over; they expire by themselves",
+                    extra={"error": type(exc).__name__})
+        return
+    if taken.owners:
+        log.info("took over the leases of dead predecessors", extra={
+            "owners": len(taken.owners), "jobs": taken.jobs, "job_leases": taken.job_leases})
+
+
 async def background_ctx(app: web.Application) -> AsyncIterator[None]:
     """Start the worker, the webhook registration and (per settings.schedulers_enabled) the schedulers."""
     settings, db = app[keys.SETTINGS], app[keys.DB]
     clock = app.get(keys.CLOCK) or SystemClock()
     metrics = app.get(keys.METRICS) or Metrics()
     fatal = app.get(keys.FATAL) or FatalStop()
+    await take_over(db, clock)
     session = aiohttp.ClientSession() if settings.gateway_api_url else None
     client = GatewayClient.from_settings(session, settings) if session else None
     worker = None
@@ -90,7 +109,7 @@ async def _shutdown(
         registration.cancel()
         await asyncio.gather(registration, return_exceptions=True)
     if worker is not None:
-        await worker.stop()
+        await worker.stop(WORKER_STOP_GRACE)
     if session is not None:
         await session.close()
 

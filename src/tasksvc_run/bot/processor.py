@@ -1,217 +1,175 @@
-"""Handles acknowledged webhook events in the background: in order within a chat, in batches, bounded.
+"""Handles the inbox's events in the background: batches claimed from the database, in order per chat.
 
-Events wait in one queue per chat key. A batch takes the waiting events of the chats that have none in flight (up
-to ``max_batch``, a chat's events in their order) and hands them to ``run_batch`` in a worker thread, which handles
-them in one transaction (group commit): events that arrive while a batch runs go together in the next one, so a
-backlog costs one commit per batch instead of one per event, and an idle bot handles each event at once. At most
-``parallel`` batches run at a time and a chat is in at most one of them, so each chat's events are handled in the
-order they were submitted. The total of queued and running events is bounded: past ``max_pending`` the webhook
-refuses new events (503) and the gateway retries them later. Nothing here costs an asyncio task per event.
+The webhook stores each event in the inbox and calls ``notify``; a loop then runs ``run_batch`` in a worker thread,
+which claims up to a batch of pending events, handles them and marks them done in one transaction, and returns what
+each did. A loop keeps going while batches find work and otherwise sleeps until notified or until ``poll_interval``
+passes (rows left by an earlier process, or stored by another instance, are found that way; at start the loop runs
+at once, so what a crash left behind is handled first). ``parallel`` loops run at a time (PostgreSQL; on SQLite one),
+each claiming other rows.
 
-An event that fails because the database cannot take it now (``retryable``: a full or read-only disk, a lost
-connection) is not dropped: it and the events behind it in its chat stay queued, batches pause for a backoff
-(``retry_delays``, the last one repeated) and the webhook refuses new events meanwhile, so that the gateway keeps them
-until the database takes writes again. Any other failure is logged and the chat goes on with its next event.
+A batch that fails because the database cannot take it now (busy past its short bound, a full disk, a lost
+connection) leaves its events pending: the loop waits ``retry_delays`` (the last one repeated) and tries again; the
+outage is logged once when it starts and once when it ends (``Outage``), a write lock busy for less than
+``QUIET_BUSY`` seconds not at all. A schema error stops the process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from itertools import islice
 from typing import Generic, TypeVar
 
+from taskcore.storage.db import is_busy_error
+from tasksvc_run.outage import FatalStop, Outage
+
 log = logging.getLogger(__name__)
-E = TypeVar("E")
-R = TypeVar("R")
-DEFAULT_MAX_PENDING = 10_000
-# Events per transaction at most: bounds how long a batch holds SQLite's write lock (~10 ms) from the web process.
-DEFAULT_MAX_BATCH = 32
-DEFAULT_RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0)
+H = TypeVar("H")
+DEFAULT_POLL_INTERVAL = 1.0
+DEFAULT_RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0)
+QUIET_BUSY = 2.0  # seconds of a busy write lock retried without a log line
 
 
 def _ignore(_value: object) -> None:
     """No follow-up."""
 
 
-def _never(_error: Exception) -> bool:
-    """No failure is worth a retry."""
-    return False
+class InboxProcessor(Generic[H]):
+    """Runs ``run_batch()`` in ``pool`` until the inbox has nothing pending (see the module docstring).
 
-
-class ChatProcessor(Generic[E, R]):
-    """Runs ``run_batch(events)`` in ``pool`` for submitted events (see the module docstring).
-
-    ``run_batch`` returns one item per event: its result, or the exception it failed with (logged here; the next
-    events of the chat still run). ``on_result`` is called on the event loop with each result.
+    ``run_batch`` returns one item per event it handled (an empty sequence when nothing was pending); ``on_handled``
+    is called on the event loop with each.
     """
 
     def __init__(
-        self, run_batch: Callable[[list[E]], Sequence[R | Exception]], pool: Executor, *, parallel: int = 1,
-        max_batch: int = DEFAULT_MAX_BATCH, max_pending: int = DEFAULT_MAX_PENDING,
-        on_result: Callable[[R], None] = _ignore, retryable: Callable[[Exception], bool] = _never,
-        retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS, fatal: Callable[[Exception], bool] = _never,
-        on_fatal: Callable[[Exception], None] = _ignore,
+        self, run_batch: Callable[[], Sequence[H]], pool: Executor, *, parallel: int = 1,
+        poll_interval: float = DEFAULT_POLL_INTERVAL, retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
+        on_handled: Callable[[H], None] = _ignore, fatal: FatalStop | None = None,
     ) -> None:
-        self._fatal, self._on_fatal = fatal, on_fatal
-        self._run_batch, self._pool, self._on_result = run_batch, pool, on_result
-        self._retryable, self._retry_delays = retryable, tuple(retry_delays) or DEFAULT_RETRY_DELAYS
-        self._failures = 0  # batches in a row that hit a retryable failure; the webhook refuses events meanwhile
-        self._holding = False  # waiting for the retry delay: no batch starts
-        self._parallel, self._max_batch, self._max_pending = parallel, max_batch, max_pending
-        self._chats: dict[str, deque[E]] = {}
-        self._ready: deque[str] = deque()  # chats with waiting events and none in flight, oldest first
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._pending = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._closed = False  # new events refused
-        self._stopped = False  # nothing more starts
+        self._run_batch, self._pool, self._on_handled = run_batch, pool, on_handled
+        self._parallel, self._poll_interval = parallel, poll_interval
+        self._retry_delays = tuple(retry_delays) or DEFAULT_RETRY_DELAYS
+        self._fatal = fatal or FatalStop()
+        self._outage = Outage("webhook", self._fatal)
+        self._wake = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._loops: list[asyncio.Task[None]] = []
+        self._running = 0  # batches under way
+        self._notified = 0  # stores announced by notify()
+        self._idle_after = -1  # the notify count a batch that found nothing had seen when it started
+        self._stored = 0  # events this process stored...
+        self._handled = 0  # ...and events handled
+        self._failures = 0
+        self._busy_since: float | None = None
+        self._stopping = False
 
     @property
-    def pending(self) -> int:
-        """Events queued or being handled."""
-        return self._pending
+    def backlog(self) -> int:
+        """Events this process stored that no batch of it has handled yet (at least 0)."""
+        return max(0, self._stored - self._handled)
 
     @property
-    def active_chats(self) -> int:
-        """Chat keys with a queue right now."""
-        return len(self._chats)
+    def running(self) -> bool:
+        """True while the loops run."""
+        return bool(self._loops) and not self._stopping
 
-    @property
-    def paused(self) -> bool:
-        """True while events wait for the database to take writes again."""
-        return self._failures > 0
+    def start(self) -> None:
+        """Start the loops on the running event loop; the first batch runs at once."""
+        self._loops = [asyncio.create_task(self._loop(), name=f"inbox-{n}") for n in range(self._parallel)]
 
-    def submit(self, key: str, event: E) -> bool:
-        """Queue the event behind the chat's earlier ones; False when full, paused or closed (nothing queued)."""
-        if self._closed or self.paused or self._pending >= self._max_pending:
-            return False
-        self._pending += 1
-        self._idle.clear()
-        queue = self._chats.get(key)
-        if queue is not None:
-            queue.append(event)
-            return True
-        self._chats[key] = deque([event])
-        self._ready.append(key)
-        self._start()
-        return True
+    def notify(self, stored: int = 1) -> None:
+        """``stored`` events were committed to the inbox: handle them now rather than at the next poll."""
+        self._stored += stored
+        self._notified += 1
+        self._wake.set()
 
-    def _start(self) -> None:
-        """Start batches while there are ready chats and room for another batch."""
-        while self._ready and len(self._tasks) < self._parallel and not self._holding and not self._stopped:
-            batch: list[tuple[str, int]] = []
-            room = self._max_batch
-            while self._ready and room > 0:
-                key = self._ready.popleft()
-                count = min(len(self._chats[key]), room)
-                batch.append((key, count))
-                room -= count
-            task = asyncio.get_running_loop().create_task(self._run(batch))
-            self._tasks.add(task)
-            task.add_done_callback(self._done)
+    async def _loop(self) -> None:
+        while not self._stopping:
+            self._wake.clear()
+            seen = self._notified
+            found = await self._one_batch()
+            if found is None:  # failed: wait, then try the same events again
+                delay = self._retry_delays[min(self._failures - 1, len(self._retry_delays) - 1)]
+                await self._pause(delay)
+            elif not found:
+                self._idle_after = max(self._idle_after, seen)
+                self._pulse()
+                await self._pause(self._poll_interval)
 
-    def _done(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if task.cancelled():
+    async def _pause(self, seconds: float) -> None:
+        """Sleep ``seconds`` or until notified (or stopped)."""
+        if self._stopping:
             return
-        if (error := task.exception()) is not None:
-            log.error("webhook batch failed", exc_info=error)
-        self._start()
+        try:
+            async with asyncio.timeout(seconds):
+                await self._wake.wait()
+        except TimeoutError:
+            pass
 
-    async def _run(self, batch: list[tuple[str, int]]) -> None:
-        """Handle the first ``count`` events of each chat in ``batch``; then those chats are ready again."""
-        events = [event for key, count in batch for event in islice(self._chats[key], count)]
+    async def _one_batch(self) -> int | None:
+        """Run one batch; how many events it handled, None when it failed."""
+        self._running += 1
         try:
-            results: Sequence[R | Exception] = await asyncio.get_running_loop().run_in_executor(
-                self._pool, self._run_batch, events)
-        except Exception as exc:  # run_batch itself broke: every event of the batch failed
-            results = [exc] * len(events)
-        done = dict(batch)  # chat key -> events handled (all, unless one is held for a retry)
-        retry, broken = False, None
-        try:
-            outcomes = iter(zip(events, results, strict=True))
-            for key, count in batch:
-                for handled, (event, result) in enumerate(list(islice(outcomes, count))):
-                    if isinstance(result, Exception) and self._fatal(result):
-                        broken = result  # nothing more can be handled: the process stops
-                        done[key] = handled
-                        break
-                    if isinstance(result, Exception) and self._retryable(result):
-                        self._hold(event, result)  # it and the chat's later events stay queued, in order
-                        done[key], retry = handled, True
-                        break
-                    self._report(event, result)
+            handled = await asyncio.get_running_loop().run_in_executor(self._pool, self._run_batch)
+        except Exception as exc:
+            self._failures += 1
+            if not self._quietly_busy(exc):
+                self._outage.failed(exc, what="webhook events: handling a batch failed")
+            if self._fatal.reason is not None:  # a schema error: the process is stopping
+                self._stopping = True
+            return None
         finally:
-            self._release(list(done.items()))
-            if broken is not None:
-                self._closed = self._stopped = True
-                self._on_fatal(broken)
-            elif retry:
-                self._pause()
-            elif self._failures:
-                self._failures = 0
-                log.warning("the database takes writes again; webhook events flow")
+            self._running -= 1
+            self._pulse()
+        self._failures = 0
+        self._busy_since = None
+        self._outage.succeeded()
+        self._handled += len(handled)
+        for item in handled:
+            try:
+                self._on_handled(item)
+            except Exception:
+                log.exception("webhook event follow-up failed")
+        return len(handled)
 
-    def _hold(self, event: E, error: Exception) -> None:
-        if not self._failures:
-            log.error("database unavailable: webhook events wait and the webhook answers 503 until it is back",
-                      exc_info=error, extra={"event_type": type(event).__name__, "pending": self._pending})
+    def _quietly_busy(self, exc: Exception) -> bool:
+        """True while the write lock has been busy for less than QUIET_BUSY seconds in a row: other writers (the web,
+        the outbound worker) hold it a moment, which is no outage worth a log line; past that, it is one."""
+        if not is_busy_error(exc):
+            return False
+        now = time.monotonic()
+        if self._busy_since is None:
+            self._busy_since = now
+        return now - self._busy_since < QUIET_BUSY
 
-    def _pause(self) -> None:
-        """Start no batch for the next retry delay; then try the held events again."""
-        delay = self._retry_delays[min(self._failures, len(self._retry_delays) - 1)]
-        self._failures += 1
-        self._holding = True
-        asyncio.get_running_loop().call_later(delay, self._resume)
-
-    def _resume(self) -> None:
-        self._holding = False
-        if not self._stopped:
-            self._start()
-
-    def _release(self, batch: list[tuple[str, int]]) -> None:
-        """Drop the first ``count`` events of each chat (handled); chats with more waiting are ready again."""
-        for key, count in batch:
-            queue = self._chats[key]
-            for _ in range(count):
-                queue.popleft()
-            if queue:
-                self._ready.append(key)
-            else:
-                del self._chats[key]
-        self._finished(sum(count for _, count in batch))
-
-    def _report(self, event: E, result: R | Exception) -> None:
-        if isinstance(result, Exception):
-            log.error("webhook event failed", exc_info=result, extra={"event_type": type(event).__name__})
-            return
-        try:
-            self._on_result(result)
-        except Exception:
-            log.exception("webhook event follow-up failed", extra={"event_type": type(event).__name__})
-
-    def _finished(self, count: int) -> None:
-        self._pending -= count
-        if self._pending == 0:
-            self._idle.set()
+    def _pulse(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
 
     async def drain(self, within: float) -> None:
-        """Wait until every submitted event has been handled; TimeoutError after ``within`` seconds."""
-        await asyncio.wait_for(self._idle.wait(), within)
+        """Wait until a batch started after the last notify found nothing pending and none runs; TimeoutError after
+        ``within`` seconds."""
+        target = self._notified
+        async with asyncio.timeout(within):
+            while self._idle_after < target or self._running:
+                if self._stopping:
+                    raise TimeoutError("the processor stopped with events pending")
+                await self._changed.wait()
 
-    async def close(self, within: float = 5.0) -> None:
-        """Refuse new events, let queued ones finish for up to ``within`` seconds, then cancel the rest."""
-        self._closed = True
-        try:
-            await self.drain(within)
-        except TimeoutError:
-            log.warning("webhook events left unhandled at shutdown", extra={"pending": self._pending})
-            self._stopped = True
-            for task in list(self._tasks):
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+    async def close(self, within: float = 2.0) -> None:
+        """Stop taking work: the batch under way finishes (it is one transaction; waited for up to ``within``
+        seconds), what is still pending stays in the inbox for the next start."""
+        self._stopping = True
+        self._wake.set()
+        if not self._loops:
+            return
+        done, late = await asyncio.wait(self._loops, timeout=within)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*done, *late, return_exceptions=True)
+        if late:
+            log.warning("webhook batch still running at shutdown; its events stay pending in the inbox")
+        if self.backlog:
+            log.info("webhook events left in the inbox for the next start", extra={"pending": self.backlog})

@@ -4,18 +4,19 @@ It claims jobs from the store (which hands out only the head of each chat, so me
 never has two sends in flight), sends each outside any transaction, then records the outcome with the owner it
 claimed under. It wakes on ``notify()`` or polls; ``stop()`` lets the sends in flight finish, then returns.
 
-The one window left: a crash after the gateway accepted a send and before ``mark_sent`` is committed leaves the row
-``sending``; once its lease runs out it is claimed again and that message goes out a second time.
+When an outcome cannot be written (the database busy past its retries, a full disk), the worker keeps the job's
+lease, extending it, and writes the outcome again until it is recorded (``_record_outcome``): a message the gateway
+accepted is not sent again because its outcome write failed once (SPEC section 17). The one window left: the
+process dies after the gateway accepted a send and before ``mark_sent`` is committed; the next start takes the job
+over from its dead owner and that message goes out a second time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
-import os
 import random
-import socket
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -26,10 +27,11 @@ from taskcore.gateway.client import GatewayError
 from taskcore.queue_rules import JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import queue
 from taskcore.settings import Settings
-from taskcore.storage.db import Database
+from taskcore.storage.db import Database, is_unavailable
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop, Outage
+from tasksvc_run.owner import process_owner
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +71,7 @@ def random_jitter() -> float:
     return random.uniform(-JITTER_LIMIT, JITTER_LIMIT)  # noqa: S311 - spreading retries, not a secret
 
 
-def worker_owner() -> str:
-    """A lease owner name unique to this process run."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+RECORD_RETRY_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # between writes of an outcome the database refused
 
 
 class QueueWorker:
@@ -84,7 +84,7 @@ class QueueWorker:
         self.db, self.sender, self.clock, self.metrics = db, sender, clock, metrics
         self._outage = Outage("outbound", fatal or FatalStop())
         self.config = config or WorkerConfig()
-        self.owner = owner or worker_owner()
+        self.owner = owner or process_owner()
         self._jitter = jitter
         self._in_flight: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
@@ -111,7 +111,7 @@ class QueueWorker:
         else:
             loop.call_soon_threadsafe(self._wake.set)
 
-    async def stop(self, within: float = 15.0) -> None:
+    async def stop(self, within: float = 3.0) -> None:
         """Stop claiming, let the sends in flight finish (cancelled after ``within`` s), then return."""
         self._stopping = True
         self._wake.set()
@@ -169,7 +169,7 @@ class QueueWorker:
             log.exception("outbound: unexpected error while sending", extra={"job": job.id})
             await self._record_failure(job, FailureKind.RETRY, f"{type(exc).__name__}: {exc}")
         else:
-            await self._record(queue.mark_sent, job_id=job.id, gateway_message_id=message_id)
+            await self._record_outcome(job, queue.mark_sent, gateway_message_id=message_id)
             self.metrics.outbound_sent.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:
                 self.metrics.reactions_sent.labels(emoji=job.label or "other").inc()
@@ -186,7 +186,7 @@ class QueueWorker:
         log.warning("outbound: send failed", extra={
             "job": job.id, "kind": job.kind.value, "attempt": job.attempts, "retry": not final, "error": error[:200]})
         if final:
-            await self._record(queue.mark_failed, job_id=job.id, error=error)
+            await self._record_outcome(job, queue.mark_failed, error=error)
             self.metrics.outbound_failed.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:
                 self.metrics.reactions_failed.labels(emoji=job.label or "other").inc()
@@ -194,17 +194,34 @@ class QueueWorker:
         delay = retry_delay(job.attempts, base_ms=self.config.backoff_base_ms, max_ms=self.config.backoff_max_ms,
                             jitter=self._jitter())
         now = self.clock.now()
-        await self._record(queue.schedule_retry, job_id=job.id, error=error, next_attempt_at=now + delay)
+        await self._record_outcome(job, queue.schedule_retry, error=error, next_attempt_at=now + delay)
         self.metrics.outbound_retries.labels(kind=job.kind.value).inc()
 
-    async def _record(self, outcome: Callable[..., bool], **values: Any) -> None:
-        """Write an outcome in a thread; a lost lease or a database error is logged (the lease will expire)."""
-        try:
-            held = await asyncio.to_thread(outcome, self.db, owner=self.owner, now=self.clock.now(), **values)
-        except Exception as exc:
-            self._outage.failed(exc, what=f"outbound: recording the outcome of job {values.get('job_id')} failed")
+    async def _record_outcome(self, job: QueueJob, outcome: Callable[..., bool], **values: Any) -> None:
+        """Write the outcome of ``job`` (the one step every send ends with). While the database refuses the write,
+        keep the job's lease (extended) and write it again, so that the job is neither claimed again nor sent twice;
+        a lost lease or a bug is logged and ends it."""
+        for attempt in itertools.count():
+            try:
+                held = await asyncio.to_thread(outcome, self.db, job_id=job.id, owner=self.owner, now=self.clock.now(),
+                                               **values)
+            except Exception as exc:
+                self._outage.failed(exc, what=f"outbound: recording the outcome of job {job.id} failed")
+                if not is_unavailable(exc):
+                    return
+                await self._keep_lease(job)
+                delay = RECORD_RETRY_DELAYS[min(attempt, len(RECORD_RETRY_DELAYS) - 1)]
+                await asyncio.sleep(min(delay, self.config.lease.total_seconds() / 3))  # renewed well before it ends
+                continue
+            self._outage.succeeded()
+            if not held:
+                log.warning("outbound: the job's lease was lost before its outcome was recorded", extra={"job": job.id})
             return
-        self._outage.succeeded()
-        if not held:
-            log.warning("outbound: the job's lease was lost before its outcome was recorded",
-                        extra={"job": values.get("job_id")})
+
+    async def _keep_lease(self, job: QueueJob) -> None:
+        """Extend the hold on ``job`` by a whole lease (a failure is left to the next try)."""
+        try:
+            await asyncio.to_thread(queue.keep_lease, self.db, job_id=job.id, owner=self.owner,
+                                    until=self.clock.now() + self.config.lease)
+        except Exception:  # the database refuses writes: the outcome's next write tries again
+            return

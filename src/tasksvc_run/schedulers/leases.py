@@ -12,9 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import secrets
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -22,14 +19,12 @@ from typing import Protocol
 from taskcore.storage.db import Database
 from taskcore.storage.leases import acquire_lease, lease_holder, release_lease
 from tasksvc_run.clock import Clock
+from tasksvc_run.owner import process_owner
+
+__all__ = ["DatabaseLeases", "JobLeases", "LocalLeases", "Sleep", "process_owner", "tick_lease"]
 
 log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[None]]
-
-
-def process_owner() -> str:
-    """This process's lease owner id: ``host:pid:random`` (the random part tells a restarted pid apart)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def tick_lease(job: str) -> str:

@@ -1,0 +1,64 @@
+"""The release before the inbox (issue 16), run beside the current one so the bench prints both webhook figures.
+
+``before_unit`` starts `tasksvc run` from the source of BEFORE_INBOX (``git archive`` of that commit's ``src``,
+cached under tmp/bench) over a copy of the current dataset with the inbox migration taken out, so both runs serve
+the same data on the same machine in the same run. Without git or that commit, there is no "before" (None).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import tarfile
+from pathlib import Path
+
+from tests.system.unit import Unit
+
+from benchmarks.dataset import CACHE
+
+BEFORE_INBOX = "9a2e4896584fc5e6d9f0e0156651db7c727728a7"  # main before issue 16: webhook events held in memory
+LABEL = f"before ({BEFORE_INBOX[:7]}, events held in memory)"
+INBOX_MIGRATION = 2
+
+
+def before_source() -> Path | None:
+    """The ``src`` folder of BEFORE_INBOX, extracted once; None when git or the commit is not there."""
+    target = (CACHE / f"before-{BEFORE_INBOX[:12]}").resolve()
+    if (target / "src" / "tasksvc_run").is_dir():
+        return target / "src"
+    archive = target.with_suffix(".tar")
+    try:
+        with archive.open("wb") as out:
+            subprocess.run(["git", "archive", BEFORE_INBOX, "src"], stdout=out, check=True,
+                           stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.CalledProcessError):
+        archive.unlink(missing_ok=True)
+        return None
+    with tarfile.open(archive) as tar:
+        tar.extractall(target, filter="data")
+    archive.unlink()
+    return target / "src"
+
+
+def without_inbox(source: Path, target: Path) -> Path:
+    """A copy of the SQLite file ``source`` as the release before the inbox left it."""
+    shutil.copyfile(source, target)
+    conn = sqlite3.connect(target)
+    try:
+        conn.execute("DROP TABLE IF EXISTS inbox")
+        conn.execute("DELETE FROM schema_migrations WHERE version >= ?", (INBOX_MIGRATION,))
+        conn.commit()
+    finally:
+        conn.close()
+    return target
+
+
+def before_unit(env: dict[str, str], folder: Path) -> Unit | None:
+    """`tasksvc run` of BEFORE_INBOX with ``env`` (its own ports), over a copy of env's database; None without it."""
+    source = before_source()
+    if source is None:
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    database = without_inbox(Path(env["DB_PATH"]), folder / "tasks.db")
+    return Unit("run", {**env, "DB_PATH": str(database), "PYTHONPATH": str(source)}, folder).start(within=120.0)

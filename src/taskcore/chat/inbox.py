@@ -1,0 +1,111 @@
+"""The inbox's events reach the chat here: claimed in order, handled, and marked done in one transaction.
+
+``handle_inbox`` is what the bot's processor calls. It claims up to ``limit`` pending events (in order per chat),
+handles each exactly as ``handle_event`` would (``events.decide`` dispatches by kind, ``events.deliver`` queues what
+it sends), and marks them done in the same write transaction: a crash before the commit leaves them pending, with
+none of their effects, for the next try; after it, each has taken effect once.
+
+The events are first tried together in one transaction, without a SAVEPOINT (on SQLite a savepoint copies every page
+it changes to a sub-journal: it doubled the cost of each statement). When one of them fails, that transaction is
+rolled back and the events are claimed again and each handled alone under its own SAVEPOINT, with the same moment
+(and rate-limit decision): the others still take effect, and the one that broke (a bug) is kept as failed with its
+error instead of blocking its chat forever. A database that cannot take the work now (``is_unavailable``) or a
+schema error fails the whole call, and every claimed event stays pending.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from taskcore.chat.events import decide, deliver
+from taskcore.chat.policy import ChatPolicy, Moment
+from taskcore.chat.result import ChatResult
+from taskcore.chat.transaction import in_one_transaction, savepoint
+from taskcore.gateway.inbound import Ignored, InboundEvent, parse_event
+from taskcore.services import inbox
+from taskcore.services.inbox import InboxRow
+from taskcore.storage.db import Database, is_schema_error, is_unavailable
+
+
+@dataclass(frozen=True, slots=True)
+class Handled:
+    """One claimed event, as parsed, and its result or the exception it failed with (then it is kept as failed)."""
+
+    row: InboxRow
+    event: InboundEvent
+    result: ChatResult | Exception
+
+
+def stored_event(row: InboxRow) -> InboundEvent:
+    """The event a stored webhook body carries (parsed again, as the webhook did when it arrived)."""
+    try:
+        payload = json.loads(row.payload)
+    except ValueError:
+        return Ignored("malformed envelope")
+    if not isinstance(payload, dict):
+        return Ignored("malformed envelope")
+    return parse_event(payload, path_event=row.path_event)
+
+
+def handle_inbox(
+    db: Database, policy: ChatPolicy, moment: Callable[[InboxRow], Moment], *, limit: int,
+    parsed: Mapping[int, InboundEvent] | None = None, wait_ms: int | None = None,
+) -> list[Handled]:
+    """Claim, handle and finish up to ``limit`` pending events in one transaction (module docstring); ``parsed``
+    holds events already parsed by id (those this process stored), ``wait_ms`` bounds the wait for the database.
+    Nothing claimed: an empty list."""
+    known = parsed or {}
+    moments: dict[int, Moment] = {}  # one per event, kept for a second try: the same instant and token decision
+
+    def claimed(joined: Database) -> list[tuple[InboxRow, InboundEvent, Moment]]:
+        rows = inbox.claim_pending(joined, limit=limit)
+        return [(row, known.get(row.id) or stored_event(row), moments.setdefault(row.id, moment(row)))
+                for row in rows]
+
+    def together(joined: Database) -> list[Handled]:
+        batch = claimed(joined)
+        handled = [Handled(row, event, _effects(joined, policy, event, at)) for row, event, at in batch]
+        return _finish(joined, handled, moments)
+
+    def alone(joined: Database) -> list[Handled]:
+        return _finish(joined, [_alone(joined, policy, *item) for item in claimed(joined)], moments)
+
+    try:
+        return in_one_transaction(db, together, wait_ms=wait_ms, retries=0)
+    except Exception as exc:
+        if is_unavailable(exc) or is_schema_error(exc):
+            raise
+    # One of them broke (which, and why, is found by handling each alone): nothing of the first try was kept.
+    return in_one_transaction(db, alone, wait_ms=wait_ms, retries=0)
+
+
+def _finish(joined: Database, handled: list[Handled], moments: Mapping[int, Moment]) -> list[Handled]:
+    """Mark the handled events done and the broken ones failed, in the transaction of their effects."""
+    if handled:
+        inbox.finish(joined, done=[h.row.id for h in handled if not isinstance(h.result, Exception)],
+                     failed=[(h.row.id, _error_line(h.result)) for h in handled if isinstance(h.result, Exception)],
+                     now=moments[handled[0].row.id].now)
+    return handled
+
+
+def _alone(joined: Database, policy: ChatPolicy, row: InboxRow, event: InboundEvent, moment: Moment) -> Handled:
+    try:
+        with savepoint(joined):
+            return Handled(row, event, _effects(joined, policy, event, moment))
+    except Exception as exc:
+        if is_unavailable(exc) or is_schema_error(exc):
+            raise
+        return Handled(row, event, exc)
+
+
+def _effects(joined: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
+    """The one dispatch of an event to the chat: decide (by kind), then queue what it sends."""
+    result = decide(joined, policy, event, moment)
+    deliver(joined, policy, result, moment)
+    return result
+
+
+def _error_line(error: BaseException) -> str:
+    return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"

@@ -1,0 +1,49 @@
+"""The inbox of webhook events as use cases (SPEC section 17): store what arrived, claim it in order, finish it.
+
+``store_events`` is the webhook's one write: the events that arrived together, in one short transaction whose wait
+for the database is bounded, so that the webhook answers 2xx only for a committed event and 503 past the bound.
+The chat claims and finishes events inside the transaction of their effects (``taskcore.chat.inbox``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import Connection
+
+from taskcore.storage import inbox as store
+from taskcore.storage.db import Database
+from taskcore.storage.inbox import InboxRow, NewEvent
+
+__all__ = ["InboxRow", "NewEvent", "claim_pending", "finish", "inbox_stats", "store_events"]
+
+
+def store_events(db: Database, events: Sequence[NewEvent], *, now: datetime, wait_ms: int | None = None) -> list[int]:
+    """Store ``events`` as pending, in order, in one transaction that waits at most ``wait_ms`` for the database
+    (not retried: the caller answers 503 instead); their ids."""
+    if not events:
+        return []
+    return db.transact(lambda conn: store.insert_events(conn, events, now=now), wait_ms=wait_ms, retries=0)
+
+
+def claim_pending(db: Database, *, limit: int) -> list[InboxRow]:
+    """Up to ``limit`` pending events that may be handled now, in order per chat (inside the caller's transaction)."""
+    return db.transact(lambda conn: store.claim_pending(conn, limit=limit))
+
+
+def finish(db: Database, *, done: Sequence[int], failed: Sequence[tuple[int, str]], now: datetime) -> None:
+    """Mark the handled events done and the ones that broke failed (with their error), in the caller's transaction."""
+
+    def work(conn: Connection) -> None:
+        store.mark_done(conn, done, now=now)
+        for row_id, error in failed:
+            store.mark_failed(conn, row_id, error=error, now=now)
+
+    db.transact(work)
+
+
+def inbox_stats(db: Database) -> dict[str, int]:
+    """How many events are pending and how many failed (``pending``, ``failed``)."""
+    with db.read() as conn:
+        return store.count_open(conn)

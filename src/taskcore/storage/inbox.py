@@ -1,0 +1,101 @@
+"""Queries on the inbox of webhook events (SPEC section 17): store, claim in order per chat, mark done or failed.
+
+A chat's events are handled in id order: a claim takes pending rows oldest first and keeps, for each chat key, only
+those no earlier pending row of the same key precedes outside the claim. On SQLite the one writer's transaction
+sees every pending row, so that is all of them; on PostgreSQL rows are locked ``FOR UPDATE SKIP LOCKED`` and a chat
+whose earlier rows another processor holds is left for later. The claim lasts as long as its transaction: the
+rows are marked done in the transaction of their effects, and a processor that dies takes its locks (and its
+uncommitted effects) with it, so its rows are pending again at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, func, select, update
+
+from taskcore.queue_rules import truncate_error
+from taskcore.storage.prepared import Prepared
+from taskcore.storage.schema import inbox
+
+PENDING, DONE, FAILED = "pending", "done", "failed"
+_NEW_KEYS = ("chat_key", "event", "path_event", "payload", "status", "received_at")
+# One row per event, with RETURNING so the caller learns each row's id (an executemany would not tell).
+_INSERT = Prepared(lambda dialect: inbox.insert().returning(inbox.c.id), _NEW_KEYS)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to store: its chat key (the order it must keep), its name, the per-event URL suffix it came on, and
+    the webhook body exactly as received (JSON text)."""
+
+    chat_key: str
+    event: str | None
+    path_event: str | None
+    payload: str
+
+
+@dataclass(frozen=True, slots=True)
+class InboxRow:
+    """A claimed pending event."""
+
+    id: int
+    chat_key: str
+    path_event: str | None
+    payload: str
+    received_at: datetime
+
+
+def insert_events(conn: Connection, events: Sequence[NewEvent], *, now: datetime) -> list[int]:
+    """Store the events as pending rows, in order; their ids."""
+    ids = []
+    for event in events:
+        row = _INSERT.first(conn, {"chat_key": event.chat_key, "event": event.event, "path_event": event.path_event,
+                                   "payload": event.payload, "status": PENDING, "received_at": now})
+        assert row is not None  # noqa: S101 - INSERT ... RETURNING always yields the new row
+        ids.append(int(row[0]))
+    return ids
+
+
+def claim_pending(conn: Connection, *, limit: int) -> list[InboxRow]:
+    """Up to ``limit`` pending rows, oldest first, that may be handled now in this transaction (module docstring)."""
+    stmt = (select(inbox.c.id, inbox.c.chat_key, inbox.c.path_event, inbox.c.payload, inbox.c.received_at)
+            .where(inbox.c.status == PENDING).order_by(inbox.c.id).limit(limit))
+    if conn.dialect.name == "postgresql":
+        stmt = stmt.with_for_update(skip_locked=True)
+    rows = [InboxRow(int(r.id), r.chat_key, r.path_event, r.payload, r.received_at) for r in conn.execute(stmt)]
+    if conn.dialect.name != "postgresql" or not rows:
+        return rows
+    return _in_chat_order(conn, rows)
+
+
+def _in_chat_order(conn: Connection, rows: list[InboxRow]) -> list[InboxRow]:
+    """The rows of each chat that no pending row held elsewhere precedes (a prefix of the chat's pending rows)."""
+    mine = [row.id for row in rows]
+    elsewhere = conn.execute(
+        select(inbox.c.chat_key, func.min(inbox.c.id))
+        .where(inbox.c.status == PENDING, inbox.c.id <= max(mine), inbox.c.id.not_in(mine),
+               inbox.c.chat_key.in_({row.chat_key for row in rows}))
+        .group_by(inbox.c.chat_key))
+    cut = {str(key): int(first) for key, first in elsewhere}
+    return [row for row in rows if row.id < cut.get(row.chat_key, row.id + 1)]
+
+
+def mark_done(conn: Connection, ids: Sequence[int], *, now: datetime) -> None:
+    """The events of ``ids`` were handled (in this transaction)."""
+    if ids:
+        conn.execute(update(inbox).where(inbox.c.id.in_(list(ids))).values(status=DONE, done_at=now))
+
+
+def mark_failed(conn: Connection, row_id: int, *, error: str, now: datetime) -> None:
+    """The event broke the code that handles it: kept as failed with the error's first line, never tried again."""
+    conn.execute(update(inbox).where(inbox.c.id == row_id).values(
+        status=FAILED, done_at=now, last_error=truncate_error(error)))
+
+
+def count_open(conn: Connection) -> dict[str, int]:
+    """Pending and failed rows (two index counts; done rows, the many, are not counted)."""
+    return {status: int(conn.execute(select(func.count()).select_from(inbox).where(inbox.c.status == status))
+                        .scalar_one()) for status in (PENDING, FAILED)}

@@ -1,0 +1,127 @@
+"""Runs the chat over the inbox, in a worker thread: one batch of stored events per call, counted in the metrics.
+
+``sync`` gives the scheduler runtime when it runs (``/admin sync``); it lives on the event loop that ``bind_loop``
+names, so the worker thread hands the request over to it. Events this process stored are remembered as parsed
+(``remember``), so a batch parses only what an earlier process left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment, handle_event
+from taskcore.chat.inbox import Handled, handle_inbox
+from taskcore.gateway.inbound import InboundEvent
+from taskcore.ratelimit import Decision, RateLimiter
+from taskcore.services.inbox import InboxRow
+from taskcore.settings import Settings
+from taskcore.storage.db import Database
+from tasksvc_run import keys
+from tasksvc_run.clock import Clock
+from tasksvc_run.metrics import Metrics
+
+# Events per transaction at most: bounds how long a batch holds SQLite's write lock (~10 ms) from the web process.
+BATCH_SIZE = 32
+# How long a batch waits for SQLite's write lock before it gives up and tries again later: short, so that a lock
+# held elsewhere (a backup) never keeps the worker thread from storing the webhook's next events.
+BATCH_WAIT_MS = 200
+REMEMBERED_AT_MOST = 10_000
+
+
+class EventRunner:
+    """Applies stored events (in a worker thread) and counts what they report; the rate limiter is shared, locked."""
+
+    def __init__(self, db: Database, policy: ChatPolicy, *, settings: Settings, clock: Clock, metrics: Metrics,
+                 limiter: RateLimiter, sync: Callable[[], keys.SyncTrigger | None] = lambda: None,
+                 batch_size: int = BATCH_SIZE, wait_ms: int | None = BATCH_WAIT_MS) -> None:
+        self.db, self.policy, self.clock, self.metrics, self.limiter = db, policy, clock, metrics, limiter
+        self.zone = settings.zone
+        self.batch_size, self.wait_ms = batch_size, wait_ms
+        self._sync = sync
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._limiter_lock = threading.Lock()
+        self._parsed: dict[int, InboundEvent] = {}
+        self._counters: dict[MetricEvent, Callable[[], None]] = {
+            MetricEvent.IDENTITY_ALIAS_RESOLVED: metrics.identity_alias_resolved.inc,
+            MetricEvent.UNKNOWN_GROUP_DISCOVERED: metrics.unknown_groups_discovered.inc,
+            MetricEvent.MESSAGE_BLOCKED_GROUP: metrics.messages_blocked_group.inc,
+            MetricEvent.COMMAND_BLOCKED: metrics.commands_blocked.inc,
+            MetricEvent.ADMIN_ALLOW: metrics.admin_allow.inc,
+            MetricEvent.ADMIN_BLOCK: metrics.admin_block.inc,
+        }
+
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the scheduler runtime runs on."""
+        self._loop = loop
+
+    def remember(self, ids: Sequence[int], events: Sequence[InboundEvent]) -> None:
+        """The parsed events of stored rows (bounded: past the bound it starts over, and rows are parsed again)."""
+        if len(self._parsed) >= REMEMBERED_AT_MOST:
+            self._parsed.clear()
+        self._parsed.update(zip(ids, events, strict=True))
+
+    def take_token(self, user_id: str) -> Decision:
+        """One token from the user's bucket."""
+        with self._limiter_lock:
+            return self.limiter.check(user_id, self.clock.monotonic())
+
+    def run(self, event: InboundEvent) -> ChatResult:
+        """Handle one event now, outside the inbox (for tools and tests); counted like the others."""
+        result = handle_event(self.db, self.policy, event, self._moment())
+        self._count(result)
+        return result
+
+    def run_inbox(self) -> list[Handled]:
+        """Claim, handle and finish one batch of the inbox; count metric events and each event's share of the time."""
+        started = time.perf_counter()
+        moment = self._moment_factory()
+        handled = handle_inbox(self.db, self.policy, moment, limit=self.batch_size, parsed=self._parsed,
+                               wait_ms=self.wait_ms)
+        for item in handled:
+            self._parsed.pop(item.row.id, None)
+            if not isinstance(item.result, Exception):
+                self._count(item.result)
+        share = (time.perf_counter() - started) / max(len(handled), 1)
+        for _ in handled:
+            self.metrics.webhook_seconds.observe(share)
+        return handled
+
+    def _count(self, result: ChatResult) -> None:
+        for metric in result.metrics:
+            self._counters[metric]()
+
+    def _moment(self) -> Moment:
+        now = self.clock.now()
+        return Moment(now, now.astimezone(self.zone).date(), self._token_once(), self._sync_trigger())
+
+    def _moment_factory(self) -> Callable[[InboxRow], Moment]:
+        """One instant for the batch; each event its own memoised token (handled again alone, it gets the same)."""
+        now = self.clock.now()
+        today, trigger = now.astimezone(self.zone).date(), self._sync_trigger()
+        return lambda _row: Moment(now, today, self._token_once(), trigger)
+
+    def _sync_trigger(self) -> Callable[[], None] | None:
+        """``request_sync`` made safe to call from the worker thread; None when the schedulers do not run."""
+        sync, loop = self._sync(), self._loop
+        if sync is None or loop is None:
+            return None
+        request = sync.request_sync
+
+        def from_thread() -> None:
+            loop.call_soon_threadsafe(request)
+
+        return from_thread
+
+    def _token_once(self) -> Callable[[str], Decision]:
+        """``take_token`` for one event: an event handled again (batch retry) gets the same answer."""
+        decided: dict[str, Decision] = {}
+
+        def take(user_id: str) -> Decision:
+            if user_id not in decided:
+                decided[user_id] = self.take_token(user_id)
+            return decided[user_id]
+
+        return take
