@@ -8,6 +8,7 @@ from typing import ClassVar, TypeAlias
 
 from taskcore.access import GroupStatus
 from taskcore.errors import ValidationError
+from taskcore.recurrence import Recurrence
 from taskcore.reminders import ReminderFreq
 
 
@@ -34,12 +35,15 @@ class Help:
 
 @dataclass(frozen=True, slots=True)
 class NewTask:
-    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order."""
+    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order. With ``recurrence``
+    (``cada <regla>``) the task repeats; ``rotation`` (``!turnos``) makes the mentioned people take turns."""
 
     name: ClassVar[str] = "nueva"
     description: str
     due: date | None
     mentions: tuple[str, ...]
+    recurrence: Recurrence | None = None
+    rotation: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,30 @@ class Edit:
     name: ClassVar[str] = "editar"
     task_id: int
     description: str
+
+
+@dataclass(frozen=True, slots=True)
+class StopSeries:
+    """``/t parar``: the task stops repeating (this occurrence stays open)."""
+
+    name: ClassVar[str] = "parar"
+    task_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowZone:
+    """``/t zona``: the sender's time zone and where it comes from."""
+
+    name: ClassVar[str] = "zona"
+
+
+@dataclass(frozen=True, slots=True)
+class SetZone:
+    """``/t zona <IANA>``: choose a time zone (``tz`` is its canonical name), or with ``sin`` (``tz is None``) go
+    back to the default."""
+
+    name: ClassVar[str] = "zona"
+    tz: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +175,8 @@ class AdminSync:
 
 AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
 """The ``/admin`` commands, for administrators only (A4)."""
-TaskCommand: TypeAlias = Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit
-"""The ``/t`` commands (with ``SetReminders`` and ``WebLink``), for anyone in an allowed chat."""
-Command: TypeAlias = TaskCommand | SetReminders | WebLink | AdminCommand
+TaskCommand: TypeAlias = Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | StopSeries
+"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone`` and ``WebLink``), for anyone in an allowed
+chat."""
+Command: TypeAlias = TaskCommand | SetReminders | ShowZone | SetZone | WebLink | AdminCommand
 """Every command ``parse_command`` can return."""

@@ -37,9 +37,11 @@ from taskcore.chat.commands import (
     NewTask,
     SetDue,
     SetReminders,
+    StopSeries,
     Unassign,
     WebLink,
 )
+from taskcore.chat.recurrence_clause import parse_zone, take_clause
 from taskcore.chat.usage import usage_error as _error
 from taskcore.dates import is_date_like, parse_due_date
 from taskcore.errors import ValidationError
@@ -118,8 +120,8 @@ def _parse_new(args: str, ctx: _Context) -> NewTask:
     parts: list[str] = []
     dates: list[str] = []
     mentions: list[str] = []
-    for match in _CHUNK.finditer(args):
-        chunk, quoted = match.group(0), match.group(1)
+    clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
+    for chunk, quoted in clause.rest:
         mention = _MENTION.fullmatch(chunk)
         if quoted is not None:
             parts.append(quoted)
@@ -132,7 +134,8 @@ def _parse_new(args: str, ctx: _Context) -> NewTask:
     if len(dates) > 1:
         raise _error("nueva", "solo cabe una fecha por tarea", field="due_date", dates=True)
     due = _due(dates[0], "nueva", ctx.today) if dates else None
-    return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)))
+    return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), clause.recurrence,
+                   clause.rotation)
 
 
 def _parse_complete(args: str, ctx: _Context) -> Complete:
@@ -204,6 +207,8 @@ _TASK_PARSERS = _table(
         ("fecha", "due"): _parse_set_due,
         ("editar", "edit"): _parse_edit,
         ("recordatorios", "config", "reminders"): _parse_reminders,
+        ("parar", "stop"): lambda args, ctx: StopSeries(_one_id(args, "parar")),
+        ("zona", "zone", "tz"): lambda args, ctx: parse_zone(args),
         ("web",): lambda args, ctx: WebLink(),
     }
 )

@@ -18,6 +18,7 @@ and the rate limit have had their say (SPEC section 16).
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 from taskcore.chat import replies
@@ -36,10 +37,12 @@ from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid
 from taskcore.reactions import ROBOT, WARN, ReactionRequest
 from taskcore.services.groups import see_known_group
-from taskcore.services.identities import Resolution, read_sender, resolve_user
+from taskcore.services.identities import Resolution, SenderFacts, read_sender, resolve_user
 from taskcore.services.members import member_seen
 from taskcore.services.sightings import first_sighting
+from taskcore.services.zones import user_zone
 from taskcore.storage.db import Database
+from taskcore.zones import effective_zone
 
 ADMIN_FAMILY = "admin"
 
@@ -75,8 +78,19 @@ def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment
         member_seen(db, group_id=msg.group_id, user_id=who.user_id, now=moment.now, known=known)
     if family is None:
         return ChatResult("chat", found.texts, metrics=metrics)
+    # A command's dates (hoy, mañana, a rule's first date) are the sender's: today in their zone (SPEC section 21).
+    moment = replace(moment, today=_sender_today(db, policy, moment, facts, who.user_id))
     turn = Turn(db, policy, moment, msg, who.user_id, private_chat(msg, who))
     return _command(turn, family, served=served).plus(texts=found.texts, metrics=metrics)
+
+
+def _sender_today(db: Database, policy: ChatPolicy, moment: Moment, facts: SenderFacts, user_id: str) -> date:
+    """Today in the sender's zone, from the facts read first; after a re-key, read afresh."""
+    if user_id == facts.user_id:
+        zone = effective_zone(facts.time_zone, user_id, policy.zone)
+    else:
+        zone = user_zone(db, user_id=user_id, fallback=policy.zone)
+    return moment.now.astimezone(zone.zone).date()
 
 
 def _blocked(family: str | None) -> tuple[MetricEvent, ...]:

@@ -17,13 +17,18 @@ from taskcore.chat.commands import (
     NewTask,
     SetDue,
     SetReminders,
+    SetZone,
+    ShowZone,
+    StopSeries,
     Unassign,
     WebLink,
 )
 from taskcore.chat.listing import list_tasks
 from taskcore.chat.result import Mention, direct_message
+from taskcore.chat.transaction import savepoint
 from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.errors import Conflict, Forbidden, NotFound
+from taskcore.chat.zones import set_zone, show_zone
+from taskcore.errors import Conflict, Forbidden, InvalidRecurrence, NotFound
 from taskcore.model import Origin, Task
 from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import completion_check
@@ -39,15 +44,30 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
     """A group task for the mentioned people (none: unassigned), or a personal task in a direct message.
 
     The grammar has sanitised the description, so the use case's check of it cannot fail after the mentions were
-    written: the command needs no savepoint (CHECKED_FIRST)."""
+    written: the command needs no savepoint (CHECKED_FIRST), except with turns, whose people are counted once the
+    mentions are resolved (two numbers of one person are one)."""
+    if cmd.rotation and (turn.group_id is None or len(set(cmd.mentions) - {turn.msg.bot_id}) < 2):
+        return rejected(replies.ROTATION_NEEDS_GROUP)
+    if cmd.rotation:
+        try:
+            with savepoint(turn.db):
+                return _create(turn, cmd)
+        except InvalidRecurrence:
+            return rejected(replies.ROTATION_NEEDS_GROUP)
+    return _create(turn, cmd)
+
+
+def _create(turn: Turn, cmd: NewTask) -> Answer:
     msg, now = turn.msg, turn.moment.now
     people = _assignees(turn, cmd.mentions) if turn.group_id else []
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
+    users = [user for user, _ in people]
     task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
-                             due=cmd.due, assignees=[user for user, _ in people], origin=origin, now=now)
+                             due=cmd.due, assignees=users, origin=origin, now=now, recurrence=cmd.recurrence,
+                             rotation=users if cmd.rotation else (), today=turn.moment.today)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.tag for m in mentions],
-                           in_group=turn.group_id is not None)
+                           in_group=turn.group_id is not None, series=task.recurrence)
     return Answer(text, mentions=mentions)
 
 
@@ -98,11 +118,12 @@ def complete(turn: Turn, cmd: Complete) -> Answer:
 
 def _complete_one(turn: Turn, task_id: int) -> Answer:
     now = turn.moment.now
-    done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now)
+    done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now,
+                               today=turn.moment.today)
     if not done.newly_completed:
         return rejected(replies.already_completed(task_id))
     check = completion_check(turn.policy.reactions, done, now)
-    return Answer(replies.completed(done.task), reactions=() if check is None else (check,))
+    return Answer(replies.completed(done.task, done.next_task), reactions=() if check is None else (check,))
 
 
 def _change(turn: Turn, task_id: int, change: Callable[[], Task], render: Callable[[Task], str]) -> Answer:
@@ -132,6 +153,18 @@ def edit(turn: Turn, cmd: Edit) -> Answer:
     return _change(turn, cmd.task_id, lambda: tasks.edit_task(
         turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, description=cmd.description),
         replies.edited)
+
+
+def stop_series(turn: Turn, cmd: StopSeries) -> Answer:
+    """/t parar: the task stops repeating; it stays open."""
+    def stop() -> Answer:
+        task = tasks.get_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id)
+        if task.recurrence is None:
+            return rejected(replies.not_recurring(cmd.task_id))
+        return Answer(replies.series_stopped(tasks.edit_task(
+            turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, recurrence=None)))
+
+    return _on_task(turn, cmd.task_id, stop)
 
 
 def set_reminders(turn: Turn, cmd: SetReminders) -> Answer:
@@ -168,9 +201,12 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     SetDue: set_due,
     Edit: edit,
     SetReminders: set_reminders,
+    StopSeries: stop_series,
+    ShowZone: show_zone,
+    SetZone: set_zone,
     WebLink: web_link,
 }
 """Each ``/t`` command type and the function that carries it out."""
 
-CHECKED_FIRST: frozenset[type[Any]] = frozenset({Help, NewTask, ListTasks})
+CHECKED_FIRST: frozenset[type[Any]] = frozenset({Help, NewTask, ListTasks, ShowZone})
 """Commands that raise their domain errors before their first write: they run without a savepoint."""

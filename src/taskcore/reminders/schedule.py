@@ -16,6 +16,7 @@ DEFAULT_TIME = "08:30"
 _TIME = re.compile(r"([0-9]{1,2}):([0-9]{1,2})")
 _MINUTE = timedelta(minutes=1)
 _DAY = timedelta(days=1)
+_WEEK_AND_A_DAY = 10
 
 
 class ReminderFreq(enum.StrEnum):
@@ -92,6 +93,25 @@ def latest_slot(freq: ReminderFreq | str, time: str, *, now: datetime, tz: ZoneI
     zone = _as_zone(tz)
     instant = now.astimezone(UTC)  # aware datetimes in one zone compare by wall time: compare in UTC
     return _latest_slot(_WEEKDAYS[schedule], clock_time(*_clock(time)), instant, zone).astimezone(zone)
+
+
+def next_slot(freq: ReminderFreq | str, time: str, *, after: datetime, tz: ZoneInfo | str) -> datetime | None:
+    """The schedule's first slot strictly after ``after`` (aware, in ``tz``), by the same rules as ``latest_slot``
+    (a time in a spring-forward gap fires at the end of the gap, a repeated one at its first pass); None when off."""
+    if after.tzinfo is None or after.utcoffset() is None:
+        raise ValueError("after must be timezone-aware")
+    schedule = _as_freq(freq)
+    if schedule is ReminderFreq.OFF:
+        return None
+    zone, at, instant = _as_zone(tz), clock_time(*_clock(time)), after.astimezone(UTC)
+    day = instant.astimezone(zone).date() - _DAY  # a day early: a slot's instant may fall on the next local date
+    for _ in range(_WEEK_AND_A_DAY):
+        if day.weekday() in _WEEKDAYS[schedule]:
+            slot = _instant(datetime.combine(day, at), zone)
+            if slot > instant:
+                return slot.astimezone(zone)
+        day += _DAY
+    raise AssertionError("every schedule has a slot within nine days")  # pragma: no cover
 
 
 def slot_key(slot: datetime) -> str:

@@ -21,6 +21,8 @@ from taskcore.access import (
 from taskcore.errors import Forbidden, NotFound
 from taskcore.model import Completion, CreatedTask, GroupSummary, Origin, Task
 from taskcore.pagination import Page
+from taskcore.recurrence import Recurrence
+from taskcore.services import series as recurring
 from taskcore.storage import task_lists as lists
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
@@ -59,20 +61,31 @@ def create_task(
     assignees: Sequence[str] = (),
     origin: Origin | None = None,
     now: datetime,
+    recurrence: Recurrence | None = None,
+    rotation: Sequence[str] = (),
+    today: date | None = None,
 ) -> CreatedTask:
     """Create a group task assigned to ``assignees`` (none: unassigned) or a personal task assigned to its creator.
 
     The creator and the assignees are users already (a front end resolves who acts and who is named first:
     ``services.identities``). The description is sanitised before anything is written; then one prepared statement
-    per row, and no read-back: the chat creates a task per ``/t nueva``."""
+    per row, and no read-back: the chat creates a task per ``/t nueva``.
+
+    With ``recurrence`` the task is the first of a series (SPEC section 20): without ``due`` it is due on the rule's
+    first date on or after ``today`` (the creator's today; UTC's when None). With ``rotation`` (people in turn order,
+    a group task only) the first of them is its assignee, whoever ``assignees`` names."""
     text = sanitize_description(description)
-    people = assignees_on_creation(creator, group_id, assignees)
+    series = None
+    if recurrence is not None:
+        series, due = recurring.new_series(recurrence, rotation, group_id=group_id, due=due,
+                                           today=today or now.date())
+    people = assignees_on_creation(creator, group_id, series.rotation[:1] if series and series.rotation else assignees)
 
     def work(conn: Connection) -> CreatedTask:
         task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
-                                origin=origin)
+                                origin=origin, series=series)
         q.insert_assignments(conn, task_id, people, by=creator, now=now)
-        return CreatedTask(task_id, text, due, group_id, people)
+        return CreatedTask(task_id, text, due, group_id, people, series)
 
     return db.transact(work)
 
@@ -162,17 +175,27 @@ def unassign_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int)
                    apply=lambda conn, _: q.remove_assignment(conn, task_id, user_id))
 
 
-def complete_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Completion:
-    """Complete a task (idempotent); a group task without assignees gets the completer assigned first."""
+def complete_task(
+    db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime, today: date | None = None
+) -> Completion:
+    """Complete a task (idempotent); a group task without assignees gets the completer assigned first.
+
+    Completing an occurrence of a recurring task creates the next one in the same transaction (SPEC section 20),
+    dated from ``today``, the completer's today (UTC's when None): every front end completes through here."""
     newly: list[bool] = []
+    following: list[Task | None] = [None]
 
     def apply(conn: Connection, unassigned_group_task: bool) -> None:
+        before = [] if unassigned_group_task else q.assignee_ids(conn, task_id)
         if unassigned_group_task:
             q.add_assignment(conn, task_id, user_id, by=user_id, now=now)
         newly.append(q.mark_completed(conn, task_id, user_id, now))
+        if newly[-1]:
+            following[0] = recurring.follow_up(conn, task_id, previous_assignees=before, by=user_id,
+                                               today=today or now.date(), now=now)
 
     task = _change(db, mode, TaskAction.COMPLETE, user_id=user_id, task_id=task_id, apply=apply)
-    return Completion(task=task, newly_completed=newly[-1])
+    return Completion(task=task, newly_completed=newly[-1], next_task=following[0])
 
 
 def edit_task(
@@ -183,12 +206,16 @@ def edit_task(
     task_id: int,
     due: date | _Unset | None = UNSET,
     description: str | _Unset = UNSET,
+    recurrence: _Unset | None = UNSET,
 ) -> Task:
-    """Change the due date (None clears it) and/or the description of an open task."""
+    """Change the due date (None clears it) and/or the description of an open task; ``recurrence=None`` ends its
+    series (SPEC section 20: this occurrence stays, no other follows)."""
     values: dict[str, Any] = {}
     if not isinstance(due, _Unset):
         values["due_date"] = due.isoformat() if due else None
     if not isinstance(description, _Unset):
         values["description"] = sanitize_description(description)
+    if recurrence is None:
+        values |= q.series_columns(None)
     return _change(db, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id,
                    apply=lambda conn, _: q.update_task(conn, task_id, values))

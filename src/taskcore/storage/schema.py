@@ -125,6 +125,10 @@ tasks = Table(
     Column("origin_message_id", Text),
     Column("origin_participant", Text),
     Column("origin_message_at", TS),
+    Column("recurrence_rule", Text),
+    Column("recurrence_text", Text),
+    Column("rotation_people", Text),
+    Column("rotation_turn", Integer),
 )
 
 task_assignments = Table(
@@ -143,6 +147,8 @@ user_preferences = Table(
     Column("freq", Text, nullable=False),
     Column("time", Text, nullable=False),
     Column("updated_at", TS, nullable=False),
+    Column("tz", Text),
+    Column("next_due_at", TS),
 )
 
 web_tokens = Table(

@@ -47,7 +47,7 @@ from taskcore.storage.schema import (
     users,
     utc_from_db,
 )
-from taskcore.storage.tasks import task_columns, with_assignees
+from taskcore.storage.tasks import series_of, task_columns, with_assignees
 
 RECENT_WINDOW = timedelta(hours=24)
 _UPPER = string.ascii_uppercase
@@ -133,6 +133,7 @@ _PAGE_COLUMNS = (
     _raw(t.c.created_at), _raw(t.c.completed), _raw(t.c.completed_at), t.c.completed_by, t.c.origin_chat_id,
     t.c.origin_message_id, t.c.origin_participant, _raw(t.c.origin_message_at),
     users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
+    t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.rotation_turn,
 )
 
 
@@ -188,7 +189,7 @@ def _task_from_row(rows: Iterable[Any]) -> Task:
     """One task from its page rows (total, *_PAGE_COLUMNS), one per assignee, values as the driver returns them."""
     first, *others = rows
     (_, task_id, description, due, group_id, group_name, created_by, created_at, completed, completed_at,
-     completed_by, chat, message, participant, sent_at, assignee, name) = first
+     completed_by, chat, message, participant, sent_at, assignee, name) = first[:17]
     assignees = () if assignee is None else (Person(assignee, name), *(Person(r[15], r[16]) for r in others))
     return Task(
         id=int(task_id), description=description, due_date=date.fromisoformat(due) if due else None,
@@ -196,6 +197,7 @@ def _task_from_row(rows: Iterable[Any]) -> Task:
         completed=bool(completed), completed_at=utc_from_db(completed_at), completed_by=completed_by,
         assignees=assignees,
         origin=Origin(chat, message, participant, utc_from_db(sent_at)) if chat and message else None,
+        recurrence=series_of(first),
     )
 
 
