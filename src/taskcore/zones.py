@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from taskcore.errors import InvalidTimeZone
 
 _UNKNOWN = "Etc/Unknown"
+_NOT_ZONES = frozenset({"localtime", "posixrules", "factory"})  # files some systems list beside the IANA zones
 
 
 class ZoneSource(enum.StrEnum):
@@ -45,7 +46,7 @@ class UserZone:
 
 @lru_cache(maxsize=1)
 def _known_names() -> dict[str, str]:
-    return {name.casefold(): name for name in available_timezones()}
+    return {name.casefold(): name for name in available_timezones() if name.casefold() not in _NOT_ZONES}
 
 
 def parse_time_zone(name: str) -> ZoneInfo:

@@ -11,10 +11,10 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from taskcore.access import GatingMode
+from taskcore.reminders.slots import SavedPreference
 from taskcore.services import preferences
 from taskcore.storage import schema
 from taskcore.storage.db import Database
-from taskcore.reminders.slots import SavedPreference
 from taskcore.storage.reminders import DigestTask, digest_tasks, due_preferences, plan_next, unassigned_counts
 from tests.builders import NOW, TODAY, create_and_read, make_group
 

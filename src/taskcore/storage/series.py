@@ -47,5 +47,6 @@ def current_people(conn: Connection, user_ids: Sequence[str]) -> dict[str, str]:
     missing = [user for user in ids if user not in found]
     if missing:
         ia = identity_aliases
-        found |= dict(conn.execute(select(ia.c.alias, ia.c.user_id).where(ia.c.alias.in_(missing))).tuples().all())
+        rows = conn.execute(select(ia.c.alias, ia.c.user_id).where(ia.c.alias.in_(missing)))
+        found |= {alias: user for alias, user in rows}
     return found

@@ -58,6 +58,9 @@
     setText(item, "description", task.description);
     const due = setText(item, "due", task.due_date ? "Vence el " + ddmm(task.due_date) : "Sin fecha");
     if (due) { due.classList.toggle("overdue", Boolean(task.due_date && task.due_date < today && !task.completed)); }
+    const repeats = setText(item, "recurrence", task.recurrence
+      ? "↻ " + task.recurrence.text + (task.recurrence.rotation.length ? " · por turnos" : "") : "");
+    if (repeats) { repeats.hidden = !task.recurrence; }
     const names = task.assignees.map(function (p) { return p.name || p.id; });
     setText(item, "assignees", names.length ? names.join(", ") : "Sin responsable");
     item.querySelector('[data-field="done"]').hidden = !task.completed;
@@ -68,6 +71,8 @@
     item.querySelector('textarea[name="description"]').value = task.description;
     item.querySelector('input[name="due_date"]').value = task.due_date || "";
   }
+
+  const ZONE_SOURCES = { user: "la elegiste tú", phone: "la del prefijo de tu número", default: "la del servicio" };
 
   const DONE_TEXT = { complete: "Tarea completada.", claim: "Ahora eres responsable.",
                       unassign: "Ya no eres responsable.", edit: "Cambios guardados." };
@@ -94,7 +99,8 @@
     busy(button, item, async function () {
       const task = await api("POST", "/api/tasks/" + item.dataset.taskId + "/" + action);
       fill(item, task);
-      say(DONE_TEXT[action]);
+      say(DONE_TEXT[action] + (task.next ? " Próxima: #" + task.next.id + ", " +
+          (task.next.due_date ? ddmm(task.next.due_date) : "sin fecha") + "." : ""));
       // The pressed button may now be hidden: keep keyboard focus on something that makes sense next.
       const counterpart = { claim: "unassign", unassign: "claim" }[action];
       const next = counterpart ? item.querySelector('[data-action="' + counterpart + '"]') : item.querySelector(".task-desc");
@@ -115,9 +121,16 @@
     const freq = form.querySelector('input[name="freq"]:checked');
     const body = { freq: freq ? freq.value : "off" };
     if (form.elements.time.value) { body.time = form.elements.time.value; }
+    if (form.elements.tz) { body.tz = form.elements.tz.value.trim() || null; }
     const saved = await api("POST", "/api/me/preferences", body);
     form.elements.time.value = saved.time;
-    say(saved.freq === "off" ? "Recordatorios desactivados." : "Guardado: te avisaremos a las " + saved.time + ".");
+    if (form.elements.tz) { form.elements.tz.placeholder = saved.tz; }
+    const zone = document.querySelector('[data-field="tz"]');
+    if (zone) { zone.textContent = saved.tz; }
+    const source = document.querySelector('[data-field="tz-source"]');
+    if (source) { source.textContent = ZONE_SOURCES[saved.tz_source] || ""; }
+    say(saved.freq === "off" ? "Recordatorios desactivados." :
+        "Guardado: te avisaremos a las " + saved.time + " (" + saved.tz + ").");
   }
 
   document.addEventListener("submit", function (event) {
