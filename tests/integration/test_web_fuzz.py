@@ -70,6 +70,8 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "time": st.sampled_from(["08:30", "7:5", "23:59", "24:00", "7.30", None]) | json_values,
     "due_date": st.sampled_from(["2026-12-01", "2026-02-30", "01/12/2026", None]) | json_values,
     "description": st.text(max_size=20) | st.sampled_from(["<b>x</b>", " ", "x" * 1001, "\x00"]) | json_values,
+    "tz": st.sampled_from(["America/Bogota", "europe/madrid", "Europe/Atlantis", "", "../etc", None]) | json_values,
+    "recurrence": st.sampled_from([None, "cada lunes"]) | json_values,
 }
 
 

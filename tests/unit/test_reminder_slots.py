@@ -34,10 +34,10 @@ def test_a_slot_older_than_the_grace_is_not_due_but_the_next_one_is_planned() ->
     assert plan.next_due_at == MONDAY_0830 + timedelta(days=1)
 
 
-def test_a_slot_before_the_save_is_not_owed() -> None:
+def test_a_slot_inside_the_grace_is_due_even_when_the_preference_was_saved_after_it() -> None:
     saved_after = row(next_due_at=MONDAY_0830 + timedelta(minutes=5))
     plan = plan_row(saved_after, now=MONDAY_0830 + timedelta(minutes=6), fallback=MADRID, grace_minutes=60)
-    assert plan.due is None
+    assert plan.due is not None
     assert plan.next_due_at == MONDAY_0830 + timedelta(days=1)
 
 

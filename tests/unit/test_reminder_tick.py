@@ -172,13 +172,14 @@ def next_looks(db: Database) -> dict[str, datetime | None]:
         return {r.user_id: r.next_due_at for r in conn.execute(select(user_preferences))}
 
 
-def test_a_preference_saved_after_its_time_counts_from_the_next_slot(db: Database) -> None:
+def test_a_preference_saved_after_its_time_gets_that_slot_late_inside_the_grace(db: Database) -> None:
     prefer(db, user="1")
     with_open_task(db, user="1")
     assert tick(db, MONDAY_0830) == TickResult(sent=1)
     preferences.set_preference(db, user_id="2", freq="daily", time="08:30", now=MONDAY_0830 + 5 * MINUTE)
     with_open_task(db, user="2")
-    assert tick(db, MONDAY_0830 + 6 * MINUTE) == TickResult()
+    assert tick(db, MONDAY_0830 + 6 * MINUTE) == TickResult(late=1)
+    assert tick(db, MONDAY_0830 + 7 * MINUTE) == TickResult()
     assert tick(db, MONDAY_0830 + timedelta(days=1)) == TickResult(sent=2)
 
 

@@ -2,10 +2,10 @@
 the slot due now (if any) and the instant the tick should look at the row again. Values in, values out: ``now`` is
 always an argument.
 
-A row is looked at when its ``next_due_at`` has come. Its latest slot at or before ``now`` is due when it is at most
-``grace_minutes`` old and not older than ``next_due_at``, which is the slot itself when the tick planned it, or the
-moment the user saved the preference or zone (slots before a save are not owed). Either way the row's next look is
-its first slot after ``now``. The delivery ledger still decides who queues a slot (``tick``).
+A row is looked at when its ``next_due_at`` has come: the slot the last look planned, or the moment the user saved
+the preference or zone. Its latest slot at or before ``now`` is due when it is at most ``grace_minutes`` old (the
+delivery ledger then decides whether it was already handled: ``tick``); either way the row's next look is its first
+slot after ``now``.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def plan_row(row: SavedPreference, *, now: datetime, fallback: ZoneInfo, grace_m
     zone = effective_zone(row.tz, row.user_id, fallback).zone
     slot = latest_slot(row.freq, row.time, now=now, tz=zone)
     due = None
-    if slot is not None and row.next_due_at <= slot and now - slot <= grace_minutes * MINUTE:
+    if slot is not None and now - slot <= grace_minutes * MINUTE:
         due = DueReminder(row.user_id, slot, slot_key(slot), now.astimezone(zone).date())
     return Plan(row, due, next_slot(row.freq, row.time, after=now, tz=zone))
 

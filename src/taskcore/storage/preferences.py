@@ -1,8 +1,8 @@
 """Queries on reminder preferences and time zones (seed section 2; SPEC sections 10 and 21).
 
 ``next_due_at`` is when the reminder tick looks at a row again (``storage.reminders``): saving a preference or a
-zone sets it to the moment of the save, so the next tick plans the row's first slot in the user's zone, counting
-only the slots after the save.
+zone sets it to the moment of the save, so the next tick plans the row in the user's zone (a slot still inside the
+grace window is due, as after a start).
 """
 
 from __future__ import annotations

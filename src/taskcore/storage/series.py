@@ -48,5 +48,5 @@ def current_people(conn: Connection, user_ids: Sequence[str]) -> dict[str, str]:
     if missing:
         ia = identity_aliases
         rows = conn.execute(select(ia.c.alias, ia.c.user_id).where(ia.c.alias.in_(missing)))
-        found |= {alias: user for alias, user in rows}
+        found |= {str(alias): str(user) for alias, user in rows}
     return found
