@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from datetime import UTC, date, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -137,7 +138,7 @@ def test_dst_never_moves_a_date(change: tuple[ZoneInfo, datetime], hours: int, t
         following = next_occurrence(rule, series[-1], today=today)
         assert following is not None
         series.append(following)
-    assert {(b - a).days for a, b in zip(series, series[1:], strict=False)} <= steps
+    assert {(b - a).days for a, b in pairwise(series)} <= steps
     assert {d.weekday() for d in series} <= weekdays
 
 
@@ -186,7 +187,9 @@ def test_turns_go_round_over_several_completions(
                 now = datetime(today.year, today.month, today.day, 12, tzinfo=UTC)
                 done = svc.complete_task(db, GatingMode.OFF, user_id=ids[0], task_id=task_id, now=now, today=today)
                 following = done.next_task
-                assert following is not None and following.due_date is not None and due is not None
+                assert following is not None
+                assert following.due_date is not None
+                assert due is not None
                 assert following.due_date > due
                 assert following.due_date >= today
                 assert following.due_date.weekday() in rule[1]
