@@ -49,6 +49,7 @@ def _known_names() -> dict[str, str]:
     return {name.casefold(): name for name in available_timezones() if name.casefold() not in _NOT_ZONES}
 
 
+@lru_cache(maxsize=1024)  # the reminder tick reads the chosen zone of many rows: a few hundred names at most
 def parse_time_zone(name: str) -> ZoneInfo:
     """An IANA zone name, any case, surrounding spaces ignored -> its ZoneInfo; InvalidTimeZone otherwise."""
     key = _known_names().get(name.strip().casefold())
@@ -76,13 +77,14 @@ def _calling_code(digits: str) -> int | None:
     return None
 
 
-def _valid_number(digits: str) -> bool:
+def _valid_number(code: int, national: str) -> bool:
     import phonenumbers  # noqa: PLC0415
 
-    try:
-        return bool(phonenumbers.is_valid_number(phonenumbers.parse("+" + digits, None)))
-    except phonenumbers.NumberParseException:
-        return False
+    # Built directly rather than parsed from text: four times cheaper, and the digits are already clean.
+    zeros = len(national) - len(national.lstrip("0"))
+    number = phonenumbers.PhoneNumber(country_code=code, national_number=int(national),
+                                      italian_leading_zero=zeros > 0 or None, number_of_leading_zeros=zeros or None)
+    return bool(phonenumbers.is_valid_number(number))
 
 
 @lru_cache(maxsize=16_384)
@@ -94,8 +96,8 @@ def default_time_zone(phone: str) -> ZoneInfo | None:
         return None
     code = _calling_code(digits)
     zone = None if code is None else _calling_code_zone(code)
-    if zone is None or not _valid_number(digits):  # the cheap tests first: most countries end here
-        return None
+    if code is None or zone is None or not _valid_number(code, digits[len(str(code)):]):
+        return None  # the cheap tests first: most countries end before the number is validated
     try:
         return ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):  # pragma: no cover - phonenumbers names a zone tzdata lacks

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as clock_time
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from taskcore.errors import InvalidFreq, InvalidTime
@@ -122,7 +123,12 @@ def slot_key(slot: datetime) -> str:
 
 
 def _as_freq(freq: ReminderFreq | str) -> ReminderFreq:
-    return freq if isinstance(freq, ReminderFreq) else parse_freq(freq)
+    return freq if isinstance(freq, ReminderFreq) else _parsed_freq(freq)
+
+
+@lru_cache(maxsize=64)
+def _parsed_freq(freq: str) -> ReminderFreq:
+    return parse_freq(freq)  # the tick reads the stored values of many rows: a handful of distinct strings
 
 
 def _as_zone(tz: ZoneInfo | str) -> ZoneInfo:
@@ -134,6 +140,7 @@ def _as_zone(tz: ZoneInfo | str) -> ZoneInfo:
         raise ValueError(f"unknown time zone {tz!r}") from exc
 
 
+@lru_cache(maxsize=2048)  # 1,440 valid times: the tick's rows share them
 def _clock(time: str) -> tuple[int, int]:
     hour, minute = normalize_reminder_time(time).split(":")
     return int(hour), int(minute)
