@@ -317,7 +317,8 @@ def _reminders(report: Report) -> None:
         db.dispose()
     upgrade, result = outbound_bench.first_tick_after_upgrade(build_reminders())
     for measure, value, unit in day.rows():
-        check = (lambda v: v <= 50) if measure.startswith("a running minute") and unit == "ms" else None
+        gated = measure.startswith(("a running minute with nothing due", "a running minute, any"))
+        check = (lambda v: v <= 50) if gated else None
         report.add(f"reminder tick, 100k users in 20 zones: {measure}", value, unit, "≤ 50 ms" if check else "",
                    check)
     report.add(f"reminder tick, 100k users in 20 zones: first tick after the upgrade ({result})", upgrade, "ms")
