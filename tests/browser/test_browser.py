@@ -15,9 +15,9 @@ from playwright.sync_api import Page, expect, sync_playwright
 from sqlalchemy import update
 
 from taskcore.access import GatingMode
+from taskcore.recurrence import parse_recurrence
 from taskcore.services.devseed import seed_dev_data
 from taskcore.services.preferences import get_preference
-from taskcore.recurrence import parse_recurrence
 from taskcore.services.tasks import create_task, get_task
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator, schema
