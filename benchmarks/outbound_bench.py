@@ -1,4 +1,5 @@
-"""Reminder tick over 100k users with preferences, and the outbound queue's drain rate against the fake gateway."""
+"""Reminder tick over 100k users with preferences in 20 time zones (a simulated day of minute ticks), and the outbound
+queue's drain rate against the fake gateway."""
 
 from __future__ import annotations
 
@@ -6,75 +7,109 @@ import asyncio
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo
+from functools import partial
+from pathlib import Path
+from typing import TypeVar
 
 import aiohttp
 from tests.fakes.gateway import FakeGateway
 
-from benchmarks.reminder_dataset import CACHE, TODAY, build
+from benchmarks.reminder_dataset import CACHE, START, TZ, build
 from taskcore.access import GatingMode
 from taskcore.gateway.client import GatewayClient
 from taskcore.gateway.wire import send_text_body
-from taskcore.reminders.tick import due_reminders, reminder_tick
+from taskcore.reminders.tick import TickResult, reminder_tick
 from taskcore.services import queue
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
+from taskcore.storage.schema import user_preferences
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
 
-MADRID = ZoneInfo("Europe/Madrid")
+T = TypeVar("T")
 MODE = GatingMode.OFF
 GRACE = 60
-RUNS = 15
+MINUTE = timedelta(minutes=1)
+DAY_MINUTES = 24 * 60
 
 
-def _local(hour: int, minute: int) -> datetime:
-    return datetime(TODAY.year, TODAY.month, TODAY.day, hour, minute, tzinfo=MADRID).astimezone(UTC)
-
-
-def _timed(work: Callable[[], object]) -> tuple[float, object]:
+def _timed(work: Callable[[], T]) -> tuple[float, T]:
     started = time.perf_counter()
     result = work()
     return (time.perf_counter() - started) * 1000, result
 
 
-def _median_ms(work: Callable[[], object], runs: int = RUNS) -> float:
-    return statistics.median(_timed(work)[0] for _ in range(runs))
+def _tick(db: Database, now: datetime) -> TickResult:
+    return reminder_tick(db, MODE, now=now, zone=TZ, grace_minutes=GRACE, max_attempts=6)
 
 
-def _tick(db: Database, at: tuple[int, int], since: tuple[int, int] | None) -> object:
-    return reminder_tick(db, MODE, now=_local(*at), zone=MADRID, grace_minutes=GRACE, max_attempts=6,
-                         since=None if since is None else _local(*since))
+@dataclass(frozen=True)
+class DayFigures:
+    """One simulated day of minute ticks over the reminder dataset (a running bot: each row planned)."""
+
+    quiet_ms: float  # median of the minutes with nothing due
+    running_ms: float  # median of every minute
+    p99_ms: float
+    busiest_ms: float  # the minute with the most users due
+    busiest_due: int
+    busiest_at: datetime
+    due: int  # slots handled over the day
+    per_user_us: float  # the busiest minute's time per user due
+
+    def rows(self) -> list[tuple[str, float, str]]:
+        """(measure, value, unit) for the tables."""
+        at = f"{self.busiest_at:%H:%M} UTC"
+        return [("a running minute with nothing due (median)", self.quiet_ms, "ms"),
+                ("a running minute, any (median of the day's 1,440)", self.running_ms, "ms"),
+                ("a running minute, p99 of the day", self.p99_ms, "ms"),
+                (f"the busiest minute ({at}): {self.busiest_due:,} users due, digests queued", self.busiest_ms, "ms"),
+                ("the busiest minute, per user due", self.per_user_us, "µs"),
+                ("slots handled over the day", float(self.due), "slots")]
 
 
-def _row(label: str, ms: float, extra: str = "") -> str:
-    return f"| {label:<62} | {ms:>9.1f} ms | {extra}"
+def simulate_day(db: Database) -> DayFigures:
+    """Tick every minute of the dataset's day, as the running job does."""
+    minutes = []
+    for k in range(DAY_MINUTES):
+        ms, result = _timed(partial(_tick, db, START + k * MINUTE))
+        minutes.append((ms, result.sent + result.late + result.skipped, START + k * MINUTE))
+    quiet = [ms for ms, due, _ in minutes if due == 0]
+    busiest = max(minutes, key=lambda m: m[1])
+    times = sorted(ms for ms, _, _ in minutes)
+    return DayFigures(statistics.median(quiet), statistics.median(times), times[int(len(times) * 0.99)], busiest[0],
+                      busiest[1], busiest[2], sum(due for _, due, _ in minutes), busiest[0] * 1000 / max(busiest[1], 1))
+
+
+def first_tick_after_upgrade(path: Path) -> tuple[float, TickResult]:
+    """The first tick after migration 0004 on a database whose rows were never planned (next look at the epoch)."""
+    db = Database.from_url(sqlite_url(path))
+    try:
+        with db.write() as conn:
+            conn.execute(user_preferences.update().where(user_preferences.c.freq != "off").values(
+                next_due_at=datetime(1970, 1, 1, tzinfo=UTC)))
+        return _timed(partial(_tick, db, START + 8 * 60 * MINUTE))
+    finally:
+        db.dispose()
 
 
 def reminder_rows() -> list[str]:
-    """Tick timings at 100k users, in the order a running bot meets them on a Monday morning."""
+    """The simulated day's figures at 100k users over 20 zones, then the first tick after the upgrade."""
     db = Database.from_url(sqlite_url(build()))
-    rows = [_row("03:17, running (only slots due since 03:16): nothing due",
-                 _median_ms(lambda: _tick(db, (3, 17), (3, 16)))),
-            _row("03:17, first tick after a start (whole grace window)", _median_ms(lambda: _tick(db, (3, 17), None)))]
-    ms, result = _timed(lambda: _tick(db, (8, 29), None))
-    rows.append(_row(f"08:29, start with the last hour unsent: {result}", ms))
-    plan = _median_ms(lambda: due_reminders(db, now=_local(8, 30), zone=MADRID, grace_minutes=GRACE,
-                                            since=_local(8, 29)))
-    due = len(due_reminders(db, now=_local(8, 30), zone=MADRID, grace_minutes=GRACE, since=_local(8, 29)))
-    rows.append(_row(f"08:30 plan only: {due} users due (the 20% at 08:30)", plan))
-    ms, result = _timed(lambda: _tick(db, (8, 30), (8, 29)))
-    rows.append(_row(f"08:30 whole tick: {result}", ms, f"{ms * 1000 / max(due, 1):.0f} µs per user"))
-    _tick(db, (8, 45), (8, 44))
-    rows.append(_row("08:45, running, its own slots already recorded", _median_ms(lambda: _tick(db, (8, 45), (8, 44)))))
-    rows.append(_row("08:45, first tick after a start (checks ~26k recorded slots)",
-                     _median_ms(lambda: _tick(db, (8, 45), None))))
-    ms, result = _timed(lambda: _tick(db, (9, 0), (8, 59)))
-    rows.append(_row(f"09:00, running: {result}", ms))
-    db.dispose()
+    try:
+        day = simulate_day(db)
+    finally:
+        db.dispose()
+    rows = [_row(measure, value, unit) for measure, value, unit in day.rows()]
+    ms, result = first_tick_after_upgrade(build())
+    rows.append(_row(f"first tick after the upgrade (every row planned once): {result}", ms, "ms"))
     return rows
+
+
+def _row(label: str, value: float, unit: str) -> str:
+    return f"| {label:<75} | {value:>10.1f} {unit:<5} |"
 
 
 def _queue_db(chats: int, per_chat: int) -> Database:
@@ -123,8 +158,8 @@ def drain_rows() -> list[str]:
 
 def main() -> None:
     """Print the reminder tick table and the drain-rate table."""
-    print(f"| {'reminder tick, 100k users with preferences':<62} | {'time':>12} |")
-    print(f"|{'-' * 64}|{'-' * 14}|")
+    print(f"| {'reminder tick, 100k users with preferences over 20 zones':<75} | {'value':>16} |")
+    print(f"|{'-' * 77}|{'-' * 18}|")
     print("\n".join(reminder_rows()))
     print()
     print("| queue drain against the fake gateway        |        rate |")

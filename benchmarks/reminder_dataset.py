@@ -1,4 +1,7 @@
-"""A generated dataset for the reminder tick: 100k users with preferences, open tasks, groups; built once, cached."""
+"""A generated dataset for the reminder tick: 100k users with preferences spread over 20 time zones, open tasks,
+groups; built once, cached. Each preference's next look is planned as a running bot leaves it (its first slot after
+START in its user's zone): 80% chose a zone (``/t zona``), 10% are Colombian numbers (Bogotá by their country), 10%
+Spanish ones on TZ (Madrid)."""
 
 from __future__ import annotations
 
@@ -7,20 +10,36 @@ import shutil
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from taskcore.reminders import next_slot
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
+from taskcore.zones import effective_zone
 
 CACHE = Path("tmp/bench")
 CREATED = datetime(2026, 1, 1, tzinfo=UTC)
 TODAY = date(2026, 11, 23)  # a Monday
+START = datetime(2026, 11, 23, 0, 0, tzinfo=UTC)  # the simulated day runs from here, minute by minute
+TZ = ZoneInfo("Europe/Madrid")
 PEAK_SHARE = 0.20  # users who chose the default 08:30
+ZONES = (
+    "Europe/Madrid", "Europe/Berlin", "Europe/London", "Europe/Lisbon", "Atlantic/Canary", "Africa/Casablanca",
+    "America/Bogota", "America/Lima", "America/Mexico_City", "America/New_York", "America/Chicago",
+    "America/Los_Angeles", "America/Sao_Paulo", "America/Argentina/Buenos_Aires", "America/Santiago",
+    "America/Caracas", "Asia/Kolkata", "Asia/Tokyo", "Australia/Sydney", "Pacific/Auckland",
+)
 _FREQS = ("daily",) * 5 + ("weekdays",) * 3 + ("weekly",) + ("off",)
 _TIMES = [f"{h:02d}:{m:02d}" for h in range(6, 23) for m in (0, 15, 30, 45)]
+VERSION = 2  # of the generated data: a change makes a new master file
 
 
 def _user(i: int) -> str:
-    return f"34{600000000 + i}"
+    return f"5730{i:08d}" if i % 10 == 1 else f"34{600000000 + i}"
+
+
+def _zone(i: int) -> str | None:
+    return None if i % 10 in (1, 2) else ZONES[i % len(ZONES)]
 
 
 def _preference(i: int, rng: random.Random) -> dict[str, Any]:
@@ -28,7 +47,10 @@ def _preference(i: int, rng: random.Random) -> dict[str, Any]:
         freq, time = "daily", "08:30"
     else:
         freq, time = rng.choice(_FREQS), rng.choice(_TIMES)
-    return {"user_id": _user(i), "freq": freq, "time": time, "updated_at": CREATED}
+    tz = _zone(i)
+    zone = effective_zone(tz, _user(i), TZ).zone
+    return {"user_id": _user(i), "freq": freq, "time": time, "updated_at": CREATED, "tz": tz,
+            "next_due_at": next_slot(freq, time, after=START - timedelta(seconds=1), tz=zone)}
 
 
 def _rows(users: int, groups: int, rng: random.Random) -> dict[str, list[dict[str, Any]]]:
@@ -56,7 +78,7 @@ def _rows(users: int, groups: int, rng: random.Random) -> dict[str, list[dict[st
 def build(users: int = 100_000, groups: int = 1_000) -> Path:
     """Build (or reuse) the master file and return a fresh copy to run on."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    master = CACHE / f"reminders-master-{users}.db"
+    master = CACHE / f"reminders-master-v{VERSION}-{users}.db"
     if not master.exists():
         db = Database.from_url(sqlite_url(master))
         migrator.migrate(db)

@@ -31,6 +31,14 @@ class InvalidFreq(ValidationError):
     """A reminder frequency outside off, daily, weekly, weekdays."""
 
 
+class InvalidRecurrence(ValidationError):
+    """A recurrence rule that SPEC section 20 does not accept (``cada 0 días``, ``cada lunes martes``)."""
+
+
+class InvalidTimeZone(ValidationError):
+    """A time zone name that is not a known IANA zone."""
+
+
 class NotFound(TaskcoreError):
     """The thing does not exist, or is not visible to the user asking."""
 

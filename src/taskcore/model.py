@@ -34,6 +34,17 @@ class Origin:
 
 
 @dataclass(frozen=True, slots=True)
+class Series:
+    """How a recurring task repeats (SPEC section 20): the RRULE pinned to its first date, its Spanish reading, and
+    the people who take turns (ids in order; empty when nobody does) with the index of this occurrence's turn."""
+
+    rule: str
+    text: str
+    rotation: tuple[str, ...] = ()
+    turn: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Task:
     """A task as the API and the chat show it."""
 
@@ -50,6 +61,7 @@ class Task:
     assignees: tuple[Person, ...] = ()
     origin: Origin | None = field(default=None, compare=False)
     completion: CompletionMode = CompletionMode.ANY
+    recurrence: Series | None = None
 
     @property
     def assignee_ids(self) -> frozenset[str]:
@@ -80,6 +92,7 @@ class CreatedTask:
     due_date: date | None
     group_id: str | None
     assignee_ids: tuple[str, ...]
+    recurrence: Series | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +123,8 @@ class Preference:
     freq: str
     time: str
     updated_at: datetime | None = None
+    tz: str | None = None
+    """The time zone the user chose (None: their number's country's, else TZ)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,3 +135,5 @@ class Completion:
     task: Task
     newly_completed: bool
     part_done: bool = False
+    next_task: Task | None = None
+    """The next occurrence this completion created (a recurring task), else None."""

@@ -25,7 +25,7 @@ MEANINGS: dict[str, str] = {
     "group_sync_interval_ms": "Group sync interval (at least 10 s outside test).",
     "group_members_sync_interval_ms": "Member sync interval (at least 10 s outside test).",
     "group_members_inactive_retention_days": "Days before inactive memberships are deleted.",
-    "tz": "Time zone of reminders and of `hoy`/`mañana` (IANA name).",
+    "tz": "Default time zone (IANA name) of users who chose none (`/t zona`) and whose country has not exactly one.",
     "reminders_grace_minutes": "Minutes after the chosen time during which a late reminder is still sent.",
     "group_gating_mode": "off (every group served), discover (new groups wait for an admin), enforce.",
     "reactions_enabled": "React to commands (🤖/⚠️) and to completed tasks' messages (✅).",

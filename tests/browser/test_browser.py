@@ -15,9 +15,10 @@ from playwright.sync_api import Page, expect, sync_playwright
 from sqlalchemy import update
 
 from taskcore.access import GatingMode
+from taskcore.recurrence import parse_recurrence
 from taskcore.services.devseed import seed_dev_data
 from taskcore.services.preferences import get_preference
-from taskcore.services.tasks import get_task
+from taskcore.services.tasks import create_task, get_task
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
@@ -105,7 +106,7 @@ def test_sign_in_see_tasks_complete_one_and_set_reminders(tab: Tab, server: Thre
     page.get_by_label("De lunes a viernes").check()
     page.get_by_label("Hora").fill("07:15")
     page.get_by_role("button", name="Guardar").click()
-    expect(page.get_by_role("status")).to_have_text("Guardado: te avisaremos a las 07:15.")
+    expect(page.get_by_role("status")).to_have_text("Guardado: te avisaremos a las 07:15 (Europe/Madrid).")
     page.screenshot(path=str(ARTIFACTS / "browser-recordatorios.png"), full_page=True)
     saved = get_preference(db, user_id=ME)
     assert (saved.freq, saved.time) == ("weekdays", "07:15")
@@ -124,3 +125,26 @@ def test_a_task_can_be_claimed_with_the_keyboard_alone(tab: Tab, server: Threade
     expect(item.get_by_role("button", name="Soltar")).to_be_focused()  # focus stays useful for the keyboard
     claimed = get_task(db, GatingMode.ENFORCE, user_id=ME, task_id=_task_id(db, "Llevar el coche al taller"))
     assert ME in claimed.assignee_ids
+
+
+def test_a_recurring_chore_shows_its_rule_and_completing_it_names_the_next(
+    tab: Tab, server: ThreadedServer, db: Database
+) -> None:
+    created = create_task(db, creator=ME, description="Regar las plantas", group_id=None, now=NOW,
+                          recurrence=parse_recurrence("cada lunes y jueves"), today=TODAY)
+    page = tab.page
+    page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+    item = page.locator("li.task", has_text="Regar las plantas")
+    expect(item.get_by_text("↻ cada lunes y jueves")).to_be_visible()
+    item.get_by_role("button", name="Completar").click()
+    expect(page.get_by_role("status")).to_have_text(f"Tarea completada. Próxima: #{created.id + 1}, 26/11.")
+    page.get_by_role("link", name="Recordatorios").click()
+    page.get_by_label("Zona").fill("america/bogota")
+    page.get_by_role("button", name="Guardar").click()
+    expect(page.get_by_role("status")).to_contain_text("(America/Bogota)")
+    expect(page.locator('[data-field="tz-source"]')).to_have_text("la elegiste tú")
+    assert get_preference(db, user_id=ME).tz == "America/Bogota"
+    assert tab.console_errors == []
+    page.get_by_label("Zona").fill("Marte/Olimpo")
+    page.get_by_role("button", name="Guardar").click()
+    expect(page.get_by_role("alert")).to_contain_text("zona horaria desconocida")

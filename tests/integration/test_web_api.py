@@ -15,6 +15,7 @@ from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
 OTHER_GROUP = "120363000000000002@g.us"
+MADRID = {"tz": "Europe/Madrid", "tz_source": "default"}  # TZ: +34 lists two zones (Madrid and the Canaries)
 
 
 @pytest.fixture
@@ -38,6 +39,7 @@ class TestMyTasks:
             "group_name": "Familia", "completion": "any",
             "assignees": [{"id": ME, "name": None, "done": False, "done_at": None}], "created_by": OTHER,
             "created_at": "2026-11-22T10:00:00Z", "completed": False, "completed_at": None, "completed_by": None,
+            "recurrence": None,
         }], "page": 1, "limit": 20, "total": 1, "hasMore": False}
 
     async def test_mine_means_assigned_to_me_or_personal_and_created_by_me(self, web: WebEnv) -> None:
@@ -165,22 +167,22 @@ class TestGroups:
 
 class TestPreferences:
     async def test_without_a_saved_preference_reminders_are_off_at_0830(self, web: WebEnv) -> None:
-        assert await web.call("GET", "/api/me/preferences") == (200, {"freq": "off", "time": "08:30"})
+        assert await web.call("GET", "/api/me/preferences") == (200, {"freq": "off", "time": "08:30", **MADRID})
 
     async def test_saving_normalises_the_time_and_reads_back(self, web: WebEnv) -> None:
         saved = await web.call("POST", "/api/me/preferences", json={"freq": "weekdays", "time": "7:5"})
-        assert saved == (200, {"freq": "weekdays", "time": "07:05"})
+        assert saved == (200, {"freq": "weekdays", "time": "07:05", **MADRID})
         assert await web.call("GET", "/api/me/preferences") == saved
 
     @pytest.mark.parametrize("freq", ["off", "daily"])
     async def test_an_absent_time_keeps_the_last_saved_time(self, web: WebEnv, freq: str) -> None:
         await web.call("POST", "/api/me/preferences", json={"freq": "weekly", "time": "21:15"})
         assert await web.call("POST", "/api/me/preferences", json={"freq": freq}) == (
-            200, {"freq": freq, "time": "21:15"})
+            200, {"freq": freq, "time": "21:15", **MADRID})
 
     async def test_an_absent_time_with_nothing_saved_is_0830(self, web: WebEnv) -> None:
         assert await web.call("POST", "/api/me/preferences", json={"freq": "daily"}) == (
-            200, {"freq": "daily", "time": "08:30"})
+            200, {"freq": "daily", "time": "08:30", **MADRID})
 
     @pytest.mark.parametrize(("body", "field"), [
         ({"freq": "diario"}, "freq"), ({"freq": "daily", "time": "24:00"}, "time"),

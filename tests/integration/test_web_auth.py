@@ -14,6 +14,8 @@ from tasksvc_run.web.api import ROUTES
 from tasksvc_run.web.session import COOKIE
 from tests.integration.web_helpers import ME, WebEnv, web_env
 
+MADRID = {"tz": "Europe/Madrid", "tz_source": "default"}
+
 
 @pytest.fixture
 async def web(db: Database) -> AsyncIterator[WebEnv]:
@@ -118,7 +120,8 @@ class TestDevelopmentDefaultUser:
         async with web_env(db, NODE_ENV="development", DEV_DEFAULT_USER=ME) as web:
             await web.call("POST", "/api/me/preferences", user=None, json={"freq": "daily"})
         async with web_env(db) as web:
-            assert await web.call("GET", "/api/me/preferences", user=ME) == (200, {"freq": "daily", "time": "08:30"})
+            assert await web.call("GET", "/api/me/preferences", user=ME) == (
+                200, {"freq": "daily", "time": "08:30", **MADRID})
 
     @pytest.mark.parametrize("env", ["test", "production"])
     async def test_outside_development_the_default_user_is_ignored(self, db: Database, env: str) -> None:
@@ -128,4 +131,5 @@ class TestDevelopmentDefaultUser:
     async def test_a_real_session_wins_over_the_default_user(self, db: Database) -> None:
         async with web_env(db, NODE_ENV="development", DEV_DEFAULT_USER="34999999999") as web:
             await web.call("POST", "/api/me/preferences", user=ME, json={"freq": "weekly"})
-            assert await web.call("GET", "/api/me/preferences", user=None) == (200, {"freq": "off", "time": "08:30"})
+            assert await web.call("GET", "/api/me/preferences", user=None) == (
+                200, {"freq": "off", "time": "08:30", **MADRID})

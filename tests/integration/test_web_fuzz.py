@@ -71,6 +71,8 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "due_date": st.sampled_from(["2026-12-01", "2026-02-30", "01/12/2026", None]) | json_values,
     "description": st.text(max_size=20) | st.sampled_from(["<b>x</b>", " ", "x" * 1001, "\x00"]) | json_values,
     "completion": st.sampled_from(["any", "each", "todos", "", None]) | json_values,
+    "tz": st.sampled_from(["America/Bogota", "europe/madrid", "Europe/Atlantis", "", "../etc", None]) | json_values,
+    "recurrence": st.sampled_from([None, "cada lunes"]) | json_values,
 }
 
 

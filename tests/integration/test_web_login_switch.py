@@ -176,6 +176,14 @@ class TestAnotherUsersLink:
         another = signed_in_as(web, ME)
         assert (await post_login(web, form, cookie=another))[0] == 403
 
+    async def test_a_malformed_form_body_is_refused_like_a_form_without_the_token(self, web: WebEnv) -> None:
+        # Found by tests/hostile/test_unit_fuzz.py: a multipart body without its boundary once answered 500.
+        mine = signed_in_as(web, ME)
+        headers = {"Content-Type": "multipart/form-data; boundary=x", "Cookie": f"{COOKIE}={mine}"}
+        async with web.client.post("/login", data=b"", headers=headers, allow_redirects=False) as answer:
+            assert answer.status == 403
+        assert owner(web, mine) == ME
+
 
 class TestOwnLink:
     async def test_a_link_of_the_same_user_signs_in_at_once_and_ends_the_previous_session(self, web: WebEnv) -> None:

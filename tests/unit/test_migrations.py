@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from taskcore.errors import SchemaError
@@ -109,3 +110,22 @@ def test_a_busy_database_is_an_outage_not_a_schema_error() -> None:
     busy = OperationalError("UPDATE tasks", {}, sqlite3.OperationalError("database is locked"))
     assert is_unavailable(busy)
     assert not is_schema_error(busy)
+
+
+def test_preferences_saved_before_the_zones_migration_are_looked_at_by_the_first_tick(
+    empty_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    every = migrator.load_migrations()
+    monkeypatch.setattr(migrator, "load_migrations", lambda: [m for m in every if m.version < 4])
+    migrator.migrate(empty_db)
+    saved = datetime(2026, 1, 1, tzinfo=UTC)
+    with empty_db.write() as conn:
+        conn.execute(text("INSERT INTO users (id, created_at) VALUES ('1', :t), ('2', :t)"), {"t": saved})
+        conn.execute(text("INSERT INTO user_preferences (user_id, freq, time, updated_at) VALUES "
+                          "('1', 'daily', '08:30', :t), ('2', 'off', '08:30', :t)"), {"t": saved})
+    monkeypatch.setattr(migrator, "load_migrations", lambda: every)
+    migrator.migrate(empty_db)
+    p = metadata.tables["user_preferences"]
+    with empty_db.read() as conn:
+        looks = dict(conn.execute(select(p.c.user_id, p.c.next_due_at)).all())
+    assert looks == {"1": datetime(1970, 1, 1, tzinfo=UTC), "2": None}

@@ -1,4 +1,4 @@
-"""The reminder tick's queries: users due at a time minus those with the slot already recorded; and the digests of
+"""The reminder tick's queries: the preferences whose next look has come, their next plans; and the digests of
 many users read at once (two statements per chunk), which say what the visibility rules say for each user alone:
 their open dated tasks (assigned, or personal and theirs) in groups they see, and the unassigned tasks of those
 groups (SPEC sections 3, 4 and 10)."""
@@ -11,14 +11,13 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from taskcore.access import GatingMode
+from taskcore.reminders.slots import SavedPreference
 from taskcore.services import preferences
 from taskcore.storage import schema
 from taskcore.storage.db import Database
-from taskcore.storage.reminders import DigestTask, digest_tasks, unassigned_counts, undelivered_users
+from taskcore.storage.reminders import DigestTask, digest_tasks, due_preferences, plan_next, unassigned_counts
 from tests.builders import NOW, TODAY, create_and_read, make_group
-from tests.queries import claim_delivery
 
-SLOT = "2026-11-23T07:30Z"
 SAVED = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
 UNTIL = TODAY + timedelta(days=7)
 USERS = [f"3460000000{i}" for i in range(6)]
@@ -92,17 +91,31 @@ def test_no_users_no_query(db: Database) -> None:
         assert unassigned_counts(conn, [], GatingMode.OFF) == {}
 
 
-def test_users_with_the_slot_recorded_or_another_schedule_are_left_out(db: Database) -> None:
-    for user, freq, time in [("1", "daily", "08:30"), ("2", "daily", "08:30"), ("3", "weekly", "08:30"),
-                             ("4", "daily", "09:00"), ("5", "off", "08:30")]:
-        preferences.set_preference(db, user_id=user, freq=freq, time=time, now=SAVED)
-    with db.write() as conn:
-        claim_delivery(conn, user_id="2", slot=SLOT, outcome="sent", now=SAVED)
+def test_only_preferences_whose_next_look_has_come_are_read_in_key_order(db: Database) -> None:
+    for user, freq, minutes in [("3", "daily", 0), ("1", "daily", 0), ("2", "weekly", -5), ("4", "daily", 5),
+                                ("5", "off", 0)]:
+        preferences.set_preference(db, user_id=user, freq=freq, time="08:30",
+                                   now=SAVED + timedelta(minutes=minutes))
     with db.read() as conn:
-        assert sorted(undelivered_users(conn, time="08:30", freqs=["daily", "weekdays"], slot=SLOT)) == ["1"]
+        rows = due_preferences(conn, now=SAVED, after=None, limit=10)
+        assert [row.user_id for row in rows] == ["2", "1", "3"]  # by next look, then user; off rows are never due
+        assert rows[0] == SavedPreference("2", "weekly", "08:30", None, SAVED - timedelta(minutes=5),
+                                          SAVED - timedelta(minutes=5))
+        after = (rows[1].next_due_at, rows[1].user_id)
+        assert [row.user_id for row in due_preferences(conn, now=SAVED, after=after, limit=10)] == ["3"]
+        assert [row.user_id for row in due_preferences(conn, now=SAVED, after=None, limit=2)] == ["2", "1"]
 
 
-def test_no_schedule_asked_finds_nobody(db: Database) -> None:
+def test_a_plan_is_stored_unless_the_row_was_saved_again_since_it_was_read(db: Database) -> None:
     preferences.set_preference(db, user_id="1", freq="daily", time="08:30", now=SAVED)
+    preferences.set_preference(db, user_id="2", freq="daily", time="08:30", now=SAVED)
     with db.read() as conn:
-        assert undelivered_users(conn, time="08:30", freqs=[], slot=SLOT) == []
+        first, second = due_preferences(conn, now=SAVED, after=None, limit=10)
+    preferences.set_preference(db, user_id="2", freq="daily", time="09:00", now=SAVED + timedelta(seconds=1))
+    tomorrow = SAVED + timedelta(days=1)
+    with db.write() as conn:
+        plan_next(conn, [(first.user_id, first.updated_at, tomorrow), (second.user_id, second.updated_at, tomorrow)])
+        plan_next(conn, [])
+    with db.read() as conn:
+        left = due_preferences(conn, now=SAVED + timedelta(seconds=1), after=None, limit=10)
+    assert [(row.user_id, row.time) for row in left] == [("2", "09:00")]

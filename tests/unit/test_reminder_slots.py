@@ -1,59 +1,79 @@
-"""Slot planning: the local times a tick looks at, the slots due in them, and whether a slot is handled on time."""
+"""Planning one preference row in its user's zone: the slot due now, if any, the row's next look, and whether a slot
+is handled on time (SPEC sections 10 and 21)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from taskcore.reminders.slots import DueWindow, due_slots, plan_slots, slot_outcome, window_times
+import pytest
+
+from taskcore.reminders.slots import SavedPreference, plan_row, slot_outcome
 
 MADRID = ZoneInfo("Europe/Madrid")
+MONDAY_0830 = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)  # 08:30 in Madrid
+SAVED = datetime(2026, 1, 1, tzinfo=UTC)
+BOGOTA_PHONE = "573001234567"
 
 
-def test_the_window_holds_the_last_grace_minutes_of_local_time() -> None:
-    times = window_times(datetime(2026, 11, 23, 7, 30, 20, tzinfo=UTC), MADRID, 60)
-    assert times[0] == "07:30"
-    assert times[-1] == "08:30"
-    assert len(times) == 61
+def row(freq: str = "daily", time: str = "08:30", *, user: str = "34600000001", tz: str | None = None,
+        next_due_at: datetime = SAVED) -> SavedPreference:
+    return SavedPreference(user, freq, time, tz, next_due_at, SAVED)
 
 
-def test_the_window_after_a_spring_forward_holds_the_skipped_wall_times() -> None:
-    times = window_times(datetime(2026, 3, 29, 1, 0, tzinfo=UTC), MADRID, 60)  # 03:00 CEST, just after the gap
-    assert {"01:59", "02:00", "02:30", "02:59", "03:00"} <= set(times)
+def test_a_slot_reached_is_due_and_the_next_look_is_the_next_slot() -> None:
+    plan = plan_row(row(), now=MONDAY_0830, fallback=MADRID, grace_minutes=60)
+    assert plan.due is not None
+    assert (plan.due.slot, plan.due.key, plan.due.today) == (MONDAY_0830, "2026-11-23T07:30Z", date(2026, 11, 23))
+    assert plan.next_due_at == MONDAY_0830 + timedelta(days=1)
 
 
-def test_the_window_after_a_fall_back_holds_both_passes_of_the_repeated_hour() -> None:
-    times = window_times(datetime(2026, 10, 25, 1, 10, tzinfo=UTC), MADRID, 60)  # 02:10 CET, second pass
-    assert {"02:10", "02:30", "02:59", "02:00"} <= set(times)
+def test_a_slot_older_than_the_grace_is_not_due_but_the_next_one_is_planned() -> None:
+    plan = plan_row(row(), now=MONDAY_0830 + timedelta(minutes=61), fallback=MADRID, grace_minutes=60)
+    assert plan.due is None
+    assert plan.next_due_at == MONDAY_0830 + timedelta(days=1)
 
 
-def test_a_grace_of_a_day_or_more_covers_every_minute() -> None:
-    assert len(window_times(datetime(2026, 11, 23, 7, 30, tzinfo=UTC), MADRID, 1440)) == 1440
+def test_a_slot_inside_the_grace_is_due_even_when_the_preference_was_saved_after_it() -> None:
+    saved_after = row(next_due_at=MONDAY_0830 + timedelta(minutes=5))
+    plan = plan_row(saved_after, now=MONDAY_0830 + timedelta(minutes=6), fallback=MADRID, grace_minutes=60)
+    assert plan.due is not None
+    assert plan.next_due_at == MONDAY_0830 + timedelta(days=1)
 
 
-def test_due_slots_computes_each_schedule_once_and_leaves_out_those_not_due() -> None:
-    now = datetime(2026, 11, 23, 7, 45, tzinfo=UTC)  # Monday 08:45 in Madrid
-    slots = due_slots([("daily", "08:30"), ("daily", "08:30"), ("weekly", "08:30"), ("daily", "09:00")],
-                      DueWindow.of(now, 60), MADRID)
-    assert set(slots) == {("daily", "08:30"), ("weekly", "08:30")}
-    assert slots[("daily", "08:30")] == datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
+def test_a_chosen_zone_puts_the_slot_at_that_zones_wall_time() -> None:
+    bogota_0830 = datetime(2026, 11, 23, 13, 30, tzinfo=UTC)
+    plan = plan_row(row(tz="America/Bogota"), now=bogota_0830, fallback=MADRID, grace_minutes=0)
+    assert plan.due is not None
+    assert plan.due.slot == bogota_0830
+
+
+def test_without_a_chosen_zone_the_phone_numbers_country_decides() -> None:
+    bogota_0830 = datetime(2026, 11, 23, 13, 30, tzinfo=UTC)
+    plan = plan_row(row(user=BOGOTA_PHONE), now=bogota_0830, fallback=MADRID, grace_minutes=0)
+    assert plan.due is not None
+    assert plan_row(row(), now=bogota_0830, fallback=MADRID, grace_minutes=0).due is None
+
+
+def test_the_digests_today_is_the_users_today() -> None:
+    # 23:30 on Sunday in Bogotá is already Monday in Madrid
+    late = datetime(2026, 11, 23, 4, 30, tzinfo=UTC)
+    plan = plan_row(row(time="23:30", tz="America/Bogota"), now=late, fallback=MADRID, grace_minutes=0)
+    assert plan.due is not None
+    assert plan.due.today == date(2026, 11, 22)
+
+
+def test_an_off_row_is_neither_due_nor_looked_at_again() -> None:
+    plan = plan_row(row("off"), now=MONDAY_0830, fallback=MADRID, grace_minutes=60)
+    assert (plan.due, plan.next_due_at) == (None, None)
+
+
+def test_a_negative_grace_is_refused() -> None:
+    with pytest.raises(ValueError, match="grace"):
+        plan_row(row(), now=MONDAY_0830, fallback=MADRID, grace_minutes=-1)
 
 
 def test_a_slot_picked_up_after_its_own_minute_is_late() -> None:
     slot = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
     assert slot_outcome(slot, slot + timedelta(seconds=59)) == "sent"
     assert slot_outcome(slot, slot + timedelta(minutes=1)) == "late"
-
-
-def test_a_running_plan_holds_only_the_slots_that_fell_due_since_the_last_tick() -> None:
-    now = datetime(2026, 11, 23, 7, 45, 0, 300000, tzinfo=UTC)  # Monday 08:45 in Madrid
-    slots = plan_slots(now, MADRID, 60, since=now - timedelta(minutes=1))
-    assert set(slots) == {("daily", "08:45"), ("weekdays", "08:45"), ("weekly", "08:45")}
-    assert len(plan_slots(now, MADRID, 60)) == 3 * 60  # 07:45 is 60 min and 0.3 s old: past the grace
-
-
-def test_a_running_plan_across_the_spring_forward_gap_holds_the_skipped_times() -> None:
-    now = datetime(2026, 3, 29, 1, 0, tzinfo=UTC)  # 03:00 CEST, a Sunday
-    slots = plan_slots(now, MADRID, 60, since=now - timedelta(minutes=1))
-    assert slots[("daily", "02:30")] == now
-    assert ("weekdays", "02:30") not in slots

@@ -13,10 +13,9 @@ from sqlalchemy import select
 from taskcore.access import GatingMode
 from taskcore.reminders import tick as reminder_service
 from taskcore.reminders.tick import TickResult, reminder_tick
-from taskcore.services import preferences
+from taskcore.services import preferences, zones
 from taskcore.storage.db import Database
-from taskcore.storage.reminders import undelivered_users
-from taskcore.storage.schema import outbound_queue, reminder_deliveries
+from taskcore.storage.schema import outbound_queue, reminder_deliveries, user_preferences
 from tests.builders import make_group, make_task
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -33,8 +32,8 @@ def with_open_task(db: Database, due: str = "2026-11-23", user: str = USER) -> N
     make_task(db, creator=user, group_id=None, description="Pagar la luz", due=due)
 
 
-def tick(db: Database, now: datetime, mode: GatingMode = GatingMode.OFF, since: datetime | None = None) -> TickResult:
-    return reminder_tick(db, mode, now=now, zone=MADRID, grace_minutes=60, max_attempts=6, since=since)
+def tick(db: Database, now: datetime, mode: GatingMode = GatingMode.OFF) -> TickResult:
+    return reminder_tick(db, mode, now=now, zone=MADRID, grace_minutes=60, max_attempts=6)
 
 
 def queued(db: Database) -> list[tuple[str, str, datetime]]:
@@ -108,25 +107,24 @@ def test_a_restart_in_the_grace_window_sends_nothing_again(db: Database) -> None
     assert len(queued(db)) == 1
 
 
-def test_a_stale_plan_still_sends_once_because_the_claim_decides(
+def test_a_plan_that_was_not_stored_still_sends_once_because_the_claim_decides(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     prefer(db)
     with_open_task(db)
-    tick(db, MONDAY_0830)
-    monkeypatch.setattr(reminder_service, "undelivered_users", lambda conn, *, time, freqs, slot:
-                        undelivered_users(conn, time=time, freqs=freqs, slot="not-yet-recorded"))
+    monkeypatch.setattr(reminder_service, "plan_next", lambda conn, plans: None)  # as if its write were lost
+    assert tick(db, MONDAY_0830) == TickResult(sent=1)
     assert tick(db, MONDAY_0830 + MINUTE) == TickResult()
     assert len(queued(db)) == 1
 
 
 def tick_every_minute(db: Database, start: datetime, end: datetime) -> list[datetime]:
     """Tick each minute from ``start`` to ``end`` as the running job does; the instants something was queued at."""
-    fired, now, since = [], start, None
+    fired, now = [], start
     while now <= end:
-        if tick(db, now, since=since).queued:
+        if tick(db, now).queued:
             fired.append(now)
-        now, since = now + MINUTE, now
+        now += MINUTE
     return fired
 
 
@@ -169,11 +167,57 @@ def test_weekday_and_weekly_reminders_fire_only_on_their_days(db: Database) -> N
     assert tick(db, monday + timedelta(days=1)) == TickResult(sent=1)
 
 
-def test_a_running_tick_looks_only_at_slots_due_since_the_last_completed_tick(db: Database) -> None:
+def next_looks(db: Database) -> dict[str, datetime | None]:
+    with db.read() as conn:
+        return {r.user_id: r.next_due_at for r in conn.execute(select(user_preferences))}
+
+
+def test_a_preference_saved_after_its_time_gets_that_slot_late_inside_the_grace(db: Database) -> None:
     prefer(db, user="1")
     with_open_task(db, user="1")
     assert tick(db, MONDAY_0830) == TickResult(sent=1)
-    prefer(db, user="2")  # chose 08:30 at 08:35: from the next slot on, while the process runs
+    preferences.set_preference(db, user_id="2", freq="daily", time="08:30", now=MONDAY_0830 + 5 * MINUTE)
     with_open_task(db, user="2")
-    assert tick(db, MONDAY_0830 + 6 * MINUTE, since=MONDAY_0830 + 5 * MINUTE) == TickResult()
-    assert tick(db, MONDAY_0830 + 6 * MINUTE, since=None) == TickResult(late=1)  # a fresh start catches up
+    assert tick(db, MONDAY_0830 + 6 * MINUTE) == TickResult(late=1)
+    assert tick(db, MONDAY_0830 + 7 * MINUTE) == TickResult()
+    assert tick(db, MONDAY_0830 + timedelta(days=1)) == TickResult(sent=2)
+
+
+def test_each_tick_stores_the_next_slot_of_the_rows_it_looked_at_and_reads_no_others(db: Database) -> None:
+    prefer(db, user="1")
+    prefer(db, user="2", time="21:00")
+    prefer(db, user="3", freq="off")
+    tick(db, MONDAY_0830)
+    assert next_looks(db) == {"1": MONDAY_0830 + timedelta(days=1), "2": datetime(2026, 11, 23, 20, 0, tzinfo=UTC),
+                              "3": None}
+    with db.write() as conn:  # a row the tick must not read before its time: it would be planned again
+        conn.execute(user_preferences.update().where(user_preferences.c.user_id == "2").values(time="09:00"))
+    tick(db, MONDAY_0830 + MINUTE)
+    assert next_looks(db)["2"] == datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
+
+
+def test_a_user_in_bogota_gets_the_reminder_at_her_0830_with_her_today(db: Database) -> None:
+    zones.set_time_zone(db, user_id="1", name="America/Bogota", fallback=MADRID, now=datetime(2026, 1, 1, tzinfo=UTC))
+    prefer(db, user="1")
+    with_open_task(db, due="2026-11-23", user="1")
+    bogota_0830 = datetime(2026, 11, 23, 13, 30, tzinfo=UTC)
+    assert tick_every_minute(db, MONDAY_0830 - MINUTE, bogota_0830 + MINUTE) == [bogota_0830]
+    assert "Hoy (1):\n• #1 Pagar la luz" in queued(db)[0][1]
+
+
+def test_many_users_are_read_in_chunks_each_once(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reminder_service, "READ_CHUNK", 2)
+    monkeypatch.setattr(reminder_service, "CHUNK", 1)
+    for user in ("1", "2", "3", "4", "5"):
+        prefer(db, user=user)
+        with_open_task(db, user=user)
+    assert tick(db, MONDAY_0830) == TickResult(sent=5)
+    assert tick(db, MONDAY_0830 + MINUTE) == TickResult()
+
+
+def test_the_plan_alone_lists_what_is_due_without_recording_anything(db: Database) -> None:
+    prefer(db, user="1")
+    prefer(db, user="2", time="09:00")
+    plans = reminder_service.plan_due(db, now=MONDAY_0830, zone=MADRID, grace_minutes=60)
+    assert [(p.row.user_id, p.due is not None) for p in plans] == [("1", True), ("2", False)]
+    assert outcomes(db) == []

@@ -10,6 +10,7 @@ from taskcore.access import GroupStatus
 from taskcore.completion import CompletionMode
 from taskcore.conversation import ConversationAction
 from taskcore.errors import ValidationError
+from taskcore.recurrence import Recurrence
 from taskcore.reminders import ReminderFreq
 
 
@@ -37,13 +38,16 @@ class Help:
 @dataclass(frozen=True, slots=True)
 class NewTask:
     """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order; ``each`` (``!todos``):
-    every assignee completes their own part."""
+    every assignee completes their own part. With ``recurrence`` (``cada <regla>``) the task repeats; ``rotation``
+    (``!turnos``) makes the mentioned people take turns."""
 
     name: ClassVar[str] = "nueva"
     description: str
     due: date | None
     mentions: tuple[str, ...]
     each: bool = False
+    recurrence: Recurrence | None = None
+    rotation: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +109,30 @@ class SetMode:
 
 
 @dataclass(frozen=True, slots=True)
+class StopSeries:
+    """``/t parar``: the task stops repeating (this occurrence stays open)."""
+
+    name: ClassVar[str] = "parar"
+    task_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowZone:
+    """``/t zona``: the sender's time zone and where it comes from."""
+
+    name: ClassVar[str] = "zona"
+
+
+@dataclass(frozen=True, slots=True)
+class SetZone:
+    """``/t zona <IANA>``: choose a time zone (``tz`` is its canonical name), or with ``sin`` (``tz is None``) go
+    back to the default."""
+
+    name: ClassVar[str] = "zona"
+    tz: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class SetReminders:
     """``/t recordatorios``: reminder preference; ``time is None`` keeps the saved time."""
 
@@ -160,9 +188,12 @@ class AdminSync:
 
 AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
 """The ``/admin`` commands, for administrators only (A4)."""
-TaskCommand: TypeAlias = Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode
-"""The ``/t`` commands (with ``SetReminders`` and ``WebLink``), for anyone in an allowed chat."""
-Command: TypeAlias = TaskCommand | SetReminders | WebLink | AdminCommand
+TaskCommand: TypeAlias = (
+    Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode | StopSeries
+)
+"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone`` and ``WebLink``), for anyone in an allowed
+chat."""
+Command: TypeAlias = TaskCommand | SetReminders | ShowZone | SetZone | WebLink | AdminCommand
 """Every command ``parse_command`` can return."""
 
 

@@ -42,10 +42,12 @@ from taskcore.chat.commands import (
     SetDue,
     SetMode,
     SetReminders,
+    StopSeries,
     Unassign,
     WebLink,
 )
 from taskcore.chat.heads import command_family, family_key, head, split_first
+from taskcore.chat.recurrence_clause import parse_zone, take_clause
 from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import EACH_TOKEN, InvalidCompletion, parse_mode_word
 from taskcore.dates import is_date_like, parse_due_date
@@ -126,8 +128,8 @@ def _parse_new(args: str, ctx: _Context) -> NewTask:
     dates: list[str] = []
     mentions: list[str] = []
     each = False
-    for match in _CHUNK.finditer(args):
-        chunk, quoted = match.group(0), match.group(1)
+    clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
+    for chunk, quoted in clause.rest:
         mention = _MENTION.fullmatch(chunk)
         if quoted is not None:
             parts.append(quoted)
@@ -142,7 +144,8 @@ def _parse_new(args: str, ctx: _Context) -> NewTask:
     if len(dates) > 1:
         raise _error("nueva", "solo cabe una fecha por tarea", field="due_date", dates=True)
     due = _due(dates[0], "nueva", ctx.today) if dates else None
-    return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each)
+    return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each,
+                   clause.recurrence, clause.rotation)
 
 
 def _parse_complete(args: str, ctx: _Context) -> Complete:
@@ -237,6 +240,8 @@ _TASK_PARSERS = _table(
         ("fecha", "due"): _parse_set_due,
         ("editar", "edit"): _parse_edit,
         ("recordatorios", "config", "reminders"): _parse_reminders,
+        ("parar", "stop"): lambda args, ctx: StopSeries(_one_id(args, "parar", ctx)),
+        ("zona", "zone", "tz"): lambda args, ctx: parse_zone(args),
         ("web",): lambda args, ctx: WebLink(),
     }
 )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Any
 
 from taskcore.chat import replies
@@ -41,11 +42,13 @@ from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid
 from taskcore.reactions import ROBOT, WARN, ReactionRequest
 from taskcore.services.groups import see_known_group
-from taskcore.services.identities import Resolution, read_sender, resolve_user
+from taskcore.services.identities import Resolution, SenderFacts, read_sender, resolve_user
 from taskcore.services.links import task_for_message
 from taskcore.services.members import member_seen
 from taskcore.services.sightings import first_sighting
+from taskcore.services.zones import user_zone
 from taskcore.storage.db import Database
+from taskcore.zones import effective_zone
 
 ADMIN_FAMILY = "admin"
 
@@ -67,10 +70,13 @@ class Arrival:
     served: bool
     found: ChatResult
     metrics: tuple[MetricEvent, ...]
+    today: date
+    """Today in the sender's time zone."""
 
     def turn(self, db: Database, policy: ChatPolicy, moment: Moment, msg: InboundMessage, **extra: Any) -> Turn:
-        """The turn of the sender's command."""
-        return Turn(db, policy, moment, msg, self.who.user_id, private_chat(msg, self.who), **extra)
+        """The turn of the sender's command, whose dates are the sender's (``today`` in their zone)."""
+        sender_moment = replace(moment, today=self.today)
+        return Turn(db, policy, sender_moment, msg, self.who.user_id, private_chat(msg, self.who), **extra)
 
     def chat(self, outcome: str = "chat") -> ChatResult:
         """The message was ordinary chat: only the sighting's notices and counts."""
@@ -114,7 +120,8 @@ def arrive(
         # After a re-key the membership read above may have been merged into another row: read it afresh.
         known = None if facts.needs_rekey(phone, lid) else facts
         member_seen(db, group_id=msg.group_id, user_id=who.user_id, now=moment.now, known=known)
-    return Arrival(who, served, found, metrics)
+    # A command's dates (hoy, mañana, a rule's first date) are the sender's: today in their zone (SPEC section 21).
+    return Arrival(who, served, found, metrics, _sender_today(db, policy, moment, facts, who.user_id))
 
 
 def _reply_word(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment, arrived: Arrival) -> ChatResult:
@@ -124,6 +131,15 @@ def _reply_word(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: M
     if action is None or task_id is None:
         return arrived.chat()
     return arrived.with_command(act(arrived.turn(db, policy, moment, msg), command_for(action, task_id)))
+
+
+def _sender_today(db: Database, policy: ChatPolicy, moment: Moment, facts: SenderFacts, user_id: str) -> date:
+    """Today in the sender's zone, from the facts read first; after a re-key, read afresh."""
+    if user_id == facts.user_id:
+        zone = effective_zone(facts.time_zone, user_id, policy.zone)
+    else:
+        zone = user_zone(db, user_id=user_id, fallback=policy.zone)
+    return moment.now.astimezone(zone.zone).date()
 
 
 def _blocked(family: str | None) -> tuple[MetricEvent, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from taskcore.access import GatingMode
 from taskcore.ratelimit import Decision
@@ -27,6 +28,8 @@ class ChatPolicy:
     reactions: ReactionPolicy = field(default_factory=ReactionPolicy)
     list_limit: int = LIST_LIMIT
     reaction_commands: bool = True
+    zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("Europe/Madrid"))
+    """TZ: the time zone of users with neither a chosen zone nor a country's (SPEC section 21)."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChatPolicy:
@@ -39,6 +42,7 @@ class ChatPolicy:
             max_attempts=settings.rq_max_attempts,
             reactions=ReactionPolicy.from_settings(settings),
             reaction_commands=settings.reaction_commands_enabled,
+            zone=settings.zone,
         )
 
 
@@ -48,7 +52,8 @@ def _always_allowed(_user_id: str) -> Decision:
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """The instant an event is handled, today in TZ, and the shell's process-local helpers.
+    """The instant an event is handled, today (in TZ; for a command, in its sender's zone), and the shell's
+    process-local helpers.
 
     ``take_token(user_id)`` takes one token from the user's bucket (the bot's RateLimiter); ``request_sync`` starts
     the group and member sync when the schedulers run, and is None when they do not.

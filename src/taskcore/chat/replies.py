@@ -6,12 +6,13 @@ Short, one idea per line; dates as dd/MM (D4). Functions take plain values and r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 
 from taskcore.access import GroupStatus
 from taskcore.chat.usage import ADMIN_HELP_TEXT, HELP_TEXT, MAX_COMMAND_LENGTH
 from taskcore.dates import format_due_date
-from taskcore.model import Task
+from taskcore.model import Series, Task
+from taskcore.zones import UserZone, ZoneSource
 
 __all__ = ["ADMIN_HELP_TEXT", "HELP_TEXT"]
 
@@ -35,6 +36,9 @@ SYNC_UNAVAILABLE = "Los procesos programados no están en marcha: no puedo sincr
 FAILED = "No he podido hacerlo; inténtalo de nuevo en un momento."
 EACH_ONLY_IN_GROUPS = "!todos solo vale en un grupo: en privado la tarea es solo tuya."
 MODE_ONLY_IN_GROUPS = "El modo (todos|uno) solo se aplica a tareas de grupo."
+ROTATION_NEEDS_GROUP = "Los turnos (!turnos) necesitan un grupo y al menos dos personas mencionadas."
+ZONE_SOURCES = {ZoneSource.USER: "la elegiste con /t zona", ZoneSource.PHONE: "la del prefijo de tu número",
+                ZoneSource.DEFAULT: "la del servicio"}
 TOO_LONG = f"Ese mensaje es demasiado largo para una orden: como mucho {MAX_COMMAND_LENGTH} caracteres."
 
 
@@ -47,21 +51,63 @@ def _due(day: date | None) -> str:
     return f" (vence {format_due_date(day)})" if day else ""
 
 
+def _repeats(series: Series | None) -> str:
+    return f" ↻ {series.text}" if series else ""
+
+
 def created(
     task_id: int, description: str, due: date | None, assignee_tags: Sequence[str], *, in_group: bool,
     each: bool = False,
+    series: Series | None = None,
 ) -> str:
-    """/t nueva; with !todos each assignee completes their part."""
-    head = f"Tarea #{task_id} creada: {short(description)}{_due(due)}"
+    """/t nueva; with !todos each assignee completes their part; a recurring task names its rule, and with turns
+    everyone taking them, in order."""
+    head = f"Tarea #{task_id} creada: {short(description)}{_due(due)}{_repeats(series)}"
     if not in_group:
         return head
-    who = f"Para {', '.join(assignee_tags)}" if assignee_tags else NOBODY.capitalize()
+    if series and series.rotation:
+        who = f"Por turnos: {', '.join(assignee_tags)}"
+    else:
+        who = f"Para {', '.join(assignee_tags)}" if assignee_tags else NOBODY.capitalize()
     return f"{head}. {who}" + (" (cada uno su parte)" if each else "")
 
 
-def completed(task: Task) -> str:
-    """/t x, one task completed now."""
-    return f"Tarea #{task.id} completada: {short(task.description)}"
+def completed(task: Task, next_task: Task | None = None) -> str:
+    """/t x, one task completed now; for a recurring one, the next occurrence it created."""
+    done = f"Tarea #{task.id} completada: {short(task.description)}"
+    return done if next_task is None else f"{done}\n{next_occurrence(next_task)}"
+
+
+def next_occurrence(task: Task) -> str:
+    """The occurrence a completion created: "Próxima: #M, dd/MM", and whose turn it is when people take turns."""
+    day = format_due_date(task.due_date) if task.due_date else "sin fecha"
+    turn = ""
+    if task.recurrence and task.recurrence.rotation:
+        turn = f" · le toca a {', '.join(p.name or NAMELESS for p in task.assignees) or NOBODY}"
+    return f"Próxima: #{task.id}, {day}{turn}"
+
+
+def series_stopped(task: Task) -> str:
+    """/t parar."""
+    return f"La tarea #{task.id} ya no se repite; esta sigue abierta."
+
+
+def not_recurring(task_id: int) -> str:
+    """/t parar on a task that does not repeat."""
+    return f"La tarea #{task_id} no se repite."
+
+
+def zone_shown(zone: UserZone, now: datetime) -> str:
+    """/t zona: the sender's zone, where it comes from, and how to change it."""
+    return (f"Tu zona horaria es {zone.name} ({ZONE_SOURCES[zone.source]}); allí son las "
+            f"{now.astimezone(zone.zone):%H:%M}.\nPara cambiarla: /t zona <zona IANA>, p. ej. /t zona America/Bogota")
+
+
+def zone_set(zone: UserZone, now: datetime) -> str:
+    """/t zona <IANA> or /t zona sin."""
+    if zone.source is ZoneSource.USER:
+        return f"Tu zona horaria es ahora {zone.name}; allí son las {now.astimezone(zone.zone):%H:%M}."
+    return f"Vuelves a la zona por defecto: {zone.name} ({ZONE_SOURCES[zone.source]})."
 
 
 def part_done(name: str | None, task_id: int, done: int, total: int) -> str:
@@ -158,7 +204,8 @@ def task_line(task: Task, *, group: bool) -> str:
     tick = " ✓" if task.each else ""
     people = ", ".join(f"{p.name or NAMELESS}{tick if p.done else ''}" for p in task.assignees) or NOBODY
     progress = " · {}/{} partes".format(*task.progress) if task.each else ""
-    return f"#{task.id} {short(task.description, 60)}{due}" + (f" · {people}" if group else "") + progress
+    repeats = f" · ↻ {task.recurrence.text}" if task.recurrence else ""
+    return f"#{task.id} {short(task.description, 60)}{due}{repeats}" + (f" · {people}" if group else "") + progress
 
 
 def list_heading(total: int, *, group: bool) -> str:

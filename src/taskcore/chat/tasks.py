@@ -18,14 +18,19 @@ from taskcore.chat.commands import (
     SetDue,
     SetMode,
     SetReminders,
+    SetZone,
+    ShowZone,
+    StopSeries,
     Unassign,
     WebLink,
 )
 from taskcore.chat.listing import list_tasks
 from taskcore.chat.result import Mention, direct_message
+from taskcore.chat.transaction import savepoint
 from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.chat.zones import set_zone, show_zone
 from taskcore.completion import CompletionMode
-from taskcore.errors import Conflict, Forbidden, NotFound, ValidationError
+from taskcore.errors import Conflict, Forbidden, InvalidRecurrence, NotFound, ValidationError
 from taskcore.model import Completion, Origin, Task
 from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import ReactionRequest, completion_check
@@ -41,19 +46,34 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
     """A group task for the mentioned people (none: unassigned), or a personal task in a direct message.
 
     The grammar has sanitised the description, so the use case's check of it cannot fail after the mentions were
-    written: the command needs no savepoint (CHECKED_FIRST); ``!todos`` in private is refused before any write."""
-    msg, now = turn.msg, turn.moment.now
+    written: the command needs no savepoint (CHECKED_FIRST), except with turns, whose people are counted once the
+    mentions are resolved (two numbers of one person are one); ``!todos`` in private is refused before any write."""
     if cmd.each and turn.group_id is None:
         return rejected(replies.EACH_ONLY_IN_GROUPS)
+    if cmd.rotation and (turn.group_id is None or len(set(cmd.mentions) - {turn.msg.bot_id}) < 2):
+        return rejected(replies.ROTATION_NEEDS_GROUP)
+    if cmd.rotation:
+        try:
+            with savepoint(turn.db):
+                return _create(turn, cmd)
+        except InvalidRecurrence:
+            return rejected(replies.ROTATION_NEEDS_GROUP)
+    return _create(turn, cmd)
+
+
+def _create(turn: Turn, cmd: NewTask) -> Answer:
+    msg, now = turn.msg, turn.moment.now
     people = _assignees(turn, cmd.mentions) if turn.group_id else []
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
     completion = CompletionMode.EACH if cmd.each else CompletionMode.ANY
+    users = [user for user, _ in people]
     task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
-                             due=cmd.due, assignees=[user for user, _ in people], origin=origin,
-                             completion=completion, now=now)
+                             due=cmd.due, assignees=users, origin=origin, completion=completion, now=now,
+                             recurrence=cmd.recurrence, rotation=users if cmd.rotation else (),
+                             today=turn.moment.today)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.tag for m in mentions],
-                           in_group=turn.group_id is not None, each=cmd.each)
+                           in_group=turn.group_id is not None, each=cmd.each, series=task.recurrence)
     return Answer(text, mentions=mentions, task_id=task.id)
 
 
@@ -106,7 +126,8 @@ def complete(turn: Turn, cmd: Complete) -> Answer:
 
 def _complete_one(turn: Turn, task_id: int) -> Answer:
     now = turn.moment.now
-    done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now)
+    done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now,
+                               today=turn.moment.today)
     task = done.task
     if task.each and not done.newly_completed:
         done_parts, total = task.progress
@@ -117,6 +138,8 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     if not done.newly_completed:
         return rejected(replies.already_completed(task_id), task_id)
     text = replies.last_part_done(_name(task, turn.user_id), task) if task.each else replies.completed(task)
+    if done.next_task is not None:
+        text = f"{text}\n{replies.next_occurrence(done.next_task)}"
     return Answer(text, reactions=_check(turn, done), task_id=task_id)
 
 
@@ -178,6 +201,19 @@ def edit(turn: Turn, cmd: Edit) -> Answer:
         replies.edited)
 
 
+def stop_series(turn: Turn, cmd: StopSeries) -> Answer:
+    """/t parar: the task stops repeating; it stays open."""
+    def stop() -> Answer:
+        task = tasks.get_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id)
+        if task.recurrence is None:
+            return rejected(replies.not_recurring(cmd.task_id), cmd.task_id)
+        return Answer(replies.series_stopped(tasks.edit_task(
+            turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, recurrence=None)),
+            task_id=cmd.task_id)
+
+    return _on_task(turn, cmd.task_id, stop)
+
+
 def set_reminders(turn: Turn, cmd: SetReminders) -> Answer:
     """/t recordatorios."""
     saved = preferences.set_preference(turn.db, user_id=turn.user_id, freq=cmd.freq, time=cmd.time,
@@ -213,9 +249,12 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     Edit: edit,
     SetMode: set_mode,
     SetReminders: set_reminders,
+    StopSeries: stop_series,
+    ShowZone: show_zone,
+    SetZone: set_zone,
     WebLink: web_link,
 }
 """Each ``/t`` command type and the function that carries it out."""
 
-CHECKED_FIRST: frozenset[type[Any]] = frozenset({Help, NewTask, ListTasks})
+CHECKED_FIRST: frozenset[type[Any]] = frozenset({Help, NewTask, ListTasks, ShowZone})
 """Commands that raise their domain errors before their first write: they run without a savepoint."""

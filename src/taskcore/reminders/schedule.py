@@ -7,6 +7,7 @@ import re
 import unicodedata
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as clock_time
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from taskcore.errors import InvalidFreq, InvalidTime
@@ -16,6 +17,7 @@ DEFAULT_TIME = "08:30"
 _TIME = re.compile(r"([0-9]{1,2}):([0-9]{1,2})")
 _MINUTE = timedelta(minutes=1)
 _DAY = timedelta(days=1)
+_WEEK_AND_A_DAY = 10
 
 
 class ReminderFreq(enum.StrEnum):
@@ -94,6 +96,25 @@ def latest_slot(freq: ReminderFreq | str, time: str, *, now: datetime, tz: ZoneI
     return _latest_slot(_WEEKDAYS[schedule], clock_time(*_clock(time)), instant, zone).astimezone(zone)
 
 
+def next_slot(freq: ReminderFreq | str, time: str, *, after: datetime, tz: ZoneInfo | str) -> datetime | None:
+    """The schedule's first slot strictly after ``after`` (aware, in ``tz``), by the same rules as ``latest_slot``
+    (a time in a spring-forward gap fires at the end of the gap, a repeated one at its first pass); None when off."""
+    if after.tzinfo is None or after.utcoffset() is None:
+        raise ValueError("after must be timezone-aware")
+    schedule = _as_freq(freq)
+    if schedule is ReminderFreq.OFF:
+        return None
+    zone, at, instant = _as_zone(tz), clock_time(*_clock(time)), after.astimezone(UTC)
+    day = instant.astimezone(zone).date() - _DAY  # a day early: a slot's instant may fall on the next local date
+    for _ in range(_WEEK_AND_A_DAY):
+        if day.weekday() in _WEEKDAYS[schedule]:
+            slot = _instant(datetime.combine(day, at), zone)
+            if slot > instant:
+                return slot.astimezone(zone)
+        day += _DAY
+    raise AssertionError("every schedule has a slot within nine days")  # pragma: no cover
+
+
 def slot_key(slot: datetime) -> str:
     """The stable key of a slot: its UTC instant to the minute, ISO 8601 with 'Z'."""
     if slot.tzinfo is None or slot.utcoffset() is None:
@@ -102,7 +123,12 @@ def slot_key(slot: datetime) -> str:
 
 
 def _as_freq(freq: ReminderFreq | str) -> ReminderFreq:
-    return freq if isinstance(freq, ReminderFreq) else parse_freq(freq)
+    return freq if isinstance(freq, ReminderFreq) else _parsed_freq(freq)
+
+
+@lru_cache(maxsize=64)
+def _parsed_freq(freq: str) -> ReminderFreq:
+    return parse_freq(freq)  # the tick reads the stored values of many rows: a handful of distinct strings
 
 
 def _as_zone(tz: ZoneInfo | str) -> ZoneInfo:
@@ -114,6 +140,7 @@ def _as_zone(tz: ZoneInfo | str) -> ZoneInfo:
         raise ValueError(f"unknown time zone {tz!r}") from exc
 
 
+@lru_cache(maxsize=2048)  # 1,440 valid times: the tick's rows share them
 def _clock(time: str) -> tuple[int, int]:
     hour, minute = normalize_reminder_time(time).split(":")
     return int(hour), int(minute)

@@ -126,7 +126,8 @@ def _insert_people_and_groups(conn: Connection, people: Sequence[tuple[str, str]
             row = {"group_id": group_id, "user_id": user_ids[member], "is_admin": position == 0, "active": True,
                    "first_seen_at": joined, "last_seen_at": now}
             insert_ignore(conn, schema.group_members, row, ["group_id", "user_id"])
-    pref = {"user_id": user_ids[0], "freq": ReminderFreq.DAILY.value, "time": DEFAULT_TIME, "updated_at": now}
+    pref = {"user_id": user_ids[0], "freq": ReminderFreq.DAILY.value, "time": DEFAULT_TIME, "updated_at": now,
+            "next_due_at": now}
     insert_ignore(conn, schema.user_preferences, pref, ["user_id"])
 
 

@@ -10,6 +10,9 @@ from sqlalchemy import Connection
 
 from taskcore.storage import identities as q
 from taskcore.storage.db import Database
+from taskcore.storage.identities import SenderFacts
+
+__all__ = ["Resolution", "SenderFacts", "read_sender", "resolve_mentions", "resolve_user"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Reminder preference use cases: read with defaults, validate and save (seed section 2; SPEC section 6)."""
+"""Reminder preference use cases: read with defaults, validate and save (seed section 2; SPEC sections 6 and 21)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from sqlalchemy import Connection
 
 from taskcore.model import Preference
 from taskcore.reminders import DEFAULT_TIME, ReminderFreq, normalize_reminder_time, parse_freq
+from taskcore.services.tasks import UNSET, _Unset
 from taskcore.storage import preferences as q
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from taskcore.zones import parse_time_zone
 
 DEFAULT_PREFERENCE = Preference(freq=ReminderFreq.OFF.value, time=DEFAULT_TIME, updated_at=None)
 
@@ -23,21 +25,23 @@ def get_preference(db: Database, *, user_id: str) -> Preference:
 
 
 def set_preference(
-    db: Database, *, user_id: str, freq: ReminderFreq | str, time: str | None, now: datetime
+    db: Database, *, user_id: str, freq: ReminderFreq | str, time: str | None, now: datetime,
+    tz: str | _Unset | None = UNSET,
 ) -> Preference:
-    """Validate and save; an absent ``time`` keeps the saved time (08:30 if none) whatever the freq."""
+    """Validate and save; an absent ``time`` keeps the saved time (08:30 if none) whatever the freq. ``tz`` chooses
+    the user's zone (an IANA name; None goes back to the default; absent keeps it)."""
     schedule = freq if isinstance(freq, ReminderFreq) else parse_freq(freq)
     new_time = None if time is None else normalize_reminder_time(time)
+    zone = tz if isinstance(tz, _Unset) or tz is None else parse_time_zone(tz).key
 
     def work(conn: Connection) -> Preference:
         ensure_user(conn, user_id, now)
-        kept = new_time or _saved_time(conn, user_id)
+        saved = q.load_preference(conn, user_id)
+        kept = new_time or (DEFAULT_TIME if saved is None else saved.time)
+        if not isinstance(zone, _Unset):
+            q.save_zone(conn, user_id=user_id, tz=zone, now=now)
         q.save_preference(conn, user_id=user_id, freq=schedule.value, time=kept, now=now)
-        return Preference(freq=schedule.value, time=kept, updated_at=now)
+        chosen = (None if saved is None else saved.tz) if isinstance(zone, _Unset) else zone
+        return Preference(freq=schedule.value, time=kept, updated_at=now, tz=chosen)
 
     return db.transact(work)
-
-
-def _saved_time(conn: Connection, user_id: str) -> str:
-    saved = q.load_preference(conn, user_id)
-    return DEFAULT_TIME if saved is None else saved.time

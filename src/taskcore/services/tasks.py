@@ -23,6 +23,8 @@ from taskcore.completion import CompletionMode, InvalidCompletion, every_part_do
 from taskcore.errors import Forbidden, NotFound
 from taskcore.model import Completion, CreatedTask, GroupSummary, Origin, Task
 from taskcore.pagination import Page
+from taskcore.recurrence import Recurrence
+from taskcore.services import series as recurring
 from taskcore.storage import task_lists as lists
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
@@ -62,23 +64,34 @@ def create_task(
     origin: Origin | None = None,
     completion: CompletionMode = CompletionMode.ANY,
     now: datetime,
+    recurrence: Recurrence | None = None,
+    rotation: Sequence[str] = (),
+    today: date | None = None,
 ) -> CreatedTask:
     """Create a group task assigned to ``assignees`` (none: unassigned) or a personal task assigned to its creator.
     ``completion`` each (every assignee completes their part) is for group tasks only (InvalidCompletion).
 
     The creator and the assignees are users already (a front end resolves who acts and who is named first:
     ``services.identities``). The description is sanitised before anything is written; then one prepared statement
-    per row, and no read-back: the chat creates a task per ``/t nueva``."""
+    per row, and no read-back: the chat creates a task per ``/t nueva``.
+
+    With ``recurrence`` the task is the first of a series (SPEC section 20): without ``due`` it is due on the rule's
+    first date on or after ``today`` (the creator's today; UTC's when None). With ``rotation`` (people in turn order,
+    a group task only) the first of them is its assignee, whoever ``assignees`` names."""
     text = sanitize_description(description)
-    people = assignees_on_creation(creator, group_id, assignees)
+    series = None
+    if recurrence is not None:
+        series, due = recurring.new_series(recurrence, rotation, group_id=group_id, due=due,
+                                           today=today or now.date())
+    people = assignees_on_creation(creator, group_id, series.rotation[:1] if series and series.rotation else assignees)
     if completion is CompletionMode.EACH and group_id is None:
         raise InvalidCompletion("solo las tareas de grupo se completan por partes", field="completion")
 
     def work(conn: Connection) -> CreatedTask:
         task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
-                                origin=origin, completion=completion)
+                                origin=origin, completion=completion, series=series)
         q.insert_assignments(conn, task_id, people, by=creator, now=now)
-        return CreatedTask(task_id, text, due, group_id, people)
+        return CreatedTask(task_id, text, due, group_id, people, series)
 
     return db.transact(work)
 
@@ -181,18 +194,30 @@ def _complete_when_every_part_is_done(conn: Connection, task_id: int, now: datet
         return False
     done = {user: when for user, when in parts.items() if when is not None}
     last = max(done, key=lambda user: (done[user], user))
-    return q.mark_completed(conn, task_id, last, now or done[last])
+    when = now or done[last]
+    if not q.mark_completed(conn, task_id, last, when):
+        return False
+    # A recurring shared task completed this way goes on like any other completion (SPEC section 20).
+    recurring.follow_up(conn, task_id, previous_assignees=list(parts), by=last, today=when.date(), now=when)
+    return True
 
 
-def complete_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Completion:
-    """Complete a task (idempotent): the one completion use case of every front end (SPEC sections 3 and 19).
+def complete_task(
+    db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime, today: date | None = None
+) -> Completion:
+    """Complete a task (idempotent): the one completion use case of every front end (SPEC sections 3, 19, 20).
 
     A group task without assignees gets the completer assigned first. In the any mode that completes it; in the
-    each mode it marks the completer's part done, and the last part completes the task."""
+    each mode it marks the completer's part done, and the last part completes the task. Completing an occurrence of
+    a recurring task creates the next one in the same transaction, dated from ``today``, the completer's today
+    (UTC's when None)."""
     outcome: dict[str, bool] = {}
+    following: list[Task | None] = [None]
 
     def apply(conn: Connection, facts: TaskFacts) -> None:
-        if completion_assigns_completer(facts):
+        assigns = completion_assigns_completer(facts)
+        before = [] if assigns else q.assignee_ids(conn, task_id)
+        if assigns:
             q.add_assignment(conn, task_id, user_id, by=user_id, now=now)
         if facts.each and not facts.completed:
             outcome["part"] = q.mark_part_done(conn, task_id, user_id, now)
@@ -200,9 +225,13 @@ def complete_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int,
                 outcome["newly"] = False
                 return
         outcome["newly"] = q.mark_completed(conn, task_id, user_id, now)
+        if outcome["newly"]:
+            following[0] = recurring.follow_up(conn, task_id, previous_assignees=before, by=user_id,
+                                               today=today or now.date(), now=now)
 
     task = _change(db, mode, TaskAction.COMPLETE, user_id=user_id, task_id=task_id, apply=apply)
-    return Completion(task=task, newly_completed=outcome["newly"], part_done=outcome.get("part", False))
+    return Completion(task=task, newly_completed=outcome["newly"], part_done=outcome.get("part", False),
+                      next_task=following[0])
 
 
 def edit_task(
@@ -214,8 +243,10 @@ def edit_task(
     due: date | _Unset | None = UNSET,
     description: str | _Unset = UNSET,
     completion: CompletionMode | _Unset = UNSET,
+    recurrence: _Unset | None = UNSET,
 ) -> Task:
-    """Change the due date (None clears it), the description and/or the completion mode of an open task.
+    """Change the due date (None clears it), the description and/or the completion mode of an open task;
+    ``recurrence=None`` ends its series (SPEC section 20: this occurrence stays, no other follows).
 
     The each mode is for group tasks only (InvalidCompletion); back in the any mode no part counts as done."""
     values: dict[str, Any] = {}
@@ -225,6 +256,8 @@ def edit_task(
         values["description"] = sanitize_description(description)
     if not isinstance(completion, _Unset):
         values["completion"] = CompletionMode(completion).value
+    if recurrence is None:
+        values |= q.series_columns(None)
 
     def apply(conn: Connection, facts: TaskFacts) -> None:
         if "completion" in values and facts.group_id is None:

@@ -55,7 +55,7 @@ class SenderFacts:
 
     ``user_id`` is who the sender is unless a re-key is due: the phone digits, else the LID's alias target, else the
     LID digits. ``member_active`` is None when they are no member of the group; ``group`` None when the group row is
-    absent (or the message is direct).
+    absent (or the message is direct); ``time_zone`` the zone the user chose, if any.
     """
 
     user_id: str
@@ -67,6 +67,7 @@ class SenderFacts:
     member_active: bool | None
     member_seen_at: datetime | None
     group: GroupSnapshot | None
+    time_zone: str | None = None
 
     def needs_rekey(self, phone: str | None, lid: str | None) -> bool:
         """True when a LID-only user must be re-keyed to the phone number (the full resolution does that)."""
@@ -83,9 +84,10 @@ def _sender_statement() -> Any:
                users.c.id.label("known_id"), users.c.display_name, users.c.last_seen_at,
                gm.c.active.label("member_active"), gm.c.last_seen_at.label("member_seen_at"),
                g.c.id.label("group_known"), g.c.name.label("group_name"), g.c.active.label("group_active"),
-               ag.c.status)
+               ag.c.status, user_preferences.c.tz)
         .select_from(
             who.outerjoin(users, users.c.id == who.c.id)
+            .outerjoin(user_preferences, user_preferences.c.user_id == who.c.id)
             .outerjoin(gm, and_(gm.c.group_id == group_id, gm.c.user_id == who.c.id))
             .outerjoin(g, g.c.id == group_id)
             .outerjoin(ag, ag.c.group_id == group_id)
@@ -103,7 +105,7 @@ def sender_facts(conn: Connection, *, phone: str | None, lid: str | None, group_
     if row is None:  # pragma: no cover - the statement selects from a one-row subquery
         raise AssertionError("the sender statement returned no row")
     (user_id, target, lid_is_user, known_id, display_name, last_seen_at, member_active, member_seen_at,
-     group_known, group_name, group_active, status) = row
+     group_known, group_name, group_active, status, time_zone) = row
     group = None
     if group_known is not None:
         group = GroupSnapshot(group_name, bool(group_active), GroupStatus(status) if status else None)
@@ -111,7 +113,7 @@ def sender_facts(conn: Connection, *, phone: str | None, lid: str | None, group_
         user_id=user_id, alias_target=target, lid_is_user=bool(lid_is_user), user_known=known_id is not None,
         display_name=display_name, last_seen_at=last_seen_at,
         member_active=None if member_active is None else bool(member_active), member_seen_at=member_seen_at,
-        group=group,
+        group=group, time_zone=time_zone,
     )
 
 

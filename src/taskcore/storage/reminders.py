@@ -1,8 +1,9 @@
-"""The reminder tick's queries (SPEC section 10): who is due for a slot and has no delivery recorded for it, the
-digest of many users at once, and the delivery ledger (one row per user and slot, claimed by whoever queues it).
+"""The reminder tick's queries (SPEC sections 10 and 21): the preferences whose next look has come, their next
+plans, the digest of many users at once, and the delivery ledger (one row per user and slot, claimed by whoever
+queues it).
 
-One anti-join per (time, slot) lets the database skip the recorded slots itself, so a tick in the busiest hour
-does not bring every recorded (user, slot) pair back to Python. The digests are read for a chunk of users with
+Each preference carries the instant (UTC) of its next look, indexed, so a tick reads only the rows due now whatever
+zones the users live in, and a quiet minute costs one empty index search. The digests are read for a chunk of users with
 two statements (their dated open tasks; the unassigned tasks of their groups), not three per user: a user with
 nothing open costs nothing beyond their share of the two.
 """
@@ -29,11 +30,14 @@ from sqlalchemy import (
     select,
     true,
     union_all,
+    update,
 )
 
 from taskcore.access import GatingMode, GroupStatus
+from taskcore.reminders.slots import SavedPreference
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import (
+    UtcDateTime,
     allowed_groups,
     group_members,
     groups,
@@ -58,13 +62,31 @@ class DigestTask:
     group_name: str | None
 
 
-def undelivered_users(conn: Connection, *, time: str, freqs: Sequence[str], slot: str) -> list[str]:
-    """Users whose preference is one of ``freqs`` at ``time`` and who have no delivery recorded for ``slot``."""
-    if not freqs:
-        return []
-    recorded = exists().where(rd.c.user_id == p.c.user_id, rd.c.slot == slot)
-    query = select(p.c.user_id).where(p.c.time == time, p.c.freq.in_(list(freqs)), ~recorded)
-    return list(conn.execute(query).scalars())
+def due_preferences(
+    conn: Connection, *, now: datetime, after: tuple[datetime, str] | None, limit: int
+) -> list[SavedPreference]:
+    """Up to ``limit`` preferences whose next look (``next_due_at``) has come by ``now``, in (next_due_at, user_id)
+    order, from after the key ``after`` on: one range search of the index, however many users there are."""
+    due_at = p.c.next_due_at
+    query = select(p.c.user_id, p.c.freq, p.c.time, p.c.tz, due_at, p.c.updated_at).where(due_at <= now)
+    if after is not None:
+        query = query.where(or_(due_at > after[0], and_(due_at == after[0], p.c.user_id > after[1])))
+    rows = conn.execute(query.order_by(due_at, p.c.user_id).limit(limit))
+    return [SavedPreference(*row) for row in rows]
+
+
+_PLAN_NEXT = (
+    update(p)
+    .where(p.c.user_id == bindparam("u"), p.c.updated_at == bindparam("seen", type_=UtcDateTime()))
+    .values(next_due_at=bindparam("n", type_=UtcDateTime()))
+)
+
+
+def plan_next(conn: Connection, plans: Sequence[tuple[str, datetime, datetime | None]]) -> None:
+    """Set the next look of each (user, updated_at as read, next_due_at), unless the row was saved again since it
+    was read (its new plan starts from that save)."""
+    if plans:
+        conn.execute(_PLAN_NEXT, [{"u": user, "seen": seen, "n": next_due} for user, seen, next_due in plans])
 
 
 def _member_of(mode: GatingMode, group_id: Any, user_id: Any) -> Any:

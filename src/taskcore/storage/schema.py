@@ -126,6 +126,10 @@ tasks = Table(
     Column("origin_participant", Text),
     Column("origin_message_at", TS),
     Column("completion", Text, nullable=False, default="any"),
+    Column("recurrence_rule", Text),
+    Column("recurrence_text", Text),
+    Column("rotation_people", Text),
+    Column("rotation_turn", Integer),
 )
 
 task_assignments = Table(
@@ -145,6 +149,8 @@ user_preferences = Table(
     Column("freq", Text, nullable=False),
     Column("time", Text, nullable=False),
     Column("updated_at", TS, nullable=False),
+    Column("tz", Text),
+    Column("next_due_at", TS),
 )
 
 web_tokens = Table(

@@ -48,7 +48,7 @@ from taskcore.storage.schema import (
     users,
     utc_from_db,
 )
-from taskcore.storage.tasks import task_columns, with_assignees
+from taskcore.storage.tasks import series_of, task_columns, with_assignees
 
 RECENT_WINDOW = timedelta(hours=24)
 _UPPER = string.ascii_uppercase
@@ -134,7 +134,7 @@ _PAGE_COLUMNS = (
     _raw(t.c.created_at), _raw(t.c.completed), _raw(t.c.completed_at), t.c.completed_by, t.c.origin_chat_id,
     t.c.origin_message_id, t.c.origin_participant, _raw(t.c.origin_message_at),
     t.c.completion, users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
-    _raw(_assigned.c.done_at),
+    _raw(_assigned.c.done_at), t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.rotation_turn,
 )
 
 
@@ -190,7 +190,7 @@ def _task_from_row(rows: Iterable[Any]) -> Task:
     """One task from its page rows (total, *_PAGE_COLUMNS), one per assignee, values as the driver returns them."""
     first, *others = rows
     (_, task_id, description, due, group_id, group_name, created_by, created_at, completed, completed_at,
-     completed_by, chat, message, participant, sent_at, completion, assignee, name, done_at) = first
+     completed_by, chat, message, participant, sent_at, completion, assignee, name, done_at) = first[:19]
     assignees = () if assignee is None else (
         Person(assignee, name, utc_from_db(done_at)), *(Person(r[16], r[17], utc_from_db(r[18])) for r in others))
     return Task(
@@ -200,6 +200,7 @@ def _task_from_row(rows: Iterable[Any]) -> Task:
         assignees=assignees,
         origin=Origin(chat, message, participant, utc_from_db(sent_at)) if chat and message else None,
         completion=CompletionMode(completion),
+        recurrence=series_of(first),
     )
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Row, Select, bindparam, delete, false, insert
 
 from taskcore.access import GroupFacts, GroupStatus, TaskFacts
 from taskcore.completion import CompletionMode
-from taskcore.model import Origin, Person, Task
+from taskcore.model import Origin, Person, Series, Task
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.schema import allowed_groups, group_members, groups, task_assignments, tasks, users
 from taskcore.storage.sql import insert_ignore
@@ -18,7 +18,8 @@ from taskcore.storage.sql import insert_ignore
 t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, groups
 
 _TASK_KEYS = ("group_id", "description", "due_date", "created_by", "created_at", "completed", "origin_chat_id",
-              "origin_message_id", "origin_participant", "origin_message_at", "completion")
+              "origin_message_id", "origin_participant", "origin_message_at", "completion", "recurrence_rule",
+              "recurrence_text", "rotation_people", "rotation_turn")
 # Built once; rows go in as parameters. Every "/t nueva" runs them: prepared (storage/prepared.py).
 _INSERT_TASK = Prepared(insert(t).returning(t.c.id), _TASK_KEYS)
 _INSERT_ASSIGNMENT = Prepared(insert(ta), ["task_id", "user_id", "assigned_at", "assigned_by"])
@@ -26,13 +27,14 @@ _INSERT_ASSIGNMENT = Prepared(insert(ta), ["task_id", "user_id", "assigned_at", 
 
 def insert_task(
     conn: Connection, *, group_id: str | None, description: str, due: date | None, created_by: str, now: datetime,
-    origin: Origin | None = None, completion: CompletionMode = CompletionMode.ANY,
+    origin: Origin | None = None, completion: CompletionMode = CompletionMode.ANY, series: Series | None = None,
 ) -> int:
     """Insert an open task and return its id."""
     row: dict[str, Any] = {
         "group_id": group_id, "description": description, "due_date": due.isoformat() if due else None,
         "created_by": created_by, "created_at": now, "completed": False, "completion": completion.value,
         "origin_chat_id": None, "origin_message_id": None, "origin_participant": None, "origin_message_at": None,
+        **series_columns(series),
     }
     if origin is not None:
         row |= {"origin_chat_id": origin.chat_id, "origin_message_id": origin.message_id,
@@ -43,10 +45,33 @@ def insert_task(
     return int(inserted[0])
 
 
+def series_columns(series: Series | None) -> dict[str, Any]:
+    """The task columns that hold a series (all NULL for a task that does not repeat)."""
+    if series is None:
+        return dict.fromkeys(("recurrence_rule", "recurrence_text", "rotation_people", "rotation_turn"))
+    people = " ".join(series.rotation) or None
+    return {"recurrence_rule": series.rule, "recurrence_text": series.text, "rotation_people": people,
+            "rotation_turn": series.turn if people else None}
+
+
+def series_of(row: Any) -> Series | None:
+    """The series a task row carries, or None."""
+    if not row.recurrence_rule:
+        return None
+    rotation = tuple((row.rotation_people or "").split())
+    return Series(row.recurrence_rule, row.recurrence_text or "", rotation, int(row.rotation_turn or 0))
+
+
 def insert_assignments(conn: Connection, task_id: int, user_ids: Sequence[str], *, by: str, now: datetime) -> None:
     """Assign a task just inserted (it has no assignment yet) to each of ``user_ids``."""
     for user_id in user_ids:
         _INSERT_ASSIGNMENT.run(conn, {"task_id": task_id, "user_id": user_id, "assigned_at": now, "assigned_by": by})
+
+
+def assignee_ids(conn: Connection, task_id: int) -> list[str]:
+    """The task's assignees, in the order they were assigned."""
+    query = select(ta.c.user_id).where(ta.c.task_id == task_id).order_by(ta.c.assigned_at, ta.c.user_id)
+    return list(conn.execute(query).scalars())
 
 
 def add_assignment(conn: Connection, task_id: int, user_id: str, *, by: str | None, now: datetime) -> bool:
@@ -177,4 +202,5 @@ def _task(row: Row[Any], assignees: Iterable[Person]) -> Task:
         assignees=tuple(assignees),
         origin=origin,
         completion=CompletionMode(row.completion),
+        recurrence=series_of(row),
     )

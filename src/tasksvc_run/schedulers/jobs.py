@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import partial
 
 from taskcore.access import GatingMode
@@ -87,20 +87,17 @@ async def member_sync(ctx: JobContext, gateway: GatewayClient) -> None:
 
 
 class ReminderJob:
-    """The minute tick; it remembers the last tick that completed, so a tick looks only at slots due since then."""
+    """The minute tick: the database holds each preference's next look, so a tick reads only what is due."""
 
     def __init__(self, ctx: JobContext) -> None:
         self.ctx = ctx
-        self.since: datetime | None = None
 
     async def __call__(self) -> None:
         """One reminder tick at the clock's now."""
         ctx, s = self.ctx, self.ctx.settings
-        now = ctx.clock.now()
         result = await asyncio.to_thread(
-            reminder_tick, ctx.db, ctx.mode, now=now, zone=s.zone, grace_minutes=s.reminders_grace_minutes,
-            max_attempts=s.rq_max_attempts, since=self.since)
-        self.since = now
+            reminder_tick, ctx.db, ctx.mode, now=ctx.clock.now(), zone=s.zone,
+            grace_minutes=s.reminders_grace_minutes, max_attempts=s.rq_max_attempts)
         for outcome, count in (("sent", result.sent), ("late", result.late), ("skipped", result.skipped)):
             if count:
                 ctx.metrics.reminder_slots.labels(outcome=outcome).inc(count)

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date, datetime
 from functools import cache, partial
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -20,9 +20,10 @@ from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
 from taskcore.services import preferences as prefs
 from taskcore.services import tasks as svc
+from taskcore.services import zones
 from taskcore.services.reactions import react_to_completion
 from taskcore.storage.db import Database
-from tasksvc_run.clock import local_today
+from taskcore.zones import UserZone
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import models as m
 from tasksvc_run.web import render
@@ -42,12 +43,19 @@ def gating(request: web.Request) -> GatingMode:
     return GatingMode(request.app[SETTINGS].group_gating_mode)
 
 
+def user_today(request: web.Request, user: str) -> date:
+    """Today in the signed-in user's zone (SPEC section 21)."""
+    app = request.app
+    return zones.user_today(app[DB], user_id=user, fallback=app[SETTINGS].zone, now=app[CLOCK].now())
+
+
 async def my_tasks(request: web.Request) -> web.Response:
     """GET /api/me/tasks."""
     query = parse_query(request, m.MyTasksParams).to_query()
     app, user = request.app, request[USER]
-    page = svc.list_my_tasks(app[DB], gating(request), user_id=user, query=query,
-                             today=local_today(app[CLOCK], app[SETTINGS].zone), now=app[CLOCK].now())
+    now = app[CLOCK].now()
+    today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
+    page = svc.list_my_tasks(app[DB], gating(request), user_id=user, query=query, today=today, now=now)
     return ok(render.task_page(page))
 
 
@@ -67,17 +75,22 @@ async def group_tasks(request: web.Request) -> web.Response:
     return ok(render.task_page(page))
 
 
+def _zone(request: web.Request) -> UserZone:
+    return zones.user_zone(request.app[DB], user_id=request[USER], fallback=request.app[SETTINGS].zone)
+
+
 async def get_preferences(request: web.Request) -> web.Response:
     """GET /api/me/preferences."""
-    return ok(render.preference(prefs.get_preference(request.app[DB], user_id=request[USER])))
+    return ok(render.preference(prefs.get_preference(request.app[DB], user_id=request[USER]), _zone(request)))
 
 
 async def set_preferences(request: web.Request) -> web.Response:
-    """POST /api/me/preferences."""
-    body, _ = await parse_body(request, m.PreferencesBody)
+    """POST /api/me/preferences; an absent tz keeps the zone, a null one goes back to the default."""
+    body, sent = await parse_body(request, m.PreferencesBody)
+    zone: Any = body.tz if "tz" in sent else svc.UNSET
     saved = await asyncio.to_thread(prefs.set_preference, request.app[DB], user_id=request[USER], freq=body.freq,
-                                    time=body.time, now=request.app[CLOCK].now())
-    return ok(render.preference(saved))
+                                    time=body.time, tz=zone, now=request.app[CLOCK].now())
+    return ok(render.preference(saved, _zone(request)))
 
 
 TaskChange = Callable[[Database, GatingMode, str, int, datetime], Task]
@@ -111,11 +124,11 @@ async def unassign(request: web.Request) -> web.Response:
 async def complete(request: web.Request) -> web.Response:
     """POST /api/tasks/{id}/complete; a new completion queues the check reaction on the origin message."""
     task_id = task_id_of(request)
-    app, now = request.app, request.app[CLOCK].now()
-    done = await asyncio.to_thread(svc.complete_task, app[DB], gating(request), user_id=request[USER],
-                                   task_id=task_id, now=now)
+    app, now, user = request.app, request.app[CLOCK].now(), request[USER]
+    done = await asyncio.to_thread(svc.complete_task, app[DB], gating(request), user_id=user, task_id=task_id,
+                                   now=now, today=user_today(request, user))
     await _react(request, done, now)
-    return ok(render.task_item(done.task))
+    return ok(render.completed_item(done.task, done.next_task))
 
 
 async def _react(request: web.Request, done: Completion, now: datetime) -> None:
@@ -127,10 +140,12 @@ async def _react(request: web.Request, done: Completion, now: datetime) -> None:
 
 
 async def edit(request: web.Request) -> web.Response:
-    """PATCH /api/tasks/{id}: absent keys stay as they are; a null due_date clears it."""
+    """PATCH /api/tasks/{id}: absent keys stay as they are; a null due_date clears it, a null recurrence ends the
+    series."""
     task_id = task_id_of(request)
     body, sent = await parse_body(request, m.TaskPatch)
-    changes: dict[str, Any] = {key: getattr(body, key) for key in ("due_date", "description") if key in sent}
+    changes: dict[str, Any] = {key: getattr(body, key) for key in ("due_date", "description", "recurrence")
+                               if key in sent}
     if "completion" in sent:
         changes["completion"] = CompletionMode(str(body.completion))
     if "due_date" in changes:
@@ -169,9 +184,11 @@ ROUTES: tuple[ApiRoute, ...] = (
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
     ApiRoute("POST", "/api/tasks/{id}/unassign", unassign, "unassignTask", "Stop being an assignee", m.TaskItem,
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
-    ApiRoute("POST", "/api/tasks/{id}/complete", complete, "completeTask", "Complete a task", m.TaskItem,
+    ApiRoute("POST", "/api/tasks/{id}/complete", complete, "completeTask",
+             "Complete a task (a recurring one: and create its next occurrence)", m.CompletedTask,
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
-    ApiRoute("PATCH", "/api/tasks/{id}", edit, "editTask", "Change the due date, description or completion mode",
+    ApiRoute("PATCH", "/api/tasks/{id}", edit, "editTask",
+             "Change the due date, description or completion mode, or end the series (recurrence: null)",
              m.TaskItem, body=m.TaskPatch, path_schemas=_TASK_ID, errors=(*_TASK_ERRORS, 400, 422)),
     ApiRoute("GET", "/api/openapi.json", openapi, "getOpenApi", "This document", m.OpenApiDocument),
 )

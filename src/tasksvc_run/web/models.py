@@ -78,17 +78,20 @@ class GroupTasksParams(BaseModel):
     limit: Annotated[int, _clamp(1, 100)] = Field(50, description="Clamped to 1..100.")
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)  # absent means unchanged
+
+
 class PreferencesBody(BaseModel):
-    """Body of POST /api/me/preferences; an absent (or null) time keeps the saved one."""
+    """Body of POST /api/me/preferences; an absent (or null) time keeps the saved one; an absent tz keeps the zone,
+    a null one goes back to the default (the phone number's country, else TZ)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     freq: Freq
     time: str | None = Field(None, description="HH:MM or H:M, 24 h; normalised to HH:MM.")
-
-
-def _no_default(schema: dict[str, Any]) -> None:
-    schema.pop("default", None)  # absent means unchanged; null is not accepted
+    tz: str | None = Field(None, description="An IANA time zone (any case), e.g. America/Bogota; null: the default.",
+                           json_schema_extra=_no_default)
 
 
 class TaskPatch(BaseModel):
@@ -103,6 +106,8 @@ class TaskPatch(BaseModel):
     completion: Annotated[Completion | None, WithJsonSchema({"type": "string", "enum": ["any", "each"]})] = Field(
         None, description="any: one completion closes the task; each: every assignee completes their part "
                           "(group tasks only).", json_schema_extra=_no_default)
+    recurrence: None = Field(None, description="null ends the series: no occurrence follows this one.",
+                             json_schema_extra=_no_default)
 
     @field_validator("description", mode="before")
     @classmethod
@@ -118,6 +123,13 @@ class TaskPatch(BaseModel):
             raise ValueError("debe ser any o each")
         return value
 
+    @field_validator("recurrence", mode="before")
+    @classmethod
+    def _only_null(cls, value: Any) -> Any:
+        if value is not None:
+            raise ValueError("solo admite null (terminar la serie); las reglas se crean desde el chat")
+        return value
+
 
 class PersonOut(BaseModel):
     """An assignee, with their part of an each-mode task (in the any mode never done)."""
@@ -126,6 +138,14 @@ class PersonOut(BaseModel):
     name: str | None
     done: bool
     done_at: datetime | None
+
+
+class RecurrenceOut(BaseModel):
+    """How a recurring task repeats (SPEC section 20)."""
+
+    rule: str = Field(description="RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,TH")
+    text: str = Field(description="In Spanish, e.g. cada lunes y jueves")
+    rotation: list[str] = Field(description="Who takes turns, user ids in order; empty when nobody does.")
 
 
 class TaskItem(BaseModel):
@@ -143,6 +163,13 @@ class TaskItem(BaseModel):
     completed: bool
     completed_at: datetime | None
     completed_by: str | None
+    recurrence: RecurrenceOut | None
+
+
+class CompletedTask(TaskItem):
+    """The task completed; for a recurring one, the next occurrence the completion created."""
+
+    next: TaskItem | None = Field(description="The occurrence created by this completion, else null.")
 
 
 class TaskList(BaseModel):
@@ -180,10 +207,13 @@ class GroupList(BaseModel):
 
 
 class PreferencesOut(BaseModel):
-    """A reminder preference."""
+    """A reminder preference and the time zone its slots are in."""
 
     freq: Freq
     time: str = Field(pattern=r"^[0-9]{2}:[0-9]{2}$")
+    tz: str = Field(description="The IANA zone in force for this user.")
+    tz_source: Literal["user", "phone", "default"] = Field(
+        description="user: chosen; phone: the phone number's country; default: TZ.")
 
 
 class FieldError(BaseModel):

@@ -10,10 +10,10 @@ from aiohttp import web
 from taskcore.errors import Forbidden
 from taskcore.services import preferences as prefs
 from taskcore.services import tasks as svc
-from tasksvc_run.clock import local_today
+from taskcore.services import zones
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import models as m
-from tasksvc_run.web.api import gating
+from tasksvc_run.web.api import gating, user_today
 from tasksvc_run.web.parsing import parse_query
 from tasksvc_run.web.templating import render
 
@@ -26,9 +26,11 @@ FREQ_LABELS = (
 )
 
 
+ZONE_SOURCES = {"user": "la elegiste tú", "phone": "la del prefijo de tu número", "default": "la del servicio"}
+
+
 def _common(request: web.Request, user: str, section: str) -> dict[str, Any]:
-    today = local_today(request.app[CLOCK], request.app[SETTINGS].zone)
-    return {"user": user, "section": section, "today": today}
+    return {"user": user, "section": section, "today": user_today(request, user)}
 
 
 def _link(params: m.MyTasksParams, *, status: str | None = None, page: int | None = None) -> str:
@@ -46,13 +48,13 @@ async def home(request: web.Request) -> web.Response:
         return render(request, "signin.html", user=None, section="signin")
     params = parse_query(request, m.MyTasksParams)
     app = request.app
+    common = _common(request, user, "tareas")
     page = svc.list_my_tasks(app[DB], gating(request), user_id=user, query=params.to_query(),
-                             today=local_today(app[CLOCK], app[SETTINGS].zone), now=app[CLOCK].now())
+                             today=common["today"], now=app[CLOCK].now())
     links = {"prev": _link(params, page=params.page - 1) if params.page > 1 else None,
              "next": _link(params, page=params.page + 1) if page.has_more else None,
              "open": _link(params, status="open", page=1), "recent": _link(params, status="recent", page=1)}
-    return render(request, "tasks.html", **_common(request, user, "tareas"), page=page, params=params,
-                  links=links, soon_days=SOON_DAYS)
+    return render(request, "tasks.html", **common, page=page, params=params, links=links, soon_days=SOON_DAYS)
 
 
 def _signed_in(request: web.Request) -> str:
@@ -86,8 +88,10 @@ async def reminders(request: web.Request) -> web.Response:
     """GET /recordatorios: the reminder preference form."""
     user = _signed_in(request)
     saved = prefs.get_preference(request.app[DB], user_id=user)
+    zone = zones.user_zone(request.app[DB], user_id=user, fallback=request.app[SETTINGS].zone)
     return render(request, "reminders.html", **_common(request, user, "recordatorios"), pref=saved,
-                  freqs=FREQ_LABELS, tz=request.app[SETTINGS].tz)
+                  freqs=FREQ_LABELS, tz=zone.name, tz_source=ZONE_SOURCES[zone.source.value],
+                  tz_chosen=saved.tz or "")
 
 
 def add_page_routes(app: web.Application) -> None:

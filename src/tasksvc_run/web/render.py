@@ -6,8 +6,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from taskcore.model import GroupSummary, Preference, Task
+from taskcore.model import GroupSummary, Preference, Series, Task
 from taskcore.pagination import Page
+from taskcore.zones import UserZone
 
 
 def utc_stamp(moment: datetime | None) -> str | None:
@@ -36,7 +37,20 @@ def task_item(task: Task) -> dict[str, Any]:
         "completed": task.completed,
         "completed_at": utc_stamp(task.completed_at),
         "completed_by": task.completed_by,
+        "recurrence": recurrence(task.recurrence),
     }
+
+
+def recurrence(series: Series | None) -> dict[str, Any] | None:
+    """{rule, text, rotation} of a recurring task, else None."""
+    if series is None:
+        return None
+    return {"rule": series.rule, "text": series.text, "rotation": list(series.rotation)}
+
+
+def completed_item(task: Task, next_task: Task | None) -> dict[str, Any]:
+    """The completed task's item with ``next``, the occurrence the completion created (or None)."""
+    return task_item(task) | {"next": None if next_task is None else task_item(next_task)}
 
 
 def task_page(page: Page[Task]) -> dict[str, Any]:
@@ -51,6 +65,6 @@ def group_list(groups: Iterable[GroupSummary]) -> dict[str, Any]:
                        "counts": {"open": group.open, "unassigned": group.unassigned}} for group in groups]}
 
 
-def preference(pref: Preference) -> dict[str, Any]:
-    """{freq, time}."""
-    return {"freq": pref.freq, "time": pref.time}
+def preference(pref: Preference, zone: UserZone) -> dict[str, Any]:
+    """{freq, time, tz, tz_source}."""
+    return {"freq": pref.freq, "time": pref.time, "tz": zone.name, "tz_source": zone.source.value}

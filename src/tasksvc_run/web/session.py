@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from datetime import datetime
 
 from aiohttp import web
@@ -103,7 +104,11 @@ async def confirm_login(request: web.Request) -> web.StreamResponse:
     """POST /login (the confirmation page's form): replace the browser's session with the link's user."""
     app = request.app
     now = app[CLOCK].now()
-    form = await request.post()
+    form: Mapping[str, object]
+    try:
+        form = await request.post()
+    except ValueError:  # a malformed body (a multipart without its boundary): like a form without the token
+        form = {}
     token, code = str(form.get("token", "")), str(form.get("confirm", ""))
     try:
         session = await asyncio.to_thread(confirm_login_switch, app[DB], token=token,

@@ -90,6 +90,9 @@
     if (due) { due.classList.toggle("overdue", Boolean(task.due_date && task.due_date < today && !task.completed)); }
     fillAssignees(item, task);
     item.dataset.completion = task.completion;
+    const repeats = setText(item, "recurrence", task.recurrence
+      ? "↻ " + task.recurrence.text + (task.recurrence.rotation.length ? " · por turnos" : "") : "");
+    if (repeats) { repeats.hidden = !task.recurrence; }
     item.querySelector('[data-field="done"]').hidden = !task.completed;
     item.classList.toggle("is-done", task.completed);
     item.querySelector(".task-actions").hidden = task.completed;
@@ -103,6 +106,8 @@
     const mode = item.querySelector('input[name="completion"][value="' + task.completion + '"]');
     if (mode) { mode.checked = true; }
   }
+
+  const ZONE_SOURCES = { user: "la elegiste tú", phone: "la del prefijo de tu número", default: "la del servicio" };
 
   const DONE_TEXT = { complete: "Tarea completada.", part: "Tu parte queda hecha.", claim: "Ahora eres responsable.",
                       unassign: "Ya no eres responsable.", edit: "Cambios guardados." };
@@ -129,7 +134,9 @@
     busy(button, item, async function () {
       const task = await api("POST", "/api/tasks/" + item.dataset.taskId + "/" + action);
       fill(item, task);
-      say(action === "complete" && !task.completed ? DONE_TEXT.part : DONE_TEXT[action]);
+      const done = action === "complete" && !task.completed ? DONE_TEXT.part : DONE_TEXT[action];
+      say(done + (task.next ? " Próxima: #" + task.next.id + ", " +
+          (task.next.due_date ? ddmm(task.next.due_date) : "sin fecha") + "." : ""));
       // The pressed button may now be hidden: keep keyboard focus on something that makes sense next.
       const counterpart = { claim: "unassign", unassign: "claim" }[action];
       const next = counterpart && !task.completed ? item.querySelector('[data-action="' + counterpart + '"]')
@@ -153,9 +160,16 @@
     const freq = form.querySelector('input[name="freq"]:checked');
     const body = { freq: freq ? freq.value : "off" };
     if (form.elements.time.value) { body.time = form.elements.time.value; }
+    if (form.elements.tz) { body.tz = form.elements.tz.value.trim() || null; }
     const saved = await api("POST", "/api/me/preferences", body);
     form.elements.time.value = saved.time;
-    say(saved.freq === "off" ? "Recordatorios desactivados." : "Guardado: te avisaremos a las " + saved.time + ".");
+    if (form.elements.tz) { form.elements.tz.placeholder = saved.tz; }
+    const zone = document.querySelector('[data-field="tz"]');
+    if (zone) { zone.textContent = saved.tz; }
+    const source = document.querySelector('[data-field="tz-source"]');
+    if (source) { source.textContent = ZONE_SOURCES[saved.tz_source] || ""; }
+    say(saved.freq === "off" ? "Recordatorios desactivados." :
+        "Guardado: te avisaremos a las " + saved.time + " (" + saved.tz + ").");
   }
 
   document.addEventListener("submit", function (event) {

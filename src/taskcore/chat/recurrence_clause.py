@@ -1,0 +1,95 @@
+"""The chat's words for recurring tasks and time zones (SPEC sections 20 and 21), apart from ``grammar.py``, which
+only calls them: the ``cada <regla>`` clause and the ``!turnos`` flag of ``/t nueva``, and ``/t zona``.
+
+Choices the SPEC leaves open:
+
+- A ``cada`` (or ``every``) outside quotes starts the clause only when the next word can start a rule (a number, a
+  unit, a weekday, ``laborable``): ``revisar cada habitación`` stays plain text. Once started, a malformed rule
+  rejects the command with the accepted forms (``cada 0 días``, ``cada 100 días``, ``cada lunes martes``).
+- The rule ends at the first word that does not continue it; the words after it go back to the description
+  (``regar cada lunes las plantas`` is "regar las plantas" every Monday). One clause per task.
+- ``!turnos`` (also ``!turns``) may stand anywhere outside quotes; it needs a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from taskcore.chat.commands import SetZone, ShowZone
+from taskcore.chat.usage import usage_error
+from taskcore.errors import InvalidRecurrence, InvalidTimeZone
+from taskcore.recurrence import Recurrence, is_intro, pieces, read_rule, starts_rule
+from taskcore.zones import parse_time_zone
+
+Chunk = tuple[str, str | None]
+"""A chunk of ``/t nueva``'s arguments: its text and, for a quoted chunk, the text inside the quotes."""
+
+_ROTATION = frozenset({"!turnos", "!turns"})
+_DEFAULT_WORDS = frozenset({"sin", "auto", "none", "default"})
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """The chunks left for the description, dates and mentions; the rule read, and whether people take turns."""
+
+    rest: list[Chunk]
+    recurrence: Recurrence | None
+    rotation: bool
+
+
+def take_clause(chunks: Sequence[Chunk]) -> Clause:
+    """Take the ``cada <regla>`` clause and the ``!turnos`` flag out of ``/t nueva``'s chunks."""
+    rotation = any(quoted is None and text.casefold() in _ROTATION for text, quoted in chunks)
+    rest = [(text, quoted) for text, quoted in chunks if quoted is not None or text.casefold() not in _ROTATION]
+    start = _clause_start(rest, 0)
+    recurrence = None
+    if start is not None:
+        recurrence, rest = _read_clause(rest, start)
+        if _clause_start(rest, start) is not None:
+            raise usage_error("nueva", "solo cabe una regla «cada» por tarea", field="recurrence", rules=True)
+    if rotation and recurrence is None:
+        raise usage_error("nueva", "!turnos va con una regla «cada»", field="rotation", rules=True)
+    return Clause(rest, recurrence, rotation)
+
+
+def _clause_start(chunks: Sequence[Chunk], first: int) -> int | None:
+    """The index of the first ``cada`` at or after ``first`` that a rule word follows (outside quotes)."""
+    for at in range(first, len(chunks) - 1):
+        (word, quoted), (after, after_quoted) = chunks[at], chunks[at + 1]
+        if quoted is None and after_quoted is None and is_intro(word) and starts_rule(pieces(after)[0]):
+            return at
+    return None
+
+
+def _read_clause(chunks: Sequence[Chunk], start: int) -> tuple[Recurrence, list[Chunk]]:
+    """Read the rule after the ``cada`` at ``start``; the chunks without the clause (a chunk the rule ends inside
+    keeps its unread part, as in ``lunes,limpiar``)."""
+    words: list[tuple[int, str]] = []  # (chunk index, piece) of the unquoted chunks after "cada"
+    for at in range(start + 1, len(chunks)):
+        if chunks[at][1] is not None:
+            break
+        words += [(at, piece) for piece in pieces(chunks[at][0])]
+    try:
+        recurrence, used = read_rule([piece for _, piece in words])
+    except InvalidRecurrence as exc:
+        raise usage_error("nueva", str(exc), field="recurrence", rules=True) from exc
+    last = words[used - 1][0]
+    leftover = "".join(piece for at, piece in words[used:] if at == last).lstrip(",")
+    kept = [(leftover, None)] if leftover else []
+    return recurrence, [*chunks[:start], *kept, *chunks[last + 1 :]]
+
+
+def parse_zone(args: str) -> ShowZone | SetZone:
+    """``/t zona``: show it; ``/t zona <IANA>``: choose it; ``/t zona sin``: back to the default."""
+    words = args.split()
+    if not words:
+        return ShowZone()
+    if len(words) > 1:
+        raise usage_error("zona", "sobran datos", field="tz")
+    if words[0].casefold() in _DEFAULT_WORDS:
+        return SetZone(None)
+    try:
+        return SetZone(parse_time_zone(words[0]).key)
+    except InvalidTimeZone as exc:
+        raise usage_error("zona", f"zona horaria desconocida: «{words[0][:60]}»", field="tz") from exc

@@ -1,0 +1,21 @@
+"""/t zona: show or choose the sender's time zone (SPEC section 21)."""
+
+from __future__ import annotations
+
+from taskcore.chat import replies
+from taskcore.chat.commands import SetZone, ShowZone
+from taskcore.chat.turn import Answer, Turn
+from taskcore.services import zones
+
+
+def show_zone(turn: Turn, cmd: ShowZone) -> Answer:
+    """/t zona: the zone in force and where it comes from."""
+    zone = zones.user_zone(turn.db, user_id=turn.user_id, fallback=turn.policy.zone)
+    return Answer(replies.zone_shown(zone, turn.moment.now))
+
+
+def set_zone(turn: Turn, cmd: SetZone) -> Answer:
+    """/t zona <IANA>|sin."""
+    zone = zones.set_time_zone(turn.db, user_id=turn.user_id, name=cmd.tz, fallback=turn.policy.zone,
+                               now=turn.moment.now)
+    return Answer(replies.zone_set(zone, turn.moment.now))

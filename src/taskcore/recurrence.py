@@ -1,0 +1,201 @@
+"""Recurring tasks (SPEC section 20): the rule a person types, as an RFC 5545 RRULE, and the dates of its series.
+
+Values in, values out: ``today`` is always an argument. The dates are computed by python-dateutil's ``rrule`` over
+plain dates (midnight, no zone), so a change of daylight saving time can never move an occurrence to another day.
+
+Choices the SPEC leaves open:
+
+- Rule words are read ignoring case and accents (``miércoles``, ``miercoles``, ``MIÉRCOLES``), Spanish and English
+  mixed (``cada monday y jueves``); weekdays are joined by ``y``, ``and`` or commas.
+- ``parse_recurrence`` keeps a rule as typed (``FREQ=WEEKLY`` for ``cada semana``); ``pinned`` fixes it to its first
+  date when a task is created (``FREQ=WEEKLY;BYDAY=WE``), so the series keeps its weekday, and its day of the month:
+  a monthly series on the 29th to 31st falls on the last day of shorter months (``BYMONTHDAY=28,29,30,31;BYSETPOS=-1``
+  for the 31st) instead of skipping them, as a bare RRULE would.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from dateutil.rrule import rrule, rrulestr
+
+from taskcore.errors import InvalidRecurrence
+
+MAX_INTERVAL = 99
+ACCEPTED_RULES = (
+    "cada día|semana|mes, cada lunes (varios: cada lunes, miércoles y viernes), cada laborable, "
+    "cada N días|semanas|meses (N de 1 a 99); en inglés: every day|week|month|monday…"
+)
+"""The accepted forms, as the chat's replies show them."""
+
+_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+_NAMES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+_ENGLISH = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_INTRO = frozenset({"cada", "every"})
+_JOINERS = frozenset({"y", "and", ","})
+_WORKDAYS = frozenset({"laborable", "laborables", "weekday", "weekdays"})
+_UNITS = {
+    **dict.fromkeys(("dia", "dias", "day", "days"), "DAILY"),
+    **dict.fromkeys(("semana", "semanas", "week", "weeks"), "WEEKLY"),
+    **dict.fromkeys(("mes", "meses", "month", "months"), "MONTHLY"),
+}
+_UNIT_TEXT = {"DAILY": ("día", "días"), "WEEKLY": ("semana", "semanas"), "MONTHLY": ("mes", "meses")}
+_PIECE = re.compile(r",|[^\s,]+")
+_DAY = timedelta(days=1)
+
+
+def _word(token: str) -> str:
+    """The token as rule words are compared: accents dropped, case folded."""
+    decomposed = unicodedata.normalize("NFD", token)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+_WEEKDAYS = {_word(name): i for names in (_NAMES, _ENGLISH) for i, name in enumerate(names)}
+
+
+@dataclass(frozen=True, slots=True)
+class Recurrence:
+    """A recurrence rule: ``rule`` is the RFC 5545 RRULE value (``FREQ=WEEKLY;BYDAY=MO,TH``), ``text`` its Spanish
+    reading for people (``cada lunes y jueves``)."""
+
+    rule: str
+    text: str
+
+
+def is_intro(token: str) -> bool:
+    """``cada`` or ``every``: the word a rule follows."""
+    return _word(token) in _INTRO
+
+
+def starts_rule(token: str) -> bool:
+    """The token can begin a rule: a number, a unit, a weekday or ``laborable``."""
+    word = _word(token)
+    return (word.isascii() and word.isdigit()) or word in _UNITS or word in _WEEKDAYS or word in _WORKDAYS
+
+
+def _is_rule_word(word: str) -> bool:
+    return word in _UNITS or word in _WEEKDAYS or word in _WORKDAYS
+
+
+def pieces(text: str) -> list[str]:
+    """The words of a rule, commas apart: ``lunes,jueves`` is three pieces."""
+    return _PIECE.findall(text)
+
+
+def read_rule(words: Sequence[str]) -> tuple[Recurrence, int]:
+    """The rule at the start of ``words`` (what follows ``cada``) and how many of them it took; InvalidRecurrence
+    when they do not make one. A rule word right after the rule (``cada lunes martes``) is an error too."""
+    if not words:
+        raise InvalidRecurrence("falta la regla tras «cada»", field="recurrence")
+    first = _word(words[0])
+    if first.isascii() and first.isdigit():
+        found, used = _every_n(first, words[1] if len(words) > 1 else None), 2
+    elif first in _UNITS:
+        found, used = _interval(_UNITS[first], 1), 1
+    elif first in _WORKDAYS:
+        found, used = _days(range(5), workdays=True), 1
+    elif first in _WEEKDAYS:
+        days, used = _weekday_list(words)
+        found = _days(days)
+    else:
+        raise InvalidRecurrence(f"regla no válida: «{words[0][:40]}»", field="recurrence")
+    if used < len(words) and _is_rule_word(_word(words[used])):
+        if first in _WEEKDAYS:
+            raise InvalidRecurrence(f"une los días con «y» o con comas (cada lunes y martes): «{words[used][:40]}»",
+                                    field="recurrence")
+        raise InvalidRecurrence(f"después de la regla sobra «{words[used][:40]}»", field="recurrence")
+    return found, used
+
+
+def _every_n(number: str, unit: str | None) -> Recurrence:
+    digits = number.lstrip("0")
+    if len(digits) > 2 or not digits:  # also refuses 5,000 digits before int() would
+        raise InvalidRecurrence(f"el número de «cada N» va de 1 a {MAX_INTERVAL}: «{number[:12]}»",
+                                field="recurrence")
+    if unit is None or _word(unit) not in _UNITS:
+        raise InvalidRecurrence("tras «cada N» van días, semanas o meses", field="recurrence")
+    return _interval(_UNITS[_word(unit)], int(digits))
+
+
+def _interval(freq: str, every: int) -> Recurrence:
+    one, many = _UNIT_TEXT[freq]
+    if every == 1:
+        return Recurrence(f"FREQ={freq}", f"cada {one}")
+    return Recurrence(f"FREQ={freq};INTERVAL={every}", f"cada {every} {many}")
+
+
+def _weekday_list(words: Sequence[str]) -> tuple[list[int], int]:
+    days, at = [_WEEKDAYS[_word(words[0])]], 1
+    while at + 1 < len(words) and _word(words[at]) in _JOINERS and _word(words[at + 1]) in _WEEKDAYS:
+        days.append(_WEEKDAYS[_word(words[at + 1])])
+        at += 2
+    return days, at
+
+
+def _days(days: Sequence[int] | range, *, workdays: bool = False) -> Recurrence:
+    ordered = sorted(set(days))
+    rule = "FREQ=WEEKLY;BYDAY=" + ",".join(_CODES[d] for d in ordered)
+    if workdays:
+        return Recurrence(rule, "cada laborable")
+    names = [_NAMES[d] for d in ordered]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} y {names[-1]}"
+    return Recurrence(rule, f"cada {listed}")
+
+
+def parse_recurrence(text: str) -> Recurrence:
+    """Read a rule of SPEC section 20, with or without the leading ``cada``/``every``: ``cada lunes y jueves`` ->
+    ``Recurrence("FREQ=WEEKLY;BYDAY=MO,TH", "cada lunes y jueves")``. Raises InvalidRecurrence (a ValueError)."""
+    words = pieces(text)
+    if words and is_intro(words[0]):
+        words = words[1:]
+    found, used = read_rule(words)
+    if used < len(words):
+        raise InvalidRecurrence(f"después de la regla sobra «{words[used][:40]}»", field="recurrence")
+    return found
+
+
+def _rule_text(rule: Recurrence | str) -> str:
+    return rule.rule if isinstance(rule, Recurrence) else rule
+
+
+def _series(rule: str, start: date) -> rrule:
+    try:
+        series = rrulestr(rule, dtstart=datetime(start.year, start.month, start.day))
+    except (ValueError, TypeError) as exc:
+        raise InvalidRecurrence(f"RRULE no válida: {rule[:80]!r}", field="recurrence") from exc
+    if not isinstance(series, rrule):  # an RRULE value, never a set with EXDATE and the like
+        raise InvalidRecurrence(f"RRULE no válida: {rule[:80]!r}", field="recurrence")
+    return series
+
+
+def first_occurrence(rule: Recurrence | str, *, today: date) -> date | None:
+    """The first date of the series on or after ``today`` (the first due date when the command gives none)."""
+    found = _series(_rule_text(rule), today).after(datetime(today.year, today.month, today.day), inc=True)
+    return None if found is None else found.date()
+
+
+def next_occurrence(rule: Recurrence | str, after: date, *, today: date) -> date | None:
+    """The date of the occurrence that follows the one due on ``after``: the first date of the series (started on
+    ``after``) later than ``after`` and not before ``today``, so missed dates are skipped, never piled up. None when
+    the series has ended (an RRULE with COUNT or UNTIL)."""
+    floor = max(after, today - _DAY)
+    found = _series(_rule_text(rule), after).after(datetime(floor.year, floor.month, floor.day), inc=False)
+    return None if found is None else found.date()
+
+
+def pinned(recurrence: Recurrence, first: date) -> Recurrence:
+    """The rule fixed to its first date: a weekly rule without days keeps that weekday, a monthly one that day of the
+    month (the 29th to 31st fall on the last day of shorter months)."""
+    parts = recurrence.rule.split(";")
+    keys = {part.partition("=")[0] for part in parts}
+    if "FREQ=WEEKLY" in parts and "BYDAY" not in keys:
+        parts.append(f"BYDAY={_CODES[first.weekday()]}")
+    elif "FREQ=MONTHLY" in parts and "BYMONTHDAY" not in keys:
+        day = first.day
+        parts += [f"BYMONTHDAY={day}"] if day <= 28 else [
+            "BYMONTHDAY=" + ",".join(str(d) for d in range(28, day + 1)), "BYSETPOS=-1"]
+    return Recurrence(";".join(parts), recurrence.text)

@@ -1,0 +1,58 @@
+"""Recurring tasks inside the task use cases (SPEC section 20): a new series, and the occurrence that follows a
+completed one. Called by ``services.tasks`` inside its transactions; never by a front end directly."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from sqlalchemy import Connection
+
+from taskcore.errors import InvalidRecurrence
+from taskcore.model import Series, Task
+from taskcore.recurrence import Recurrence, first_occurrence, next_occurrence, pinned
+from taskcore.storage import series as q
+from taskcore.storage.tasks import insert_assignments, load_tasks
+
+MIN_ROTATION = 2
+
+
+def new_series(
+    recurrence: Recurrence, rotation: Sequence[str], *, group_id: str | None, due: date | None, today: date
+) -> tuple[Series, date]:
+    """The series of a task being created and its first due date: the one given, else the first occurrence on or
+    after ``today``. A rotation needs a group and at least two different people (InvalidRecurrence otherwise)."""
+    people = tuple(dict.fromkeys(rotation))
+    if rotation and (group_id is None or len(people) < MIN_ROTATION):
+        raise InvalidRecurrence("los turnos necesitan un grupo y al menos dos personas", field="rotation")
+    first = due or first_occurrence(recurrence, today=today)
+    if first is None:
+        raise InvalidRecurrence(f"la regla no tiene fechas: {recurrence.rule}", field="recurrence")
+    fixed = pinned(recurrence, first)
+    return Series(fixed.rule, fixed.text, people, 0), first
+
+
+def follow_up(
+    conn: Connection, task_id: int, *, previous_assignees: Sequence[str], by: str, today: date, now: datetime
+) -> Task | None:
+    """Create the occurrence after the just completed task ``task_id`` when it repeats, and return it.
+
+    It is due on the first date of the series after the completed one's due date (the day it was completed when it
+    had none) that is not before ``today``; it has the same description, group and creator, and the assignees the
+    completed one had before it was completed (a group task nobody had stays unassigned), or, with a rotation, the
+    next person in turn."""
+    (done,) = load_tasks(conn, [task_id])
+    series = done.recurrence
+    if series is None:
+        return None
+    due = next_occurrence(series.rule, done.due_date or today, today=today)
+    if due is None:
+        return None
+    turn, people = None, list(previous_assignees)
+    if series.rotation:
+        turn = (series.turn + 1) % len(series.rotation)
+        known = q.current_people(conn, series.rotation)
+        people = [known[series.rotation[turn]]] if series.rotation[turn] in known else []
+    new_id = q.insert_next(conn, task_id, due=due, turn=turn, now=now)
+    insert_assignments(conn, new_id, people, by=by, now=now)
+    return load_tasks(conn, [new_id])[0]
