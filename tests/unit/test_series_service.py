@@ -10,6 +10,7 @@ import pytest
 
 from taskcore import parse_recurrence
 from taskcore.access import GatingMode
+from taskcore.completion import CompletionMode
 from taskcore.errors import Conflict, InvalidRecurrence
 from taskcore.model import Task
 from taskcore.services import tasks as svc
@@ -212,3 +213,41 @@ def test_the_lists_show_the_recurrence(db: Database, group: str) -> None:
     in_group = svc.list_group_tasks(db, OFF, user_id=ALICE, group_id=group)
     assert [t.recurrence for t in in_group.items] == [task.recurrence]
     assert TODAY + timedelta(days=1) == task.due_date
+
+
+class TestSharedAndRecurring:
+    """A chore for everyone that repeats (SPEC sections 19 and 20 together)."""
+
+    def make(self, db: Database) -> Task:
+        with db.write() as conn:
+            ensure_users(conn, [ALICE, BOB, CAROL], NOW)
+        created = svc.create_task(db, creator=ALICE, description="Enviar la hoja de gastos", group_id="100@g.us",
+                                  assignees=(ALICE, BOB), completion=CompletionMode.EACH, now=NOW,
+                                  recurrence=parse_recurrence("cada lunes"), today=SUNDAY)
+        return read(db, created.id)
+
+    def test_a_part_done_creates_no_occurrence_and_the_last_part_creates_one_with_every_part_open(
+        self, db: Database, group: str
+    ) -> None:
+        task = self.make(db)
+        first = complete(db, task.id, by=ALICE)
+        assert (first.newly_completed, first.part_done, first.next_task) == (False, True, None)
+        last = complete(db, task.id, by=BOB)
+        assert last.newly_completed
+        following = last.next_task
+        assert following is not None
+        assert following.completion is CompletionMode.EACH
+        assert following.due_date == date(2026, 11, 30)
+        assert [(p.id, p.done) for p in following.assignees] == [(ALICE, False), (BOB, False)]
+
+    def test_an_unassign_that_leaves_only_done_parts_completes_it_and_the_series_goes_on(
+        self, db: Database, group: str
+    ) -> None:
+        task = self.make(db)
+        complete(db, task.id, by=ALICE)
+        after = svc.unassign_task(db, OFF, user_id=BOB, task_id=task.id, now=NOW)
+        assert after.completed
+        with db.read() as conn:
+            newest = conn.execute(schema.tasks.select().order_by(schema.tasks.c.id.desc())).first()
+        assert newest is not None and newest.id != task.id
+        assert (newest.completed, newest.completion, newest.due_date) == (False, "each", "2026-11-30")
