@@ -249,5 +249,6 @@ class TestSharedAndRecurring:
         assert after.completed
         with db.read() as conn:
             newest = conn.execute(schema.tasks.select().order_by(schema.tasks.c.id.desc())).first()
-        assert newest is not None and newest.id != task.id
+        assert newest is not None
+        assert newest.id != task.id
         assert (newest.completed, newest.completion, newest.due_date) == (False, "each", "2026-11-30")
