@@ -59,7 +59,7 @@ async def test_what_is_pending_at_start_is_handled_at_once_in_batches_until_noth
 ) -> None:
     inbox = Inbox("a1", "b1", "a2", size=2)
     seen: list[str] = []
-    processor = InboxProcessor(inbox, pool, on_handled=seen.append, poll_interval=60)
+    processor = InboxProcessor(inbox, pool, batch_size=inbox.size, on_handled=seen.append, poll_interval=60)
     processor.start()
     await processor.drain(5)
     assert inbox.batches == [["a1", "b1"], ["a2"]]
@@ -69,7 +69,7 @@ async def test_what_is_pending_at_start_is_handled_at_once_in_batches_until_noth
 
 async def test_a_store_wakes_the_processor_without_waiting_for_the_poll(pool: ThreadPoolExecutor) -> None:
     inbox = Inbox()
-    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, poll_interval=60)
+    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, batch_size=inbox.size, poll_interval=60)
     processor.start()
     await processor.drain(5)
     inbox.add("a1")
@@ -83,7 +83,7 @@ async def test_a_store_wakes_the_processor_without_waiting_for_the_poll(pool: Th
 
 async def test_rows_stored_elsewhere_are_found_by_the_poll(pool: ThreadPoolExecutor) -> None:
     inbox = Inbox()
-    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, poll_interval=0.05)
+    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, batch_size=inbox.size, poll_interval=0.05)
     processor.start()
     inbox.add("left by another instance")
     for _ in range(200):
@@ -99,7 +99,8 @@ async def test_a_batch_the_database_cannot_take_is_tried_again_and_the_outage_is
 ) -> None:
     inbox = Inbox("a1")
     inbox.down = disk_full()
-    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, retry_delays=(0.01,), poll_interval=60)
+    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, batch_size=inbox.size, retry_delays=(0.01,),
+                                                    poll_interval=60)
     processor.start()
     for _ in range(500):
         if inbox.calls >= 4:
@@ -120,7 +121,8 @@ async def test_a_schema_error_stops_the_processor_and_the_process_once(pool: Thr
     inbox = Inbox("a1")
     inbox.down = SchemaError("no such table: inbox")
     stops: list[str] = []
-    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, fatal=FatalStop(lambda: stops.append("stop")),
+    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, batch_size=inbox.size,
+                                                    fatal=FatalStop(lambda: stops.append("stop")),
                                                     retry_delays=(0.01,))
     processor.start()
     with pytest.raises(TimeoutError):
@@ -135,7 +137,7 @@ async def test_a_schema_error_stops_the_processor_and_the_process_once(pool: Thr
 async def test_closing_lets_the_batch_under_way_finish_and_leaves_the_rest_pending(pool: ThreadPoolExecutor) -> None:
     inbox = Inbox("a1", "a2", "a3", size=1)
     inbox.hold.clear()
-    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, poll_interval=60)
+    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, batch_size=inbox.size, poll_interval=60)
     processor.start()
     for _ in range(200):
         if inbox.calls:
@@ -158,7 +160,7 @@ async def test_a_follow_up_that_breaks_is_logged_and_the_processor_goes_on(
         if item == "a1":
             raise RuntimeError("metrics broke")
 
-    processor = InboxProcessor(inbox, pool, on_handled=follow_up, poll_interval=60)
+    processor = InboxProcessor(inbox, pool, batch_size=inbox.size, on_handled=follow_up, poll_interval=60)
     processor.start()
     await processor.drain(5)
     assert inbox.batches == [["a1"], ["a2"]]
@@ -171,7 +173,8 @@ async def test_a_write_lock_busy_for_a_moment_is_retried_without_a_log_line(
 ) -> None:
     inbox = Inbox("a1")
     inbox.down = OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
-    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, retry_delays=(0.01,), poll_interval=60)
+    processor: InboxProcessor[str] = InboxProcessor(inbox, pool, batch_size=inbox.size, retry_delays=(0.01,),
+                                                    poll_interval=60)
     processor.start()
     for _ in range(500):
         if inbox.calls >= 3:

@@ -8,7 +8,10 @@ import socket
 import subprocess
 import sys
 
+import pytest
+
 from taskcore.owners import UNKNOWN_START, LeaseOwner, dead_predecessors, parse_owner
+from tasksvc_run import owner as owner_module
 from tasksvc_run.owner import dead_owners, process_owner, process_start
 
 
@@ -50,3 +53,15 @@ def test_a_process_that_exited_is_a_dead_owner() -> None:
     gone = str(LeaseOwner(socket.gethostname(), pid, "12345", "n"))
     reused = str(LeaseOwner(socket.gethostname(), os.getpid(), "1", "n"))  # this pid, an earlier process
     assert dead_owners([gone, reused, process_owner()]) == {gone, reused}
+
+
+def test_without_proc_this_process_starts_at_import_and_any_running_pid_is_alive(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(owner_module, "_boot_ticks", lambda: None)
+    assert owner_module.process_start(os.getpid()) == owner_module._IMPORTED_AT
+    assert owner_module.process_start(1) == UNKNOWN_START  # it runs; when it started is unknown
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True,
+                           text=True)
+    assert owner_module.process_start(int(child.stdout)) is None
+    assert dead_owners([str(LeaseOwner(socket.gethostname(), 1, "500", "n"))]) == set()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -31,7 +31,7 @@ def jobs(db: Database) -> dict[str, tuple[str, str | None, int]]:
                 for r in conn.execute(select(oq.c.chat_id, oq.c.status, oq.c.lease_owner, oq.c.attempts))}
 
 
-def dead_of(*names: str) -> object:
+def dead_of(*names: str) -> Callable[[Collection[str]], set[str]]:
     def judge(owners: Collection[str]) -> set[str]:
         return {owner for owner in owners if owner in names}
 
@@ -45,7 +45,7 @@ def test_the_jobs_and_job_leases_of_dead_owners_are_released_and_the_live_ones_k
     acquire_lease(db, name="group_sync", owner="alive", now=NOW, ttl=LEASE)
     later = NOW + timedelta(seconds=1)
 
-    taken = take_over_dead_leases(db, dead=dead_of("dead"), now=later)  # type: ignore[arg-type]
+    taken = take_over_dead_leases(db, dead=dead_of("dead"), now=later)
 
     assert (taken.owners, taken.jobs, taken.job_leases) == (frozenset({"dead"}), 1, 1)
     assert jobs(db) == {"a@s.whatsapp.net": ("pending", None, 1), "b@s.whatsapp.net": ("sending", "alive", 1)}
@@ -57,13 +57,13 @@ def test_the_jobs_and_job_leases_of_dead_owners_are_released_and_the_live_ones_k
 
 def test_nothing_to_take_over_touches_nothing(db: Database) -> None:
     claim_one(db, "a@s.whatsapp.net", "alive")
-    taken = take_over_dead_leases(db, dead=dead_of(), now=NOW)  # type: ignore[arg-type]
+    taken = take_over_dead_leases(db, dead=dead_of(), now=NOW)
     assert (taken.owners, taken.jobs, taken.job_leases) == (frozenset(), 0, 0)
     assert jobs(db)["a@s.whatsapp.net"][0] == "sending"
 
 
 def test_an_expired_job_lease_is_not_counted(db: Database) -> None:
     acquire_lease(db, name="reminders", owner="dead", now=NOW - LEASE * 2, ttl=LEASE)
-    taken = take_over_dead_leases(db, dead=dead_of("dead"), now=NOW)  # type: ignore[arg-type]
+    taken = take_over_dead_leases(db, dead=dead_of("dead"), now=NOW)
     assert taken.job_leases == 0
     assert lease_holder(db, name="reminders") is not None

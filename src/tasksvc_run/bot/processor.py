@@ -39,17 +39,18 @@ def _ignore(_value: object) -> None:
 class InboxProcessor(Generic[H]):
     """Runs ``run_batch()`` in ``pool`` until the inbox has nothing pending (see the module docstring).
 
-    ``run_batch`` returns one item per event it handled (an empty sequence when nothing was pending); ``on_handled``
-    is called on the event loop with each.
+    ``run_batch`` returns one item per event it handled (an empty sequence when nothing was pending), at most
+    ``batch_size``: a batch that handled fewer took everything then pending; ``on_handled`` is called on the event
+    loop with each.
     """
 
     def __init__(
-        self, run_batch: Callable[[], Sequence[H]], pool: Executor, *, parallel: int = 1,
+        self, run_batch: Callable[[], Sequence[H]], pool: Executor, *, parallel: int = 1, batch_size: int = 32,
         poll_interval: float = DEFAULT_POLL_INTERVAL, retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
         on_handled: Callable[[H], None] = _ignore, fatal: FatalStop | None = None,
     ) -> None:
         self._run_batch, self._pool, self._on_handled = run_batch, pool, on_handled
-        self._parallel, self._poll_interval = parallel, poll_interval
+        self._parallel, self._poll_interval, self._batch_size = parallel, poll_interval, batch_size
         self._retry_delays = tuple(retry_delays) or DEFAULT_RETRY_DELAYS
         self._fatal = fatal or FatalStop()
         self._outage = Outage("webhook", self._fatal)
@@ -93,10 +94,11 @@ class InboxProcessor(Generic[H]):
             if found is None:  # failed: wait, then try the same events again
                 delay = self._retry_delays[min(self._failures - 1, len(self._retry_delays) - 1)]
                 await self._pause(delay)
-            elif not found:
+            elif found < self._batch_size:  # it took everything pending when it began: no empty batch to run
                 self._idle_after = max(self._idle_after, seen)
                 self._pulse()
-                await self._pause(self._poll_interval)
+                if not self._wake.is_set():
+                    await self._pause(self._poll_interval)
 
     async def _pause(self, seconds: float) -> None:
         """Sleep ``seconds`` or until notified (or stopped)."""

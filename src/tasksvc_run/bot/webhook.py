@@ -115,7 +115,8 @@ def make_intake(
             outbound.notify()
 
     processor: InboxProcessor[Handled] = InboxProcessor(runner.run_inbox, pool, parallel=parallel,
-                                                        on_handled=queued_something, fatal=app[keys.FATAL])
+                                                        batch_size=runner.batch_size, on_handled=queued_something,
+                                                        fatal=app[keys.FATAL])
     writer = InboxWriter(store, pool, bound=settings.webhook_store_timeout_ms / 1000, on_stored=processor.notify,
                          fatal=app[keys.FATAL])
     return writer, processor
