@@ -219,3 +219,22 @@ metric_counters = Table(
     Column("label", Text, primary_key=True, default=""),
     Column("value", BigInteger, nullable=False, default=0),
 )
+
+calendar_feeds = Table(
+    "calendar_feeds",
+    metadata,
+    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("token_hash", Text, nullable=False, unique=True),
+    Column("created_at", TS, nullable=False),
+)
+
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("token_hash", Text, nullable=False, unique=True),
+    Column("created_at", TS, nullable=False),
+    Column("last_used_at", TS),
+)
