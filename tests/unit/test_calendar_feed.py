@@ -86,14 +86,42 @@ def test_the_uid_of_a_task_never_changes_whatever_is_edited() -> None:
     assert events(build_calendar([edited], domain="x"))[0]["uid"] == before == task_uid(7, "x")
 
 
-def test_the_same_tasks_give_the_same_bytes_and_etag_and_a_change_gives_another() -> None:
-    first = build_calendar([task()], domain="x")
-    again = build_calendar([task()], domain="x")
-    moved = build_calendar([replace(task(), due_date=date(2026, 12, 1))], domain="x")
-    assert first == again
-    assert feed_etag(first) == feed_etag(again) != feed_etag(moved)
-    assert feed_etag(first).startswith('"')
-    assert feed_etag(first).endswith('"')
+def test_the_same_tasks_give_the_same_bytes_and_the_same_etag() -> None:
+    assert build_calendar([task()], domain="x") == build_calendar([task()], domain="x")
+    etag = feed_etag([task()], domain="x")
+    assert etag == feed_etag([task()], domain="x")
+    assert etag.startswith('"')
+    assert etag.endswith('"')
+
+
+CHANGES = {
+    "description": lambda t: replace(t, description="Otra"),
+    "due date": lambda t: replace(t, due_date=date(2026, 12, 1)),
+    "group name": lambda t: replace(t, group_name="Piso"),
+    "personal": lambda t: replace(t, group_id=None, group_name=None),
+    "assignee name": lambda t: replace(t, assignees=(Person("34600000001", "Ana M."),)),
+    "assignee gone": lambda t: replace(t, assignees=()),
+    "creation": lambda t: replace(t, created_at=NOW + timedelta(seconds=1)),
+    "completed": lambda t: replace(t, completed=True),
+    "undated": lambda t: replace(t, due_date=None),
+}
+
+
+@pytest.mark.parametrize("change", CHANGES.values(), ids=list(CHANGES))
+def test_the_etag_changes_exactly_when_the_feed_does(change: object) -> None:
+    before, after = [task(), task(8)], [task(), change(task(8))]  # type: ignore[operator]
+    assert build_calendar(before, domain="x") != build_calendar(after, domain="x")
+    assert feed_etag(before, domain="x") != feed_etag(after, domain="x")
+
+
+def test_the_etag_follows_the_uid_domain_and_the_links_too() -> None:
+    etags = {feed_etag([task()], domain=d, base_url=b) for d, b in (("x", None), ("y", None), ("x", BASE))}
+    assert len(etags) == 3
+
+
+def test_tasks_left_out_of_the_feed_do_not_change_its_etag() -> None:
+    assert feed_etag([task(), task(9, due=None), task(10, completed=True)], domain="x") == feed_etag(
+        [task()], domain="x")
 
 
 def test_an_event_needs_a_due_date() -> None:

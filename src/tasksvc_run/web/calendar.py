@@ -26,23 +26,25 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
     return any(tag == "*" or tag.removeprefix("W/") == etag for tag in tags)
 
 
-def _feed_body(request: web.Request, token: str) -> bytes:
-    """Read the feed's tasks and write the calendar (off the loop: a long feed takes a few milliseconds)."""
+def _answer(request: web.Request, token: str, if_none_match: str | None) -> web.Response:
+    """Read the feed's tasks; 304 when the client's copy is current, else write the calendar (off the loop: a long
+    feed takes a while to write)."""
     app = request.app
     settings = app[SETTINGS]
     found = svc.read_calendar_feed(app[DB], GatingMode(settings.group_gating_mode), token=token, now=app[CLOCK].now())
-    return build_calendar(found.tasks, domain=uid_domain(settings.web_base_url), base_url=public_base(request))
+    shape = {"domain": uid_domain(settings.web_base_url), "base_url": public_base(request)}
+    etag = feed_etag(found.tasks, **shape)
+    headers = {"ETag": etag, "Cache-Control": FEED_CACHE}
+    if etag_matches(if_none_match, etag):
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=build_calendar(found.tasks, **shape), content_type="text/calendar", charset="utf-8",
+                        headers=headers)
 
 
 async def feed(request: web.Request) -> web.Response:
     """GET /cal/{token}.ics: the feed with its ETag, 304 when the client has it already; 404 for a revoked or
     unknown token alike (one lookup of the token's hash either way)."""
-    body = await asyncio.to_thread(_feed_body, request, request.match_info["token"])
-    etag = feed_etag(body)
-    headers = {"ETag": etag, "Cache-Control": FEED_CACHE}
-    if etag_matches(request.headers.get("If-None-Match"), etag):
-        return web.Response(status=304, headers=headers)
-    return web.Response(body=body, content_type="text/calendar", charset="utf-8", headers=headers)
+    return await asyncio.to_thread(_answer, request, request.match_info["token"], request.headers.get("If-None-Match"))
 
 
 async def create_calendar(request: web.Request) -> web.Response:
