@@ -121,6 +121,21 @@ class WebLink:
 
 
 @dataclass(frozen=True, slots=True)
+class CalendarLink:
+    """``/t calendario``: a new address of the sender's calendar feed (the previous one stops working), sent by
+    direct message."""
+
+    name: ClassVar[str] = "calendario"
+
+
+@dataclass(frozen=True, slots=True)
+class CalendarRevoke:
+    """``/t calendario borrar``: revoke the sender's calendar feed."""
+
+    name: ClassVar[str] = "calendario"
+
+
+@dataclass(frozen=True, slots=True)
 class AdminHelp:
     """``/admin``: the admin help text."""
 
@@ -162,7 +177,7 @@ AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock 
 """The ``/admin`` commands, for administrators only (A4)."""
 TaskCommand: TypeAlias = Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode
 """The ``/t`` commands (with ``SetReminders`` and ``WebLink``), for anyone in an allowed chat."""
-Command: TypeAlias = TaskCommand | SetReminders | WebLink | AdminCommand
+Command: TypeAlias = TaskCommand | SetReminders | WebLink | CalendarLink | CalendarRevoke | AdminCommand
 """Every command ``parse_command`` can return."""
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from taskcore.access import GroupStatus
+from taskcore.chat.calendar import parse_calendar
 from taskcore.chat.commands import (
     AdminAllow,
     AdminBlock,
@@ -238,6 +239,7 @@ _TASK_PARSERS = _table(
         ("editar", "edit"): _parse_edit,
         ("recordatorios", "config", "reminders"): _parse_reminders,
         ("web",): lambda args, ctx: WebLink(),
+        ("calendario", "calendar", "cal"): parse_calendar,
     }
 )
 _ADMIN_PARSERS = _table(

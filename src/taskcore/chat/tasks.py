@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from taskcore.chat import replies
+from taskcore.chat.calendar import CALENDAR_COMMANDS
 from taskcore.chat.commands import (
     Claim,
     Complete,
@@ -214,6 +215,7 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     SetMode: set_mode,
     SetReminders: set_reminders,
     WebLink: web_link,
+    **CALENDAR_COMMANDS,
 }
 """Each ``/t`` command type and the function that carries it out."""
 

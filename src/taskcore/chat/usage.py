@@ -22,6 +22,7 @@ USAGE: dict[str, tuple[str, str]] = {
         "/t recordatorios diario 08:30",
     ),
     "web": ("/t web", "/t web"),
+    "calendario": ("/t calendario [borrar]", "/t calendario"),
     "admin grupos": ("/admin grupos [pendientes|permitidos|bloqueados]", "/admin grupos pendientes"),
     "admin permitir": ("/admin permitir <dígitos>@g.us|aquí", "/admin permitir aquí"),
     "admin bloquear": ("/admin bloquear <dígitos>@g.us|aquí", "/admin bloquear 120363000000000000@g.us"),
