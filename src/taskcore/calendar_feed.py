@@ -49,9 +49,14 @@ def task_uid(task_id: int, domain: str) -> str:
 
 
 def _details(task: Task) -> str:
+    """Where the task lives and who has it; a shared task (each mode) ticks the parts done, as ``/t ver`` does."""
     where = f"Grupo: {task.group_name or task.group_id}" if task.group_id else PERSONAL
-    people = ", ".join(person.name or person.id for person in task.assignees)
-    return f"{where}\nResponsables: {people}" if people else f"{where}\n{NOBODY}"
+    tick = " ✓" if task.each else ""
+    people = ", ".join(f"{person.name or person.id}{tick if person.done else ''}" for person in task.assignees)
+    if not people:
+        return f"{where}\n{NOBODY}"
+    progress = " ({}/{} partes)".format(*task.progress) if task.each else ""
+    return f"{where}\nResponsables: {people}{progress}"
 
 
 def _link(task: Task, base_url: str | None) -> str | None:
@@ -100,7 +105,7 @@ def build_calendar(tasks: Iterable[Task], *, domain: str, base_url: str | None =
     return body
 
 
-FEED_FORMAT = "1"
+FEED_FORMAT = "2"
 """Changes whenever this module writes a feed differently, so that ETags made before no longer match."""
 
 
@@ -112,8 +117,8 @@ def feed_etag(tasks: Iterable[Task], *, domain: str, base_url: str | None = None
     for task in tasks:
         if task.due_date is None or task.completed:
             continue
-        people = "\x1f".join(f"{person.id}\x1e{person.name or ''}" for person in task.assignees)
+        people = "\x1f".join(f"{person.id}\x1e{person.name or ''}\x1e{person.done}" for person in task.assignees)
         fields = (task.id, task.description, task.due_date, task.group_id or "", task.group_name or "",
-                  task.created_at.isoformat(), people)
+                  task.created_at.isoformat(), people, task.completion.value)
         digest.update(("\0" + "\x1d".join(map(str, fields))).encode("utf-8", "surrogatepass"))
     return '"' + digest.hexdigest()[:32] + '"'

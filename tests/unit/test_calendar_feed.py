@@ -18,6 +18,7 @@ from taskcore.calendar_feed import (
     task_uid,
     uid_domain,
 )
+from taskcore.completion import CompletionMode
 from taskcore.model import Person, Task
 from tests.builders import NOW
 
@@ -104,6 +105,9 @@ CHANGES = {
     "creation": lambda t: replace(t, created_at=NOW + timedelta(seconds=1)),
     "completed": lambda t: replace(t, completed=True),
     "undated": lambda t: replace(t, due_date=None),
+    "shared": lambda t: replace(t, completion=CompletionMode.EACH),
+    "part done": lambda t: replace(t, completion=CompletionMode.EACH,
+                                   assignees=(Person("34600000001", "Ana", NOW),)),
 }
 
 
@@ -122,6 +126,12 @@ def test_the_etag_follows_the_uid_domain_and_the_links_too() -> None:
 def test_tasks_left_out_of_the_feed_do_not_change_its_etag() -> None:
     assert feed_etag([task(), task(9, due=None), task(10, completed=True)], domain="x") == feed_etag(
         [task()], domain="x")
+
+
+def test_a_shared_task_ticks_the_parts_done_and_shows_its_progress() -> None:
+    people = (Person("34600000001", "Ana", NOW), Person("34600000002", "Bea"), Person("34600000003", None))
+    (event,) = events(build_calendar([replace(task(), completion=CompletionMode.EACH, assignees=people)], domain="x"))
+    assert event["description"] == "Grupo: Casa\nResponsables: Ana ✓, Bea, 34600000003 (1/3 partes)"
 
 
 def test_an_event_needs_a_due_date() -> None:

@@ -16,6 +16,7 @@ from taskcore.services.calendar import (
     revoke_calendar_feed,
 )
 from taskcore.services.identities import resolve_user
+from taskcore.services.tasks import complete_task
 from taskcore.services.web_auth import hash_secret
 from taskcore.storage import schema
 from taskcore.storage.db import Database
@@ -47,6 +48,20 @@ def test_the_feed_shows_my_open_tasks_with_a_due_date_soonest_first(db: Database
     make_task(db, creator=OTHER, group_id=GROUP, assignees=(OTHER,), due="2026-11-24")  # not mine
     make_task(db, creator=OTHER, group_id=None, due="2026-11-24")  # someone else's personal task
     assert feed_ids(db, issue_calendar_feed(db, user_id=ME, now=NOW)) == [soon.id, late.id]
+
+
+def test_a_shared_task_leaves_my_feed_once_my_part_is_done_and_stays_in_the_others(db: Database) -> None:
+    make_group(db, GROUP, members=(ME, OTHER))
+    shared = make_task(db, creator=OTHER, group_id=GROUP, assignees=(ME, OTHER), due="2026-11-30", each=True)
+    anyone = make_task(db, creator=OTHER, group_id=GROUP, assignees=(ME, OTHER), due="2026-12-01")
+    mine, theirs = issue_calendar_feed(db, user_id=ME, now=NOW), issue_calendar_feed(db, user_id=OTHER, now=NOW)
+    assert feed_ids(db, mine) == feed_ids(db, theirs) == [shared.id, anyone.id]
+    complete_task(db, GatingMode.ENFORCE, user_id=ME, task_id=shared.id, now=NOW)
+    assert feed_ids(db, mine) == [anyone.id]
+    (left, _) = read_calendar_feed(db, GatingMode.ENFORCE, token=theirs, now=NOW).tasks
+    assert (left.id, [p.done for p in left.assignees]) == (shared.id, [True, False])
+    complete_task(db, GatingMode.ENFORCE, user_id=OTHER, task_id=shared.id, now=NOW)
+    assert feed_ids(db, theirs) == [anyone.id]
 
 
 def test_a_group_that_is_not_allowed_keeps_its_tasks_out_of_the_feed(db: Database) -> None:

@@ -58,13 +58,14 @@ def calendar_feed_since(db: Database, *, user_id: str) -> datetime | None:
 
 
 def read_calendar_feed(db: Database, mode: GatingMode, *, token: str, now: datetime) -> CalendarFeed:
-    """The feed of ``token``: what GET /api/me/tasks lists open for its user, keeping only tasks with a due date;
-    NotFound for a revoked, rotated or unknown token alike. Reads only."""
+    """The feed of ``token``: what GET /api/me/tasks lists open for its user, keeping only tasks with a due date and
+    leaving out a shared task whose part the user has done (as the digest does, SPEC 19); NotFound for a revoked,
+    rotated or unknown token alike. Reads only."""
     token_hash = hash_secret(token)
     with db.read() as conn:
         user_id = q.feed_user(conn, token_hash=token_hash)
         if user_id is None:
             raise NotFound("no such calendar feed")
-        dated = lists.MyTasksFilter(status="open", due_before=date.max, page=1, limit=FEED_LIMIT)
+        dated = lists.MyTasksFilter(status="open", due_before=date.max, page=1, limit=FEED_LIMIT, pending_part=True)
         page = lists.my_tasks(conn, user_id, mode, dated, now)
     return CalendarFeed(user_id, tuple(page.items))
