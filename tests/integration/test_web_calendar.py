@@ -113,6 +113,23 @@ async def test_the_etag_round_trip_answers_304_until_a_task_changes(web: WebEnv)
     assert b"DTSTART;VALUE=DATE:20261201" in body
 
 
+async def test_a_shared_task_leaves_my_feed_with_my_part_and_changes_the_others_feed(web: WebEnv) -> None:
+    task = make_task(web.db, creator=ME, group_id=GROUP, assignees=(ME, OTHER), due="2026-11-30", each=True)
+    mine, theirs = await new_feed(web), await new_feed(web, OTHER)
+    _, _, before = await fetch(web, mine)
+    _, their_headers, _ = await fetch(web, theirs)
+    assert len(Calendar.from_ical(before).walk("VEVENT")) == 1
+    status, item = await web.call("POST", f"/api/tasks/{task.id}/complete")
+    assert (status, item["completed"]) == (200, False)
+    assert [open_item["id"] for open_item in await api_open_tasks(web)] == [task.id]  # still open, part done
+    _, _, after = await fetch(web, mine)
+    assert Calendar.from_ical(after).walk("VEVENT") == []
+    status, headers, body = await fetch(web, theirs, **{"If-None-Match": their_headers["ETag"]})
+    assert (status, headers["ETag"] != their_headers["ETag"]) == (200, True)
+    (event,) = Calendar.from_ical(body).walk("VEVENT")
+    assert str(event["description"]) == f"Grupo: Familia\nResponsables: {ME} ✓, {OTHER} (1/2 partes)"
+
+
 async def test_a_revoked_feed_and_an_unknown_one_answer_the_same_404(web: WebEnv) -> None:
     path = await new_feed(web)
     status, body = await web.call("DELETE", "/api/me/calendar")

@@ -135,6 +135,16 @@ async def test_a_token_acts_as_its_user_in_writes(web: WebEnv) -> None:
     assert (status, item["completed_by"], [p["id"] for p in item["assignees"]]) == (200, ME, [ME])
 
 
+async def test_a_token_switches_a_task_to_parts_and_completes_only_its_users_part(web: WebEnv) -> None:
+    made = await new_token(web)
+    task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME, OTHER), due="2026-11-30")
+    status, item, _ = await bearer(web, "PATCH", f"/api/tasks/{task.id}", made["token"], json={"completion": "each"})
+    assert (status, item["completion"]) == (200, "each")
+    status, item, _ = await bearer(web, "POST", f"/api/tasks/{task.id}/complete", made["token"])
+    parts = {p["id"]: p["done"] for p in item["assignees"]}
+    assert (status, item["completed"], parts) == (200, False, {ME: True, OTHER: False})
+
+
 class TestIsolation:
     async def test_a_token_of_one_user_never_reaches_anothers_tasks(self, web: WebEnv) -> None:
         mine = await new_token(web, ME)
