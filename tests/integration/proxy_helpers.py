@@ -71,8 +71,9 @@ class Answer:
 
 
 async def raw_exchange(port: int, data: bytes, *, responses: int = 1, eof: bool = False,
-                       head: bool = False) -> list[Answer]:
-    """Send ``data`` as it is; the answers read until ``responses`` are whole or the proxy closes (bounded)."""
+                       heads: frozenset[int] = frozenset()) -> list[Answer]:
+    """Send ``data`` as it is; the answers read until ``responses`` are whole or the proxy closes (bounded).
+    ``heads``: the positions of the answers to HEAD requests."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
         writer.write(data)
@@ -80,20 +81,21 @@ async def raw_exchange(port: int, data: bytes, *, responses: int = 1, eof: bool 
             writer.write_eof()
         received = b""
         async with asyncio.timeout(TIMEOUT):
-            while len(parse_answers(received, head=head)) < responses:
+            while len(parse_answers(received, heads=heads)) < responses:
                 chunk = await reader.read(65536)
                 if not chunk:
                     break
                 received += chunk
-        return parse_answers(received, head=head)
+        return parse_answers(received, heads=heads)
     finally:
         writer.close()
         with contextlib.suppress(ConnectionError):
             await writer.wait_closed()
 
 
-def parse_answers(data: bytes, *, head: bool = False) -> list[Answer]:
-    """The whole final responses at the start of ``data`` (1xx skipped; a body without framing runs to the end)."""
+def parse_answers(data: bytes, *, heads: frozenset[int] = frozenset()) -> list[Answer]:
+    """The whole final responses at the start of ``data`` (1xx skipped; a body without framing runs to the end;
+    ``heads``: the positions of the answers to HEAD requests, which have no body)."""
     answers, rest = [], data
     while (end := rest.find(b"\r\n\r\n")) >= 0:
         lines = rest[:end].split(b"\r\n")
@@ -104,7 +106,7 @@ def parse_answers(data: bytes, *, head: bool = False) -> list[Answer]:
         body = b""
         if status < 200:
             continue
-        if head or status in (204, 304):
+        if len(answers) in heads or status in (204, 304):
             pass
         elif headers.get("transfer-encoding") == "chunked":
             while True:

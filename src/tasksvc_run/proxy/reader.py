@@ -96,8 +96,10 @@ class RequestReader(asyncio.Protocol):
         self._advance()
 
     def eof_received(self) -> bool:
+        """A client that stops sending after whole requests still gets their answers; one that stops halfway
+        through a request gave it up."""
         self.stopping = True
-        return bool(self.queue)
+        return bool(self.queue) and self.reading is None
 
     # --- httptools callbacks ---------------------------------------------------------------------------------------
 
