@@ -70,7 +70,8 @@ class Scripted:
             while head := await reader.readuntil(b"\r\n\r\n"):
                 lines = head[:-4].split(b"\r\n")
                 method, target, _ = lines[0].split(b" ")
-                headers = [(n.decode(), v.strip().decode("latin-1")) for n, _, v in (h.partition(b":") for h in lines[1:])]
+                headers = [(n.decode(), v.strip().decode("latin-1"))
+                           for n, _, v in (h.partition(b":") for h in lines[1:])]
                 length = next((int(v) for n, v in headers if n.lower() == "content-length"), 0)
                 body = await reader.readexactly(length)
                 self.seen.append({"method": method, "target": target, "headers": headers, "body": body, "port": port})
@@ -201,7 +202,8 @@ async def test_an_expectation_other_than_100_continue_gets_417(setup: Setup) -> 
 
 async def test_pipelined_requests_are_answered_in_order_on_one_kept_alive_upstream_connection(setup: Setup) -> None:
     proxy, upstream = setup
-    requests = get(b"/a") + get(b"/health") + get(b"/webhook", b"Content-Length: 2", method=b"POST") + b"{}" + get(b"/b")
+    webhook = get(b"/webhook", b"Content-Length: 2", method=b"POST") + b"{}"
+    requests = get(b"/a") + get(b"/health") + webhook + get(b"/b")
     answers = await raw_exchange(proxy.port, requests, responses=4)  # type: ignore[attr-defined]
     assert [a.status for a in answers] == [200] * 4
     assert json.loads(answers[0].body)["target"] == "/a"
