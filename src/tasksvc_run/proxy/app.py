@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import socket
 
 from taskcore.settings import Settings
 from tasksvc_run.proxy.client import ClientConnection, Context
@@ -37,17 +36,14 @@ class Proxy:
         self.server: asyncio.Server | None = None
         self.ctx: Context | None = None
 
-    async def start(self, host: str | None, port: int, *, sock: socket.socket | None = None) -> int:
-        """Listen on ``host:port`` (port 0: a free one) or on ``sock``; the port it listens on."""
+    async def start(self, host: str | None, port: int) -> int:
+        """Listen on ``host:port`` (port 0: a free one); the port it listens on."""
         loop = asyncio.get_running_loop()
         pools = {name: Pool(loop, name, url, size=self.pool_limits.sizes.get(name, 16), wait=self.pool_limits.wait,
                             timeout=self.timeout) for name, url in self.upstreams.items()}
         ctx = self.ctx = Context(loop, pools, self.body_limits)
-        if sock is not None:
-            self.server = await loop.create_server(lambda: ClientConnection(ctx), sock=sock, backlog=1024)
-        else:
-            self.server = await loop.create_server(lambda: ClientConnection(ctx), host, port, backlog=1024,
-                                                   reuse_address=True)
+        self.server = await loop.create_server(lambda: ClientConnection(ctx), host, port, backlog=1024,
+                                               reuse_address=True)
         return int(self.server.sockets[0].getsockname()[1])
 
     async def close(self, grace: float = SHUTDOWN_GRACE) -> None:
@@ -91,11 +87,11 @@ def run_proxy(settings: Settings, *, dev_url: str | None = None) -> int:
 
     async def serve() -> None:
         proxy = make_proxy(settings, dev_url=dev_url)
-        await proxy.start(settings.host, settings.port)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
+        for signum in (signal.SIGTERM, signal.SIGINT):  # before the port opens: whoever sees it may stop us
             loop.add_signal_handler(signum, stop.set)
+        await proxy.start(settings.host, settings.port)
         log.info("proxy listening", extra={"port": settings.port})
         await stop.wait()
         await proxy.close()
