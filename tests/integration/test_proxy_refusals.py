@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from tasksvc_run.proxy.app import BodyLimits, PoolLimits
 from tests.integration.proxy_helpers import get, parse_answers, raw_exchange, scripted
 
@@ -174,3 +176,73 @@ async def test_a_large_body_to_an_upstream_slow_to_take_it_arrives_whole() -> No
                                      + body)
         assert json.loads(answers[0].body) == {"target": "/sip", "size": len(body)}
         assert upstream.seen[0]["body"] == body
+
+
+async def test_an_answer_before_the_body_is_all_here_reaches_the_client_and_the_rest_is_dropped() -> None:
+    from tests.integration.test_proxy_wire import echo_proxy  # noqa: PLC0415 - its aiohttp upstream limits bodies
+
+    async with echo_proxy(buffered=1024, max_size=1000) as port:
+        answers = await raw_exchange(port, get(b"/upload", b"Content-Length: 300000", method=b"POST") + b"u" * 300000)
+    assert answers[0].status == 413  # the upstream's own answer, relayed while the body was still coming
+
+
+async def test_a_refused_client_that_keeps_its_connection_open_is_closed_after_the_linger() -> None:
+    async with scripted() as (proxy, _):
+        reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)  # type: ignore[attr-defined]
+        try:
+            writer.write(b"FOO / HTTP/1.1\r\n\r\n")
+            async with asyncio.timeout(10):
+                received = await reader.read()  # the answer, then the end of the stream after LINGER
+        finally:
+            writer.close()
+        assert received.startswith(b"HTTP/1.1 400")
+
+
+async def test_a_body_that_keeps_coming_within_the_idle_limit_is_not_cut() -> None:
+    async with scripted(body_limits=BodyLimits(idle=0.3, deadline=10.0)) as (proxy, upstream):
+        reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)  # type: ignore[attr-defined]
+        try:
+            writer.write(get(b"/drip", b"Content-Length: 8", method=b"POST"))
+            for _ in range(8):
+                await asyncio.sleep(0.1)
+                writer.write(b"d")
+            async with asyncio.timeout(10):
+                line = await reader.readline()
+        finally:
+            writer.close()
+        assert line.startswith(b"HTTP/1.1 200")
+        assert upstream.seen[0]["body"] == b"d" * 8
+
+
+async def test_idle_connections_are_closed_after_their_keep_alive(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasksvc_run.proxy import reader as reader_module  # noqa: PLC0415
+    from tasksvc_run.proxy import upstream as upstream_module  # noqa: PLC0415
+
+    monkeypatch.setattr(reader_module, "KEEP_ALIVE", 0.3)
+    monkeypatch.setattr(upstream_module, "UPSTREAM_IDLE", 0.3)
+    async with scripted() as (proxy, upstream):
+        reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)  # type: ignore[attr-defined]
+        try:
+            writer.write(get(b"/one"))
+            async with asyncio.timeout(10):
+                await reader.readuntil(b"\r\n0\r\n\r\n")
+                assert await reader.read() == b""  # closed by the proxy once idle
+        finally:
+            writer.close()
+        await raw_exchange(proxy.port, get(b"/two"))  # type: ignore[attr-defined]
+        ports = [seen["port"] for seen in upstream.seen]
+        assert ports[0] != ports[1]  # the idle upstream connection was closed too
+
+
+async def test_a_failure_inside_the_proxy_is_a_500_for_that_request_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasksvc_run.proxy import heads  # noqa: PLC0415
+
+    def broken(self: heads.RequestHead, name: bytes, value: bytes) -> None:
+        raise RuntimeError("bug")
+
+    async with scripted() as (proxy, _):
+        monkeypatch.setattr(heads.RequestHead, "add", broken)
+        answer = (await raw_exchange(proxy.port, get(b"/x")))[0]  # type: ignore[attr-defined]
+        assert answer.status == 500
+        monkeypatch.undo()
+        assert (await raw_exchange(proxy.port, get(b"/health")))[0].status == 200  # type: ignore[attr-defined]

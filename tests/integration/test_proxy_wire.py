@@ -194,7 +194,8 @@ async def test_a_client_that_goes_away_mid_body_frees_its_upstream_connection() 
 
 
 @contextlib.asynccontextmanager
-async def echo_proxy(*, pool_limits: PoolLimits | None = None, buffered: int | None = None) -> AsyncIterator[int]:
+async def echo_proxy(*, pool_limits: PoolLimits | None = None, buffered: int | None = None,
+                     max_size: int = 20 * 1024 * 1024) -> AsyncIterator[int]:
     """The proxy in front of an aiohttp app that answers {"size", "chunked"} of each request's body; its port."""
     from aiohttp import web  # noqa: PLC0415 - only these tests need the aiohttp server
 
@@ -204,7 +205,7 @@ async def echo_proxy(*, pool_limits: PoolLimits | None = None, buffered: int | N
         body = await request.read()
         return web.json_response({"size": len(body), "chunked": request.headers.get("Transfer-Encoding") == "chunked"})
 
-    app = web.Application(client_max_size=20 * 1024 * 1024)
+    app = web.Application(client_max_size=max_size)
     app.router.add_route("*", "/{tail:.*}", echo)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()

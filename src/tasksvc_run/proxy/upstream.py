@@ -250,6 +250,7 @@ class UpstreamConnection(asyncio.Protocol):
         self._unhold(ex)
         if self.reusable and not ex.client.stopping:
             self.last = self.loop.time()
+            self._arm(self.last + UPSTREAM_IDLE)
             self.pool.release(self)
         else:
             self.close()
