@@ -8,16 +8,17 @@ from datetime import date
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestServer
 from icalendar import Calendar
 from multidict import CIMultiDict
 
-from taskcore.settings import load_settings
+from taskcore.services.calendar import issue_calendar_feed
 from taskcore.storage.db import Database
-from tasksvc_run.proxy.app import make_proxy_app, route
+from tasksvc_run.proxy.app import route
 from tasksvc_run.web import make_web_app
 from tasksvc_run.web.api import document
 from tests.builders import NOW, make_group, make_task
+from tests.integration.proxy_helpers import ProxyClient, proxy_at
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env, web_settings
 
 BASE = "https://tareas.example"
@@ -193,19 +194,20 @@ async def test_a_feed_through_the_proxy_keeps_its_type_etag_and_304(db: Database
     make_task(db, creator=ME, group_id=None, due="2026-11-30", description="Por el proxy")
     web_server = TestServer(make_web_app(web_settings(WEB_BASE_URL=BASE), db=db), host="127.0.0.1")
     await web_server.start_server()
-    proxy = make_proxy_app(load_settings({}), bot_url="http://127.0.0.1:9", web_url=str(web_server.make_url(""))
-                           .rstrip("/"))
     try:
-        async with TestClient(TestServer(proxy, host="127.0.0.1")) as client:
-            from taskcore.services.calendar import issue_calendar_feed  # noqa: PLC0415
-
-            path = f"/cal/{issue_calendar_feed(db, user_id=ME, now=NOW)}.ics"
-            first = await client.get(path)
-            body = await first.read()
-            assert (first.status, first.headers["Content-Type"]) == (200, FEED_TYPE)
-            assert "#" in str(Calendar.from_ical(body).walk("VEVENT")[0]["summary"])
-            again = await client.get(path, headers={"If-None-Match": first.headers["ETag"]})
-            assert (again.status, await again.read()) == (304, b"")
-            assert (await client.get("/cal/" + "B" * 43 + ".ics")).status == 404
+        async with proxy_at("http://127.0.0.1:9", str(web_server.make_url("")).rstrip("/")) as proxy:
+            client = ProxyClient(proxy.port)  # type: ignore[attr-defined]
+            try:
+                path = f"/cal/{issue_calendar_feed(db, user_id=ME, now=NOW)}.ics"
+                first = await client.get(path)
+                body = await first.read()
+                assert (first.status, first.headers["Content-Type"]) == (200, FEED_TYPE)
+                assert "#" in str(Calendar.from_ical(body).walk("VEVENT")[0]["summary"])
+                again = await client.get(path, headers={"If-None-Match": first.headers["ETag"]})
+                assert (again.status, await again.read()) == (304, b"")
+                assert (await client.get("/cal/" + "B" * 43 + ".ics")).status == 404
+            finally:
+                await client.close()
     finally:
         await web_server.close()
+
