@@ -211,3 +211,16 @@ async def test_a_feed_through_the_proxy_keeps_its_type_etag_and_304(db: Database
     finally:
         await web_server.close()
 
+
+async def test_through_the_proxy_without_web_base_url_the_address_is_the_one_the_browser_used(db: Database) -> None:
+    async with web_env(db) as env, proxy_at("http://127.0.0.1:9", str(env.client.make_url("")).rstrip("/")) as proxy:
+        client = ProxyClient(proxy.port)  # type: ignore[attr-defined]
+        try:
+            headers = {**env.session_for(ME), "Content-Type": "application/json", "Host": "casa.example:8443"}
+            made = await client.post("/api/me/calendar", headers=headers)
+            url = (await made.json())["url"]
+            assert (made.status, url.startswith("http://casa.example:8443/cal/")) == (201, True)
+            feed = await client.get(url.removeprefix("http://casa.example:8443"))
+            assert (feed.status, feed.headers["Content-Type"]) == (200, FEED_TYPE)
+        finally:
+            await client.close()
