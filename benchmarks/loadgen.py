@@ -121,14 +121,16 @@ def run_load(port: int, requests: Sequence[bytes], connections: int) -> Run:
 class HelloServer:
     """The hello-world aiohttp server (GET /api/me/tasks, POST /webhook) in its own process, pinned to ``cpu``."""
 
-    def __init__(self, cpu: int | None) -> None:
+    command: tuple[str, ...] = ("-c", HELLO)
+
+    def __init__(self, cpu: int | None, *arguments: str) -> None:
         pin = ["taskset", "-c", str(cpu)] if cpu is not None and shutil.which("taskset") else []
-        self.process = subprocess.Popen([*pin, sys.executable, "-c", HELLO], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([*pin, sys.executable, *self.command, *arguments], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         line = self._first_line()
         if not line.startswith("PORT "):
             self.stop()
-            raise RuntimeError(f"the hello server did not start: {line!r}")
+            raise RuntimeError(f"{type(self).__name__} did not start: {line!r}")
         self.port = int(line.split()[1])
 
     def _first_line(self) -> str:
@@ -142,3 +144,13 @@ class HelloServer:
     def stop(self) -> None:
         """Close its stdin, wait (bounded), kill it if it lingers."""
         stop_child(self.process)
+
+
+class AiohttpProxy(HelloServer):
+    """The aiohttp proxy shipped before issue 20 (benchmarks/aiohttp_proxy.py) in front of the bot and web on these
+    loopback ports, in its own process pinned to ``cpu``: the baseline the proxy's figures are printed beside."""
+
+    command = ("-m", "benchmarks.aiohttp_proxy")
+
+    def __init__(self, cpu: int | None, bot_port: str, web_port: str) -> None:
+        super().__init__(cpu, f"http://127.0.0.1:{bot_port}", f"http://127.0.0.1:{web_port}")

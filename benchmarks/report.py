@@ -44,6 +44,7 @@ from taskcore.storage.schema import outbound_queue
 
 T = TypeVar("T")
 SERVER_CPU, CLIENT_CPU = 0, 1
+BASELINE = "aiohttp proxy"  # the proxy shipped before issue 20 (benchmarks/aiohttp_proxy.py)
 ROUNDS = 6
 API_PATH = "/api/me/tasks"
 API_WARMUP, API_LATENCY, API_THROUGHPUT, API_CONNECTIONS = 300, 500, 3000, 16
@@ -177,19 +178,23 @@ def _api(report: Report, unit: Unit, cookie: str, quick: bool) -> None:
     pids = unit_pids(unit)
     request = loadgen.get(API_PATH, cookie=cookie)
     hello = loadgen.HelloServer(SERVER_CPU if two_cpus() else None)
-    targets = {"direct": (int(unit.env["WEB_PORT"]), [pids["web"]]),
-               "proxied": (unit.port, [pids["web"], pids["proxy"]]),
-               "hello": (hello.port, [hello.process.pid])}
+    baseline = loadgen.AiohttpProxy(SERVER_CPU if two_cpus() else None, unit.env["BOT_PORT"], unit.env["WEB_PORT"])
+    targets = {"direct": (int(unit.env["WEB_PORT"]), [pids["web"]], 0),
+               "proxied": (unit.port, [pids["web"], pids["proxy"]], pids["proxy"]),
+               BASELINE: (baseline.port, [pids["web"], baseline.process.pid], baseline.process.pid),
+               "hello": (hello.port, [hello.process.pid], 0)}
     rates: dict[str, list[float]] = collections.defaultdict(list)
     latencies: dict[str, list[float]] = collections.defaultdict(list)
     cpu = CpuMeter()
     try:
-        for port, _ in targets.values():
+        for port, _, _ in targets.values():
             loadgen.run_load(port, [request] * API_WARMUP, 1)
         for _ in range(2 if quick else ROUNDS):  # short runs, interleaved: a busy spell hits all of them alike
-            for name, (port, busy) in targets.items():
+            for name, (port, busy, proxy) in targets.items():
                 latencies[name] += loadgen.run_load(port, [request] * API_LATENCY, 1).latencies
                 work = partial(loadgen.run_load, port, [request] * API_THROUGHPUT, API_CONNECTIONS)
+                if proxy:  # the proxy's own CPU too, measured over the same requests
+                    work = partial(cpu.measure, f"{name}: proxy", [proxy], API_THROUGHPUT, work)
                 rates[name].append(cpu.measure(name, busy, API_THROUGHPUT, work).rate)
             if two_cpus():  # the proxy free to use the client's CPU too, as it would on an unpinned machine
                 pin(pids["proxy"], {SERVER_CPU, CLIENT_CPU})
@@ -198,7 +203,9 @@ def _api(report: Report, unit: Unit, cookie: str, quick: bool) -> None:
                 pin(pids["proxy"], {SERVER_CPU})
     finally:
         hello.stop()
+        baseline.stop()
     _api_rows(report, rates, latencies, cpu)
+    _proxy_rows(report, rates, cpu)
 
 
 def _api_rows(report: Report, rates: dict[str, list[float]], latencies: dict[str, list[float]],
@@ -228,9 +235,23 @@ def _api_rows(report: Report, rates: dict[str, list[float]], latencies: dict[str
                lambda v: v >= 0.85)
     report.notes.append(f"API: page 1 of 20 with total for user {BENCH_USER} (100k tasks, 1k groups, gating enforce); "
                         f"after {API_WARMUP} warm-up, {len(rates['direct'])} interleaved rounds of (direct, proxied, "
-                        f"hello) x ({API_LATENCY} sequential requests for the latencies, then {API_THROUGHPUT} over "
-                        f"{API_CONNECTIONS} connections for req/s and CPU); latencies pooled, req/s the median of the "
-                        f"rounds (their spread: {_spread(rates)}).")
+                        f"through the aiohttp proxy, hello) x ({API_LATENCY} sequential requests for the latencies, "
+                        f"then {API_THROUGHPUT} over {API_CONNECTIONS} connections for req/s and CPU); latencies "
+                        f"pooled, req/s the median of the rounds (their spread: {_spread(rates)}). Proxy CPU: the "
+                        "proxy process's own (from /proc), over the same requests.")
+
+
+def _proxy_rows(report: Report, rates: dict[str, list[float]], cpu: CpuMeter) -> None:
+    """The proxy against the aiohttp proxy it replaced (issue 20), both in front of the same web in the same run."""
+    rate = {name: statistics.median(values) for name, values in rates.items()}
+    new, old = cpu.per_request_us("proxied: proxy"), cpu.per_request_us(f"{BASELINE}: proxy")
+    report.add("proxy CPU per proxied GET /api/me/tasks", new, "µs", "≤ 150 µs", lambda v: v <= 150)
+    report.add("aiohttp proxy (before issue 20) CPU per proxied GET /api/me/tasks", old, "µs")
+    report.add("proxy CPU, aiohttp proxy / this proxy", old / new, "x")
+    report.add("API through the aiohttp proxy / direct req/s, all on CPU 0", rate[BASELINE] / rate["direct"], "ratio")
+    web = cpu.per_request_us("direct")
+    report.add("API through the aiohttp proxy / direct by CPU (web / (web + proxy))",
+               web / cpu.per_request_us(BASELINE), "ratio")
 
 
 def _spread(rates: dict[str, list[float]]) -> str:

@@ -319,12 +319,9 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], within: float) -
 
 # What `tasksvc proxy` runs (the same imports and app), bound to 127.0.0.1 rather than every address.
 _PROXY_ON_LOOPBACK = """
-from aiohttp import web
 from tasksvc_run import cli
-from tasksvc_run.proxy.app import make_proxy_app
-settings = cli.load_settings()
-web.run_app(make_proxy_app(settings, dev_url=None), host="127.0.0.1", port=settings.port, print=None,
-            access_log=None, shutdown_timeout=5)
+from tasksvc_run.proxy.app import run_proxy
+run_proxy(cli.load_settings().model_copy(update={"host": "127.0.0.1"}))
 """
 
 

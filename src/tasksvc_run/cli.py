@@ -50,13 +50,9 @@ def cmd_migrate(settings: Settings) -> int:
 
 def cmd_proxy(settings: Settings) -> int:
     """Serve the proxy on HOST:PORT (R1), the unit's only public port."""
-    from aiohttp import web
+    from tasksvc_run.proxy.app import run_proxy
 
-    from tasksvc_run.proxy.app import make_proxy_app
-
-    app = make_proxy_app(settings, dev_url=os.environ.get("TASKSVC_DEV_GATEWAY_URL"))
-    web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None, shutdown_timeout=5)
-    return 0
+    return run_proxy(settings, dev_url=os.environ.get("TASKSVC_DEV_GATEWAY_URL"))
 
 
 def cmd_run(settings: Settings) -> int:

@@ -33,6 +33,8 @@ FATAL = web.AppKey("fatal_stop", FatalStop)  # stops the process on a schema err
 TEMPLATES: web.AppKey[jinja2.Environment] = web.AppKey("templates")
 SESSIONS = web.AppKey("session_cache", SessionCache)
 USER = web.RequestKey("user_id", str)
+# The request was authenticated by a personal API token, not the session cookie (SPEC section 22).
+VIA_TOKEN = web.RequestKey("via_api_token", bool)
 
 
 # Bot background work: schedulers and the outbound queue worker (issue 6).

@@ -6,11 +6,15 @@ Debian's /usr/bin/chromium is driven through playwright (no browser download). T
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from icalendar import Calendar
 from playwright.sync_api import Page, expect, sync_playwright
 from sqlalchemy import update
 
@@ -148,3 +152,52 @@ def test_a_recurring_chore_shows_its_rule_and_completing_it_names_the_next(
     page.get_by_label("Zona").fill("Marte/Olimpo")
     page.get_by_role("button", name="Guardar").click()
     expect(page.get_by_role("alert")).to_contain_text("zona horaria desconocida")
+
+
+def _get(url: str, **headers: str) -> tuple[int, str, bytes]:
+    request = urllib.request.Request(url, headers=headers)  # noqa: S310 - the loopback server under test
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:  # noqa: S310
+            return answer.status, answer.headers["Content-Type"], answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read()
+
+
+def test_a_calendar_link_and_a_token_are_made_on_their_pages(tab: Tab, server: ThreadedServer, db: Database) -> None:
+    page = tab.page
+    page.on("dialog", lambda dialog: dialog.accept())  # "¿Revocar el token…?"
+    page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+
+    page.get_by_role("link", name="Calendario").click()
+    expect(page.get_by_role("heading", name="Calendario")).to_be_visible()
+    page.get_by_role("button", name="Crear dirección").click()
+    expect(page.get_by_role("status")).to_have_text("Dirección de calendario creada.")
+    address = page.get_by_label("Tu dirección secreta")
+    expect(address).to_be_focused()
+    url = address.input_value()
+    assert url.startswith(f"{server.url}/cal/")
+    assert url.endswith(".ics")
+    status, kind, body = _get(url)
+    assert (status, kind) == (200, "text/calendar; charset=utf-8")
+    assert Calendar.from_ical(body).walk("VEVENT")  # the seeded tasks with a due date
+    expect(page.get_by_role("button", name="Desactivar")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "browser-calendario.png"), full_page=True)
+
+    page.get_by_role("link", name="Tokens").click()
+    page.get_by_label("Nombre").fill("Home Assistant")
+    page.get_by_role("button", name="Crear token").click()
+    expect(page.get_by_role("status")).to_have_text("Token «Home Assistant» creado.")
+    token = page.get_by_label("Tu token nuevo").input_value()
+    assert token.startswith("tsk_")
+    status, _, body = _get(f"{server.url}/api/me/tasks", Authorization=f"Bearer {token}")
+    assert status == 200
+    assert json.loads(body)["total"] > 0
+    item = page.locator("li.task", has_text="Home Assistant")
+    expect(item).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "browser-tokens.png"), full_page=True)
+
+    item.get_by_role("button", name="Revocar").click()
+    expect(page.get_by_role("status")).to_have_text("Token «Home Assistant» revocado.")
+    expect(page.get_by_text("No tienes tokens.")).to_be_visible()
+    assert _get(f"{server.url}/api/me/tasks", Authorization=f"Bearer {token}")[0] == 401
+    assert tab.console_errors == []

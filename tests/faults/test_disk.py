@@ -76,11 +76,12 @@ def _fill(folder: Path) -> Path:
     """Write a file until the file system is full; the file (delete it to free the space)."""
     filler = folder / "filler"
     chunk = b"\0" * 65536
-    with filler.open("wb") as out:
+    # Unbuffered: a chunk that only partly fits must not stay in a buffer whose flush at close fails again (it
+    # did, depending on where the free space ended within a chunk). A raw write writes what fits, then raises.
+    with filler.open("wb", buffering=0) as out:
         try:
             while True:
                 out.write(chunk)
-                out.flush()
         except OSError:
             pass
     return filler

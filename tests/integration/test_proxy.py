@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 import aiohttp
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestServer
 
-from taskcore.settings import load_settings
-from tasksvc_run.proxy.app import MAX_BODY, make_proxy_app, route
+from tasksvc_run.proxy.app import MAX_BODY, route
+from tests.integration.proxy_helpers import ProxyClient, proxy_at
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Upstream:
         return app
 
 
-Stack = tuple[TestClient[web.Request, web.Application], Upstream, Upstream, TestServer]
+Stack = tuple[ProxyClient, Upstream, Upstream, TestServer]
 
 
 @pytest.fixture
@@ -66,11 +66,13 @@ async def _stack(*, timeout_ms: int) -> AsyncIterator[Stack]:
     bot_server, web_server = TestServer(bot.app(), host="127.0.0.1"), TestServer(webapp.app(), host="127.0.0.1")
     await bot_server.start_server()
     await web_server.start_server()
-    settings = load_settings({"PROXY_UPSTREAM_TIMEOUT_MS": str(timeout_ms)})
-    proxy = make_proxy_app(settings, bot_url=str(bot_server.make_url("")).rstrip("/"),
-                           web_url=str(web_server.make_url("")).rstrip("/"))
-    async with TestClient(TestServer(proxy, host="127.0.0.1")) as client:
-        yield client, bot, webapp, web_server
+    async with proxy_at(str(bot_server.make_url("")).rstrip("/"), str(web_server.make_url("")).rstrip("/"),
+                        PROXY_UPSTREAM_TIMEOUT_MS=str(timeout_ms)) as proxy:
+        client = ProxyClient(proxy.port)  # type: ignore[attr-defined]
+        try:
+            yield client, bot, webapp, web_server
+        finally:
+            await client.close()
     await bot_server.close()
     await web_server.close()
 

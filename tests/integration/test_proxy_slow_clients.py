@@ -15,8 +15,8 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from taskcore.settings import load_settings
 from tasksvc_run.proxy import app as proxy_app
+from tests.integration.proxy_helpers import proxy_at
 
 UPLOADS = 300
 ANSWER_WITHIN = 1.0  # seconds: /webhook and web reads while the uploads trickle in
@@ -52,15 +52,12 @@ class Upstreams:
 
 @contextlib.asynccontextmanager
 async def proxy_in_front(upstreams: Upstreams, **limits: object) -> AsyncIterator[str]:
-    """The proxy in front of ``upstreams`` (``limits`` as make_proxy_app's keyword arguments); its base URL."""
+    """The proxy in front of ``upstreams`` (``limits`` as make_proxy's keyword arguments); its base URL."""
     bot_url, web_url = await upstreams.start()
-    app = proxy_app.make_proxy_app(load_settings({"NODE_ENV": "test"}), bot_url=bot_url, web_url=web_url, **limits)  # type: ignore[arg-type]
-    server = TestServer(app, host="127.0.0.1")
-    await server.start_server()
     try:
-        yield str(server.make_url("")).rstrip("/")
+        async with proxy_at(bot_url, web_url, **limits) as proxy:
+            yield f"http://127.0.0.1:{proxy.port}"  # type: ignore[attr-defined]
     finally:
-        await server.close()
         for upstream in upstreams.servers:
             await upstream.close()
 

@@ -1,5 +1,5 @@
 """Each process loads only what it uses (PERFORMANCE.md: resident memory per process): the supervisor never imports
-aiohttp, the proxy never imports SQLAlchemy."""
+aiohttp, the proxy neither aiohttp nor SQLAlchemy, the bot never imports icalendar."""
 
 from __future__ import annotations
 
@@ -19,10 +19,14 @@ def _loaded(modules: str, probe: str) -> bool:
 @pytest.mark.parametrize(("modules", "absent"), [
     ("tasksvc_run.cli, tasksvc_run.supervisor", "aiohttp"),
     ("tasksvc_run.cli, tasksvc_run.proxy.app", "sqlalchemy"),
+    ("tasksvc_run.cli, tasksvc_run.proxy.app", "aiohttp"),
+    ("tasksvc_run.cli, tasksvc_run.bot.app, tasksvc_run.bot.serve", "icalendar"),  # the bot never writes a feed
+    ("tasksvc_run.cli, tasksvc_run.web.app, tasksvc_run.web.serve", "icalendar"),  # loaded with the first feed
 ])
 def test_a_process_does_not_load_what_it_does_not_use(modules: str, absent: str) -> None:
     assert not _loaded(modules, absent)
 
 
 def test_the_probe_sees_a_module_that_is_loaded() -> None:
-    assert _loaded("tasksvc_run.cli, tasksvc_run.proxy.app", "aiohttp")
+    assert _loaded("tasksvc_run.cli, tasksvc_run.web", "aiohttp")
+    assert _loaded("tasksvc_run.cli, tasksvc_run.proxy.app", "httptools")

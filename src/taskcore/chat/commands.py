@@ -149,6 +149,21 @@ class WebLink:
 
 
 @dataclass(frozen=True, slots=True)
+class CalendarLink:
+    """``/t calendario``: a new address of the sender's calendar feed (the previous one stops working), sent by
+    direct message."""
+
+    name: ClassVar[str] = "calendario"
+
+
+@dataclass(frozen=True, slots=True)
+class CalendarRevoke:
+    """``/t calendario borrar``: revoke the sender's calendar feed."""
+
+    name: ClassVar[str] = "calendario"
+
+
+@dataclass(frozen=True, slots=True)
 class AdminHelp:
     """``/admin``: the admin help text."""
 
@@ -191,9 +206,11 @@ AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock 
 TaskCommand: TypeAlias = (
     Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode | StopSeries
 )
-"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone`` and ``WebLink``), for anyone in an allowed
-chat."""
-Command: TypeAlias = TaskCommand | SetReminders | ShowZone | SetZone | WebLink | AdminCommand
+"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone``, ``WebLink`` and the calendar's), for anyone
+in an allowed chat."""
+Command: TypeAlias = (
+    TaskCommand | SetReminders | ShowZone | SetZone | WebLink | CalendarLink | CalendarRevoke | AdminCommand
+)
 """Every command ``parse_command`` can return."""
 
 

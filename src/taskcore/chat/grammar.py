@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from taskcore.access import GroupStatus
+from taskcore.chat.calendar import parse_calendar
 from taskcore.chat.commands import (
     AdminAllow,
     AdminBlock,
@@ -243,6 +244,7 @@ _TASK_PARSERS = _table(
         ("parar", "stop"): lambda args, ctx: StopSeries(_one_id(args, "parar", ctx)),
         ("zona", "zone", "tz"): lambda args, ctx: parse_zone(args),
         ("web",): lambda args, ctx: WebLink(),
+        ("calendario", "calendar", "cal"): parse_calendar,
     }
 )
 _ADMIN_PARSERS = _table(

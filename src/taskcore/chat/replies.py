@@ -24,6 +24,9 @@ STATUS_PLURALS = {GroupStatus.PENDING: "pendientes", GroupStatus.ALLOWED: "permi
 
 WEB_IN_PRIVATE = "Te lo envío por privado."
 WEB_UNAVAILABLE = "El acceso web no está disponible: falta configurar WEB_BASE_URL."
+CALENDAR_UNAVAILABLE = "El calendario no está disponible: falta configurar WEB_BASE_URL."
+CALENDAR_REVOKED = "Calendario desactivado: su dirección ya no funciona."
+NO_CALENDAR = "No tenías ningún calendario activo."
 REMINDERS_OFF = "Recordatorios desactivados."
 NO_GROUP_TASKS = "No hay tareas abiertas en este grupo."
 NO_MY_TASKS = "No tienes tareas abiertas."
@@ -190,6 +193,12 @@ def reminders_set(freq: str, time: str) -> str:
 def web_link(url: str) -> str:
     """/t web, by direct message."""
     return f"Tu enlace para entrar en la web (vale 15 minutos, un solo uso):\n{url}"
+
+
+def calendar_link(url: str) -> str:
+    """/t calendario, by direct message."""
+    return ("Tu calendario de tareas: suscríbete a esta dirección desde Google Calendar, Apple Calendar o Thunderbird "
+            f"(no la compartas):\n{url}\nSi tenías otra, ya no funciona. Para desactivarlo: /t calendario borrar")
 
 
 def throttled(seconds: int) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from taskcore.chat import replies
+from taskcore.chat.calendar import CALENDAR_COMMANDS
 from taskcore.chat.commands import (
     Claim,
     Complete,
@@ -253,6 +254,7 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     ShowZone: show_zone,
     SetZone: set_zone,
     WebLink: web_link,
+    **CALENDAR_COMMANDS,
 }
 """Each ``/t`` command type and the function that carries it out."""
 

@@ -28,6 +28,7 @@ USAGE: dict[str, tuple[str, str]] = {
     ),
     "zona": ("/t zona [<zona IANA>|sin]", "/t zona America/Bogota"),
     "web": ("/t web", "/t web"),
+    "calendario": ("/t calendario [borrar]", "/t calendario"),
     "admin grupos": ("/admin grupos [pendientes|permitidos|bloqueados]", "/admin grupos pendientes"),
     "admin permitir": ("/admin permitir <dígitos>@g.us|aquí", "/admin permitir aquí"),
     "admin bloquear": ("/admin bloquear <dígitos>@g.us|aquí", "/admin bloquear 120363000000000000@g.us"),

@@ -15,6 +15,8 @@ from taskcore.storage.groups import GroupSnapshot
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.schema import (
     allowed_groups,
+    api_tokens,
+    calendar_feeds,
     group_members,
     groups,
     identity_aliases,
@@ -36,12 +38,14 @@ _KEYED: tuple[tuple[Table, tuple[str, ...]], ...] = (
     (task_assignments, ("task_id",)),
     (user_preferences, ()),
     (reminder_deliveries, ("slot",)),
+    (calendar_feeds, ()),
 )
 # Plain references to a user: simply re-pointed.
 _REFERENCES: tuple[Column[Any], ...] = (
     identity_aliases.c.user_id,
     web_tokens.c.user_id,
     web_sessions.c.user_id,
+    api_tokens.c.user_id,
     tasks.c.created_by,
     tasks.c.completed_by,
     task_assignments.c.assigned_by,

@@ -251,3 +251,22 @@ inbox = Table(
     Column("done_at", TS),
     Column("last_error", Text),
 )
+
+calendar_feeds = Table(
+    "calendar_feeds",
+    metadata,
+    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("token_hash", Text, nullable=False, unique=True),
+    Column("created_at", TS, nullable=False),
+)
+
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("token_hash", Text, nullable=False, unique=True),
+    Column("created_at", TS, nullable=False),
+    Column("last_used_at", TS),
+)

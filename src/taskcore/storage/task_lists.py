@@ -65,6 +65,7 @@ class MyTasksFilter:
     due_before: date | None = None
     page: int = 1
     limit: int = 20
+    pending_part: bool = False  # leave out each-mode tasks whose part the user has done (the calendar feed)
 
 
 def _member_group_ids(mode: GatingMode) -> Select[Any]:
@@ -88,16 +89,19 @@ def _contains_ignoring_ascii_case(dialect: str, column: Any) -> ColumnElement[bo
     return folded.like(func.translate(pattern, _UPPER, _LOWER), escape="\\")
 
 
-def _mine_candidates(mode: GatingMode, conditions: Sequence[Any], key: Any) -> Any:
-    """(id, key) of the user's tasks matching ``conditions``: assigned and visible, or personal and created by them.
+def _mine_candidates(mode: GatingMode, conditions: Sequence[Any], key: Any, *, pending_part: bool = False) -> Any:
+    """(id, key) of the user's tasks matching ``conditions``: assigned and visible, or personal and created by them;
+    with ``pending_part``, not those whose part (each mode) the user has done.
 
     A UNION ALL of two index searches: a personal task its creator is also assigned to comes from the first branch
     only, so no temporary B-tree is needed to remove duplicates.
     """
     user: Any = bindparam("user_id")
+    # In the any mode no part is ever marked done, so the condition needs no mode check (as in the digest).
+    parts = (ta.c.done_at.is_(None),) if pending_part else ()
     assigned = (
         select(t.c.id, key).select_from(ta.join(t, t.c.id == ta.c.task_id))
-        .where(ta.c.user_id == user, _visible(mode), *conditions)
+        .where(ta.c.user_id == user, _visible(mode), *parts, *conditions)
     )
     also_assigned = exists().where(ta.c.task_id == t.c.id, ta.c.user_id == user)
     personal = select(t.c.id, key).where(t.c.created_by == user, t.c.group_id.is_(None), ~also_assigned, *conditions)
@@ -140,7 +144,7 @@ _PAGE_COLUMNS = (
 
 @lru_cache(maxsize=64)
 def _my_tasks_statements(
-    dialect: str, mode: GatingMode, recent: bool, searching: bool, dated: bool
+    dialect: str, mode: GatingMode, recent: bool, searching: bool, dated: bool, *, pending_part: bool = False
 ) -> tuple[Select[Any], Select[Any]]:
     """The page statement and the count statement, built once per shape.
 
@@ -149,7 +153,7 @@ def _my_tasks_statements(
     only the page's tasks are then read, with their group name and assignees, one row per task and assignee.
     """
     mine = _mine_candidates(mode, _my_tasks_conditions(dialect, recent, searching, dated),
-                            t.c.completed_at if recent else t.c.due_date)
+                            t.c.completed_at if recent else t.c.due_date, pending_part=pending_part)
     key = mine.c.completed_at if recent else mine.c.due_date
     chosen = (
         select(mine.c.id, key.label("sort_key")).order_by(*_list_order(recent, key, mine.c.id))
@@ -171,7 +175,8 @@ def my_tasks(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasksFilte
     """The user's open (or recently completed) visible tasks: one page with its total and assignees, one statement."""
     recent = flt.status == "recent"
     page_stmt, count_stmt = _my_tasks_statements(
-        conn.dialect.name, mode, recent, bool(flt.search), flt.due_before is not None)
+        conn.dialect.name, mode, recent, bool(flt.search), flt.due_before is not None,
+        pending_part=flt.pending_part)
     params: dict[str, Any] = {"user_id": user_id, "limit": flt.limit, "offset": offset_of(flt.page, flt.limit)}
     if recent:
         params["since"] = now - RECENT_WINDOW

@@ -1,171 +1,100 @@
-"""A streaming reverse proxy: /webhook and /metrics to the bot, /health here, everything else to the web.
+"""The reverse proxy: /webhook and /metrics to the bot, /health here, everything else to the web (R1-R3, R6).
 
-Per-request work is kept small (PERFORMANCE.md): pooled client sessions, headers filtered in one pass, bodies
-streamed both ways. Each upstream has its own pool with a limit and an acquire timeout, and request bodies are read
-against the clock (proxy/body.py), so slow clients of one upstream cannot hold up the other, nor wait without end:
-a slow body gets 408, a pool that stays full 504 (SPEC sections 8 and 16).
+Written at the asyncio protocol level with httptools' parser (PERFORMANCE.md: the aiohttp client/server pair cost more
+CPU per request than the hello-world server it fronted): keep-alive upstream connections in one bounded pool per
+upstream, each header looked at once, bodies passed through as they come, responses re-framed only because R6 takes
+their Content-Length away. ``Proxy`` serves on a socket; ``run_proxy`` is `tasksvc proxy`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass, field
-
-import aiohttp
-from aiohttp import web
-from multidict import CIMultiDict
+import signal
 
 from taskcore.settings import Settings
-from tasksvc_run.problems import problem
-from tasksvc_run.proxy.body import CHUNK, MAX_BODY, BodyLimits, BodyTooLarge, BodyTooSlow, ClientBody
+from tasksvc_run.proxy.client import ClientConnection, Context
+from tasksvc_run.proxy.heads import route
+from tasksvc_run.proxy.limits import MAX_BODY, BodyLimits, PoolLimits
+from tasksvc_run.proxy.pool import Pool
 
+__all__ = ["MAX_BODY", "BodyLimits", "PoolLimits", "Proxy", "make_proxy", "route", "run_proxy"]
 log = logging.getLogger(__name__)
-
-HOP_BY_HOP = frozenset({
-    "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "trailers",
-    "transfer-encoding", "upgrade", "proxy-connection",
-})
-# What a client says about where it came from is not believed: the proxy says it itself (SPEC section 16).
-CLIENT_ORIGIN_CLAIMS = frozenset({"forwarded", "x-real-ip"})
-FORWARDED_PREFIX = "x-forwarded-"
-# R6: compression is off end to end; lengths are recomputed by this hop.
-DROPPED_RESPONSE = HOP_BY_HOP | {"content-encoding", "vary", "content-length"}
-SESSIONS = web.AppKey("proxy_sessions", dict)
-UPSTREAMS = web.AppKey("proxy_upstreams", dict)
-LIMITS = web.AppKey("proxy_body_limits", BodyLimits)
+SHUTDOWN_GRACE = 5.0  # seconds in-flight requests get to finish at a stop
 
 
-@dataclass(frozen=True, slots=True)
-class PoolLimits:
-    """Connections each upstream may hold at once, and how long a request waits for one when its pool is full
-    (at most PROXY_UPSTREAM_TIMEOUT_MS) before it gets 504."""
+class Proxy:
+    """The proxy in front of its upstreams (``name -> http://host:port``), serving once ``start`` is awaited."""
 
-    sizes: Mapping[str, int] = field(default_factory=lambda: {"bot": 64, "web": 128, "dev": 16})
-    wait: float = 5.0
+    def __init__(self, upstreams: dict[str, str], *, timeout: float, body_limits: BodyLimits | None = None,
+                 pool_limits: PoolLimits | None = None) -> None:
+        self.upstreams = dict(upstreams)
+        self.timeout = timeout
+        self.body_limits = body_limits or BodyLimits()
+        self.pool_limits = pool_limits or PoolLimits()
+        self.server: asyncio.Server | None = None
+        self.ctx: Context | None = None
 
+    async def start(self, host: str | None, port: int) -> int:
+        """Listen on ``host:port`` (port 0: a free one); the port it listens on."""
+        loop = asyncio.get_running_loop()
+        pools = {name: Pool(loop, name, url, size=self.pool_limits.sizes.get(name, 16), wait=self.pool_limits.wait,
+                            timeout=self.timeout) for name, url in self.upstreams.items()}
+        ctx = self.ctx = Context(loop, pools, self.body_limits)
+        self.server = await loop.create_server(lambda: ClientConnection(ctx), host, port, backlog=1024,
+                                               reuse_address=True)
+        return int(self.server.sockets[0].getsockname()[1])
 
-def route(path: str, *, dev: bool = False) -> str:
-    """Which upstream serves a path: "bot", "health", "dev" (development's local gateway) or "web" (R2, R3)."""
-    if path == "/webhook" or path.startswith("/webhook/") or path == "/metrics":
-        return "bot"
-    if path == "/health":
-        return "health"
-    if dev and path.startswith("/dev/"):
-        return "dev"
-    return "web"
-
-
-def upstream_headers(request: web.Request, target: str) -> CIMultiDict[str]:
-    """Request headers minus hop-by-hop ones and the client's own claims of origin (X-Forwarded-*, Forwarded,
-    X-Real-IP), plus X-Forwarded-For/-Proto/-Host as this proxy sees the request; the web gets identity (R6)."""
-    dropped = HOP_BY_HOP | CLIENT_ORIGIN_CLAIMS | _connection_tokens(request.headers)
-    headers = CIMultiDict((k, v) for k, v in request.headers.items()
-                          if k.lower() not in dropped and not k.lower().startswith(FORWARDED_PREFIX))
-    headers["X-Forwarded-For"] = request.remote or ""
-    headers["X-Forwarded-Proto"] = request.scheme
-    headers["X-Forwarded-Host"] = request.host
-    if target == "web":
-        headers["Accept-Encoding"] = "identity"
-    return headers
-
-
-def _connection_tokens(headers: Mapping[str, str]) -> frozenset[str]:
-    """Header names that a Connection header marks as hop-by-hop."""
-    value = headers.get("Connection")
-    return frozenset(t.strip().lower() for t in value.split(",") if t.strip()) if value else frozenset()
-
-
-async def health(_: web.Request) -> web.Response:
-    """GET /health: always 200 (answered here, for container health checks)."""
-    return web.json_response({"status": "ok"})
-
-
-async def forward(request: web.Request) -> web.StreamResponse:
-    """Forward one request upstream and stream the answer back."""
-    target = route(request.path, dev="dev" in request.app[UPSTREAMS])
-    if target == "health":
-        return await health(request)
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        return problem(413, "request bodies are limited to 10 MiB")
-    return await _proxy(request, target)
-
-
-async def _proxy(request: web.Request, target: str) -> web.StreamResponse:
-    url = request.app[UPSTREAMS][target] + request.rel_url.raw_path_qs
-    body = ClientBody(request, request.app[LIMITS])
-    try:
-        data = await body.start()  # before an upstream connection is taken
-        async with request.app[SESSIONS][target].request(
-            request.method, url, headers=upstream_headers(request, target), allow_redirects=False, data=data,
-        ) as upstream:
-            return await _relay(request, upstream)
-    except (BodyTooLarge, BodyTooSlow, TimeoutError, aiohttp.ClientError) as exc:
-        return _failed(target, body.failure or exc)
-
-
-def _failed(target: str, exc: BaseException) -> web.Response:
-    """The problem answer for a request that could not be forwarded (the body's own failure comes first: the
-    upstream client wraps what the body stream raised)."""
-    if isinstance(exc, BodyTooLarge):
-        return problem(413, "request bodies are limited to 10 MiB")
-    if isinstance(exc, BodyTooSlow):
-        return problem(408, "the request body arrived too slowly")
-    if isinstance(exc, TimeoutError):
-        return problem(504, f"the {target} process did not answer in time")
-    log.warning("proxy: upstream unavailable", extra={"upstream": target, "error": type(exc).__name__})
-    return problem(502, f"the {target} process is not available")
-
-
-async def _relay(request: web.Request, upstream: aiohttp.ClientResponse) -> web.StreamResponse:
-    dropped = DROPPED_RESPONSE | _connection_tokens(upstream.headers)
-    headers = CIMultiDict((k, v) for k, v in upstream.headers.items() if k.lower() not in dropped)
-    response = web.StreamResponse(status=upstream.status, reason=upstream.reason, headers=headers)
-    await response.prepare(request)
-    try:
-        async for chunk in upstream.content.iter_chunked(CHUNK):
-            await response.write(chunk)
-    except (aiohttp.ClientError, TimeoutError) as exc:  # headers are gone: all that is left is to cut it short
-        log.warning("proxy: upstream failed mid-response", extra={"error": type(exc).__name__})
-        request.transport.close() if request.transport else None
-        return response
-    await response.write_eof()
-    return response
-
-
-def _sessions_ctx(settings: Settings, pools: PoolLimits) -> Callable[[web.Application], AsyncIterator[None]]:
-    async def ctx(app: web.Application) -> AsyncIterator[None]:
-        upstream_timeout = settings.proxy_upstream_timeout_ms / 1000
-        timeout = aiohttp.ClientTimeout(total=None, connect=min(pools.wait, upstream_timeout), sock_connect=5,
-                                        sock_read=upstream_timeout)
-        app[SESSIONS] = {  # one pool per upstream: a crowd at one cannot hold up the other
-            name: aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=pools.sizes[name], keepalive_timeout=30, ttl_dns_cache=None),
-                timeout=timeout, auto_decompress=True, skip_auto_headers=("User-Agent", "Accept-Encoding"))
-            for name in app[UPSTREAMS]
-        }
-        yield
-        for session in app[SESSIONS].values():
-            await session.close()
+    async def close(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop listening, let requests in flight finish (at most ``grace`` seconds), then close everything."""
+        if self.server is None or self.ctx is None:
+            return
+        self.server.close()
+        ctx = self.ctx
+        ctx.stopping = True
+        for conn in list(ctx.connections):
+            conn.stopping = True
+            if not conn.queue:
+                conn.close()
+        if ctx.connections:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(grace):
+                    await ctx.drained.wait()
+        for conn in list(ctx.connections):
+            conn.transport.abort() if conn.transport else None
+        for pool in ctx.pools.values():
+            pool.close()
+        await self.server.wait_closed()
         await asyncio.sleep(0)
 
-    return ctx
 
-
-def make_proxy_app(
-    settings: Settings, *, bot_url: str | None = None, web_url: str | None = None, dev_url: str | None = None,
-    body_limits: BodyLimits | None = None, pool_limits: PoolLimits | None = None,
-) -> web.Application:
-    """The proxy app; upstreams default to 127.0.0.1 on BOT_PORT and WEB_PORT; /dev/ goes to ``dev_url`` if given."""
-    app = web.Application(client_max_size=MAX_BODY, handler_args={"max_field_size": 16384})
-    app[UPSTREAMS] = {
-        "bot": bot_url or f"http://127.0.0.1:{settings.bot_port}",
-        "web": web_url or f"http://127.0.0.1:{settings.web_port}",
-    }
+def make_proxy(settings: Settings, *, bot_url: str | None = None, web_url: str | None = None,
+               dev_url: str | None = None, body_limits: BodyLimits | None = None,
+               pool_limits: PoolLimits | None = None) -> Proxy:
+    """The proxy; upstreams default to 127.0.0.1 on BOT_PORT and WEB_PORT; /dev/ goes to ``dev_url`` if given (in
+    development only)."""
+    upstreams = {"bot": bot_url or f"http://127.0.0.1:{settings.bot_port}",
+                 "web": web_url or f"http://127.0.0.1:{settings.web_port}"}
     if dev_url and settings.node_env == "development":
-        app[UPSTREAMS]["dev"] = dev_url
-    app[LIMITS] = body_limits or BodyLimits()
-    app.cleanup_ctx.append(_sessions_ctx(settings, pool_limits or PoolLimits()))
-    app.router.add_route("*", "/{tail:.*}", forward)
-    return app
+        upstreams["dev"] = dev_url
+    return Proxy(upstreams, timeout=settings.proxy_upstream_timeout_ms / 1000, body_limits=body_limits,
+                 pool_limits=pool_limits)
+
+
+def run_proxy(settings: Settings, *, dev_url: str | None = None) -> int:
+    """`tasksvc proxy`: serve on HOST:PORT until SIGTERM or SIGINT, then stop within SHUTDOWN_GRACE seconds."""
+
+    async def serve() -> None:
+        proxy = make_proxy(settings, dev_url=dev_url)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):  # before the port opens: whoever sees it may stop us
+            loop.add_signal_handler(signum, stop.set)
+        await proxy.start(settings.host, settings.port)
+        log.info("proxy listening", extra={"port": settings.port})
+        await stop.wait()
+        await proxy.close()
+
+    asyncio.run(serve())
+    return 0

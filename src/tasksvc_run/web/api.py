@@ -25,8 +25,9 @@ from taskcore.services.reactions import react_to_completion
 from taskcore.storage.db import Database
 from taskcore.zones import UserZone
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
+from tasksvc_run.web import access_models as am
+from tasksvc_run.web import calendar, render, tokens
 from tasksvc_run.web import models as m
-from tasksvc_run.web import render
 from tasksvc_run.web.openapi import ApiRoute, build_document
 from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, task_id_of
 
@@ -191,6 +192,18 @@ ROUTES: tuple[ApiRoute, ...] = (
              "Change the due date, description or completion mode, or end the series (recurrence: null)",
              m.TaskItem, body=m.TaskPatch, path_schemas=_TASK_ID, errors=(*_TASK_ERRORS, 400, 422)),
     ApiRoute("GET", "/api/openapi.json", openapi, "getOpenApi", "This document", m.OpenApiDocument),
+    # Calendars and API tokens (SPEC section 22).
+    ApiRoute("POST", "/api/me/calendar", calendar.create_calendar, "createCalendar",
+             "Make my calendar feed's address, or a new one (the old one stops working)", am.CalendarOut,
+             errors=(415, 429), status=201),
+    ApiRoute("DELETE", "/api/me/calendar", calendar.delete_calendar, "deleteCalendar",
+             "Revoke my calendar feed (its address answers 404)", None, errors=(415, 429), status=204),
+    ApiRoute("POST", "/api/me/tokens", tokens.create_token, "createToken", "Create a personal API token (shown once)",
+             am.TokenCreated, body=am.TokenBody, errors=(415, 422, 429), status=201),
+    ApiRoute("GET", "/api/me/tokens", tokens.list_tokens, "listTokens", "My API tokens (never the secret)",
+             am.TokenList),
+    ApiRoute("DELETE", "/api/me/tokens/{id}", tokens.delete_token, "deleteToken", "Revoke one of my API tokens",
+             None, path_schemas=_TASK_ID, errors=(404, 415, 429), status=204),
 )
 
 

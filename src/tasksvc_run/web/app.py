@@ -14,6 +14,7 @@ from tasksvc_run.clock import Clock, SystemClock
 from tasksvc_run.keys import CLOCK, DB, FATAL, LIMITER, SESSIONS, SETTINGS, TEMPLATES
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.api import add_api_routes
+from tasksvc_run.web.calendar import add_calendar_routes
 from tasksvc_run.web.errors import problem_middleware
 from tasksvc_run.web.pages import add_page_routes
 from tasksvc_run.web.session import api_guard, confirm_login, login, logout, session_middleware
@@ -53,6 +54,7 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app.on_response_prepare.append(add_security_headers)
     add_api_routes(app)
     add_page_routes(app)
+    add_calendar_routes(app)
     app.router.add_get("/login", login)
     app.router.add_post("/login", confirm_login)
     app.router.add_post("/logout", logout)

@@ -3,14 +3,20 @@
 The session cookie is SameSite=Lax, and on top of that every write under /api must say its body is JSON, with a
 body or without one: an HTML form on another site can only send form data or plain text, and a script there
 cannot send ``Content-Type: application/json`` to this origin without a CORS grant, which this service never
-gives. This is the one place that decides whether a write may proceed; an ``Authorization: Bearer`` API token
-(SPEC section 22), which no browser attaches by itself, is the exemption to add here.
+gives. This is the one place that decides whether a write may proceed.
+
+A request authenticated by an ``Authorization: Bearer`` API token (SPEC section 22) is exempt: no browser attaches
+that header by itself, another site's page cannot read the token, and a script there cannot set the header on a
+request to this origin without a CORS preflight, which is never granted. Such a request carries no session cookie
+(the token guard refuses the two together), so nothing ambient acts for the user. A body it sends must still be
+JSON (``parsing.require_json_type``); a write without a body needs no Content-Type (``curl -X POST`` works).
 """
 
 from __future__ import annotations
 
 from aiohttp import web
 
+from tasksvc_run.keys import VIA_TOKEN
 from tasksvc_run.web.errors import RequestProblem
 
 JSON_TYPE = "application/json"
@@ -23,7 +29,8 @@ def declares_json(request: web.Request) -> bool:
 
 
 def require_same_site_write(request: web.Request) -> None:
-    """415 for a POST, PATCH, PUT or DELETE that does not declare JSON, whether or not it has a body."""
-    if request.method in WRITE_METHODS and not declares_json(request):
+    """415 for a POST, PATCH, PUT or DELETE that does not declare JSON, whether or not it has a body, unless an API
+    token authenticated it."""
+    if request.method in WRITE_METHODS and not request.get(VIA_TOKEN) and not declares_json(request):
         raise RequestProblem(415, "unsupported-media-type",
                              "Las escrituras en /api deben enviarse con Content-Type: application/json.")

@@ -54,9 +54,11 @@ _PYDANTIC_MESSAGES = {
 class RequestProblem(Exception):
     """A request the shell rejects before any use case runs (400, 415, 422)."""
 
-    def __init__(self, status: int, kind: str, detail: str, errors: Sequence[Mapping[str, str]] = ()) -> None:
+    def __init__(self, status: int, kind: str, detail: str, errors: Sequence[Mapping[str, str]] = (),
+                 headers: Mapping[str, str] | None = None) -> None:
         super().__init__(detail)
         self.status, self.kind, self.detail, self.errors = status, kind, detail, list(errors)
+        self.headers = dict(headers or {})
 
 
 def invalid_fields(exc: pydantic.ValidationError) -> RequestProblem:
@@ -77,6 +79,11 @@ def _message(error: Any) -> str:
     if kind in ("greater_than_equal", "less_than_equal"):
         return f"debe ser {'>=' if kind == 'greater_than_equal' else '<='} {ctx.get('ge', ctx.get('le'))}"
     return str(error["msg"])
+
+
+def loggable_path(path: str) -> str:
+    """The path as a log line may show it: a calendar feed's path is its secret token, so it is cut off."""
+    return "/cal/…" if path.startswith("/cal/") else path
 
 
 def is_api(request: web.Request) -> bool:
@@ -112,7 +119,7 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
     try:
         return await handler(request)
     except RequestProblem as exc:
-        return _render(request, exc)
+        return _render(request, exc, exc.headers)
     except RateLimited as exc:
         return _render(request, _from_taskcore(exc), {"Retry-After": str(exc.retry_after)})
     except (ValidationError, Unauthorized, Forbidden, NotFound, Conflict) as exc:
@@ -130,7 +137,7 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
 def _unexpected(request: web.Request, exc: Exception) -> web.Response:
     """503 when the database cannot do the work now (a full or read-only disk...), named in one log line; else a
     500 whose traceback goes to the log only."""
-    where = {"path": request.path, "method": request.method}
+    where = {"path": loggable_path(request.path), "method": request.method}
     if is_schema_error(exc):
         request.app[FATAL](exc, where="web")
         return _render(request, RequestProblem(503, "storage-unavailable", "El servicio se está reiniciando."))

@@ -19,6 +19,12 @@ from tasksvc_run.web.models import Problem
 
 Handler = Callable[..., Awaitable[Any]]
 REF = "#/components/schemas/{model}"
+# The session cookie of the pages, or a personal API token (SPEC section 22).
+SECURITY_SCHEMES = {
+    "session": {"type": "apiKey", "in": "cookie", "name": "tasksvc_session"},
+    "bearer": {"type": "http", "scheme": "bearer", "description": "A personal API token (tsk_...) created on the "
+               "Tokens page; a request must not carry the session cookie as well (400)."},
+}
 _PATH_PARAM = re.compile(r"\{(\w+)\}")
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds until the bucket holds a token again.",
                                 "schema": {"type": "integer", "minimum": 1}}}
@@ -33,17 +39,19 @@ class ApiRoute:
     handler: Handler
     operation_id: str
     summary: str
-    response: type[BaseModel]
+    response: type[BaseModel] | None  # None: an empty answer (204)
     query: type[BaseModel] | None = None
     body: type[BaseModel] | None = None
     path_schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     errors: tuple[int, ...] = ()
+    status: int = 200
 
 
 def _components(routes: Iterable[ApiRoute]) -> dict[str, Any]:
     models: dict[type[BaseModel], JsonSchemaMode] = {Problem: "serialization"}
     for route in routes:
-        models[route.response] = "serialization"
+        if route.response is not None:
+            models[route.response] = "serialization"
         if route.body is not None:
             models[route.body] = "validation"
     _, top = models_json_schema(list(models.items()), ref_template=REF)
@@ -64,10 +72,12 @@ def _parameters(route: ApiRoute) -> list[dict[str, Any]]:
 
 
 def _responses(route: ApiRoute) -> dict[str, Any]:
-    ok = {"description": "OK", "content": {"application/json": {"schema": {"$ref": REF.format(model=
-          route.response.__name__)}}}}
-    responses: dict[str, Any] = {"200": ok}
-    for status in sorted({401, 503, *route.errors}):  # 503: the database refuses writes (full or read-only disk)
+    ok: dict[str, Any] = {"description": HTTPStatus(route.status).phrase}
+    if route.response is not None:
+        ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=route.response.__name__)}}}
+    responses: dict[str, Any] = {str(route.status): ok}
+    # 400: a session cookie and a bearer token in one request; 503: the database refuses writes (full or read-only disk)
+    for status in sorted({400, 401, 503, *route.errors}):
         entry: dict[str, Any] = {"description": HTTPStatus(status).phrase, "content": {
             "application/problem+json": {"schema": {"$ref": REF.format(model="Problem")}}}}
         if status in (429, 503):
@@ -95,9 +105,9 @@ def build_document(routes: Iterable[ApiRoute], *, version: str) -> dict[str, Any
         "openapi": "3.1.0",
         "info": {"title": "tasksvc web API", "version": version,
                  "description": "Tasks, groups and reminder preferences of the signed-in user. Errors are RFC 9457 "
-                                "problem details. Writes (POST, PATCH) are rate limited per user."},
+                                "problem details. Writes (POST, PATCH, DELETE) are rate limited per user. "
+                                "Authenticate with the session cookie or with `Authorization: Bearer <token>`."},
         "paths": paths,
-        "components": {"schemas": _components(routes), "securitySchemes": {
-            "session": {"type": "apiKey", "in": "cookie", "name": "tasksvc_session"}}},
-        "security": [{"session": []}],
+        "components": {"schemas": _components(routes), "securitySchemes": SECURITY_SCHEMES},
+        "security": [{"session": []}, {"bearer": []}],  # either one; both in one request is a 400
     }

@@ -21,6 +21,7 @@ from taskcore.services.web_auth import (
 )
 from taskcore.settings import Settings
 from tasksvc_run.keys import CLOCK, DB, LIMITER, SESSIONS, SETTINGS, USER
+from tasksvc_run.web.bearer import presented_token, token_user
 from tasksvc_run.web.crosssite import WRITE_METHODS, require_same_site_write
 from tasksvc_run.web.errors import is_api
 from tasksvc_run.web.templating import render
@@ -58,11 +59,17 @@ async def _resolve_user(request: web.Request) -> str | None:
     return app[SETTINGS].default_user  # DEV_DEFAULT_USER, only ever set in development
 
 
+# Static files and calendar feeds (whose token is in the URL) are served without looking for a session.
+SESSIONLESS = ("/static/", "/cal/")
+
+
 @web.middleware
 async def session_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Attach the signed-in user (if any) to the request; static files need no session."""
-    if not request.path.startswith("/static/"):
-        user = await _resolve_user(request)
+    """Attach the signed-in user (if any) to the request: by an API token on /api paths that carry one (bearer),
+    else by the session cookie."""
+    if not request.path.startswith(SESSIONLESS):
+        token = presented_token(request, cookie=COOKIE)
+        user = await (token_user(request, token) if token is not None else _resolve_user(request))
         if user is not None:
             request[USER] = user
     return await handler(request)
@@ -70,8 +77,8 @@ async def session_middleware(request: web.Request, handler: Handler) -> web.Stre
 
 @web.middleware
 async def api_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every /api path needs a session (A1); every write under /api takes a token from the user's bucket, then must
-    declare JSON (crosssite)."""
+    """Every /api path needs a session or an API token (A1, SPEC 22); every write under /api takes a token from the
+    user's bucket, then must declare JSON unless an API token authenticated it (crosssite)."""
     if is_api(request):
         user = request.get(USER)
         if user is None:

@@ -181,11 +181,102 @@
       form.classList.add("loading");
       return;
     }
-    if (kind !== "edit" && kind !== "prefs") { return; }
+    const save = { edit: saveEdit, prefs: savePreferences, token: createToken }[kind];
+    if (!save) { return; }
     event.preventDefault();
     const button = form.querySelector('button[type="submit"]');
     const item = form.closest("[data-task-id]");
-    busy(button, item, function () { return kind === "edit" ? saveEdit(form) : savePreferences(form); });
+    busy(button, item, function () { return save(form); });
+  });
+
+  // Calendario: the feed's secret address is shown once, when it is made.
+  function showSecret(box, input, value) {
+    input.value = value;
+    box.hidden = false;
+    input.focus();
+    input.select();
+  }
+
+  async function calendarAction(action) {
+    const state = document.getElementById("calendar-state");
+    const create = document.getElementById("calendar-create");
+    const remove = document.getElementById("calendar-delete");
+    const box = document.getElementById("calendar-new");
+    if (action === "create") {
+      const made = await api("POST", "/api/me/calendar");
+      document.getElementById("calendar-webcal").href = made.url.replace(/^https?:/, "webcal:");
+      showSecret(box, document.getElementById("calendar-url"), made.url);
+      state.textContent = "Tienes una dirección de calendario activa; la anterior, si tenías, ya no funciona.";
+      create.textContent = "Crear una dirección nueva";
+      remove.hidden = false;
+      say("Dirección de calendario creada.");
+      return;
+    }
+    if (!window.confirm("¿Desactivar tu calendario? La dirección dejará de funcionar en todas partes.")) { say(""); return; }
+    await api("DELETE", "/api/me/calendar");
+    box.hidden = true;
+    document.getElementById("calendar-url").value = "";
+    state.textContent = "Aún no tienes una dirección de calendario.";
+    create.textContent = "Crear dirección";
+    remove.hidden = true;
+    create.focus();
+    say("Calendario desactivado: su dirección ya no funciona.");
+  }
+
+  // Tokens: created from the form (shown once), revoked from the list.
+  function tokenItem(token) {
+    const item = document.createElement("li");
+    item.className = "task";
+    item.dataset.tokenId = String(token.id);
+    const name = document.createElement("p");
+    name.className = "task-desc";
+    name.textContent = token.name;
+    const meta = document.createElement("p");
+    meta.className = "task-meta";
+    meta.textContent = "Creado ahora · Sin usar";
+    const actions = document.createElement("div");
+    actions.className = "task-actions";
+    const revoke = document.createElement("button");
+    revoke.type = "button";
+    revoke.className = "secondary";
+    revoke.dataset.tokenAction = "revoke";
+    revoke.textContent = "Revocar";
+    actions.appendChild(revoke);
+    item.append(name, meta, actions);
+    return item;
+  }
+
+  async function createToken(form) {
+    const made = await api("POST", "/api/me/tokens", { name: form.elements.name.value });
+    document.getElementById("token-list").appendChild(tokenItem(made));
+    document.getElementById("token-empty").hidden = true;
+    form.reset();
+    showSecret(document.getElementById("token-new"), document.getElementById("token-value"), made.token);
+    say("Token «" + made.name + "» creado.");
+  }
+
+  async function revokeToken(item) {
+    const name = item.querySelector(".task-desc").textContent;
+    if (!window.confirm("¿Revocar el token «" + name + "»? Lo que lo use dejará de funcionar.")) { say(""); return; }
+    await api("DELETE", "/api/me/tokens/" + item.dataset.tokenId);
+    const list = item.parentNode;
+    item.remove();
+    document.getElementById("token-empty").hidden = list.children.length > 0;
+    document.getElementById("token-name").focus();
+    say("Token «" + name + "» revocado.");
+  }
+
+  document.addEventListener("click", function (event) {
+    const calendar = event.target.closest("button[data-calendar]");
+    if (calendar) {
+      busy(calendar, null, function () { return calendarAction(calendar.dataset.calendar); });
+      return;
+    }
+    const revoke = event.target.closest('button[data-token-action="revoke"]');
+    if (revoke) {
+      const item = revoke.closest("[data-token-id]");
+      busy(revoke, item, function () { return revokeToken(item); });
+    }
   });
 
   document.querySelectorAll(".task-desc").forEach(function (node) { node.tabIndex = -1; });

@@ -1,0 +1,61 @@
+"""``/t calendario``: the sender's calendar feed from the chat (SPEC section 22).
+
+The feed's token is stored hashed, so an address cannot be sent twice: each ``/t calendario`` makes a new one (the
+previous one stops working) and sends it by direct message only, like ``/t web``; a group hears only that it was
+sent. ``/t calendario borrar`` revokes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from taskcore.calendar_feed import feed_url
+from taskcore.chat import replies
+from taskcore.chat.commands import CalendarLink, CalendarRevoke
+from taskcore.chat.result import direct_message
+from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.chat.usage import usage_error
+from taskcore.queue_rules import LOGIN_LINK_LABEL
+from taskcore.services import calendar
+
+REVOKE_WORDS = frozenset({"borrar", "quitar", "desactivar", "revocar", "off", "delete", "revoke"})
+
+
+def parse_calendar(args: str, _ctx: object) -> CalendarLink | CalendarRevoke:
+    """``/t calendario`` alone, or followed by one of REVOKE_WORDS (any case)."""
+    words = args.split()
+    if not words:
+        return CalendarLink()
+    if len(words) > 1:
+        raise usage_error("calendario", "sobran datos")
+    if words[0].casefold() not in REVOKE_WORDS:
+        shown = words[0] if len(words[0]) <= 40 else words[0][:40] + "…"
+        raise usage_error("calendario", f"opción no válida: «{shown}»")
+    return CalendarRevoke()
+
+
+def calendar_link(turn: Turn, cmd: CalendarLink) -> Answer:
+    """/t calendario: a new feed address, by direct message only (the queue drops its text once sent, like a login
+    link's: the address is a credential)."""
+    base = turn.policy.web_base_url
+    if not base:
+        return rejected(replies.CALENDAR_UNAVAILABLE)
+    token = calendar.issue_calendar_feed(turn.db, user_id=turn.user_id, now=turn.moment.now)
+    text = replies.calendar_link(feed_url(base, token))
+    if turn.group_id is None:
+        return Answer(text, label=LOGIN_LINK_LABEL)
+    return Answer(replies.WEB_IN_PRIVATE, extra=(direct_message(turn.private_chat, text, label=LOGIN_LINK_LABEL),))
+
+
+def calendar_revoke(turn: Turn, cmd: CalendarRevoke) -> Answer:
+    """/t calendario borrar: the feed's address answers 404 from now on."""
+    had = calendar.revoke_calendar_feed(turn.db, user_id=turn.user_id)
+    return Answer(replies.CALENDAR_REVOKED if had else replies.NO_CALENDAR)
+
+
+CALENDAR_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
+    CalendarLink: calendar_link,
+    CalendarRevoke: calendar_revoke,
+}
+"""Each calendar command type and the function that carries it out."""

@@ -1,0 +1,71 @@
+"""Calendar feeds (SPEC section 22): a secret URL per user, issued or rotated, revoked, and read by its token.
+
+The token (32 random bytes, URL-safe) is returned once and stored only as its SHA-256 hash. Reading a feed hashes
+whatever token it is given and looks the hash up: a revoked token and one that never existed take the same path
+to the same NotFound.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import Connection
+
+from taskcore.access import GatingMode
+from taskcore.errors import NotFound
+from taskcore.model import Task
+from taskcore.services.web_auth import SECRET_BYTES, hash_secret
+from taskcore.storage import calendar as q
+from taskcore.storage import task_lists as lists
+from taskcore.storage.db import Database
+from taskcore.storage.users import ensure_user
+
+FEED_LIMIT = 1000
+"""At most this many events in one feed (the soonest due first): a calendar is for what is coming, not an archive."""
+
+
+@dataclass(frozen=True, slots=True)
+class CalendarFeed:
+    """Whose feed a token opened, and the tasks it shows: their open tasks with a due date, soonest first."""
+
+    user_id: str
+    tasks: tuple[Task, ...]
+
+
+def issue_calendar_feed(db: Database, *, user_id: str, now: datetime) -> str:
+    """A new feed token for the user (created if absent); the token they had before stops working."""
+    token = secrets.token_urlsafe(SECRET_BYTES)
+
+    def work(conn: Connection) -> None:
+        ensure_user(conn, user_id, now)
+        q.put_feed(conn, user_id=user_id, token_hash=hash_secret(token), now=now)
+
+    db.transact(work)
+    return token
+
+
+def revoke_calendar_feed(db: Database, *, user_id: str) -> bool:
+    """Revoke the user's feed (its URL then answers 404); True when they had one."""
+    return db.transact(lambda conn: q.delete_feed(conn, user_id=user_id))
+
+
+def calendar_feed_since(db: Database, *, user_id: str) -> datetime | None:
+    """When the user's current feed URL was made; None when they have no feed."""
+    with db.read() as conn:
+        return q.feed_created_at(conn, user_id=user_id)
+
+
+def read_calendar_feed(db: Database, mode: GatingMode, *, token: str, now: datetime) -> CalendarFeed:
+    """The feed of ``token``: what GET /api/me/tasks lists open for its user, keeping only tasks with a due date and
+    leaving out a shared task whose part the user has done (as the digest does, SPEC 19); NotFound for a revoked,
+    rotated or unknown token alike. Reads only."""
+    token_hash = hash_secret(token)
+    with db.read() as conn:
+        user_id = q.feed_user(conn, token_hash=token_hash)
+        if user_id is None:
+            raise NotFound("no such calendar feed")
+        dated = lists.MyTasksFilter(status="open", due_before=date.max, page=1, limit=FEED_LIMIT, pending_part=True)
+        page = lists.my_tasks(conn, user_id, mode, dated, now)
+    return CalendarFeed(user_id, tuple(page.items))
