@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -13,13 +14,42 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+
+
+def _below_ephemeral() -> range:
+    """Ports the OS never hands out itself (neither for a bind to port 0 nor as a connection's source port)."""
+    try:
+        low = int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    return range(max(1024, low - 12_000), low)
+
 
 def free_ports(count: int) -> list[int]:
-    """Ports the OS just handed out on 127.0.0.1 (closed again, so a child can bind them)."""
-    sockets = [socket.socket() for _ in range(count)]
+    """Ports free on 127.0.0.1 now (each checked by a bind, closed again so a child can bind it), picked at random
+    below the OS's ephemeral range. A unit keeps its ports across the restarts the fault tests cause; were they
+    ephemeral ones, a test in another worker binding port 0 could be handed one while the unit is down, and the load
+    meant for the unit would reach that test's server. Ephemeral ports only when none below is free."""
+    ports: list[int] = []
+    candidates = _below_ephemeral()
+    pick = random.SystemRandom().choice
+    tries = 100 * count if candidates else 0  # bounded: a busy port is skipped
+    while len(ports) < count and tries:
+        tries -= 1
+        port = pick(candidates)
+        if port in ports:
+            continue
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        ports.append(port)
+    sockets = [socket.socket() for _ in range(count - len(ports))]
     for sock in sockets:
         sock.bind(("127.0.0.1", 0))
-    ports = [sock.getsockname()[1] for sock in sockets]
+    ports += [sock.getsockname()[1] for sock in sockets]
     for sock in sockets:
         sock.close()
     return ports
