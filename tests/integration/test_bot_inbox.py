@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -23,31 +20,7 @@ from tasksvc_run import keys
 from tests.builders import NOW, wa_text
 from tests.chat_support import task_rows, texts
 from tests.integration.bot_harness import running_bot
-
-
-@contextmanager
-def write_lock_held(db: Database) -> Iterator[threading.Event]:
-    """Another program holds the SQLite write lock until the yielded event is set."""
-    path = db.engine.url.database
-    assert path is not None
-    held, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=10)
-        conn.execute("BEGIN IMMEDIATE")
-        held.set()
-        release.wait(10)
-        conn.execute("COMMIT")
-        conn.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert held.wait(10)
-    try:
-        yield release
-    finally:
-        release.set()
-        holder.join(10)
+from tests.locks import write_lock_held
 
 
 async def test_an_acknowledged_event_is_in_the_inbox_before_the_answer(sqlite_db: Database) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
 from typing import Any
 
@@ -25,6 +24,7 @@ from taskcore.storage.db import Database, is_busy_error
 from taskcore.storage.schema import inbox
 from tests.builders import NOW, TODAY, wa_text
 from tests.chat_support import policy, task_rows, texts
+from tests.locks import write_lock_held
 
 
 def moment(_row: InboxRow) -> Moment:
@@ -130,29 +130,11 @@ def test_a_stored_body_that_is_not_an_object_is_ignored_and_done(db: Database) -
 
 
 def test_storing_waits_at_most_its_bound_for_a_write_lock_held_elsewhere(sqlite_db: Database, tmp_path: Any) -> None:
-    path = sqlite_db.engine.url.database
-    assert path is not None
-    held, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=10)
-        conn.execute("BEGIN IMMEDIATE")
-        held.set()
-        release.wait(10)
-        conn.execute("COMMIT")
-        conn.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert held.wait(10)
+    with write_lock_held(sqlite_db):
         started = time.monotonic()
         with pytest.raises(OperationalError) as refused:
             store_events(sqlite_db, [NewEvent("k", None, None, "{}")], now=NOW, wait_ms=100)
         waited = time.monotonic() - started
-    finally:
-        release.set()
-        holder.join(10)
     assert is_busy_error(refused.value)
     assert waited < 4.0  # bounded by wait_ms, far below the 5 s busy timeout of other writes
     assert inbox_stats(sqlite_db)["pending"] == 0  # nothing half stored
