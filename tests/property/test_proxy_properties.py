@@ -87,8 +87,12 @@ def running() -> Iterator[Running]:
     try:
         yield Running(loop, upstream_port, proxy_port, seen)
     finally:
-        asyncio.run_coroutine_threadsafe(proxy.close(grace=1.0), loop).result(TIMEOUT)  # type: ignore[attr-defined]
-        server.close()
+        async def stop() -> None:
+            await proxy.close(grace=1.0)  # type: ignore[attr-defined]
+            server.close()  # on the loop's thread: from another, it races the last connection's detach
+            await server.wait_closed()
+
+        asyncio.run_coroutine_threadsafe(stop(), loop).result(TIMEOUT)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(TIMEOUT)
         loop.close()
