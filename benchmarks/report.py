@@ -33,7 +33,7 @@ import sqlalchemy
 from sqlalchemy import func, select
 from tests.system.unit import Unit, chat_message, memory_mb, pin, unit_env, unit_pids
 
-from benchmarks import baseline, loadgen, outbound_bench, text_bench
+from benchmarks import api_paths, baseline, loadgen, outbound_bench, text_bench
 from benchmarks.common import cpu_seconds, two_cpus
 from benchmarks.common import pin as pin_self
 from benchmarks.dataset import BENCH_USER, CACHE, build
@@ -215,7 +215,7 @@ def _api_rows(report: Report, rates: dict[str, list[float]], latencies: dict[str
     for name in ("direct", "proxied"):
         samples = latencies[name]
         report.add(f"GET /api/me/tasks {name}: p50 (1 connection)", statistics.median(samples), "ms",
-                   "≤ 1 ms" if name == "direct" else "", (lambda v: v <= 1.0) if name == "direct" else None)
+                   "≤ 0.6 ms" if name == "direct" else "", (lambda v: v <= 0.6) if name == "direct" else None)
         report.add(f"GET /api/me/tasks {name}: p99 (1 connection)", statistics.quantiles(samples, n=100)[98], "ms")
         report.add(f"GET /api/me/tasks {name}: req/s ({API_CONNECTIONS} connections)", rate[name], "req/s")
     report.add("API direct / hello-world req/s", rate["direct"] / rate["hello"], "ratio", "≥ 0.30",
@@ -228,7 +228,7 @@ def _api_rows(report: Report, rates: dict[str, list[float]], latencies: dict[str
                    lambda v: v >= 0.85)
     web, both, hello = (cpu.per_request_us(n) for n in ("direct", "proxied", "hello"))
     report.add("server CPU per request: hello world", hello, "µs")
-    report.add("server CPU per request: GET /api/me/tasks, web", web, "µs")
+    report.add("server CPU per request: GET /api/me/tasks, web", web, "µs", "≤ 400 µs", lambda v: v <= 400)
     report.add("server CPU per request: GET /api/me/tasks, web + proxy", both, "µs")
     report.add("API / hello-world by CPU (hello CPU / web CPU)", hello / web, "ratio", "≥ 0.30", lambda v: v >= 0.30)
     report.add("API proxied / direct by CPU, one core (web / (web + proxy))", web / both, "ratio", "≥ 0.85",
@@ -371,8 +371,8 @@ def _webhook(report: Report, unit: Unit, quick: bool) -> None:
 def _memory(report: Report, idle: dict[str, float], pids: dict[str, int]) -> None:
     for name, pid in pids.items():
         shown = "supervisor" if name == "run" else name
-        report.add(f"{shown}: resident memory idle (VmRSS after start)", idle[name], "MB", "≤ 60 MB",
-                   lambda v: v <= 60)
+        report.add(f"{shown}: resident memory idle (VmRSS after start)", idle[name], "MB", "≤ 55 MB",
+                   lambda v: v <= 55)
         report.add(f"{shown}: peak resident memory (VmHWM after the load)", memory_mb(pid)[1], "MB")
 
 
@@ -386,15 +386,29 @@ def _reminders(report: Report) -> None:
     upgrade, result = outbound_bench.first_tick_after_upgrade(build_reminders())
     for measure, value, unit in day.rows():
         gated = measure.startswith(("a running minute with nothing due", "a running minute, any"))
-        check = (lambda v: v <= 50) if gated else None
-        report.add(f"reminder tick, 100k users in 20 zones: {measure}", value, unit, "≤ 50 ms" if check else "",
-                   check)
+        limit = 50 if gated else 400 if measure.startswith("the busiest minute (") else None
+        check = None if limit is None else (lambda v, limit=limit: v <= limit)
+        report.add(f"reminder tick, 100k users in 20 zones: {measure}", value, unit,
+                   f"≤ {limit} ms" if limit else "", check)
     report.add(f"reminder tick, 100k users in 20 zones: first tick after the upgrade ({result})", upgrade, "ms")
+
+
+def _api_paths(report: Report) -> None:
+    """The API's own work before and after issue 20, in this process (the old path still serves the pages)."""
+    for measure, value, unit in api_paths.rows():
+        report.add(measure, value, unit)
+
+
+def _paced_peak(report: Report) -> None:
+    """The day's peak with digests spread at the default send rate: time to queue, when the last one leaves."""
+    for measure, value, unit in outbound_bench.peak_under_rate().rows():
+        report.add(f"reminder tick, 100k users in 20 zones: {measure}", value, unit)
 
 
 def _drain(report: Report) -> None:
     rate = asyncio.run(outbound_bench._drain(200, 10, 4))
-    report.add("queue drain to the fake gateway (200 chats x 10, concurrency 4)", rate, "msg/s")
+    report.add(f"queue drain to the fake gateway (200 chats x 10, concurrency 4; GATEWAY_MAX_SENDS_PER_MIN raised to "
+               f"{outbound_bench.DRAIN_RATE:,})", rate, "msg/s")
 
 
 def _hostile_text(report: Report) -> None:
@@ -422,7 +436,9 @@ def run(quick: bool = False) -> Report:
         _memory(report, idle, pids)
     finally:
         unit.stop()
+    _api_paths(report)
     _reminders(report)
+    _paced_peak(report)
     _drain(report)
     _hostile_text(report)
     report.notes.append("Placement: the unit's four processes pinned to CPU 0, the clients (this process) on CPU 1; "

@@ -297,9 +297,9 @@ def _print_table(web: Figures, hello: Figures, web_peak: float, idle: Mapping[st
     for connections in (CONNECTIONS, MANY_CONNECTIONS):
         print(f"ratio web / hello req/s, {connections} connections: "
               f"{web.rate(connections) / hello.rate(connections):.2f} (target >= 0.30)")
-    print(f"web p50 on one connection: {statistics.median(web.latencies):.2f} ms (target <= 1 ms); "
+    print(f"web p50 on one connection: {statistics.median(web.latencies):.2f} ms (target <= 0.6 ms); "
           f"web server peak RSS under load {web_peak:.1f} MB")
-    print("idle resident memory (VmRSS after start, target <= 60 MB): "
+    print("idle resident memory (VmRSS after start, target <= 55 MB): "
           + ", ".join(f"{name} {mb:.1f} MB" for name, mb in idle.items()))
 
 

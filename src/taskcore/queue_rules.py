@@ -18,6 +18,9 @@ LOGIN_LINK_LABEL = "login"
 """The label of a text job that carries a login link: its text is not kept once the job is done (SPEC section 16)."""
 LOGIN_LINK_GONE = {"text": "[enlace de acceso retirado]"}
 """What a done login-link job keeps as its payload: the link is a live credential until it expires or is used."""
+DIGEST_LABEL = "digest"
+"""The label of a reminder digest: a bulk send, claimed after every interactive one (replies, notices, reactions)
+that is due, and never ahead of an interactive job of its chat (``storage.queue``, issue 20)."""
 
 
 class JobKind(StrEnum):

@@ -20,10 +20,12 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-
-from dateutil.rrule import rrule, rrulestr
+from typing import TYPE_CHECKING
 
 from taskcore.errors import InvalidRecurrence
+
+if TYPE_CHECKING:
+    from dateutil.rrule import rrule
 
 MAX_INTERVAL = 99
 ACCEPTED_RULES = (
@@ -163,6 +165,10 @@ def _rule_text(rule: Recurrence | str) -> str:
 
 
 def _series(rule: str, start: date) -> rrule:
+    # Loaded with the first series computed: a process that never meets a recurring task (the proxy, the supervisor,
+    # a bot whose groups use none) never holds dateutil's rrule and its parser.
+    from dateutil.rrule import rrule, rrulestr  # noqa: PLC0415
+
     try:
         series = rrulestr(rule, dtstart=datetime(start.year, start.month, start.day))
     except (ValueError, TypeError) as exc:

@@ -21,6 +21,7 @@ from pydantic_settings import (
 from taskcore.config_lines import config_lines
 from taskcore.config_types import CommunityId, Digits, GroupIdSet, HttpUrl, Port, TimeZoneName, UserIdSet
 from taskcore.errors import TaskcoreError
+from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, WARN_ABOVE_PER_MIN
 
 MIN_SYNC_INTERVAL_MS = 10_000
 SECRET_VARIABLES = frozenset({"gateway_api_key", "webhook_secret", "metrics_token"})
@@ -44,6 +45,11 @@ _OPEN_METRICS = (
     "METRICS_TOKEN is not set in production: /metrics is open to anyone who can reach the public port; set "
     "METRICS_TOKEN, or METRICS_ENABLED=false"
 )
+_FAST_SENDS = (
+    "GATEWAY_MAX_SENDS_PER_MIN={} is above " + str(WARN_ABOVE_PER_MIN) + " a minute: a WhatsApp number that sends "
+    "this fast risks being flagged as spam and banned (default " + str(DEFAULT_MAX_SENDS_PER_MIN) + ")"
+)
+
 
 class ConfigError(TaskcoreError):
     """Invalid configuration: one line per bad variable, naming it and what it accepts."""
@@ -108,6 +114,7 @@ class Settings(BaseSettings):
     webhook_auth: Literal["secret", "none"] = "secret"
     metrics_token: SecretStr | None = None
     gateway_timeout_ms: int = Field(default=10_000, ge=1)
+    gateway_max_sends_per_min: int = Field(default=DEFAULT_MAX_SENDS_PER_MIN, ge=1)
     proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
     webhook_store_timeout_ms: int = Field(default=3_000, ge=1)
     log_format: Literal["kv", "json"] = "kv"
@@ -210,6 +217,8 @@ class Settings(BaseSettings):
             warnings.append(_NO_WEBHOOK_AUTH if self.webhook_secret is None else _NONE_IGNORED)
         if self.node_env == "production" and self.metrics_enabled and self.metrics_token is None:
             warnings.append(_OPEN_METRICS)
+        if self.node_env == "production" and self.gateway_max_sends_per_min > WARN_ABOVE_PER_MIN:
+            warnings.append(_FAST_SENDS.format(self.gateway_max_sends_per_min))
         return warnings
 
     def bot_refusals(self) -> list[str]:

@@ -19,6 +19,8 @@ _REMOVED_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 
 
 def _drop_invisible(text: str) -> str:
+    if text.isprintable():  # no control, format or surrogate character (nor any other non-printable): all stays
+        return text
     return "".join(
         ch for ch in text if ch.isspace() or unicodedata.category(ch) not in _REMOVED_CATEGORIES
     )

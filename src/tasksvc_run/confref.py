@@ -55,6 +55,9 @@ MEANINGS: dict[str, str] = {
     "rq_backoff_base_ms": "First retry delay; doubles each retry, ±20% jitter.",
     "rq_backoff_max_ms": "Longest retry delay.",
     "gateway_timeout_ms": "Timeout of every gateway call.",
+    "gateway_max_sends_per_min": "Most messages this bot process sends a minute, one every 60/N s (replies before "
+                                 "reminder digests); above 60 a start-up warning. Per process: with several bot "
+                                 "instances, divide the number's budget among them.",
     "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
     "webhook_store_timeout_ms": "Longest wait to store a webhook event in the inbox (the database's write lock); "
                                 "past it /webhook answers 503 with Retry-After and the gateway delivers it again.",

@@ -17,6 +17,7 @@ log = logging.getLogger("tasksvc.dev")
 DEV_USER = "34600000100"
 DEV_GATEWAY_PORT = "3009"
 DEV_GATEWAY_KEY = "dev-local-gateway-key"
+LOCAL_SENDS_PER_MIN = "6000"
 DEV_INSTANCE = "dev"
 GATEWAY_PORT_VAR = "TASKSVC_DEV_GATEWAY_PORT"
 GATEWAY_URL_VAR = "TASKSVC_DEV_GATEWAY_URL"
@@ -42,6 +43,8 @@ def apply_dev_environment(environ: MutableMapping[str, str]) -> bool:
                         "GATEWAY_API_INSTANCE": DEV_INSTANCE, GATEWAY_URL_VAR: f"http://127.0.0.1:{gateway_port}"})
         # The bot registers its webhook with the local gateway as with a real one, so `tasksvc doctor` passes.
         environ.setdefault("WEBHOOK_URL", f"http://127.0.0.1:{port}/webhook")
+        # The local gateway is no WhatsApp number: the simulator's replies and reactions need no pacing.
+        environ.setdefault("GATEWAY_MAX_SENDS_PER_MIN", LOCAL_SENDS_PER_MIN)
     return local
 
 

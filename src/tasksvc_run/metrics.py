@@ -1,136 +1,109 @@
-"""The bot's /metrics: seed names exactly, process counters plus values read from the database at scrape time.
+"""The bot's metrics: one object the handlers bump, backed by prometheus-client only when METRICS_ENABLED is on.
 
-prometheus-client appends ``_total`` to every counter family, so the seed's ``admin_actions_total_allow`` and
-``admin_actions_total_block`` are exposed by a small collector of their own as untyped samples under exactly those
-names. Gauges that must equal table counts (allowed groups, queue depth) and counters that the web process also bumps
-(reactions enqueued) are read from the database when scraped, so every process's events show here.
+With metrics off, nobody can scrape them (/metrics answers 404), so the process does not load prometheus-client (and
+the http.server, wsgiref and gzip it imports): every instrument is a shared no-op instead.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Protocol
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.metrics_core import GaugeMetricFamily, Metric
-from prometheus_client.registry import Collector
-
-from taskcore.access import GroupStatus
-from taskcore.services.groups import status_counts
-from taskcore.services.inbox import inbox_stats
-from taskcore.services.queue import queue_stats
-from taskcore.storage.counters import read_counters
-from taskcore.storage.db import Database
-
-log = logging.getLogger(__name__)
-EMOJI_CLASSES = ("robot", "warn", "check", "other")
-SYNC_JOBS = ("group_sync", "member_sync")
-REMINDER_OUTCOMES = ("sent", "late", "skipped")
-DB_COUNTERS = {"reactions_enqueued": ("Reactions queued, by emoji class.", "emoji")}
+if TYPE_CHECKING:
+    from taskcore.storage.db import Database
+    from tasksvc_run.clock import Clock
 
 
-class ExactNameCounter(Collector):
-    """A monotonically increasing value exposed under exactly its name (no ``_total`` added)."""
-
-    def __init__(self, name: str, documentation: str) -> None:
-        self.name, self.documentation = name, documentation
-        self._value = 0.0
-        self._lock = threading.Lock()
+class Counting(Protocol):
+    """A counter without labels."""
 
     def inc(self, amount: float = 1) -> None:
         """Add ``amount``."""
-        with self._lock:
-            self._value += amount
-
-    def collect(self) -> Iterator[Metric]:
-        """One untyped sample named exactly ``name``."""
-        metric = Metric(self.name, self.documentation, "unknown")
-        metric.add_sample(self.name, {}, self._value)
-        yield metric
 
 
-class DatabaseCollector(Collector):
-    """Gauges and cross-process counters read from the database at scrape time."""
+class Labelled(Counting, Protocol):
+    """A counter, with labels or without."""
 
-    def __init__(self, db: Database | None) -> None:
-        self.db = db
-
-    def collect(self) -> Iterator[Metric]:
-        """Allowed-group gauges, queue gauges and database-backed counters."""
-        if self.db is None:
-            return
-        try:
-            yield from _database_metrics(self.db)
-        except Exception:
-            log.exception("metrics: reading the database failed")
+    def labels(self, *values: Any, **labels: Any) -> Counting:
+        """The child of these label values."""
 
 
-def _database_metrics(db: Database) -> Iterator[Metric]:
-    counts = status_counts(db)
-    for status in GroupStatus:
-        name = f"allowed_groups_total_{status.value}"
-        yield GaugeMetricFamily(name, f"Groups whose access status is {status.value}.", value=counts[status])
-    stats = queue_stats(db)
-    yield GaugeMetricFamily("outbound_queue_depth", "Outbound jobs waiting or in flight.",
-                            value=stats["pending"] + stats["sending"])
-    yield GaugeMetricFamily("outbound_queue_failed", "Outbound jobs that exhausted their attempts.",
-                            value=stats["failed"])
-    inbox = inbox_stats(db)
-    yield GaugeMetricFamily("webhook_inbox_depth", "Webhook events stored and not handled yet.", value=inbox["pending"])
-    yield GaugeMetricFamily("webhook_inbox_failed", "Webhook events whose handling broke (kept, not retried).",
-                            value=inbox["failed"])
-    stored = read_counters(db)
-    for name, (documentation, label) in DB_COUNTERS.items():
-        family = Metric(name, documentation, "counter")
-        for value in EMOJI_CLASSES:
-            family.add_sample(f"{name}_total", {label: value}, stored.get((name, value), 0))
-        yield family
+class Setting(Protocol):
+    """A gauge."""
+
+    def set(self, value: float) -> None:
+        """Set the value."""
+
+
+class Observing(Protocol):
+    """A histogram."""
+
+    def observe(self, amount: float) -> None:
+        """Record one observation."""
+
+
+class Discarded:
+    """An instrument whose values nobody reads: every call does nothing."""
+
+    def labels(self, *_values: Any, **_labels: Any) -> Discarded:
+        """Itself."""
+        return self
+
+    def inc(self, amount: float = 1) -> None:
+        """Nothing."""
+
+    def observe(self, amount: float) -> None:
+        """Nothing."""
+
+    def set(self, value: float) -> None:
+        """Nothing."""
+
+
+_DISCARDED = Discarded()
 
 
 class Metrics:
-    """Every metric of the bot process, in a registry of its own."""
+    """Every metric of the bot process, in a registry of its own (``registry`` is None when disabled)."""
 
-    def __init__(self, db: Database | None = None) -> None:
-        self.registry = CollectorRegistry(auto_describe=False)
-        reg = self.registry
-        self.sync_runs = Counter("sync_runs", "Group and member sync runs.", ["job"], registry=reg)
-        self.identity_alias_resolved = Counter(
-            "identity_alias_resolved", "Senders resolved through an identity alias.", registry=reg)
-        self.unknown_groups_discovered = Counter(
-            "unknown_groups_discovered", "Groups seen for the first time in discover mode.", registry=reg)
-        self.messages_blocked_group = Counter(
-            "messages_blocked_group", "Messages ignored because their group is not allowed.", registry=reg)
-        self.commands_blocked = Counter(
-            "commands_blocked", "Commands ignored because their group is not allowed.", registry=reg)
-        self.sync_skipped_group = Counter(
-            "sync_skipped_group", "Groups skipped by the member sync because they are not allowed.", registry=reg)
-        self.admin_allow = ExactNameCounter("admin_actions_total_allow", "Admin allow actions.")
-        self.admin_block = ExactNameCounter("admin_actions_total_block", "Admin block actions.")
-        reg.register(self.admin_allow)
-        reg.register(self.admin_block)
-        self.reactions_sent = Counter("reactions_sent", "Reactions the gateway accepted.", ["emoji"], registry=reg)
-        self.reactions_failed = Counter("reactions_failed", "Reactions given up on.", ["emoji"], registry=reg)
-        self.outbound_sent = Counter("outbound_sent", "Outbound jobs the gateway accepted.", ["kind"], registry=reg)
-        self.outbound_retries = Counter("outbound_retries", "Outbound attempts to be retried.", ["kind"], registry=reg)
-        self.outbound_failed = Counter("outbound_failed", "Outbound jobs that failed for good.", ["kind"], registry=reg)
-        self.reminder_slots = Counter(
-            "reminder_slots", "Reminder slots handled, by outcome (sent, late, skipped).", ["outcome"], registry=reg)
-        self.cleanup_deleted = Counter("cleanup_deleted", "Rows deleted by maintenance.", ["what"], registry=reg)
-        self.cleanup_runs = Counter("cleanup_runs", "Maintenance runs.", registry=reg)
-        self.webhook_requests = Counter("webhook_requests", "Webhook requests, by event.", ["event"], registry=reg)
-        self.webhook_seconds = Histogram(
-            "webhook_processing_seconds", "Time to process one webhook event.", registry=reg,
-            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
-        for job in SYNC_JOBS:  # every seed name shows from the first scrape, at zero
-            self.sync_runs.labels(job=job)
-        for outcome in REMINDER_OUTCOMES:  # so a dashboard shows 0, not "no data", before the first reminder
-            self.reminder_slots.labels(outcome=outcome)
-        for emoji in EMOJI_CLASSES:
-            self.reactions_sent.labels(emoji=emoji)
-            self.reactions_failed.labels(emoji=emoji)
-        reg.register(DatabaseCollector(db))
+    sync_runs: Labelled
+    identity_alias_resolved: Labelled
+    unknown_groups_discovered: Labelled
+    messages_blocked_group: Labelled
+    commands_blocked: Labelled
+    sync_skipped_group: Labelled
+    admin_allow: Counting
+    admin_block: Counting
+    reactions_sent: Labelled
+    reactions_failed: Labelled
+    outbound_sent: Labelled
+    outbound_retries: Labelled
+    outbound_failed: Labelled
+    outbound_max_sends_per_min: Setting
+    reminder_digests_beyond_window: Labelled
+    reminder_slots: Labelled
+    cleanup_deleted: Labelled
+    cleanup_runs: Labelled
+    webhook_requests: Labelled
+    webhook_seconds: Observing
+
+    def __init__(self, db: Database | None = None, *, enabled: bool = True, clock: Clock | None = None) -> None:
+        self.registry: Any = None
+        if not enabled:
+            for name in Metrics.__annotations__:
+                setattr(self, name, _DISCARDED)
+            return
+        from tasksvc_run.prometheus import register  # noqa: PLC0415 - only a process that exposes metrics loads it
+
+        register(self, db, clock)
+
+    @property
+    def enabled(self) -> bool:
+        """True when backed by prometheus-client."""
+        return self.registry is not None
 
     def render(self) -> bytes:
-        """The text exposition format."""
-        return generate_latest(self.registry)
+        """The text exposition format (empty when disabled)."""
+        if self.registry is None:
+            return b""
+        from prometheus_client import generate_latest  # noqa: PLC0415 - loaded already by register()
+
+        return bytes(generate_latest(self.registry))

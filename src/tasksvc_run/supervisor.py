@@ -104,7 +104,11 @@ class Supervisor:
             db.dispose()
 
     def start(self) -> bool:
-        """R4: bot, wait for its tables, web, wait for its port, proxy (after any helper of development mode)."""
+        """R4: bot, wait for its tables, web, then the proxy (after any helper of development mode).
+
+        The proxy starts right after the web rather than once the web listens: the webhook reaches the bot through
+        the proxy, so after a restart the gateway's deliveries flow again as soon as the proxy listens. A page asked
+        for before the web listens waits for it in the proxy (proxy/pool.py), as the web's own start takes."""
         for name, port in self.first:
             self.spawn(name)
             if not self.wait_until(partial(port_open, port), f"{name} port"):
@@ -115,10 +119,9 @@ class Supervisor:
         if not self.wait_until(lambda: port_open(self.settings.bot_port) and self.tables_ready(), "bot migrations"):
             return False
         self.spawn("web")
-        if not self.wait_until(lambda: port_open(self.settings.web_port), "web port"):
-            return False
         self.spawn("proxy")
-        return self.wait_until(lambda: port_open(self.settings.port), "proxy port")
+        return (self.wait_until(lambda: port_open(self.settings.port), "proxy port")
+                and self.wait_until(lambda: port_open(self.settings.web_port), "web port"))
 
     def watch(self) -> int:
         """Block until a child exits or a stop is asked; return the exit status of the unit."""

@@ -40,7 +40,7 @@ def bot_app(db: Database, **env: str) -> web.Application:
 
 def gateway_env(gateway: FakeGateway, **extra: str) -> dict[str, str]:
     return {"GATEWAY_API_URL": gateway.url, "GATEWAY_API_INSTANCE": "taskbot", "GATEWAY_API_KEY": "test-api-key",
-            **extra}
+            "GATEWAY_MAX_SENDS_PER_MIN": "60000", **extra}
 
 
 async def started(app: web.Application) -> web.AppRunner:

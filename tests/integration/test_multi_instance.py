@@ -84,6 +84,7 @@ def environment(database_url: str, gateway: FakeGateway, web_base_url: str) -> d
         "DATABASE_URL": database_url, "WEB_BASE_URL": web_base_url,
         "GATEWAY_API_URL": gateway.url, "GATEWAY_API_INSTANCE": "taskbot", "GATEWAY_API_KEY": "test-api-key",
         "GATEWAY_TIMEOUT_MS": "3000", "RQ_BACKOFF_BASE_MS": "100", "RQ_BACKOFF_MAX_MS": "500",
+        "GATEWAY_MAX_SENDS_PER_MIN": "60000",
         "GROUP_GATING_MODE": "discover", "ADMIN_USERS": ",".join(ADMINS), "NOTIFY_ADMINS_ON_DISCOVERY": "true",
         "REACTIONS_ENABLED": "true",
         "GROUP_SYNC_INTERVAL_MS": "60000",  # so that the runs after "/admin sync" are the ones it asked for

@@ -6,6 +6,7 @@ import asyncio
 import gzip
 import io
 import json
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -178,6 +179,34 @@ async def test_a_down_upstream_gives_502_and_health_stays_200(stack: tuple) -> N
     assert response.status == 502
     assert json.loads(await response.text())["status"] == 502
     assert (await client.get("/health")).status == 200
+
+
+async def test_a_page_asked_for_while_the_web_is_still_starting_waits_for_it() -> None:
+    with socket.socket() as probe:  # a loopback port nothing listens on yet: the web process still starting
+        probe.bind(("127.0.0.1", 0))
+        web_port = probe.getsockname()[1]
+    bot_server, web_server = TestServer(Upstream("bot").app(), host="127.0.0.1"), None
+    await bot_server.start_server()
+    try:
+        async with proxy_at(str(bot_server.make_url("")).rstrip("/"), f"http://127.0.0.1:{web_port}") as proxy:
+            client = ProxyClient(proxy.port)  # type: ignore[attr-defined]
+            try:
+                asking = asyncio.create_task(client.get("/api/me/tasks"))
+                await asyncio.sleep(0.3)
+                assert not asking.done()  # refused so far: waited for, not answered 502
+                web_server = TestServer(Upstream("web").app(), host="127.0.0.1", port=web_port)
+                await web_server.start_server()
+                response = await asyncio.wait_for(asking, 10)
+                assert response.status == 200
+                assert json.loads(await response.text())["upstream"] == "web"
+                await web_server.close()  # once it has answered, a web that is down is 502 at once
+                assert (await client.get("/api/me/tasks")).status == 502
+            finally:
+                await client.close()
+    finally:
+        await bot_server.close()
+        if web_server is not None:
+            await web_server.close()
 
 
 async def test_a_slow_upstream_gives_504(stack: tuple) -> None:  # type: ignore[type-arg]

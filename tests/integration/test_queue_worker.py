@@ -6,11 +6,10 @@ import asyncio
 import logging
 import sqlite3
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import aiohttp
 import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
@@ -30,19 +29,6 @@ from tests.fakes.gateway import FakeGateway, sample
 ERRORS: dict[str, Any] = sample("outbound_error_responses")
 FAST = WorkerConfig(concurrency=4, poll_interval=0.02, lease=timedelta(seconds=10), backoff_base_ms=10,
                     backoff_max_ms=40)
-
-
-@pytest.fixture
-async def gateway() -> AsyncIterator[FakeGateway]:
-    async with FakeGateway() as gw:
-        yield gw
-
-
-@pytest.fixture
-async def client(gateway: FakeGateway) -> AsyncIterator[GatewayClient]:
-    async with aiohttp.ClientSession() as session:
-        yield GatewayClient(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
-                            timeout_ms=2000)
 
 
 @pytest.fixture

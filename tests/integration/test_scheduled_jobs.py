@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import aiohttp
 import pytest
 from sqlalchemy import select
 
@@ -28,19 +27,6 @@ from tests.fakes.gateway import FakeGateway, sample
 NOW = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
 COMMUNITY, ANNOUNCE = "120363300000000001@g.us", "120363300000000002@g.us"
 OPS, OLD = "120363300000000010@g.us", "15550100007-1600000000@g.us"
-
-
-@pytest.fixture
-async def gateway() -> AsyncIterator[FakeGateway]:
-    async with FakeGateway() as gw:
-        yield gw
-
-
-@pytest.fixture
-async def client(gateway: FakeGateway) -> AsyncIterator[GatewayClient]:
-    async with aiohttp.ClientSession() as session:
-        yield GatewayClient(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
-                            timeout_ms=2000)
 
 
 class Wakes:

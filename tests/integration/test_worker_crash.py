@@ -39,7 +39,7 @@ async def gateway() -> AsyncIterator[FakeGateway]:
 async def start_bot(db_path: Path, gateway: FakeGateway) -> asyncio.subprocess.Process:
     env = {**os.environ, "NODE_ENV": "test", "DB_PATH": str(db_path), "GATEWAY_API_URL": gateway.url,
            "GATEWAY_API_INSTANCE": "taskbot", "GATEWAY_API_KEY": "test-api-key", "GATEWAY_TIMEOUT_MS": "2000",
-           "RQ_BACKOFF_BASE_MS": "50", "RQ_BACKOFF_MAX_MS": "200"}
+           "RQ_BACKOFF_BASE_MS": "50", "RQ_BACKOFF_MAX_MS": "200", "GATEWAY_MAX_SENDS_PER_MIN": "60000"}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.integration.outbound_runner", cwd=ROOT, env=env,
         stdout=asyncio.subprocess.PIPE)

@@ -192,6 +192,7 @@ def chat_message(text: str, *, sender: str, message_id: str, group: str | None =
 
 
 def gateway_env(url: str, **extra: str) -> dict[str, str]:
-    """The variables that point the bot's outbound worker at a (fake) gateway, schedulers off."""
+    """The variables that point the bot's outbound worker at a (fake) gateway, schedulers off, sends paced at
+    1,000 a second (the default 20 a minute would hold a test's dozens of messages 3 s each)."""
     return {"GATEWAY_API_URL": url, "GATEWAY_API_INSTANCE": "taskbot", "GATEWAY_API_KEY": "test-api-key",
-            "FORCE_SCHEDULERS": "false", **extra}
+            "FORCE_SCHEDULERS": "false", "GATEWAY_MAX_SENDS_PER_MIN": "60000", **extra}

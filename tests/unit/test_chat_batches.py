@@ -14,9 +14,9 @@ from sqlalchemy.exc import OperationalError
 
 from taskcore.chat import ChatResult, Moment, handle_events
 from taskcore.chat import tasks as chat_tasks
-from taskcore.gateway.inbound import parse_event
+from taskcore.gateway.inbound import chat_key, parse_event
 from taskcore.ratelimit import Decision, RateLimiter
-from taskcore.services.inbox import NewEvent, store_events
+from taskcore.services.inbox import NewEvent, inbox_stats, store_events
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tasksvc_run.bot.runner import EventRunner
@@ -101,6 +101,19 @@ def runner(db: Database, **kwargs: Any) -> EventRunner:
                        metrics=Metrics(), limiter=RateLimiter(60, 60), **kwargs)
 
 
+def tokens_asked(bot: EventRunner, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The users whose rate-limit token ``bot`` takes from now on, in order."""
+    asked: list[str] = []
+    take = bot.take_token
+
+    def counted(user_id: str) -> Decision:
+        asked.append(user_id)
+        return take(user_id)
+
+    monkeypatch.setattr(bot, "take_token", counted)
+    return asked
+
+
 def stored(db: Database, *payloads: dict[str, Any]) -> list[int]:
     return store_events(db, [NewEvent("k", "messages.upsert", None, json.dumps(p)) for p in payloads], now=NOW)
 
@@ -110,19 +123,56 @@ def test_an_event_handled_again_after_its_batch_failed_takes_one_token_not_two(
 ) -> None:
     fail_on(monkeypatch, "boom")
     bot = runner(db)
-    asked: list[str] = []
-    take = bot.take_token
-
-    def counted(user_id: str) -> Decision:
-        asked.append(user_id)
-        return take(user_id)
-
-    monkeypatch.setattr(bot, "take_token", counted)
+    asked = tokens_asked(bot, monkeypatch)
     stored(db, wa_text("/t nueva pan", group="1@g.us", sender="34600222222"),
            wa_text("/t nueva boom", group="2@g.us", sender="34600333333"))
     results = [h.result for h in bot.run_inbox()]
     assert [type(r).__name__ for r in results] == ["ChatResult", "RuntimeError"]
     assert sorted(asked) == ["34600222222", "34600333333"]
+
+
+def arrived(*payloads: dict[str, Any]) -> list[tuple[NewEvent, Any]]:
+    return [(NewEvent(chat_key(parse_event(p)), "messages.upsert", None, json.dumps(p)), parse_event(p))
+            for p in payloads]
+
+
+def test_events_that_arrive_together_take_effect_in_the_transaction_that_stores_them(db: Database) -> None:
+    bot = runner(db)
+    outcome = bot.run_arrived(arrived(wa_text("/t nueva pan", group="1@g.us"), wa_text("/t nueva sal", group="2@g.us")),
+                              1000)
+    assert (len(outcome.ids), outcome.pending) == (2, 0)
+    assert [h.row.id for h in outcome.handled] == outcome.ids
+    assert [t.description for t in task_rows(db)] == ["pan", "sal"]
+    assert inbox_stats(db) == {"pending": 0, "failed": 0}
+    assert bot.run_inbox() == []  # nothing left for the processor
+
+
+def test_an_arrived_group_with_a_broken_event_is_stored_pending_and_each_keeps_its_one_token(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fail_on(monkeypatch, "boom")
+    bot = runner(db)
+    asked = tokens_asked(bot, monkeypatch)
+    outcome = bot.run_arrived(arrived(wa_text("/t nueva pan", group="1@g.us", sender="34600222222"),
+                                      wa_text("/t nueva boom", group="2@g.us", sender="34600333333")), 1000)
+    assert (outcome.handled, outcome.pending) == ([], 2)
+    assert task_rows(db) == []  # the first try left nothing behind
+    results = [h.result for h in bot.run_inbox()]
+    assert [type(r).__name__ for r in results] == ["ChatResult", "RuntimeError"]
+    assert [t.description for t in task_rows(db)] == ["pan"]
+    assert sorted(asked) == ["34600222222", "34600333333"]  # handled again later, with the decision taken first
+
+
+def test_an_arrived_event_whose_chat_has_an_event_pending_is_stored_behind_it(db: Database) -> None:
+    bot = runner(db)
+    first = wa_text("/t nueva primera", group="1@g.us")
+    store_events(db, [NewEvent(chat_key(parse_event(first)), "messages.upsert", None, json.dumps(first))], now=NOW)
+    outcome = bot.run_arrived(arrived(wa_text("/t nueva segunda", group="1@g.us"),
+                                      wa_text("/t nueva otra", group="2@g.us")), 1000)
+    assert outcome.pending == 1
+    assert [h.event.text for h in outcome.handled] == ["/t nueva otra"]
+    bot.run_inbox()
+    assert [t.description for t in task_rows(db)] == ["otra", "primera", "segunda"]
 
 
 async def test_admin_sync_asked_from_the_worker_thread_runs_on_the_event_loop(db: Database) -> None:

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from taskcore.chat.inbox import Arrived
 from taskcore.services.inbox import NewEvent
 from tasksvc_run.bot.inbox_writer import InboxWriter, NotStored
 
@@ -34,14 +35,14 @@ class Store:
         self.gate.set()
         self.error: Exception | None = None
 
-    def __call__(self, events: Sequence[NewEvent], wait_ms: int) -> list[int]:
+    def __call__(self, events: Sequence[NewEvent], wait_ms: int) -> Arrived:
         self.gate.wait(5)
         if self.error is not None:
             raise self.error
         self.groups.append([e.chat_key for e in events])
         self.waits.append(wait_ms)
         start = sum(len(g) for g in self.groups[:-1])
-        return list(range(start + 1, start + 1 + len(events)))
+        return Arrived(list(range(start + 1, start + 1 + len(events))), [], len(events))
 
 
 async def test_events_put_while_a_store_runs_go_together_in_the_next_one(pool: ThreadPoolExecutor) -> None:

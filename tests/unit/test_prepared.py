@@ -31,6 +31,17 @@ def test_aware_datetimes_go_in_as_utc_and_come_back_aware(db: Database) -> None:
         assert conn.execute(select(users.c.created_at)).scalar_one() == madrid_noon
 
 
+def test_the_same_datetime_bound_again_and_a_different_one_after_it_each_go_in_as_themselves(db: Database) -> None:
+    later = NOW + timedelta(minutes=5)
+    given = [NOW, NOW, later, NOW, later, later + timedelta(microseconds=1)]
+    with db.write() as conn:
+        for n, instant in enumerate(given):
+            INSERT_USER.run(conn, {"id": str(n), "display_name": None, "created_at": instant, "last_seen_at": instant})
+    with db.read() as conn:
+        rows = conn.execute(select(users.c.created_at, users.c.last_seen_at).order_by(users.c.id)).all()
+    assert [tuple(row) for row in rows] == [(instant, instant) for instant in given]
+
+
 def test_a_row_that_is_not_there_is_none(db: Database) -> None:
     with db.read() as conn:
         assert READ_USER.first(conn, {"id": "nobody"}) is None
@@ -70,3 +81,36 @@ def test_many_rows_go_in_one_call(db: Database) -> None:
 def test_a_statement_needing_a_parameter_not_declared_is_refused(db: Database) -> None:
     with db.read() as conn, pytest.raises(ValueError, match="parameters not given"):
         Prepared(select(users.c.id).where(users.c.id == bindparam("id"))).first(conn, {"id": "1"})
+
+
+def test_a_value_written_into_the_statement_is_sent_with_it(db: Database) -> None:
+    named = Prepared(select(users.c.id).where(users.c.display_name == "Ana", users.c.id != bindparam("id")), ["id"])
+    with db.write() as conn:
+        for user_id, name in (("1", "Ana"), ("2", "Ana"), ("3", "Bea")):
+            INSERT_USER.run(conn, {"id": user_id, "display_name": name, "created_at": NOW, "last_seen_at": None})
+    with db.read_prepared() as conn:
+        assert named.all(conn, {"id": "1"}) == [("2",)]
+
+
+def test_raw_rows_are_the_drivers_own(db: Database) -> None:
+    with db.write() as conn:
+        INSERT_USER.run(conn, {"id": "1", "display_name": "Ana", "created_at": NOW, "last_seen_at": None})
+    with db.read_prepared() as conn:
+        assert [tuple(row) for row in READ_USER.raw(conn, {"id": "1"})] == [("Ana", None)]
+
+
+def test_a_lean_read_sees_one_snapshot_and_ends_it(db: Database) -> None:
+    count = Prepared(select(users.c.id).order_by(users.c.id))
+    row = {"display_name": None, "created_at": NOW, "last_seen_at": None}
+    with db.write() as conn:
+        INSERT_USER.run(conn, {"id": "1", **row})
+    with db.read_prepared() as conn:
+        before = count.all(conn, {})
+        with db.write() as other:  # another connection commits between two reads of the same transaction
+            INSERT_USER.run(other, {"id": "2", **row})
+        seen_again = count.all(conn, {})
+    with db.read_prepared() as conn:
+        after = count.all(conn, {})
+    if db.is_sqlite:  # PostgreSQL reads at READ COMMITTED, as every read here does
+        assert seen_again == before == [("1",)]
+    assert after == [("1",), ("2",)]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from datetime import date
 from typing import get_type_hints
@@ -45,3 +46,17 @@ def test_the_contract_of_the_three_functions() -> None:
         taskcore.parse_recurrence("cada 0 días")
     with pytest.raises(taskcore.TaskcoreError):
         taskcore.parse_recurrence("cada lunes martes")
+
+
+def test_every_listed_name_resolves_to_the_object_of_its_module() -> None:
+    """The names load on first use (PEP 562); each is the very object its module defines."""
+    for name in taskcore.__all__:
+        value = getattr(taskcore, name)
+        home = importlib.import_module(value.__module__)
+        assert getattr(home, name) is value
+        assert name in dir(taskcore)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'parse_everything'"):
+        taskcore.parse_everything  # noqa: B018 - the lookup is the test

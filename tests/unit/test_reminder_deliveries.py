@@ -71,6 +71,20 @@ def test_claiming_many_slots_returns_only_those_this_call_recorded(db: Database)
             claim_deliveries(conn, [("2", "u", "lost")], now=NOW)
 
 
+def test_a_claim_of_more_rows_than_one_statement_takes_records_each_once(db: Database) -> None:
+    users = [f"3460000{n:04d}" for n in range(150)]
+    with_users(db, *users)
+    earlier = {(user, SLOT) for user in users[::4]}
+    with db.write() as conn:
+        assert claim_deliveries(conn, [(user, slot, "sent") for user, slot in sorted(earlier)], now=NOW) == earlier
+    with db.write() as conn:
+        claimed = claim_deliveries(conn, [(user, SLOT, "empty") for user in users], now=NOW)
+    assert claimed == {(user, SLOT) for user in users} - earlier
+    with db.read() as conn:
+        outcomes = dict(conn.execute(select(reminder_deliveries.c.user_id, reminder_deliveries.c.outcome)).all())
+    assert outcomes == {user: "sent" if (user, SLOT) in earlier else "empty" for user in users}
+
+
 def test_delivered_names_the_recorded_pairs_among_those_asked(db: Database) -> None:
     with_users(db, "1", "2", "3")
     claim(db, "1", SLOT)

@@ -85,6 +85,18 @@ def test_each_users_digest_matches_the_rules_for_that_user_alone(db: Database, m
     assert "nobody" not in counts
 
 
+@pytest.mark.parametrize("mode", list(GatingMode))
+@pytest.mark.parametrize("seed", [4, 5, 6, 7])
+def test_a_chunk_of_users_reads_as_each_user_read_alone(db: Database, mode: GatingMode, seed: int) -> None:
+    world(db, seed)
+    with db.read() as conn:
+        tasks = digest_tasks(conn, USERS, mode, until=UNTIL)
+        counts = unassigned_counts(conn, USERS, mode)
+        alone = {user: (digest_tasks(conn, [user], mode, until=UNTIL).get(user, []),
+                        unassigned_counts(conn, [user], mode).get(user, 0)) for user in USERS}
+    assert {user: (tasks.get(user, []), counts.get(user, 0)) for user in USERS} == alone
+
+
 def test_no_users_no_query(db: Database) -> None:
     with db.read() as conn:
         assert digest_tasks(conn, [], GatingMode.OFF, until=UNTIL) == {}

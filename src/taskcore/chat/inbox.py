@@ -1,4 +1,11 @@
-"""The inbox's events reach the chat here: claimed in order, handled, and marked done in one transaction.
+"""The inbox's events reach the chat here: handled in the transaction that stores them, or claimed in order later,
+handled, and marked done in one transaction.
+
+``handle_arrived`` is what the webhook's group commit calls with the events that arrived together: one transaction
+stores them and handles at once those whose chat has nothing pending (their rows are written done), so an event
+costs one commit and no claim; the events of a chat with earlier events still pending are stored pending behind
+them, for the processor. When one of the events breaks the code, that transaction is rolled back and they are all
+stored pending: the processor then finds which one broke, as below.
 
 ``handle_inbox`` is what the bot's processor calls. It claims up to ``limit`` pending events (in order per chat),
 handles each exactly as ``handle_event`` would (``events.decide`` dispatches by kind, ``events.deliver`` queues what
@@ -16,8 +23,10 @@ schema error fails the whole call, and every claimed event stays pending.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeVar
 
 from taskcore.chat.events import decide, deliver
 from taskcore.chat.policy import ChatPolicy, Moment
@@ -25,8 +34,10 @@ from taskcore.chat.result import ChatResult
 from taskcore.chat.transaction import in_one_transaction, savepoint
 from taskcore.gateway.inbound import Ignored, InboundEvent, parse_event
 from taskcore.services import inbox
-from taskcore.services.inbox import InboxRow
+from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +47,49 @@ class Handled:
     row: InboxRow
     event: InboundEvent
     result: ChatResult | Exception
+
+
+@dataclass(frozen=True, slots=True)
+class Arrived:
+    """What ``handle_arrived`` did: the row id of each event (in their order), the events handled at once, and how
+    many were stored pending for the processor."""
+
+    ids: list[int]
+    handled: list[Handled]
+    pending: int
+
+
+def handle_arrived(
+    db: Database, policy: ChatPolicy, events: Sequence[tuple[NewEvent, InboundEvent, Moment]], *,
+    wait_ms: int | None = None,
+) -> Arrived:
+    """Store the events that arrived together (each with what it parsed to and its moment) in one transaction that
+    waits at most ``wait_ms`` for the database, handling at once those whose chat has nothing pending (module
+    docstring). A database that cannot take them raises, and nothing is stored."""
+    if not events:
+        return Arrived([], [], 0)
+    now = events[0][2].now
+
+    def together(joined: Database) -> Arrived:
+        waiting = inbox.waiting_chats(joined, {new.chat_key for new, _, _ in events})
+        at_once = [n for n, (new, _, _) in enumerate(events) if new.chat_key not in waiting]
+        later = [n for n, (new, _, _) in enumerate(events) if new.chat_key in waiting]
+        results = [_effects(joined, policy, events[n][1], events[n][2]) for n in at_once]
+        done_ids = inbox.store_events(joined, [events[n][0] for n in at_once], now=now, done=True)
+        later_ids = inbox.store_events(joined, [events[n][0] for n in later], now=now)
+        ids = dict(zip(at_once + later, done_ids + later_ids, strict=True))
+        handled = [Handled(_row(row_id, events[n][0], now), events[n][1], result)
+                   for n, row_id, result in zip(at_once, done_ids, results, strict=True)]
+        return Arrived([ids[n] for n in range(len(events))], handled, len(later))
+
+    def all_pending(joined: Database) -> Arrived:
+        return Arrived(inbox.store_events(joined, [new for new, _, _ in events], now=now), [], len(events))
+
+    return _together_or(db, together, all_pending, wait_ms=wait_ms)
+
+
+def _row(row_id: int, new: NewEvent, now: datetime) -> InboxRow:
+    return InboxRow(row_id, new.chat_key, new.path_event, new.payload, now)
 
 
 def stored_event(row: InboxRow) -> InboundEvent:
@@ -72,13 +126,19 @@ def handle_inbox(
     def alone(joined: Database) -> list[Handled]:
         return _finish(joined, [_alone(joined, policy, *item) for item in claimed(joined)], moments)
 
+    return _together_or(db, together, alone, wait_ms=wait_ms)
+
+
+def _together_or(db: Database, together: Callable[[Database], T], otherwise: Callable[[Database], T], *,
+                 wait_ms: int | None) -> T:
+    """``together`` in one write transaction; when one of its events broke the code (nothing of it was kept),
+    ``otherwise`` in another. A database that cannot take the work, or a schema error, is raised as it is."""
     try:
         return in_one_transaction(db, together, wait_ms=wait_ms, retries=0)
     except Exception as exc:
         if is_unavailable(exc) or is_schema_error(exc):
             raise
-    # One of them broke (which, and why, is found by handling each alone): nothing of the first try was kept.
-    return in_one_transaction(db, alone, wait_ms=wait_ms, retries=0)
+    return in_one_transaction(db, otherwise, wait_ms=wait_ms, retries=0)
 
 
 def _finish(joined: Database, handled: list[Handled], moments: Mapping[int, Moment]) -> list[Handled]:

@@ -63,6 +63,8 @@ def _sections(tasks: Sequence[DigestItem], today: date) -> list[tuple[str, list[
 def digest_text(tasks: Sequence[DigestItem], *, today: date, unassigned: int) -> str | None:
     """The reminder message in Spanish: overdue, today's and the next 7 days' open tasks (dd/MM), then the count of
     unassigned tasks in the user's groups. None when there is nothing to tell."""
+    if not tasks and unassigned <= 0:
+        return None  # most users due at a peak: nothing to look through
     sections = [(title, items, dated) for title, items, dated in _sections(tasks, today) if items]
     if not sections and unassigned <= 0:
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from zoneinfo import ZoneInfo
 
@@ -16,16 +16,19 @@ from sqlalchemy import Connection
 
 from taskcore.access import GatingMode
 from taskcore.gateway.wire import chat_number, send_text_body
-from taskcore.queue_rules import JobKind
+from taskcore.pacing import digest_due
+from taskcore.queue_rules import DIGEST_LABEL, JobKind
 from taskcore.reminders.digest import digest_text, digest_until
-from taskcore.reminders.slots import DueReminder, Plan, SavedPreference, plan_row, slot_outcome
+from taskcore.reminders.slots import DueReminder, Plan, Planner, SavedPreference, slot_outcome
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
 from taskcore.storage.reminders import claim_deliveries, digest_tasks, due_preferences, plan_next, unassigned_counts
 
-READ_CHUNK = 500  # preferences read and digests built together (three statements per chunk)
-CHUNK = 100  # rows per write transaction: keeps the write lock short for the bot's other writers
-MAX_CHUNKS = 100_000  # a bound on one tick's loop: 50 million rows
+# Preferences read and digests built together (three statements per chunk): at the peak each read starts again from
+# the rows not yet planned (the index is on next_due_at alone), so a chunk of 500 made the 08:30 peak read 3x the rows.
+READ_CHUNK = 2000
+CHUNK = 250  # rows per write transaction: ~10 ms of write lock at the peak, short for the bot's other writers
+MAX_CHUNKS = 100_000  # a bound on one tick's loop: 200 million rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +48,10 @@ class TickResult:
 def plan_due(db: Database, *, now: datetime, zone: ZoneInfo, grace_minutes: int) -> list[Plan]:
     """The tick's plan without acting on it: every preference whose next look has come, planned in its user's zone
     (``zone``, TZ, for users with neither a chosen zone nor a country's)."""
+    planner = Planner(now=now, fallback=zone, grace_minutes=grace_minutes)
     plans: list[Plan] = []
     for chunk in _chunks(db, now):
-        plans += [plan_row(row, now=now, fallback=zone, grace_minutes=grace_minutes) for row in chunk]
+        plans += [planner.plan(row) for row in chunk]
     return plans
 
 
@@ -64,11 +68,15 @@ def _chunks(db: Database, now: datetime) -> list[list[SavedPreference]]:
 
 
 def reminder_tick(
-    db: Database, mode: GatingMode, *, now: datetime, zone: ZoneInfo, grace_minutes: int, max_attempts: int
+    db: Database, mode: GatingMode, *, now: datetime, zone: ZoneInfo, grace_minutes: int, max_attempts: int,
+    sends_per_min: int | None = None,
 ) -> TickResult:
     """Queue the digest of every due reminder (nothing when nothing is open), recording each slot once, and plan
-    each row looked at for its next slot. ``zone`` is TZ, the zone of users with no other (SPEC section 21)."""
+    each row looked at for its next slot. ``zone`` is TZ, the zone of users with no other (SPEC section 21).
+    ``sends_per_min`` (GATEWAY_MAX_SENDS_PER_MIN) spreads the digests' due times at the send rate within the grace
+    window (``pacing.digest_due``); None queues every digest due now."""
     counts = {"sent": 0, "late": 0, "empty": 0}
+    planner = Planner(now=now, fallback=zone, grace_minutes=grace_minutes)
     after = None
     for _ in range(MAX_CHUNKS):
         with db.read() as conn:
@@ -76,11 +84,12 @@ def reminder_tick(
             if not rows:
                 break
             after = (rows[-1].next_due_at, rows[-1].user_id)
-            plans = [plan_row(row, now=now, fallback=zone, grace_minutes=grace_minutes) for row in rows]
+            plans = [planner.plan(row) for row in rows]
             texts = _digests(conn, mode, [plan.due for plan in plans if plan.due is not None])
         for first in range(0, len(plans), CHUNK):
+            spread = _Spread(now, counts["sent"] + counts["late"], grace_minutes, sends_per_min)
             outcomes = db.transact(partial(_deliver, plans=plans[first : first + CHUNK], texts=texts, now=now,
-                                           max_attempts=max_attempts))
+                                           max_attempts=max_attempts, spread=spread))
             for outcome in outcomes:
                 counts[outcome] += 1
     return TickResult(sent=counts["sent"], late=counts["late"], skipped=counts["empty"])
@@ -97,8 +106,25 @@ def _digests(conn: Connection, mode: GatingMode, due: Sequence[DueReminder]) -> 
                                       unassigned=unassigned.get(item.user_id, 0)) for item in due}
 
 
+@dataclass(frozen=True, slots=True)
+class _Spread:
+    """How a chunk's digests get their due times: the tick's ``queued`` digests so far come first."""
+
+    now: datetime
+    queued: int
+    grace_minutes: int
+    per_min: int | None
+
+    def due(self, index: int, slot: datetime) -> datetime:
+        if self.per_min is None:
+            return self.now
+        return digest_due(self.now, index=self.queued + index, per_min=self.per_min,
+                          window_end=slot + timedelta(minutes=self.grace_minutes))
+
+
 def _deliver(
-    conn: Connection, *, plans: Sequence[Plan], texts: dict[str, str | None], now: datetime, max_attempts: int
+    conn: Connection, *, plans: Sequence[Plan], texts: dict[str, str | None], now: datetime, max_attempts: int,
+    spread: _Spread,
 ) -> list[str]:
     """Claim every due slot (one statement), queue the digests of the claimed ones (one driver call) and store each
     row's next look; only the claimer queues. The outcomes of the claimed slots."""
@@ -107,11 +133,12 @@ def _deliver(
     claimed = claim_deliveries(conn, [(item.user_id, item.key, outcome[item.user_id]) for item, _ in wanted],
                                now=now)
     mine = [(item, text) for item, text in wanted if (item.user_id, item.key) in claimed]
+    digests = [(item, text) for item, text in mine if text is not None]
     enqueue_many(conn, [
-        {"chat_id": chat_number(item.user_id), "kind": JobKind.TEXT.value,
-         "payload": send_text_body(chat_id=item.user_id, text=text),
+        {"chat_id": chat_number(item.user_id), "kind": JobKind.TEXT.value, "label": DIGEST_LABEL,
+         "payload": send_text_body(chat_id=item.user_id, text=text), "due": spread.due(n, item.slot),
          "dedupe_key": f"reminder:{item.user_id}:{item.key}"}
-        for item, text in mine if text is not None
+        for n, (item, text) in enumerate(digests)
     ], max_attempts=max_attempts, now=now)
     plan_next(conn, [(plan.row.user_id, plan.row.updated_at, plan.next_due_at) for plan in plans])
     return [outcome[item.user_id] for item, _ in mine]

@@ -7,7 +7,7 @@ The chat claims and finishes events inside the transaction of their effects (``t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from sqlalchemy import Connection
@@ -16,15 +16,24 @@ from taskcore.storage import inbox as store
 from taskcore.storage.db import Database
 from taskcore.storage.inbox import InboxRow, NewEvent
 
-__all__ = ["InboxRow", "NewEvent", "claim_pending", "finish", "inbox_stats", "store_events"]
+__all__ = ["InboxRow", "NewEvent", "claim_pending", "finish", "inbox_stats", "store_events", "waiting_chats"]
 
 
-def store_events(db: Database, events: Sequence[NewEvent], *, now: datetime, wait_ms: int | None = None) -> list[int]:
-    """Store ``events`` as pending, in order, in one transaction that waits at most ``wait_ms`` for the database
-    (not retried: the caller answers 503 instead); their ids."""
+def store_events(db: Database, events: Sequence[NewEvent], *, now: datetime, wait_ms: int | None = None,
+                 done: bool = False) -> list[int]:
+    """Store ``events`` as pending (or, ``done``, as handled in the caller's transaction), in order, in one
+    transaction that waits at most ``wait_ms`` for the database (not retried: the caller answers 503 instead);
+    their ids."""
     if not events:
         return []
-    return db.transact(lambda conn: store.insert_events(conn, events, now=now), wait_ms=wait_ms, retries=0)
+    return db.transact(lambda conn: store.insert_events(conn, events, now=now, done=done), wait_ms=wait_ms,
+                       retries=0)
+
+
+def waiting_chats(db: Database, chat_keys: Collection[str]) -> set[str]:
+    """The chats among ``chat_keys`` with events pending in the inbox (whose new events must wait behind them)."""
+    with db.read() as conn:
+        return store.waiting_chats(conn, chat_keys)
 
 
 def claim_pending(db: Database, *, limit: int) -> list[InboxRow]:

@@ -24,6 +24,7 @@ __all__ = [
     "QueueJob",
     "TextJob",
     "claim_jobs",
+    "due_count",
     "enqueue",
     "enqueue_message",
     "keep_lease",
@@ -152,6 +153,12 @@ def mark_failed(db: Database, *, job_id: int, owner: str, error: str, now: datet
 def keep_lease(db: Database, *, job_id: int, owner: str, until: datetime) -> bool:
     """Extend ``owner``'s hold on a job in flight until ``until``; False when it no longer holds it."""
     return db.transact(lambda conn: q.extend_lease(conn, job_id, owner, until=until))
+
+
+def due_count(db: Database, *, now: datetime) -> int:
+    """How many pending jobs are due at ``now``: what waits for the worker (and its send rate)."""
+    with db.read() as conn:
+        return q.count_due(conn, now=now)
 
 
 def queue_stats(db: Database) -> dict[str, int]:

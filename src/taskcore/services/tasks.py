@@ -26,6 +26,7 @@ from taskcore.pagination import Page
 from taskcore.recurrence import Recurrence
 from taskcore.services import series as recurring
 from taskcore.storage import task_lists as lists
+from taskcore.storage import task_page
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
 from taskcore.text import may_occur_in_description, sanitize_description
@@ -100,15 +101,35 @@ def list_my_tasks(
     db: Database, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
 ) -> Page[Task]:
     """The user's open or recently completed tasks across groups, one page with the total."""
+    flt = _my_tasks_filter(query, today)
+    if flt is None:
+        return Page(items=[], page=query.page, limit=query.limit, total=0)
+    with db.read() as conn:
+        return lists.my_tasks(conn, user_id, mode, flt, now)
+
+
+def list_my_task_items(
+    db: Database, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
+) -> Page[dict[str, Any]]:
+    """``list_my_tasks`` for the JSON API: the same page, its items as task item dicts (SPEC section 6) read
+    straight from the database's rows (``storage.task_page``)."""
+    flt = _my_tasks_filter(query, today)
+    if flt is None:
+        return Page(items=[], page=query.page, limit=query.limit, total=0)
+    with db.read_prepared() as conn:
+        items, total = task_page.my_task_items(conn, user_id, mode, flt, now)
+    return Page(items=items, page=query.page, limit=query.limit, total=total)
+
+
+def _my_tasks_filter(query: MyTasksQuery, today: date) -> lists.MyTasksFilter | None:
+    """The storage filter of ``query`` (soonDays folded into dueBefore); None when no task can match."""
     due_before = query.due_before
     if query.soon_days is not None:
         soon = today + timedelta(days=query.soon_days)
         due_before = soon if due_before is None else min(due_before, soon)
     if query.search and not may_occur_in_description(query.search):
-        return Page(items=[], page=query.page, limit=query.limit, total=0)
-    flt = lists.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
-    with db.read() as conn:
-        return lists.my_tasks(conn, user_id, mode, flt, now)
+        return None
+    return lists.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
 
 
 def list_my_groups(db: Database, mode: GatingMode, *, user_id: str) -> list[GroupSummary]:

@@ -134,6 +134,22 @@ class Database:
             yield conn
 
     @contextmanager
+    def read_prepared(self) -> Iterator[Connection]:
+        """A read transaction for ``storage.prepared`` statements only, begun on the driver's connection without
+        SQLAlchemy's transaction machinery (a third of a short read's CPU): SQLite gets a deferred BEGIN, so every
+        statement sees one snapshot; psycopg begins on the first statement. The driver's rollback ends it (a read
+        has nothing to keep), and the pool's reset on return would too. Statements run through
+        ``Connection.execute`` here would begin a second, SQLAlchemy-managed transaction: use ``read`` for them."""
+        with self.engine.connect() as conn:
+            driver: Any = conn.connection.dbapi_connection
+            if self.is_sqlite:
+                driver.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                driver.rollback()
+
+    @contextmanager
     def write(self, *, wait_ms: int | None = None) -> Iterator[Connection]:
         """A write transaction; on SQLite it begins IMMEDIATE so the lock is taken before any read.
 

@@ -10,20 +10,21 @@ uncommitted effects) with it, so its rows are pending again at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, bindparam, exists, func, select, update
 
 from taskcore.queue_rules import truncate_error
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.schema import inbox
 
 PENDING, DONE, FAILED = "pending", "done", "failed"
-_NEW_KEYS = ("chat_key", "event", "path_event", "payload", "status", "received_at")
+_NEW_KEYS = ("chat_key", "event", "path_event", "payload", "status", "received_at", "done_at")
 # One row per event, with RETURNING so the caller learns each row's id (an executemany would not tell).
 _INSERT = Prepared(lambda dialect: inbox.insert().returning(inbox.c.id), _NEW_KEYS)
+_ANY_PENDING = Prepared(select(exists().where(inbox.c.status == bindparam("status"))), ["status"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +49,26 @@ class InboxRow:
     received_at: datetime
 
 
-def insert_events(conn: Connection, events: Sequence[NewEvent], *, now: datetime) -> list[int]:
-    """Store the events as pending rows, in order; their ids."""
+def insert_events(conn: Connection, events: Sequence[NewEvent], *, now: datetime, done: bool = False) -> list[int]:
+    """Store the events, in order, as pending rows (or as done at ``now``: handled in this transaction); their ids."""
     ids = []
+    status, done_at = (DONE, now) if done else (PENDING, None)
     for event in events:
         row = _INSERT.first(conn, {"chat_key": event.chat_key, "event": event.event, "path_event": event.path_event,
-                                   "payload": event.payload, "status": PENDING, "received_at": now})
+                                   "payload": event.payload, "status": status, "received_at": now,
+                                   "done_at": done_at})
         assert row is not None  # noqa: S101 - INSERT ... RETURNING always yields the new row
         ids.append(int(row[0]))
     return ids
+
+
+def waiting_chats(conn: Connection, chat_keys: Collection[str]) -> set[str]:
+    """The chat keys among ``chat_keys`` that have pending rows (one index probe when nothing is pending)."""
+    if not chat_keys or not (_ANY_PENDING.first(conn, {"status": PENDING}) or (False,))[0]:
+        return set()
+    found = conn.execute(select(inbox.c.chat_key).distinct()
+                         .where(inbox.c.status == PENDING, inbox.c.chat_key.in_(list(chat_keys))))
+    return {str(key) for key, in found}
 
 
 def claim_pending(conn: Connection, *, limit: int) -> list[InboxRow]:

@@ -7,13 +7,15 @@ its CPU. A ``Prepared`` statement is built with Core like any other (dialect-neu
 datetimes, booleans), compiled by SQLAlchemy for the connection's dialect the first time, and then each call only
 converts the parameters, calls the cursor and converts the row. DBAPI errors come out as SQLAlchemy's exceptions,
 so ``Database.transact`` still recognises a busy database. Only for single statements without expanding ``IN``
-lists, inside a transaction that SQLAlchemy began (the cursor joins it).
+lists, inside a transaction that SQLAlchemy began (the cursor joins it). Values written into the statement itself
+(``status == 'allowed'``) are sent as the statement's own parameters.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from importlib import import_module
 from typing import Any
 
@@ -31,6 +33,7 @@ class _Compiled:
     names: tuple[str, ...]  # the parameter for each placeholder (positional) or each name (named)
     binds: tuple[Processor, ...]
     results: tuple[Processor, ...]
+    fixed: dict[str, Any]  # values the statement carries itself (``status == 'allowed'``), by parameter name
 
 
 class Prepared:
@@ -54,18 +57,22 @@ class Prepared:
     def _compile(self, dialect: Dialect) -> _Compiled:
         statement = self.statement if isinstance(self.statement, ClauseElement) else self.statement(dialect.name)
         compiled: Any = statement.compile(dialect=dialect, column_keys=list(self.keys) or None)
-        missing = set(compiled.binds) - set(self.keys)
+        fixed = {name: bind.effective_value for name, bind in compiled.binds.items()
+                 if name not in self.keys and not bind.required}
+        missing = set(compiled.binds) - set(self.keys) - set(fixed)
         if compiled.literal_execute_params or compiled.post_compile_params or missing:
             raise ValueError(f"not a plain prepared statement (parameters not given: {sorted(missing)})")
         names = tuple(compiled.positiontup) if compiled.positional else tuple(compiled.binds)
         # SQLAlchemy's own converters: per bind parameter, and per result column.
-        processors = compiled._bind_processors
+        processors = {name: _last_value_kept(convert) if _is_datetime(compiled.binds[name].type) else convert
+                      for name, convert in compiled._bind_processors.items()}
         results = tuple(entry.type._cached_result_processor(dialect, None) for entry in compiled._result_columns)
         return _Compiled(compiled.string, bool(compiled.positional), names,
-                         tuple(processors.get(name) for name in names), results)
+                         tuple(processors.get(name) for name in names), results, fixed)
 
     def _arguments(self, compiled: _Compiled, params: Mapping[str, Any]) -> Any:
-        values = [params[name] if convert is None else convert(params[name])
+        given = {**compiled.fixed, **params} if compiled.fixed else params
+        values = [given[name] if convert is None else convert(given[name])
                   for name, convert in zip(compiled.names, compiled.binds, strict=True)]
         return values if compiled.positional else dict(zip(compiled.names, values, strict=True))
 
@@ -111,13 +118,57 @@ class Prepared:
         finally:
             cursor.close()
 
+    def raw(self, conn: Connection, params: Mapping[str, Any]) -> list[Any]:
+        """Execute; every row as the driver returns it, with no conversion (for columns that need none, or that the
+        caller converts itself)."""
+        cursor = self._execute(conn, params)
+        try:
+            return cursor.fetchall()  # type: ignore[no-any-return]
+        finally:
+            cursor.close()
+
     def all(self, conn: Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
         """Execute; every row (converted)."""
         cursor = self._execute(conn, params)
         try:
-            return [row for raw in cursor.fetchall() if (row := self._row(conn, raw)) is not None]
+            raws = cursor.fetchall()
         finally:
             cursor.close()
+        # Only the columns that have a converter, looked up once for all rows (the tick reads thousands at once).
+        converters = [(i, convert) for i, convert in enumerate(self._for(conn.dialect).results) if convert is not None]
+        if not converters:
+            return [tuple(raw) for raw in raws]
+        rows = []
+        for raw in raws:
+            row = list(raw)
+            for i, convert in converters:
+                row[i] = convert(row[i])
+            rows.append(tuple(row))
+        return rows
+
+
+def _is_datetime(type_: Any) -> bool:
+    try:
+        return type_.python_type is datetime
+    except NotImplementedError:
+        return False
+
+
+def _last_value_kept(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``convert`` remembering its last argument and result: the statements of one transaction bind the same
+    ``now`` again and again, and turning a datetime into the driver's form costs more than the call it saves."""
+    last: tuple[Any, Any] = (object(), None)
+
+    def convert_once(value: Any) -> Any:
+        nonlocal last
+        seen, result = last  # one read: another thread may replace the pair meanwhile
+        if value is seen:
+            return result
+        result = convert(value)
+        last = (value, result)
+        return result
+
+    return convert_once
 
 
 def dialect_insert(dialect: str, table: Any) -> Any:

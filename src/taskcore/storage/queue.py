@@ -1,8 +1,11 @@
 """Queries on the outbound queue: enqueue, claim the head job of each chat, record the outcome (SPEC section 9).
 
-Order per chat: a chat's head is its lowest id among pending and sending rows; only the head may be claimed, so a
-chat has at most one send in flight and its messages go out in order. Sent and failed rows never block a chat and
-the claim never reads them (the indexes on (chat_id, status, id) and (status, next_attempt_at) lead with status).
+Order per chat: a chat's interactive jobs (replies, notices, reactions: every job but a reminder digest) go out in id
+order, one at a time; a digest (label ``digest``) goes out after every earlier job of its chat and after every
+interactive one waiting there, so a reply queued after a digest that is not due yet is not held behind it. A job
+whose chat has a send in flight waits, so a chat has at most one send in flight. Sent and failed rows never block a
+chat and the claim never reads them (the indexes on (chat_id, status, id) and (status, next_attempt_at) lead with
+status). The claim takes the due interactive jobs first, oldest first, then the digests (issue 20).
 """
 
 from __future__ import annotations
@@ -28,7 +31,15 @@ from sqlalchemy import (
 )
 
 from taskcore.errors import ValidationError
-from taskcore.queue_rules import LOGIN_LINK_GONE, LOGIN_LINK_LABEL, JobKind, JobStatus, QueueJob, truncate_error
+from taskcore.queue_rules import (
+    DIGEST_LABEL,
+    LOGIN_LINK_GONE,
+    LOGIN_LINK_LABEL,
+    JobKind,
+    JobStatus,
+    QueueJob,
+    truncate_error,
+)
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import outbound_queue
 
@@ -59,11 +70,12 @@ def enqueue(
 
 
 def enqueue_many(conn: Connection, jobs: Sequence[Mapping[str, Any]], *, max_attempts: int, now: datetime) -> None:
-    """Queue several jobs due now in one driver call; each ``job`` holds enqueue's chat_id, kind, payload and
-    optionally label and dedupe_key (a job whose dedupe_key was queued before is left out)."""
+    """Queue several jobs in one driver call; each ``job`` holds enqueue's chat_id, kind, payload and optionally
+    label, dedupe_key (a job whose dedupe_key was queued before is left out) and due (when it may be sent; now if
+    absent)."""
     rows = [{**_new_row(chat_id=job["chat_id"], kind=job["kind"], payload=job["payload"], label=job.get("label"),
                         max_attempts=max_attempts, now=now), "dedupe_key": job.get("dedupe_key"),
-             "task_id": job.get("task_id")} for job in jobs]
+             "task_id": job.get("task_id"), "next_attempt_at": job.get("due", now)} for job in jobs]
     _INSERT_MANY.run_many(conn, rows)
 
 
@@ -107,21 +119,57 @@ def _orphaned(now: datetime) -> ColumnElement[bool]:
     return and_(oq.c.status == JobStatus.SENDING.value, oq.c.lease_until <= now)
 
 
-def _heads_its_chat() -> ColumnElement[bool]:
-    earlier_active = exists().where(
-        _earlier.c.chat_id == oq.c.chat_id, _earlier.c.status.in_(ACTIVE), _earlier.c.id < oq.c.id
-    )
-    return ~earlier_active
+def _digest(label: ColumnElement[Any]) -> ColumnElement[bool]:
+    return label == DIGEST_LABEL
+
+
+def _interactive(label: ColumnElement[Any]) -> ColumnElement[bool]:
+    return or_(label.is_(None), label != DIGEST_LABEL)
+
+
+def _heads_its_chat(digest: bool | None = None) -> ColumnElement[bool]:
+    """No other active job of the chat comes first: none in flight, no earlier interactive one, and for a digest no
+    earlier job and no interactive one at all. ``digest`` True or False: the rule for that kind alone (separate
+    index searches on (chat_id, status, id)); None: for a row of either kind. Built once (``_HEADS``)."""
+    return _HEADS[digest]
+
+
+def _build_heads(digest: bool | None) -> ColumnElement[bool]:
+    if digest is None:
+        return or_(and_(_digest(oq.c.label), _build_heads(True)), and_(_interactive(oq.c.label), _build_heads(False)))
+    same_chat = _earlier.c.chat_id == oq.c.chat_id
+    in_flight = exists().where(same_chat, _earlier.c.status == JobStatus.SENDING.value, _earlier.c.id != oq.c.id)
+    active = and_(same_chat, _earlier.c.status.in_(ACTIVE))
+    if digest:
+        ahead = exists().where(active, _earlier.c.id != oq.c.id,
+                               or_(_earlier.c.id < oq.c.id, _interactive(_earlier.c.label)))
+    else:
+        ahead = exists().where(active, _earlier.c.id < oq.c.id, _interactive(_earlier.c.label))
+    return and_(~in_flight, ~ahead)
+
+
+_HEADS = {digest: _build_heads(digest) for digest in (None, True, False)}
 
 
 def claimable_ids(conn: Connection, *, now: datetime, limit: int) -> list[int]:
-    """Up to ``limit`` claimable head rows, oldest first; on PostgreSQL rows locked by another claimer are skipped."""
+    """Up to ``limit`` claimable head rows: the interactive ones oldest first, then digests oldest first; on
+    PostgreSQL rows locked by another claimer are skipped. A chat has at most one head (a digest is no head while an
+    interactive job of its chat waits), so two of them never share a chat."""
+    found = _heads(conn, now=now, limit=limit, digest=False)
+    if len(found) < limit:
+        found += _heads(conn, now=now, limit=limit - len(found), digest=True)
+    return found
+
+
+def _heads(conn: Connection, *, now: datetime, limit: int, digest: bool) -> list[int]:
     # Two index searches on (status, next_attempt_at) instead of one OR, which SQLite would answer by scanning
     # the whole table in id order, sent rows included.
-    candidates = union_all(select(oq.c.id).where(_due(now)), select(oq.c.id).where(_orphaned(now))).subquery()
+    kind = _digest(oq.c.label) if digest else _interactive(oq.c.label)
+    candidates = union_all(select(oq.c.id).where(_due(now), kind),
+                           select(oq.c.id).where(_orphaned(now), kind)).subquery()
     stmt = (
         select(oq.c.id)
-        .where(oq.c.id.in_(select(candidates.c.id)), _heads_its_chat())
+        .where(oq.c.id.in_(select(candidates.c.id)), _heads_its_chat(digest))
         .order_by(oq.c.id)
         .limit(limit)
     )
@@ -131,7 +179,7 @@ def claimable_ids(conn: Connection, *, now: datetime, limit: int) -> list[int]:
 
 
 def claim(conn: Connection, ids: Sequence[int], *, owner: str, now: datetime, lease: timedelta) -> list[QueueJob]:
-    """Lease the rows of ``ids`` that are still claimable to ``owner``; returns them in id order."""
+    """Lease the rows of ``ids`` that are still claimable to ``owner``; returns them in the order of ``ids``."""
     if not ids:
         return []
     stmt = (
@@ -146,7 +194,8 @@ def claim(conn: Connection, ids: Sequence[int], *, owner: str, now: datetime, le
         )
         .returning(oq.c.id, oq.c.chat_id, oq.c.kind, oq.c.payload, oq.c.label, oq.c.attempts, oq.c.max_attempts)
     )
-    return sorted((_job(row) for row in conn.execute(stmt)), key=lambda job: job.id)
+    order = {job_id: n for n, job_id in enumerate(ids)}
+    return sorted((_job(row) for row in conn.execute(stmt)), key=lambda job: order[job.id])
 
 
 def _job(row: Row[Any]) -> QueueJob:
@@ -233,3 +282,8 @@ def count_by_status(conn: Connection) -> dict[str, int]:
     for status, count in conn.execute(select(oq.c.status, func.count()).group_by(oq.c.status)):
         counts[status] = int(count)
     return counts
+
+
+def count_due(conn: Connection, *, now: datetime) -> int:
+    """Pending rows due at ``now`` (an index search on (status, next_attempt_at))."""
+    return int(conn.execute(select(func.count()).select_from(oq).where(_due(now))).scalar_one())

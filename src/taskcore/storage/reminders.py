@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import (
     Connection,
+    Integer,
     Select,
     Text,
     and_,
@@ -62,31 +63,47 @@ class DigestTask:
     group_name: str | None
 
 
+def _due_statement(*, after: bool) -> Prepared:
+    due_at = p.c.next_due_at
+    query = select(p.c.user_id, p.c.freq, p.c.time, p.c.tz, due_at, p.c.updated_at).where(
+        due_at <= bindparam("now", type_=UtcDateTime()))
+    keys = ["now", "limit", "skip"]  # an OFFSET bound too: SQLite's compiler adds a literal one to a bound LIMIT
+    if after:
+        at, user = bindparam("at", type_=UtcDateTime()), bindparam("user", type_=Text())
+        query = query.where(or_(due_at > at, and_(due_at == at, p.c.user_id > user)))
+        keys += ["at", "user"]
+    query = query.order_by(due_at, p.c.user_id)
+    return Prepared(query.limit(bindparam("limit", type_=Integer())).offset(bindparam("skip", type_=Integer())), keys)
+
+
+# Prepared (storage/prepared.py): the 08:30 peak reads thousands of rows, and SQLAlchemy's result objects cost
+# more than the search.
+_DUE_FROM_START, _DUE_AFTER = _due_statement(after=False), _due_statement(after=True)
+
+
 def due_preferences(
     conn: Connection, *, now: datetime, after: tuple[datetime, str] | None, limit: int
 ) -> list[SavedPreference]:
     """Up to ``limit`` preferences whose next look (``next_due_at``) has come by ``now``, in (next_due_at, user_id)
     order, from after the key ``after`` on: one range search of the index, however many users there are."""
-    due_at = p.c.next_due_at
-    query = select(p.c.user_id, p.c.freq, p.c.time, p.c.tz, due_at, p.c.updated_at).where(due_at <= now)
-    if after is not None:
-        query = query.where(or_(due_at > after[0], and_(due_at == after[0], p.c.user_id > after[1])))
-    rows = conn.execute(query.order_by(due_at, p.c.user_id).limit(limit))
+    if after is None:
+        rows = _DUE_FROM_START.all(conn, {"now": now, "limit": limit, "skip": 0})
+    else:
+        rows = _DUE_AFTER.all(conn, {"now": now, "limit": limit, "skip": 0, "at": after[0],
+                                         "user": after[1]})
     return [SavedPreference(*row) for row in rows]
 
 
-_PLAN_NEXT = (
+_PLAN_NEXT = Prepared(
     update(p)
-    .where(p.c.user_id == bindparam("u"), p.c.updated_at == bindparam("seen", type_=UtcDateTime()))
-    .values(next_due_at=bindparam("n", type_=UtcDateTime()))
-)
+    .where(p.c.user_id == bindparam("u", type_=Text()), p.c.updated_at == bindparam("seen", type_=UtcDateTime()))
+    .values(next_due_at=bindparam("n", type_=UtcDateTime())), ["u", "seen", "n"])
 
 
 def plan_next(conn: Connection, plans: Sequence[tuple[str, datetime, datetime | None]]) -> None:
     """Set the next look of each (user, updated_at as read, next_due_at), unless the row was saved again since it
     was read (its new plan starts from that save)."""
-    if plans:
-        conn.execute(_PLAN_NEXT, [{"u": user, "seen": seen, "n": next_due} for user, seen, next_due in plans])
+    _PLAN_NEXT.run_many(conn, [{"u": user, "seen": seen, "n": next_due} for user, seen, next_due in plans])
 
 
 def _member_of(mode: GatingMode, group_id: Any, user_id: Any) -> Any:
@@ -158,6 +175,9 @@ def unassigned_counts(conn: Connection, user_ids: Sequence[str], mode: GatingMod
     return {user_id: int(count) for user_id, count in rows}
 
 
+_CLAIM_MAX = 64
+
+
 @lru_cache(maxsize=8)
 def _claim_many(count: int) -> Prepared:
     """INSERT of ``count`` delivery rows at once (parameters u0, s0, o0, r0, u1, ...), returning those inserted."""
@@ -171,13 +191,21 @@ def _claim_many(count: int) -> Prepared:
 def claim_deliveries(
     conn: Connection, claims: Sequence[tuple[str, str, str]], *, now: datetime
 ) -> set[tuple[str, str]]:
-    """Record the (user, slot) delivery of each (user, slot, outcome), in one statement; the (user, slot) pairs
+    """Record the (user, slot) delivery of each (user, slot, outcome), a few statements in all; the (user, slot) pairs
     whose row this call inserted: only their claimer queues the digest (the others were recorded by someone else)."""
     if not claims:
         return set()
-    params: dict[str, Any] = {}
-    for i, (user_id, slot, outcome) in enumerate(claims):
-        if outcome not in DELIVERY_OUTCOMES:
-            raise ValueError(f"unknown delivery outcome {outcome!r}")
-        params |= {f"u{i}": user_id, f"s{i}": slot, f"o{i}": outcome, f"r{i}": now}
-    return {(user_id, slot) for user_id, slot in _claim_many(len(claims)).all(conn, params)}
+    if not DELIVERY_OUTCOMES.issuperset(outcome for _, _, outcome in claims):
+        unknown = next(outcome for _, _, outcome in claims if outcome not in DELIVERY_OUTCOMES)
+        raise ValueError(f"unknown delivery outcome {unknown!r}")
+    claimed: set[tuple[str, str]] = set()
+    first = 0
+    while first < len(claims):
+        # Pieces of 64, 32, ... 1 rows: seven statements to compile once, not one per count a minute happens to have.
+        size = 1 << (min(len(claims) - first, _CLAIM_MAX).bit_length() - 1)
+        statement = _claim_many(size)
+        values = [v for user_id, slot, outcome in claims[first : first + size] for v in (user_id, slot, outcome, now)]
+        rows = statement.all(conn, dict(zip(statement.keys, values, strict=True)))
+        claimed.update((user_id, slot) for user_id, slot in rows)
+        first += size
+    return claimed

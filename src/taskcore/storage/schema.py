@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, overload
 
@@ -18,6 +19,8 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
 )
+
+from taskcore.storage.utc import default_sqlite_datetime, sqlite_text
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -38,6 +41,24 @@ class UtcDateTime(TypeDecorator[datetime]):
         """Attach UTC to the stored naive value."""
         stamp: datetime | None = utc_from_db(value)
         return stamp
+
+    def bind_processor(self, dialect: Dialect) -> Callable[[datetime | None], Any] | None:
+        """SQLite's in one step (``utc.sqlite_text``), else SQLAlchemy's two: a tick binds thousands."""
+        fused = default_sqlite_datetime(self.impl_instance, dialect)
+        return sqlite_text if fused else super().bind_processor(dialect)
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Callable[[Any], datetime | None] | None:
+        """SQLite's in one parse where the text is ``utc.sqlite_text``'s (``YYYY-MM-DD HH:MM:SS.ffffff``: no room
+        for an offset), else ``utc_from_db``, which reads it as SQLAlchemy's DATETIME does; else SQLAlchemy's two."""
+        if not default_sqlite_datetime(self.impl_instance, dialect):
+            return super().result_processor(dialect, coltype)
+
+        def process(value: str | datetime | None) -> datetime | None:
+            if isinstance(value, str) and len(value) == 26 and value[19] == ".":
+                return datetime.fromisoformat(value + "+00:00")
+            return utc_from_db(value)
+
+        return process
 
 
 @overload

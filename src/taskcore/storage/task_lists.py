@@ -89,7 +89,7 @@ def _contains_ignoring_ascii_case(dialect: str, column: Any) -> ColumnElement[bo
     return folded.like(func.translate(pattern, _UPPER, _LOWER), escape="\\")
 
 
-def _mine_candidates(mode: GatingMode, conditions: Sequence[Any], key: Any, *, pending_part: bool = False) -> Any:
+def mine_candidates(mode: GatingMode, conditions: Sequence[Any], key: Any, *, pending_part: bool = False) -> Any:
     """(id, key) of the user's tasks matching ``conditions``: assigned and visible, or personal and created by them;
     with ``pending_part``, not those whose part (each mode) the user has done.
 
@@ -108,7 +108,7 @@ def _mine_candidates(mode: GatingMode, conditions: Sequence[Any], key: Any, *, p
     return union_all(assigned, personal).cte("mine")
 
 
-def _my_tasks_conditions(dialect: str, recent: bool, searching: bool, dated: bool) -> list[Any]:
+def my_tasks_conditions(dialect: str, recent: bool, searching: bool, dated: bool) -> list[Any]:
     conditions: list[Any] = []
     if recent:
         conditions += [t.c.completed == true(), t.c.completed_at >= bindparam("since", type_=UtcDateTime())]
@@ -121,12 +121,12 @@ def _my_tasks_conditions(dialect: str, recent: bool, searching: bool, dated: boo
     return conditions
 
 
-def _list_order(recent: bool, key: Any, task_id: Any) -> tuple[Any, Any]:
+def list_order(recent: bool, key: Any, task_id: Any) -> tuple[Any, Any]:
     """Recent: newest completion first; open: by due date, undated last; then by id."""
     return (key.desc(), task_id.desc()) if recent else (key.asc().nulls_last(), task_id.asc())
 
 
-def _raw(column: Any) -> Any:
+def raw_column(column: Any) -> Any:
     """The column as the driver returns it: mapped by hand in ``_task_from_row``, with no per-value processor."""
     return type_coerce(column, NullType()).label(column.name)
 
@@ -135,11 +135,22 @@ _assigned = ta.alias("assigned")
 # The page's row, one per (task, assignee); _task_from_row reads it by position.
 _PAGE_COLUMNS = (
     t.c.id, t.c.description, t.c.due_date, t.c.group_id, g.c.name.label("group_name"), t.c.created_by,
-    _raw(t.c.created_at), _raw(t.c.completed), _raw(t.c.completed_at), t.c.completed_by, t.c.origin_chat_id,
-    t.c.origin_message_id, t.c.origin_participant, _raw(t.c.origin_message_at),
+    raw_column(t.c.created_at), raw_column(t.c.completed), raw_column(t.c.completed_at), t.c.completed_by,
+    t.c.origin_chat_id, t.c.origin_message_id, t.c.origin_participant, raw_column(t.c.origin_message_at),
     t.c.completion, users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
-    _raw(_assigned.c.done_at), t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.rotation_turn,
+    raw_column(_assigned.c.done_at), t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.rotation_turn,
 )
+
+
+def chosen_page(mine: Any, recent: bool) -> tuple[Any, Any]:
+    """The page's candidates (id, sort_key) in list order cut by the ``limit`` and ``offset`` parameters, and the
+    count of all of ``mine``."""
+    key = mine.c.completed_at if recent else mine.c.due_date
+    chosen = (
+        select(mine.c.id, key.label("sort_key")).order_by(*list_order(recent, key, mine.c.id))
+        .limit(bindparam("limit", type_=Integer())).offset(bindparam("offset", type_=Integer()))
+    ).subquery("chosen")
+    return chosen, select(func.count()).select_from(mine).scalar_subquery()
 
 
 @lru_cache(maxsize=64)
@@ -152,23 +163,30 @@ def _my_tasks_statements(
     (a count, cheaper than a window count over the sorted rows) and the page (sorted narrow rows, cut by LIMIT);
     only the page's tasks are then read, with their group name and assignees, one row per task and assignee.
     """
-    mine = _mine_candidates(mode, _my_tasks_conditions(dialect, recent, searching, dated),
+    mine = mine_candidates(mode, my_tasks_conditions(dialect, recent, searching, dated),
                             t.c.completed_at if recent else t.c.due_date, pending_part=pending_part)
-    key = mine.c.completed_at if recent else mine.c.due_date
-    chosen = (
-        select(mine.c.id, key.label("sort_key")).order_by(*_list_order(recent, key, mine.c.id))
-        .limit(bindparam("limit", type_=Integer())).offset(bindparam("offset", type_=Integer()))
-    ).subquery("chosen")
-    total = select(func.count()).select_from(mine).scalar_subquery()
+    chosen, total = chosen_page(mine, recent)
     joined = (
         chosen.join(t, t.c.id == chosen.c.id).outerjoin(g, g.c.id == t.c.group_id)
         .outerjoin(_assigned, _assigned.c.task_id == t.c.id).outerjoin(users, users.c.id == _assigned.c.user_id)
     )
     page = (
         select(total.label("total"), *_PAGE_COLUMNS).select_from(joined)
-        .order_by(*_list_order(recent, chosen.c.sort_key, chosen.c.id), _assigned.c.assigned_at, users.c.id)
+        .order_by(*list_order(recent, chosen.c.sort_key, chosen.c.id), _assigned.c.assigned_at, users.c.id)
     )
     return page, select(func.count()).select_from(mine)
+
+
+def page_parameters(user_id: str, flt: MyTasksFilter, now: datetime) -> dict[str, Any]:
+    """The parameters of the page and count statements of ``flt`` for ``user_id`` at ``now``."""
+    params: dict[str, Any] = {"user_id": user_id, "limit": flt.limit, "offset": offset_of(flt.page, flt.limit)}
+    if flt.status == "recent":
+        params["since"] = now - RECENT_WINDOW
+    if flt.search:
+        params["pattern"] = like_contains(flt.search)
+    if flt.due_before is not None:
+        params["due_before"] = flt.due_before.isoformat()
+    return params
 
 
 def my_tasks(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasksFilter, now: datetime) -> Page[Task]:
@@ -177,13 +195,7 @@ def my_tasks(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasksFilte
     page_stmt, count_stmt = _my_tasks_statements(
         conn.dialect.name, mode, recent, bool(flt.search), flt.due_before is not None,
         pending_part=flt.pending_part)
-    params: dict[str, Any] = {"user_id": user_id, "limit": flt.limit, "offset": offset_of(flt.page, flt.limit)}
-    if recent:
-        params["since"] = now - RECENT_WINDOW
-    if flt.search:
-        params["pattern"] = like_contains(flt.search)
-    if flt.due_before is not None:
-        params["due_before"] = flt.due_before.isoformat()
+    params = page_parameters(user_id, flt, now)
     rows = conn.execute(page_stmt, params).fetchall()
     # Past the last page there is no row to carry the total, so count separately.
     total = rows[0][0] if rows else conn.execute(count_stmt, params).scalar_one()

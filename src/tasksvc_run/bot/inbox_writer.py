@@ -1,10 +1,11 @@
 """Stores webhook events in the inbox before they are acknowledged, the events that arrive together in one
-transaction (group commit).
+transaction (group commit), which also handles at once those it can (``EventRunner.run_arrived``).
 
 ``put`` waits until its event is committed and returns the row's id; the webhook answers 2xx only then. Events put
 while a store is under way wait for the next one, which takes all of them (up to ``max_batch``): an idle bot stores
 each event at once, a busy one pays one commit per group instead of one per event. The store runs in the worker
 thread the processor's batches use on SQLite, so within this process the two never wait on each other's lock.
+After the commit, ``on_handled`` gets each event the store handled and ``on_stored`` how many it left pending.
 
 Each event may wait at most ``bound`` seconds for the database, counted from ``put``: its store's wait for the write
 lock is what is left of that when the store starts, and past it the store fails with ``NotStored`` and the event is
@@ -20,13 +21,14 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
+from taskcore.chat.inbox import Arrived, Handled
 from taskcore.services.inbox import NewEvent
 from taskcore.storage.db import is_schema_error, is_unavailable
 from tasksvc_run.outage import FatalStop, Outage
 
 log = logging.getLogger(__name__)
 DEFAULT_MAX_BATCH = 256
-Store = Callable[[Sequence[NewEvent], int], list[int]]  # (events, wait_ms) -> their ids
+Store = Callable[[Sequence[NewEvent], int], Arrived]  # (events, wait_ms) -> what was stored and handled
 
 
 class NotStored(Exception):
@@ -44,10 +46,10 @@ class InboxWriter:
     """Group commit of webhook events into the inbox (see the module docstring)."""
 
     def __init__(self, store: Store, pool: Executor, *, bound: float, max_batch: int = DEFAULT_MAX_BATCH,
-                 on_stored: Callable[[int], None] | None = None, fatal: FatalStop | None = None,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+                 on_stored: Callable[[int], None] | None = None, on_handled: Callable[[Handled], None] | None = None,
+                 fatal: FatalStop | None = None, monotonic: Callable[[], float] = time.monotonic) -> None:
         self._store, self._pool, self._bound, self._max_batch = store, pool, bound, max_batch
-        self._on_stored = on_stored
+        self._on_stored, self._on_handled = on_stored, on_handled
         self._outage = Outage("webhook inbox", fatal or FatalStop())
         self._monotonic = monotonic
         self._waiting: list[_Waiting] = []
@@ -75,7 +77,7 @@ class InboxWriter:
     async def _store_group(self, group: list[_Waiting]) -> None:
         deadline = min(item.deadline for item in group)
         try:
-            ids = await asyncio.get_running_loop().run_in_executor(
+            stored = await asyncio.get_running_loop().run_in_executor(
                 self._pool, self._store_in_time, [item.event for item in group], deadline)
         except Exception as exc:
             self._failed(exc)
@@ -84,13 +86,19 @@ class InboxWriter:
                     item.future.set_exception(NotStored(str(exc)))
             return
         self._outage.succeeded()
-        for item, row_id in zip(group, ids, strict=True):
+        for item, row_id in zip(group, stored.ids, strict=True):
             if not item.future.done():
                 item.future.set_result(row_id)
-        if self._on_stored is not None:
-            self._on_stored(len(ids))
+        if self._on_handled is not None:
+            for handled in stored.handled:
+                try:
+                    self._on_handled(handled)
+                except Exception:
+                    log.exception("webhook event follow-up failed")
+        if self._on_stored is not None and stored.pending:
+            self._on_stored(stored.pending)
 
-    def _store_in_time(self, events: list[NewEvent], deadline: float) -> list[int]:
+    def _store_in_time(self, events: list[NewEvent], deadline: float) -> Arrived:
         """In the worker thread: store with what is left of the bound as the wait for the database."""
         left_ms = int((deadline - self._monotonic()) * 1000)
         if left_ms <= 0:

@@ -1,8 +1,10 @@
 """Runs the chat over the inbox, in a worker thread: one batch of stored events per call, counted in the metrics.
 
 ``sync`` gives the scheduler runtime when it runs (``/admin sync``); it lives on the event loop that ``bind_loop``
-names, so the worker thread hands the request over to it. Events this process stored are remembered as parsed
-(``remember``), so a batch parses only what an earlier process left behind.
+names, so the worker thread hands the request over to it. ``run_arrived`` stores the events the webhook received
+together and handles at once those it can (``handle_arrived``); those it stored pending are remembered as parsed,
+with their moment, so a batch parses only what an earlier process left behind and an event handled later keeps its
+instant and rate-limit decision.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment, handle_event
-from taskcore.chat.inbox import Handled, handle_inbox
+from taskcore.chat.inbox import Arrived, Handled, handle_arrived, handle_inbox
 from taskcore.gateway.inbound import InboundEvent
 from taskcore.ratelimit import Decision, RateLimiter
-from taskcore.services.inbox import InboxRow
+from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run import keys
@@ -44,6 +46,7 @@ class EventRunner:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._limiter_lock = threading.Lock()
         self._parsed: dict[int, InboundEvent] = {}
+        self._moments: dict[int, Moment] = {}
         self._counters: dict[MetricEvent, Callable[[], None]] = {
             MetricEvent.IDENTITY_ALIAS_RESOLVED: metrics.identity_alias_resolved.inc,
             MetricEvent.UNKNOWN_GROUP_DISCOVERED: metrics.unknown_groups_discovered.inc,
@@ -57,11 +60,29 @@ class EventRunner:
         """The event loop the scheduler runtime runs on."""
         self._loop = loop
 
-    def remember(self, ids: Sequence[int], events: Sequence[InboundEvent]) -> None:
-        """The parsed events of stored rows (bounded: past the bound it starts over, and rows are parsed again)."""
+    def remember(self, ids: Sequence[int], events: Sequence[InboundEvent], moments: Sequence[Moment] = ()) -> None:
+        """The parsed events of stored rows, and their moments when given (bounded: past the bound it starts over,
+        and rows are parsed again and get a new moment)."""
         if len(self._parsed) >= REMEMBERED_AT_MOST:
             self._parsed.clear()
+            self._moments.clear()
         self._parsed.update(zip(ids, events, strict=True))
+        self._moments.update(zip(ids, moments, strict=False))
+
+    def run_arrived(self, events: Sequence[tuple[NewEvent, InboundEvent]], wait_ms: int | None) -> Arrived:
+        """Store the events received together, handling at once those whose chat has nothing pending (in a worker
+        thread; ``wait_ms`` bounds the wait for the database); counted like a batch."""
+        started = time.perf_counter()
+        moment = self._moment_factory()
+        items = [(new, event, moment(None)) for new, event in events]
+        arrived = handle_arrived(self.db, self.policy, items, wait_ms=wait_ms)
+        if arrived.pending:
+            done = {item.row.id for item in arrived.handled}
+            left = [(row_id, event, at) for row_id, (_, event, at) in zip(arrived.ids, items, strict=True)
+                    if row_id not in done]
+            self.remember([row_id for row_id, _, _ in left], [event for _, event, _ in left], [at for _, _, at in left])
+        self._counted(arrived.handled, started)
+        return arrived
 
     def take_token(self, user_id: str) -> Decision:
         """One token from the user's bucket."""
@@ -82,12 +103,18 @@ class EventRunner:
                                wait_ms=self.wait_ms)
         for item in handled:
             self._parsed.pop(item.row.id, None)
+            self._moments.pop(item.row.id, None)
+        self._counted(handled, started)
+        return handled
+
+    def _counted(self, handled: Sequence[Handled], started: float) -> None:
+        """Count the metric events of ``handled`` and each one's share of the time since ``started``."""
+        for item in handled:
             if not isinstance(item.result, Exception):
                 self._count(item.result)
         share = (time.perf_counter() - started) / max(len(handled), 1)
         for _ in handled:
             self.metrics.webhook_seconds.observe(share)
-        return handled
 
     def _count(self, result: ChatResult) -> None:
         for metric in result.metrics:
@@ -97,11 +124,17 @@ class EventRunner:
         now = self.clock.now()
         return Moment(now, now.astimezone(self.zone).date(), self._token_once(), self._sync_trigger())
 
-    def _moment_factory(self) -> Callable[[InboxRow], Moment]:
-        """One instant for the batch; each event its own memoised token (handled again alone, it gets the same)."""
+    def _moment_factory(self) -> Callable[[InboxRow | None], Moment]:
+        """One instant for the batch; each event its own memoised token (handled again alone, it gets the same); an
+        event stored pending by this process keeps the moment it was given then."""
         now = self.clock.now()
         today, trigger = now.astimezone(self.zone).date(), self._sync_trigger()
-        return lambda _row: Moment(now, today, self._token_once(), trigger)
+
+        def moment(row: InboxRow | None) -> Moment:
+            kept = None if row is None else self._moments.get(row.id)
+            return kept or Moment(now, today, self._token_once(), trigger)
+
+        return moment
 
     def _sync_trigger(self) -> Callable[[], None] | None:
         """``request_sync`` made safe to call from the worker thread; None when the schedulers do not run."""

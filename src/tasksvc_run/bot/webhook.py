@@ -1,9 +1,10 @@
 """POST /webhook and /webhook/{event}: check the secret, parse, store the event in the inbox, then acknowledge.
 
-The answer is 200 only once the event is committed to the inbox (SPEC section 17); the processor then handles it in
-the background (``processor.InboxProcessor`` over ``runner.EventRunner``). An event the bot does nothing with is
-acknowledged without being stored. 503 with Retry-After when the event could not be stored within
-WEBHOOK_STORE_TIMEOUT_MS or too many wait: the gateway delivers it again later.
+The answer is 200 only once the event is committed to the inbox (SPEC section 17); the transaction that stores it
+handles it too when its chat has nothing pending (``runner.EventRunner.run_arrived``), otherwise the processor
+handles it in the background (``processor.InboxProcessor`` over ``runner.EventRunner.run_inbox``). An event the
+bot does nothing with is acknowledged without being stored. 503 with Retry-After when the event could not be stored
+within WEBHOOK_STORE_TIMEOUT_MS or too many wait: the gateway delivers it again later.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ import logging
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
 
-from taskcore.chat.inbox import Handled
+from taskcore.chat.inbox import Arrived, Handled, stored_event
 from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_event
 from taskcore.gateway.inbound_models import canonical_event
-from taskcore.services.inbox import NewEvent, store_events
+from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
 from tasksvc_run import keys
 from tasksvc_run.bot.inbox_writer import InboxWriter, NotStored
@@ -40,6 +42,13 @@ class ArrivedEvent(NewEvent):
     """An event as stored, with what the webhook parsed from it (so the processor need not parse it again)."""
 
     parsed: InboundEvent | None = None
+
+
+def _parsed(event: NewEvent) -> InboundEvent:
+    """What the webhook parsed ``event`` to (parsed again from its body if it came without)."""
+    if isinstance(event, ArrivedEvent) and event.parsed is not None:
+        return event.parsed
+    return stored_event(InboxRow(0, event.chat_key, event.path_event, event.payload, datetime.now(UTC)))
 
 
 def secret_ok(request: web.Request, settings: Settings) -> bool:
@@ -99,12 +108,8 @@ def make_intake(
     outbound worker whenever an event queued something."""
     settings = app[keys.SETTINGS]
 
-    def store(events: Sequence[NewEvent], wait_ms: int) -> list[int]:
-        ids = store_events(runner.db, events, now=runner.clock.now(), wait_ms=wait_ms)
-        known = [(row_id, event.parsed) for row_id, event in zip(ids, events, strict=True)
-                 if isinstance(event, ArrivedEvent) and event.parsed is not None]
-        runner.remember([row_id for row_id, _ in known], [parsed for _, parsed in known])
-        return ids
+    def store(events: Sequence[NewEvent], wait_ms: int) -> Arrived:
+        return runner.run_arrived([(event, _parsed(event)) for event in events], wait_ms)
 
     def queued_something(item: Handled) -> None:
         outbound = app.get(keys.OUTBOUND)
@@ -118,6 +123,6 @@ def make_intake(
                                                         batch_size=runner.batch_size, on_handled=queued_something,
                                                         fatal=app[keys.FATAL])
     writer = InboxWriter(store, pool, bound=settings.webhook_store_timeout_ms / 1000, on_stored=processor.notify,
-                         fatal=app[keys.FATAL])
+                         on_handled=queued_something, fatal=app[keys.FATAL])
     return writer, processor
 

@@ -4,6 +4,11 @@ It claims jobs from the store (which hands out only the head of each chat, so me
 never has two sends in flight), sends each outside any transaction, then records the outcome with the owner it
 claimed under. It wakes on ``notify()`` or polls; ``stop()`` lets the sends in flight finish, then returns.
 
+Paced (GATEWAY_MAX_SENDS_PER_MIN, issue 20): the worker claims only as many jobs as the rate lets start now (one
+every 60/N s), books each a start time (``taskcore.pacing.SendPace``) and sends it then; the store hands out due
+replies before due digests, so a digest delays a reply by at most the rate's own spacing. The rate is this
+process's: several bot instances each send at it.
+
 When an outcome cannot be written (the database busy past its retries, a full disk), the worker keeps the job's
 lease, extending it, and writes the outcome again until it is recorded (``_record_outcome``): a message the gateway
 accepted is not sent again because its outcome write failed once (SPEC section 17). The one window left: the
@@ -17,6 +22,7 @@ import asyncio
 import itertools
 import logging
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -24,6 +30,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from taskcore.gateway.client import GatewayError
+from taskcore.pacing import SendPace
 from taskcore.queue_rules import JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import queue
 from taskcore.settings import Settings
@@ -57,13 +64,14 @@ class WorkerConfig:
     lease: timedelta = timedelta(seconds=30)
     backoff_base_ms: int = 1000
     backoff_max_ms: int = 300_000
+    max_sends_per_min: int | None = None  # None: unpaced (tests and the drain benchmark)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, concurrency: int = 4) -> WorkerConfig:
         """The lease outlasts a send that hits GATEWAY_TIMEOUT_MS by as much again plus a second."""
         lease = timedelta(milliseconds=2 * settings.gateway_timeout_ms + 1000)
         return cls(concurrency=concurrency, lease=lease, backoff_base_ms=settings.rq_backoff_base_ms,
-                   backoff_max_ms=settings.rq_backoff_max_ms)
+                   backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min)
 
 
 def random_jitter() -> float:
@@ -72,6 +80,7 @@ def random_jitter() -> float:
 
 
 RECORD_RETRY_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # between writes of an outcome the database refused
+PACE_HORIZON = 0.05  # a claim takes the sends the rate lets start within this many seconds
 
 
 class QueueWorker:
@@ -80,12 +89,18 @@ class QueueWorker:
     def __init__(
         self, db: Database, sender: Sender, *, clock: Clock, metrics: Metrics, config: WorkerConfig | None = None,
         jitter: Callable[[], float] = random_jitter, owner: str | None = None, fatal: FatalStop | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``monotonic``: the seconds the send rate is kept in, real ones like the waits (a frozen test clock
+        would stop a paced worker)."""
         self.db, self.sender, self.clock, self.metrics = db, sender, clock, metrics
         self._outage = Outage("outbound", fatal or FatalStop())
         self.config = config or WorkerConfig()
         self.owner = owner or process_owner()
-        self._jitter = jitter
+        self._jitter, self._monotonic = jitter, monotonic
+        per_min = self.config.max_sends_per_min
+        self._pace = None if per_min is None else SendPace(per_min)
+        metrics.outbound_max_sends_per_min.set(0 if per_min is None else per_min)
         self._in_flight: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._stopping = False
@@ -134,13 +149,24 @@ class QueueWorker:
             self._wake.clear()
             await self._claim_more()
             try:
-                async with asyncio.timeout(self.config.poll_interval):
+                async with asyncio.timeout(self._idle()):
                     await self._wake.wait()
             except TimeoutError:
                 pass
 
+    def _idle(self) -> float:
+        """How long to wait for a wake-up: the poll interval, or until the rate lets the next send start."""
+        if self._pace is None:
+            return self.config.poll_interval
+        now = self._monotonic()
+        ahead = self._pace.next_at(now) - now
+        return ahead if ahead > 0 else self.config.poll_interval
+
     async def _claim_more(self) -> None:
         free = self.config.concurrency - len(self._in_flight)
+        now = self._monotonic()
+        if self._pace is not None and free > 0:
+            free = self._pace.allowance(now, horizon=PACE_HORIZON, most=free)
         if free <= 0:
             return
         try:
@@ -150,9 +176,10 @@ class QueueWorker:
             self._outage.failed(exc, what="outbound: claiming jobs failed")
             return
         self._outage.succeeded()
-        for job in jobs:
+        starts = self._pace.take(now, len(jobs)) if self._pace is not None else [now] * len(jobs)
+        for job, start in zip(jobs, starts, strict=True):
             if job.id not in self._in_flight:  # our own lease ran out while the send was still going
-                task = asyncio.create_task(self._deliver(job), name=f"outbound-{job.id}")
+                task = asyncio.create_task(self._deliver(job, start), name=f"outbound-{job.id}")
                 self._in_flight[job.id] = task
                 task.add_done_callback(partial(self._finished, job.id))
 
@@ -160,7 +187,10 @@ class QueueWorker:
         self._in_flight.pop(job_id, None)
         self._wake.set()
 
-    async def _deliver(self, job: QueueJob) -> None:
+    async def _deliver(self, job: QueueJob, start: float) -> None:
+        wait = start - self._monotonic()
+        if wait > 0:  # the start the rate booked for it, at most PACE_HORIZON away
+            await asyncio.sleep(wait)
         try:
             message_id = await self._send(job)
         except GatewayError as exc:

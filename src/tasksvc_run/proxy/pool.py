@@ -1,6 +1,12 @@
 """The kept-alive connections to one upstream, bounded: a request takes an idle one, opens a new one below the limit,
 or waits (at most ``PoolLimits.wait``) for one to come back, then gets 504. One pool per upstream, so a crowd at
-one cannot hold up the other (SPEC sections 8 and 16)."""
+one cannot hold up the other (SPEC sections 8 and 16).
+
+Until an upstream has taken a first connection (at most ``STARTING`` seconds after the pool was made), a refused
+connection is tried again every ``RETRY_REFUSED`` seconds for up to ``START_WAIT`` seconds, then answered 502: the
+supervisor starts the proxy right after the web, so that the webhook reaches the bot as soon as possible, and a
+page asked for while the web is still starting waits for it instead of getting 502. Once the upstream has
+answered, a refused connection is 502 at once (SPEC section 8: an upstream that is down gives 502)."""
 
 from __future__ import annotations
 
@@ -14,6 +20,9 @@ from tasksvc_run.proxy.limits import CONNECT_TIMEOUT
 from tasksvc_run.proxy.upstream import UpstreamConnection
 
 log = logging.getLogger(__name__)
+STARTING = 30.0  # seconds after the pool is made during which a refused connection is an upstream still starting
+RETRY_REFUSED = 0.05  # seconds between connection attempts to an upstream still starting
+START_WAIT = 4.0  # seconds a request waits for an upstream still starting (0.5 s inside the connect timeout: 502)
 
 
 class Pool:
@@ -33,6 +42,7 @@ class Pool:
         self.waiters: deque[Exchange] = deque()
         self.opening: set[asyncio.Task[None]] = set()
         self.every: set[UpstreamConnection] = set()
+        self.starting_until = loop.time() + STARTING  # 0 once the upstream has taken a connection
 
     def acquire(self, ex: Exchange) -> None:
         """Serve ``ex`` with a connection now, once one is open, or once one is free."""
@@ -97,8 +107,9 @@ class Pool:
 
     async def _connect(self, ex: Exchange) -> None:
         try:
-            async with asyncio.timeout(min(CONNECT_TIMEOUT, self.timeout)):
-                _, conn = await self.loop.create_connection(lambda: UpstreamConnection(self), self.host, self.port)
+            budget = min(CONNECT_TIMEOUT, self.timeout)
+            async with asyncio.timeout(budget):
+                conn = await self._connection(min(START_WAIT, budget - 0.5))
         except (OSError, TimeoutError) as exc:
             self.count -= 1
             timed_out = isinstance(exc, TimeoutError)
@@ -109,7 +120,21 @@ class Pool:
                 ex.client.failed(ex, status, f"the {self.name} process {what}")
             return
         self.every.add(conn)
+        self.starting_until = 0.0
         if ex.cancelled:
             self.release(conn)
         else:
             conn.attach(ex)
+
+    async def _connection(self, wait: float) -> UpstreamConnection:
+        """A new connection; refused ones tried again for up to ``wait`` seconds while the upstream may still be
+        starting (module docstring)."""
+        give_up = min(self.starting_until, self.loop.time() + wait)
+        while True:
+            try:
+                _, conn = await self.loop.create_connection(lambda: UpstreamConnection(self), self.host, self.port)
+                return conn
+            except ConnectionRefusedError:
+                if self.loop.time() + RETRY_REFUSED >= give_up:
+                    raise
+            await asyncio.sleep(RETRY_REFUSED)

@@ -14,6 +14,7 @@ from functools import partial
 
 from taskcore.access import GatingMode
 from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.pacing import within_window
 from taskcore.reminders.tick import reminder_tick
 from taskcore.services import groups as group_service
 from taskcore.services import sync
@@ -97,10 +98,20 @@ class ReminderJob:
         ctx, s = self.ctx, self.ctx.settings
         result = await asyncio.to_thread(
             reminder_tick, ctx.db, ctx.mode, now=ctx.clock.now(), zone=s.zone,
-            grace_minutes=s.reminders_grace_minutes, max_attempts=s.rq_max_attempts)
+            grace_minutes=s.reminders_grace_minutes, max_attempts=s.rq_max_attempts,
+            sends_per_min=s.gateway_max_sends_per_min)
         for outcome, count in (("sent", result.sent), ("late", result.late), ("skipped", result.skipped)):
             if count:
                 ctx.metrics.reminder_slots.labels(outcome=outcome).inc(count)
+        window = timedelta(minutes=s.reminders_grace_minutes)
+        beyond = result.queued - within_window(s.gateway_max_sends_per_min, window)
+        if beyond > 0:
+            ctx.metrics.reminder_digests_beyond_window.inc(beyond)
+            log.warning("reminders: more digests than the send rate carries within the grace window; the rest are "
+                        "due at its end and leave late, at the rate", extra={
+                            "queued": result.queued, "beyond_window": beyond,
+                            "max_sends_per_min": s.gateway_max_sends_per_min,
+                            "grace_minutes": s.reminders_grace_minutes})
         if result.queued:
             ctx.notify()
 

@@ -56,8 +56,8 @@ async def my_tasks(request: web.Request) -> web.Response:
     app, user = request.app, request[USER]
     now = app[CLOCK].now()
     today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
-    page = svc.list_my_tasks(app[DB], gating(request), user_id=user, query=query, today=today, now=now)
-    return ok(render.task_page(page))
+    page = svc.list_my_task_items(app[DB], gating(request), user_id=user, query=query, today=today, now=now)
+    return ok(render.item_page(page))
 
 
 async def my_groups(request: web.Request) -> web.Response:

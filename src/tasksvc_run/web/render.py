@@ -59,6 +59,12 @@ def task_page(page: Page[Task]) -> dict[str, Any]:
             "total": page.total, "hasMore": page.has_more}
 
 
+def item_page(page: Page[dict[str, Any]]) -> dict[str, Any]:
+    """A list body of items already in their JSON shape: {items, page, limit, total, hasMore}."""
+    return {"items": page.items, "page": page.page, "limit": page.limit, "total": page.total,
+            "hasMore": page.has_more}
+
+
 def group_list(groups: Iterable[GroupSummary]) -> dict[str, Any]:
     """{items: [{id, name, active, counts: {open, unassigned}}]}."""
     return {"items": [{"id": group.id, "name": group.name, "active": group.active,

@@ -1,0 +1,143 @@
+"""The bot's /metrics in prometheus-client, loaded by tasksvc_run.metrics only when metrics are on: seed names exactly,
+process counters plus values read from the database at scrape time.
+
+prometheus-client appends ``_total`` to every counter family, so the seed's ``admin_actions_total_allow`` and
+``admin_actions_total_block`` are exposed by a small collector of their own as untyped samples under exactly those
+names. Gauges that must equal table counts (allowed groups, queue depth) and counters that the web process also bumps
+(reactions enqueued) are read from the database when scraped, so every process's events show here.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.metrics_core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from taskcore.access import GroupStatus
+from taskcore.services.groups import status_counts
+from taskcore.services.inbox import inbox_stats
+from taskcore.services.queue import due_count, queue_stats
+from taskcore.storage.counters import read_counters
+from taskcore.storage.db import Database
+from tasksvc_run.clock import Clock, SystemClock
+
+if TYPE_CHECKING:
+    from tasksvc_run.metrics import Metrics
+
+log = logging.getLogger(__name__)
+EMOJI_CLASSES = ("robot", "warn", "check", "other")
+SYNC_JOBS = ("group_sync", "member_sync")
+REMINDER_OUTCOMES = ("sent", "late", "skipped")
+DB_COUNTERS = {"reactions_enqueued": ("Reactions queued, by emoji class.", "emoji")}
+
+
+class ExactNameCounter(Collector):
+    """A monotonically increasing value exposed under exactly its name (no ``_total`` added)."""
+
+    def __init__(self, name: str, documentation: str) -> None:
+        self.name, self.documentation = name, documentation
+        self._value = 0.0
+        self._lock = threading.Lock()
+
+    def inc(self, amount: float = 1) -> None:
+        """Add ``amount``."""
+        with self._lock:
+            self._value += amount
+
+    def collect(self) -> Iterator[Metric]:
+        """One untyped sample named exactly ``name``."""
+        metric = Metric(self.name, self.documentation, "unknown")
+        metric.add_sample(self.name, {}, self._value)
+        yield metric
+
+
+class DatabaseCollector(Collector):
+    """Gauges and cross-process counters read from the database at scrape time."""
+
+    def __init__(self, db: Database | None, clock: Clock) -> None:
+        self.db, self.clock = db, clock
+
+    def collect(self) -> Iterator[Metric]:
+        """Allowed-group gauges, queue gauges and database-backed counters."""
+        if self.db is None:
+            return
+        try:
+            yield from _database_metrics(self.db, self.clock)
+        except Exception:
+            log.exception("metrics: reading the database failed")
+
+
+def _database_metrics(db: Database, clock: Clock) -> Iterator[Metric]:
+    counts = status_counts(db)
+    for status in GroupStatus:
+        name = f"allowed_groups_total_{status.value}"
+        yield GaugeMetricFamily(name, f"Groups whose access status is {status.value}.", value=counts[status])
+    stats = queue_stats(db)
+    yield GaugeMetricFamily("outbound_queue_depth", "Outbound jobs waiting or in flight.",
+                            value=stats["pending"] + stats["sending"])
+    yield GaugeMetricFamily("outbound_queue_failed", "Outbound jobs that exhausted their attempts.",
+                            value=stats["failed"])
+    yield GaugeMetricFamily("outbound_queue_due", "Outbound jobs due now and waiting: the backlog the send rate "
+                            "(GATEWAY_MAX_SENDS_PER_MIN) holds back.", value=due_count(db, now=clock.now()))
+    inbox = inbox_stats(db)
+    yield GaugeMetricFamily("webhook_inbox_depth", "Webhook events stored and not handled yet.", value=inbox["pending"])
+    yield GaugeMetricFamily("webhook_inbox_failed", "Webhook events whose handling broke (kept, not retried).",
+                            value=inbox["failed"])
+    stored = read_counters(db)
+    for name, (documentation, label) in DB_COUNTERS.items():
+        family = Metric(name, documentation, "counter")
+        for value in EMOJI_CLASSES:
+            family.add_sample(f"{name}_total", {label: value}, stored.get((name, value), 0))
+        yield family
+
+
+def register(metrics: Metrics, db: Database | None, clock: Clock | None = None) -> None:
+    """Give ``metrics`` a registry of its own and every instrument in it."""
+    metrics.registry = reg = CollectorRegistry(auto_describe=False)
+    metrics.sync_runs = Counter("sync_runs", "Group and member sync runs.", ["job"], registry=reg)
+    metrics.identity_alias_resolved = Counter(
+        "identity_alias_resolved", "Senders resolved through an identity alias.", registry=reg)
+    metrics.unknown_groups_discovered = Counter(
+        "unknown_groups_discovered", "Groups seen for the first time in discover mode.", registry=reg)
+    metrics.messages_blocked_group = Counter(
+        "messages_blocked_group", "Messages ignored because their group is not allowed.", registry=reg)
+    metrics.commands_blocked = Counter(
+        "commands_blocked", "Commands ignored because their group is not allowed.", registry=reg)
+    metrics.sync_skipped_group = Counter(
+        "sync_skipped_group", "Groups skipped by the member sync because they are not allowed.", registry=reg)
+    metrics.admin_allow = ExactNameCounter("admin_actions_total_allow", "Admin allow actions.")
+    metrics.admin_block = ExactNameCounter("admin_actions_total_block", "Admin block actions.")
+    reg.register(metrics.admin_allow)
+    reg.register(metrics.admin_block)
+    metrics.reactions_sent = Counter("reactions_sent", "Reactions the gateway accepted.", ["emoji"], registry=reg)
+    metrics.reactions_failed = Counter("reactions_failed", "Reactions given up on.", ["emoji"], registry=reg)
+    metrics.outbound_sent = Counter("outbound_sent", "Outbound jobs the gateway accepted.", ["kind"], registry=reg)
+    metrics.outbound_retries = Counter("outbound_retries", "Outbound attempts to be retried.", ["kind"], registry=reg)
+    metrics.outbound_failed = Counter("outbound_failed", "Outbound jobs that failed for good.", ["kind"], registry=reg)
+    metrics.outbound_max_sends_per_min = Gauge(
+        "outbound_max_sends_per_min", "The send rate of this process (GATEWAY_MAX_SENDS_PER_MIN; 0: unpaced).",
+        registry=reg)
+    metrics.reminder_digests_beyond_window = Counter(
+        "reminder_digests_beyond_window", "Digests queued beyond what the send rate carries within the grace "
+        "window: due at its end, they leave late.", registry=reg)
+    metrics.reminder_slots = Counter(
+        "reminder_slots", "Reminder slots handled, by outcome (sent, late, skipped).", ["outcome"], registry=reg)
+    metrics.cleanup_deleted = Counter("cleanup_deleted", "Rows deleted by maintenance.", ["what"], registry=reg)
+    metrics.cleanup_runs = Counter("cleanup_runs", "Maintenance runs.", registry=reg)
+    metrics.webhook_requests = Counter("webhook_requests", "Webhook requests, by event.", ["event"], registry=reg)
+    metrics.webhook_seconds = Histogram(
+        "webhook_processing_seconds", "Time to process one webhook event.", registry=reg,
+        buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+    for job in SYNC_JOBS:  # every seed name shows from the first scrape, at zero
+        metrics.sync_runs.labels(job=job)
+    for outcome in REMINDER_OUTCOMES:  # so a dashboard shows 0, not "no data", before the first reminder
+        metrics.reminder_slots.labels(outcome=outcome)
+    for emoji in EMOJI_CLASSES:
+        metrics.reactions_sent.labels(emoji=emoji)
+        metrics.reactions_failed.labels(emoji=emoji)
+    reg.register(DatabaseCollector(db, clock or SystemClock()))
