@@ -144,6 +144,9 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["serve"]:
-        asyncio.run(serve(sys.argv[2]))
+        from tasksvc_run.proxy.app import new_loop  # the loop `tasksvc proxy` runs on
+
+        with asyncio.Runner(loop_factory=new_loop) as runner:
+            runner.run(serve(sys.argv[2]))
     else:
         main(sys.argv[1:])

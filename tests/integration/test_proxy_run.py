@@ -9,8 +9,10 @@ import socket
 import threading
 import time
 
+import uvloop
+
 from taskcore.settings import load_settings
-from tasksvc_run.proxy.app import run_proxy
+from tasksvc_run.proxy.app import new_loop, run_proxy
 
 
 def free_port() -> int:
@@ -53,3 +55,11 @@ def test_the_proxy_command_serves_until_sigterm() -> None:
         thread.join(30)
     assert seen[0].startswith(b"HTTP/1.1 200 OK")
     assert seen[0].endswith(b'{"status":"ok"}')
+
+
+def test_the_proxy_command_runs_on_uvloops_loop() -> None:
+    loop = new_loop()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()

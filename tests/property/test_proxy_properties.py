@@ -4,7 +4,8 @@ headers in their order and body bytes as when the same request is sent to it dir
 the client's claims of origin and the framing differ, as R6 and section 16 say; and the answer's body comes back as
 the upstream sent it.
 
-One proxy and one recording upstream run on a loop in a background thread; each example sends blocking requests.
+One proxy and one recording upstream run on a loop in a background thread (asyncio's, then uvloop's); each example
+sends blocking requests.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taskcore.settings import load_settings
-from tasksvc_run.proxy.app import make_proxy
+from tasksvc_run.proxy.app import make_proxy, new_loop
 from tests.integration.proxy_helpers import parse_answers
 
 TIMEOUT = 10.0
@@ -69,9 +70,10 @@ class Running:
     seen: list[tuple[bytes, bytes, list[tuple[bytes, bytes]], bytes]]
 
 
-@pytest.fixture(scope="module")
-def running() -> Iterator[Running]:
-    loop = asyncio.new_event_loop()
+@pytest.fixture(scope="module", params=[asyncio.new_event_loop, new_loop], ids=["asyncio", "uvloop"])
+def running(request: pytest.FixtureRequest) -> Iterator[Running]:
+    """The recorder and the proxy on asyncio's loop, then on uvloop's (`tasksvc proxy` serves on it)."""
+    loop: asyncio.AbstractEventLoop = request.param()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     seen: list[tuple[bytes, bytes, list[tuple[bytes, bytes]], bytes]] = []

@@ -3,7 +3,8 @@
 Written at the asyncio protocol level with httptools' parser (PERFORMANCE.md: the aiohttp client/server pair cost more
 CPU per request than the hello-world server it fronted): keep-alive upstream connections in one bounded pool per
 upstream, each header looked at once, bodies passed through as they come, responses re-framed only because R6 takes
-their Content-Length away. ``Proxy`` serves on a socket; ``run_proxy`` is `tasksvc proxy`.
+their Content-Length away. ``Proxy`` serves on a socket, on any asyncio loop; ``run_proxy`` is `tasksvc proxy`, on
+uvloop's loop (``new_loop``): the loop's own turns were a third of the proxy's CPU per request on asyncio's.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ import contextlib
 import logging
 import signal
 
+import uvloop
+
 from taskcore.settings import Settings
 from tasksvc_run.proxy.client import ClientConnection, Context
 from tasksvc_run.proxy.heads import route
 from tasksvc_run.proxy.limits import MAX_BODY, BodyLimits, PoolLimits
 from tasksvc_run.proxy.pool import Pool
 
-__all__ = ["MAX_BODY", "BodyLimits", "PoolLimits", "Proxy", "make_proxy", "route", "run_proxy"]
+__all__ = ["MAX_BODY", "BodyLimits", "PoolLimits", "Proxy", "make_proxy", "new_loop", "route", "run_proxy"]
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 5.0  # seconds in-flight requests get to finish at a stop
 
@@ -82,6 +85,11 @@ def make_proxy(settings: Settings, *, bot_url: str | None = None, web_url: str |
                  pool_limits=pool_limits)
 
 
+def new_loop() -> asyncio.AbstractEventLoop:
+    """The event loop `tasksvc proxy` serves on: uvloop's, whose reads, writes and timers are C, not Python."""
+    return uvloop.new_event_loop()
+
+
 def run_proxy(settings: Settings, *, dev_url: str | None = None) -> int:
     """`tasksvc proxy`: serve on HOST:PORT until SIGTERM or SIGINT, then stop within SHUTDOWN_GRACE seconds."""
 
@@ -96,5 +104,6 @@ def run_proxy(settings: Settings, *, dev_url: str | None = None) -> int:
         await stop.wait()
         await proxy.close()
 
-    asyncio.run(serve())
+    with asyncio.Runner(loop_factory=new_loop) as runner:
+        runner.run(serve())
     return 0
