@@ -1,5 +1,6 @@
-"""The proxy alone (issue 20): this proxy and the aiohttp proxy it replaced, in front of the same aiohttp upstream
-serving a fixed 5 KB JSON page, all three pinned to CPU 0, the load from CPU 1. Prints req/s direct and through each
+"""The proxy alone (issue 20): this proxy (on uvloop, as `tasksvc proxy` runs it, and on asyncio's own loop) and the
+aiohttp proxy it replaced, in front of the same aiohttp upstream serving a fixed 5 KB JSON page, all pinned to CPU 0,
+the load from CPU 1. Prints req/s direct and through each
 proxy and each proxy's own CPU per request (from /proc), as medians of interleaved rounds; without the database, so
 it shows the hop's cost alone in a few seconds. ``python -m benchmarks.proxy_bench --profile DIR`` runs both proxies
 under cProfile and writes their top functions to DIR.
@@ -62,12 +63,12 @@ async def serve(url: str) -> None:
 
 
 class Proxy(loadgen.HelloServer):
-    """This proxy in front of ``url``; ``profile``: run it under cProfile, writing there."""
+    """This proxy in front of ``url`` on ``loop`` ("uvloop" or "asyncio"); ``profile``: under cProfile, kept there."""
 
-    def __init__(self, cpu: int | None, url: str, profile: Path | None = None) -> None:
+    def __init__(self, cpu: int | None, url: str, profile: Path | None = None, loop: str = "uvloop") -> None:
         module = ("-m", "benchmarks.proxy_bench", "serve")
         self.command = ("-m", "cProfile", "-o", str(profile), *module) if profile else module
-        super().__init__(cpu, url)
+        super().__init__(cpu, url, loop)
 
 
 class OldProxy(loadgen.HelloServer):
@@ -86,6 +87,7 @@ def measure(profile: Path | None = None) -> dict[str, dict[str, float]]:
     page = Page(cpu)
     url = f"http://127.0.0.1:{page.port}"
     proxies = {"this proxy": Proxy(cpu, url, profile and profile / "proxy.prof"),
+               "this proxy on asyncio's loop": Proxy(cpu, url, profile and profile / "proxy_asyncio.prof", "asyncio"),
                "aiohttp proxy": OldProxy(cpu, url, profile and profile / "aiohttp_proxy.prof")}
     ways = {"direct": (page.port, 0), **{name: (p.port, p.process.pid) for name, p in proxies.items()}}
     rates: dict[str, list[float]] = {name: [] for name in ways}
@@ -117,7 +119,9 @@ def table(figures: dict[str, dict[str, float]]) -> str:
         lines.append(f"| {name} | {row['rate']:,.0f} | {row['rate'] / direct:.2f} | {row['proxy']:.0f} | "
                      f"{row['upstream']:.0f} |")
     old, new = figures["aiohttp proxy"]["proxy"], figures["this proxy"]["proxy"]
-    lines.append(f"\nProxy CPU per request, aiohttp proxy / this proxy: {old / max(new, 1e-9):.2f}x; medians of "
+    plain = figures["this proxy on asyncio's loop"]["proxy"]
+    lines.append(f"\nProxy CPU per request, aiohttp proxy / this proxy: {old / max(new, 1e-9):.2f}x, this proxy on "
+                 f"asyncio's loop / on uvloop: {plain / max(new, 1e-9):.2f}x; medians of "
                  f"{ROUNDS} interleaved rounds of {REQUESTS} GETs over {CONNECTIONS} connections.")
     return "\n".join(lines)
 
@@ -146,7 +150,7 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["serve"]:
         from tasksvc_run.proxy.app import new_loop  # the loop `tasksvc proxy` runs on
 
-        with asyncio.Runner(loop_factory=new_loop) as runner:
+        with asyncio.Runner(loop_factory=new_loop if sys.argv[3] == "uvloop" else asyncio.new_event_loop) as runner:
             runner.run(serve(sys.argv[2]))
     else:
         main(sys.argv[1:])
