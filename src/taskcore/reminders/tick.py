@@ -60,10 +60,11 @@ def _chunks(db: Database, now: datetime) -> list[list[SavedPreference]]:
     for _ in range(MAX_CHUNKS):
         with db.read() as conn:
             rows = due_preferences(conn, now=now, after=after, limit=READ_CHUNK)
-        if not rows:
+        if rows:
+            found.append(rows)
+            after = (rows[-1].next_due_at, rows[-1].user_id)
+        if len(rows) < READ_CHUNK:
             break
-        found.append(rows)
-        after = (rows[-1].next_due_at, rows[-1].user_id)
     return found
 
 
@@ -92,6 +93,8 @@ def reminder_tick(
                                            max_attempts=max_attempts, spread=spread))
             for outcome in outcomes:
                 counts[outcome] += 1
+        if len(rows) < READ_CHUNK:
+            break  # the last rows due: another read would search the index again for nothing
     return TickResult(sent=counts["sent"], late=counts["late"], skipped=counts["empty"])
 
 
