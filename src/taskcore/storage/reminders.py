@@ -122,22 +122,22 @@ _IN_MAX = 2048
 _IN_NAMES = tuple(f"u{i}" for i in range(_IN_MAX))
 
 
-def _in_pieces(user_ids: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
-    """``user_ids`` in pieces of at most _IN_MAX, each padded with its last id to a power of two (an IN list reads a
+def _in_pieces(values: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """``values`` in pieces of at most _IN_MAX, each padded with its last value to a power of two (an IN list reads a
     repeated value once): its size and its parameters."""
-    for first in range(0, len(user_ids), _IN_MAX):
-        piece = list(user_ids[first : first + _IN_MAX])
+    for first in range(0, len(values), _IN_MAX):
+        piece = list(values[first : first + _IN_MAX])
         size = 1 << (len(piece) - 1).bit_length()
         yield size, dict(zip(_IN_NAMES[:size], piece + [piece[-1]] * (size - len(piece)), strict=True))
 
 
-def _users(size: int) -> list[BindParameter[str]]:
+def _in_list(size: int) -> list[BindParameter[str]]:
     return [bindparam(name, type_=Text()) for name in _IN_NAMES[:size]]
 
 
 @lru_cache(maxsize=48)
 def _digest_statement(mode: GatingMode, size: int) -> Prepared:
-    users = _users(size)
+    users = _in_list(size)
     # A part already done is not listed (SPEC 19); in the any mode no part is ever marked done.
     assigned = select(ta.c.user_id.label("user_id"), ta.c.task_id.label("task_id"),
                       false().label("created")).where(ta.c.user_id.in_(users), ta.c.done_at.is_(None))
@@ -174,27 +174,36 @@ def digest_tasks(
 
 
 @lru_cache(maxsize=48)
-def _unassigned_statement(mode: GatingMode, size: int) -> Prepared:
-    # Bounding the key's second column (true of every row: any text is >= '') makes SQLite probe the primary key
-    # (task_id, user_id), index only, not ix_task_assignments_task_order and its rows, twice the pages: at the peak
-    # a probe for each open task of each due member's groups, a third of this statement's CPU.
-    assigned = select(ta.c.task_id).where(ta.c.task_id == t.c.id, ta.c.user_id >= "").exists()
-    query = (
-        select(gm.c.user_id, func.count(literal_column("*")))
-        .select_from(gm.join(t, and_(t.c.group_id == gm.c.group_id, t.c.completed == false())))
-        .where(gm.c.user_id.in_(_users(size)), gm.c.active == true(), ~assigned)
-        .group_by(gm.c.user_id)
-    )
+def _memberships_statement(mode: GatingMode, size: int) -> Prepared:
+    query = select(gm.c.user_id, gm.c.group_id).where(gm.c.user_id.in_(_in_list(size)), gm.c.active == true())
     if mode is not GatingMode.OFF:
         query = query.join(ag, and_(ag.c.group_id == gm.c.group_id, ag.c.status == GroupStatus.ALLOWED.value))
     return Prepared(query, _IN_NAMES[:size])
 
 
+@lru_cache(maxsize=16)
+def _unassigned_statement(size: int) -> Prepared:
+    # Bounding the key's second column (true of every row: any text is >= '') makes SQLite probe the primary key
+    # (task_id, user_id), index only, not ix_task_assignments_task_order and its rows, twice the pages: at the peak
+    # a probe for each open task of each due member's groups, a third of this statement's CPU.
+    assigned = select(ta.c.task_id).where(ta.c.task_id == t.c.id, ta.c.user_id >= "").exists()
+    return Prepared(select(t.c.group_id, func.count(literal_column("*")))
+                    .where(t.c.group_id.in_(_in_list(size)), t.c.completed == false(), ~assigned)
+                    .group_by(t.c.group_id), _IN_NAMES[:size])
+
+
 def unassigned_counts(conn: Connection, user_ids: Sequence[str], mode: GatingMode) -> dict[str, int]:
-    """How many open tasks without assignees each user's visible groups hold; users with none are left out."""
+    """How many open tasks without assignees each user's visible groups hold; users with none are left out. Each
+    group is counted once however many of the users are in it (at a peak many members of a group share a slot)."""
+    members = [row for size, users in _in_pieces(user_ids) for row in _memberships_statement(mode, size).all(
+        conn, users)]
+    per_group: dict[str, int] = {}
+    for size, ids in _in_pieces(sorted({group_id for _, group_id in members})):
+        per_group.update(_unassigned_statement(size).all(conn, ids))
     counts: dict[str, int] = {}
-    for size, users in _in_pieces(user_ids):
-        counts.update((user_id, int(count)) for user_id, count in _unassigned_statement(mode, size).all(conn, users))
+    for user_id, group_id in members:
+        if per_group.get(group_id):
+            counts[user_id] = counts.get(user_id, 0) + per_group[group_id]
     return counts
 
 
