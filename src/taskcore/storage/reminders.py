@@ -20,6 +20,7 @@ from sqlalchemy import (
     BindParameter,
     Connection,
     Integer,
+    Select,
     Text,
     and_,
     bindparam,
@@ -116,8 +117,9 @@ def _member_of(mode: GatingMode, group_id: Any, user_id: Any) -> Any:
 
 
 # The users of a digest statement, bound one by one: statements compiled once for each size, a power of two up to
-# _IN_MAX (the tick reads 2,000 rows at a time), and run lean (``Prepared``): SQLAlchemy's expanding IN renders the
-# statement and converts its 2,000 values again on every call (a fifth of the digests' CPU at the peak).
+# _IN_MAX, and run lean (``Prepared``): SQLAlchemy's expanding IN renders the statement and converts its 2,000 values
+# again on every call (a fifth of the digests' CPU at the peak). Each statement is built when compiled and then
+# dropped: kept, its thousands of bound parameters would be walked by every full garbage collection of the process.
 _IN_MAX = 2048
 _IN_NAMES = tuple(f"u{i}" for i in range(_IN_MAX))
 
@@ -137,6 +139,10 @@ def _in_list(size: int) -> list[BindParameter[str]]:
 
 @lru_cache(maxsize=48)
 def _digest_statement(mode: GatingMode, size: int) -> Prepared:
+    return Prepared(lambda _: _digest_query(mode, size), [*_IN_NAMES[:size], "until"])
+
+
+def _digest_query(mode: GatingMode, size: int) -> Select[Any]:
     users = _in_list(size)
     # A part already done is not listed (SPEC 19); in the any mode no part is ever marked done.
     assigned = select(ta.c.user_id.label("user_id"), ta.c.task_id.label("task_id"),
@@ -147,7 +153,7 @@ def _digest_statement(mode: GatingMode, size: int) -> Prepared:
         t.c.created_by.in_(users), t.c.completed == false(),
         ~exists().where(ta.c.task_id == t.c.id, ta.c.user_id == t.c.created_by))
     mine = union_all(assigned, created).subquery("mine")
-    query = (
+    return (
         select(mine.c.user_id, t.c.id, t.c.description, t.c.due_date, g.c.name)
         .select_from(mine.join(t, t.c.id == mine.c.task_id).outerjoin(g, g.c.id == t.c.group_id))
         .where(t.c.completed == false(), t.c.due_date.is_not(None),
@@ -156,7 +162,6 @@ def _digest_statement(mode: GatingMode, size: int) -> Prepared:
                                                  _member_of(mode, t.c.group_id, mine.c.user_id))))
         .order_by(mine.c.user_id, t.c.due_date, t.c.id)
     )
-    return Prepared(query, [*_IN_NAMES[:size], "until"])
 
 
 def digest_tasks(
@@ -175,21 +180,28 @@ def digest_tasks(
 
 @lru_cache(maxsize=48)
 def _memberships_statement(mode: GatingMode, size: int) -> Prepared:
+    return Prepared(lambda _: _memberships_query(mode, size), _IN_NAMES[:size])
+
+
+def _memberships_query(mode: GatingMode, size: int) -> Select[Any]:
     query = select(gm.c.user_id, gm.c.group_id).where(gm.c.user_id.in_(_in_list(size)), gm.c.active == true())
     if mode is not GatingMode.OFF:
         query = query.join(ag, and_(ag.c.group_id == gm.c.group_id, ag.c.status == GroupStatus.ALLOWED.value))
-    return Prepared(query, _IN_NAMES[:size])
+    return query
 
 
 @lru_cache(maxsize=16)
 def _unassigned_statement(size: int) -> Prepared:
+    return Prepared(lambda _: _unassigned_query(size), _IN_NAMES[:size])
+
+
+def _unassigned_query(size: int) -> Select[Any]:
     # Bounding the key's second column (true of every row: any text is >= '') makes SQLite probe the primary key
     # (task_id, user_id), index only, not ix_task_assignments_task_order and its rows, twice the pages: at the peak
     # a probe for each open task of each due member's groups, a third of this statement's CPU.
     assigned = select(ta.c.task_id).where(ta.c.task_id == t.c.id, ta.c.user_id >= "").exists()
-    return Prepared(select(t.c.group_id, func.count(literal_column("*")))
-                    .where(t.c.group_id.in_(_in_list(size)), t.c.completed == false(), ~assigned)
-                    .group_by(t.c.group_id), _IN_NAMES[:size])
+    return (select(t.c.group_id, func.count(literal_column("*")))
+            .where(t.c.group_id.in_(_in_list(size)), t.c.completed == false(), ~assigned).group_by(t.c.group_id))
 
 
 def unassigned_counts(conn: Connection, user_ids: Sequence[str], mode: GatingMode) -> dict[str, int]:
