@@ -11,10 +11,9 @@ nothing open costs nothing beyond their share of the two.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     BindParameter,
@@ -54,8 +53,7 @@ p, rd = user_preferences, reminder_deliveries
 t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, groups
 
 
-@dataclass(frozen=True, slots=True)
-class DigestTask:
+class DigestTask(NamedTuple):
     """One line of a reminder digest."""
 
     id: int
