@@ -102,7 +102,7 @@ _PLAN_NEXT = Prepared(
 def plan_next(conn: Connection, plans: Sequence[tuple[str, datetime, datetime | None]]) -> None:
     """Set the next look of each (user, updated_at as read, next_due_at), unless the row was saved again since it
     was read (its new plan starts from that save)."""
-    _PLAN_NEXT.run_many(conn, [{"u": user, "seen": seen, "n": next_due} for user, seen, next_due in plans])
+    _PLAN_NEXT.run_rows(conn, plans)
 
 
 def _member_of(mode: GatingMode, group_id: Any, user_id: Any) -> Any:
