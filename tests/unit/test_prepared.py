@@ -78,6 +78,30 @@ def test_many_rows_go_in_one_call(db: Database) -> None:
         assert [READ_USER.first(conn, {"id": str(i)}) for i in range(3)] == [(f"U{i}", NOW) for i in range(3)]
 
 
+def test_rows_given_by_position_go_in_as_the_same_rows_by_name(db: Database) -> None:
+    keys = ["id", "display_name", "created_at", "last_seen_at"]
+    madrid_noon = datetime(2026, 11, 22, 12, 0, tzinfo=timezone(timedelta(hours=1)))
+    rows = [(str(i), f"U{i}", madrid_noon, None if i % 2 else NOW) for i in range(3)]
+    with db.write() as conn:
+        Prepared(insert(users), list(reversed(keys))).run_rows(conn, [tuple(reversed(row)) for row in rows])
+    with db.read() as conn:
+        found = conn.execute(select(users.c.id, users.c.display_name, users.c.created_at, users.c.last_seen_at)
+                             .order_by(users.c.id)).all()
+    assert [tuple(row) for row in found] == rows
+
+
+def test_rows_by_position_also_carry_the_statements_own_values(db: Database) -> None:
+    rename = Prepared(users.update().where(users.c.id == bindparam("who"), users.c.display_name == "Ana")
+                      .values(display_name=bindparam("name")), ["who", "name"])
+    with db.write() as conn:
+        for user_id, name in (("1", "Ana"), ("2", "Bea")):
+            INSERT_USER.run(conn, {"id": user_id, "display_name": name, "created_at": NOW, "last_seen_at": None})
+        rename.run_rows(conn, [("1", "Ana María"), ("2", "Beatriz")])
+    with db.read() as conn:
+        assert [READ_USER.first(conn, {"id": user_id}) for user_id in ("1", "2")] == [("Ana María", None),
+                                                                                    ("Bea", None)]
+
+
 def test_a_statement_needing_a_parameter_not_declared_is_refused(db: Database) -> None:
     with db.read() as conn, pytest.raises(ValueError, match="parameters not given"):
         Prepared(select(users.c.id).where(users.c.id == bindparam("id"))).first(conn, {"id": "1"})

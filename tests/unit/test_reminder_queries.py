@@ -13,7 +13,7 @@ import pytest
 from taskcore.access import GatingMode
 from taskcore.reminders.slots import SavedPreference
 from taskcore.services import preferences
-from taskcore.storage import schema
+from taskcore.storage import reminders, schema
 from taskcore.storage.db import Database
 from taskcore.storage.reminders import DigestTask, digest_tasks, due_preferences, plan_next, unassigned_counts
 from tests.builders import NOW, TODAY, create_and_read, make_group
@@ -95,6 +95,17 @@ def test_a_chunk_of_users_reads_as_each_user_read_alone(db: Database, mode: Gati
         alone = {user: (digest_tasks(conn, [user], mode, until=UNTIL).get(user, []),
                         unassigned_counts(conn, [user], mode).get(user, 0)) for user in USERS}
     assert {user: (tasks.get(user, []), counts.get(user, 0)) for user in USERS} == alone
+
+
+@pytest.mark.parametrize("mode", list(GatingMode))
+def test_more_users_than_one_statement_binds_read_as_one_chunk(db: Database, mode: GatingMode,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    world(db, 8)
+    users = [*USERS, "nobody"]
+    with db.read() as conn:
+        whole = digest_tasks(conn, users, mode, until=UNTIL), unassigned_counts(conn, users, mode)
+        monkeypatch.setattr(reminders, "_IN_MAX", 4)  # pieces of 4 and 3 (padded to 4)
+        assert (digest_tasks(conn, users, mode, until=UNTIL), unassigned_counts(conn, users, mode)) == whole
 
 
 def test_no_users_no_query(db: Database) -> None:

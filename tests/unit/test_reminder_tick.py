@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from taskcore.access import GatingMode
 from taskcore.reminders import tick as reminder_service
+from taskcore.reminders.slots import SavedPreference
 from taskcore.reminders.tick import TickResult, reminder_tick
 from taskcore.services import preferences, zones
 from taskcore.storage.db import Database
+from taskcore.storage.reminders import due_preferences
 from taskcore.storage.schema import outbound_queue, reminder_deliveries, user_preferences
 from tests.builders import make_group, make_task
 
@@ -213,6 +216,25 @@ def test_many_users_are_read_in_chunks_each_once(db: Database, monkeypatch: pyte
         with_open_task(db, user=user)
     assert tick(db, MONDAY_0830) == TickResult(sent=5)
     assert tick(db, MONDAY_0830 + MINUTE) == TickResult()
+
+
+def test_a_read_shorter_than_a_chunk_is_the_last_of_the_tick(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reminder_service, "READ_CHUNK", 2)
+    reads: list[int] = []
+
+    def counted(conn: Connection, **kwargs: Any) -> list[SavedPreference]:
+        rows = due_preferences(conn, **kwargs)
+        reads.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(reminder_service, "due_preferences", counted)
+    for user in ("1", "2", "3"):
+        prefer(db, user=user)
+        with_open_task(db, user=user)
+    assert tick(db, MONDAY_0830) == TickResult(sent=3)
+    assert reads == [2, 1]
+    assert len(reminder_service.plan_due(db, now=MONDAY_0830 + MINUTE, zone=MADRID, grace_minutes=60)) == 0
+    assert reads == [2, 1, 0]
 
 
 def test_the_plan_alone_lists_what_is_due_without_recording_anything(db: Database) -> None:

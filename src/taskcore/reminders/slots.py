@@ -10,8 +10,8 @@ slot after ``now``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from taskcore.reminders.schedule import ReminderFreq, latest_slot, next_slot, slot_key
@@ -21,8 +21,9 @@ MINUTE = timedelta(minutes=1)
 LATE_AFTER = MINUTE  # a slot handled by a later minute's tick than its own is "late"
 
 
-@dataclass(frozen=True, slots=True)
-class SavedPreference:
+# The tick's per-row values are named tuples, not dataclasses: at a peak it holds thousands at once, a tuple is
+# cheaper to build, and one of plain values drops out of the garbage collector's walks after its first.
+class SavedPreference(NamedTuple):
     """A preference row the tick looks at."""
 
     user_id: str
@@ -33,8 +34,7 @@ class SavedPreference:
     updated_at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class DueReminder:
+class DueReminder(NamedTuple):
     """A slot to claim and queue; ``today`` is the date in the user's zone (what the digest calls today)."""
 
     user_id: str
@@ -43,8 +43,7 @@ class DueReminder:
     today: date
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(NamedTuple):
     """What the tick does with one row: the due slot (None: nothing due) and the row's next look (None: off)."""
 
     row: SavedPreference

@@ -34,6 +34,7 @@ class _Compiled:
     binds: tuple[Processor, ...]
     results: tuple[Processor, ...]
     fixed: dict[str, Any]  # values the statement carries itself (``status == 'allowed'``), by parameter name
+    slots: tuple[tuple[int, Processor], ...]  # per name: its index in ``keys`` and its converter (rows by position)
 
 
 class Prepared:
@@ -67,8 +68,9 @@ class Prepared:
         processors = {name: _last_value_kept(convert) if _is_datetime(compiled.binds[name].type) else convert
                       for name, convert in compiled._bind_processors.items()}
         results = tuple(entry.type._cached_result_processor(dialect, None) for entry in compiled._result_columns)
-        return _Compiled(compiled.string, bool(compiled.positional), names,
-                         tuple(processors.get(name) for name in names), results, fixed)
+        binds = tuple(processors.get(name) for name in names)
+        slots = () if fixed else tuple(zip((self.keys.index(name) for name in names), binds, strict=True))
+        return _Compiled(compiled.string, bool(compiled.positional), names, binds, results, fixed, slots)
 
     def _arguments(self, compiled: _Compiled, params: Mapping[str, Any]) -> Any:
         given = {**compiled.fixed, **params} if compiled.fixed else params
@@ -76,8 +78,14 @@ class Prepared:
                   for name, convert in zip(compiled.names, compiled.binds, strict=True)]
         return values if compiled.positional else dict(zip(compiled.names, values, strict=True))
 
-    def _execute(self, conn: Connection, params: Mapping[str, Any] | None, many: Sequence[Mapping[str, Any]] = ()
-                 ) -> Any:
+    def _by_position(self, compiled: _Compiled, row: Sequence[Any]) -> Any:
+        if not compiled.slots:  # values of its own: through the mapping
+            return self._arguments(compiled, dict(zip(self.keys, row, strict=True)))
+        values = [row[i] if convert is None else convert(row[i]) for i, convert in compiled.slots]
+        return values if compiled.positional else dict(zip(compiled.names, values, strict=True))
+
+    def _execute(self, conn: Connection, params: Mapping[str, Any] | None, many: Sequence[Mapping[str, Any]] = (),
+                 rows: Sequence[Sequence[Any]] = ()) -> Any:
         compiled = self._for(conn.dialect)
         cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         arguments: Any = None
@@ -86,7 +94,8 @@ class Prepared:
                 arguments = self._arguments(compiled, params)
                 cursor.execute(compiled.sql, arguments)
             else:
-                arguments = [self._arguments(compiled, row) for row in many]
+                arguments = ([self._arguments(compiled, row) for row in many] if many else
+                             [self._by_position(compiled, row) for row in rows])
                 cursor.executemany(compiled.sql, arguments)
         except conn.dialect.loaded_dbapi.Error as error:
             cursor.close()
@@ -109,6 +118,12 @@ class Prepared:
         """Execute once per row (the driver's executemany); for statements without RETURNING."""
         if rows:
             self._execute(conn, None, rows).close()
+
+    def run_rows(self, conn: Connection, rows: Sequence[Sequence[Any]]) -> None:
+        """``run_many`` with each row's values in the order of ``keys``: no mapping per row (the reminder tick
+        writes thousands)."""
+        if rows:
+            self._execute(conn, None, rows=rows).close()
 
     def first(self, conn: Connection, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """Execute; the first row (converted), or None."""

@@ -47,6 +47,7 @@ oq = outbound_queue
 _earlier = outbound_queue.alias("earlier")
 ACTIVE = (JobStatus.PENDING.value, JobStatus.SENDING.value)
 _KINDS = frozenset(kind.value for kind in JobKind)
+_PENDING = JobStatus.PENDING.value
 
 
 def enqueue(
@@ -63,9 +64,10 @@ def enqueue(
 ) -> int | None:
     """Queue a job due now and return its id; None when a job with ``dedupe_key`` already exists. ``task_id``: the
     one task a text is about (once sent, its message is linked to the task: ``storage.links``)."""
-    values = _new_row(chat_id=chat_id, kind=kind, payload=payload, label=label, max_attempts=max_attempts, now=now)
+    values = _new_row(chat_id=chat_id, kind=kind, payload=payload, label=label, max_attempts=max_attempts, now=now,
+                      due=now, dedupe_key=dedupe_key, task_id=task_id)
     # RETURNING rather than rowcount: with the implicit RETURNING of a serial key, PostgreSQL reports rowcount -1
-    row = _INSERT_UNLESS_QUEUED.first(conn, {**values, "dedupe_key": dedupe_key, "task_id": task_id})
+    row = _INSERT_UNLESS_QUEUED.first(conn, dict(zip(_ROW_KEYS, values, strict=True)))
     return None if row is None else int(row[0])
 
 
@@ -73,10 +75,11 @@ def enqueue_many(conn: Connection, jobs: Sequence[Mapping[str, Any]], *, max_att
     """Queue several jobs in one driver call; each ``job`` holds enqueue's chat_id, kind, payload and optionally
     label, dedupe_key (a job whose dedupe_key was queued before is left out) and due (when it may be sent; now if
     absent)."""
-    rows = [{**_new_row(chat_id=job["chat_id"], kind=job["kind"], payload=job["payload"], label=job.get("label"),
-                        max_attempts=max_attempts, now=now), "dedupe_key": job.get("dedupe_key"),
-             "task_id": job.get("task_id"), "next_attempt_at": job.get("due", now)} for job in jobs]
-    _INSERT_MANY.run_many(conn, rows)
+    _INSERT_MANY.run_rows(conn, [
+        _new_row(chat_id=job["chat_id"], kind=job["kind"], payload=job["payload"], label=job.get("label"),
+                 max_attempts=max_attempts, now=now, due=job.get("due", now), dedupe_key=job.get("dedupe_key"),
+                 task_id=job.get("task_id"))
+        for job in jobs])
 
 
 _ROW_KEYS = ("chat_id", "kind", "payload", "label", "status", "attempts", "max_attempts", "next_attempt_at",
@@ -90,24 +93,16 @@ _INSERT_MANY = Prepared(lambda dialect: dialect_insert(dialect, oq).on_conflict_
 
 
 def _new_row(
-    *, chat_id: str, kind: str, payload: Mapping[str, Any], label: str | None, max_attempts: int, now: datetime
-) -> dict[str, Any]:
+    *, chat_id: str, kind: str, payload: Mapping[str, Any], label: str | None, max_attempts: int, now: datetime,
+    due: datetime, dedupe_key: str | None, task_id: int | None,
+) -> tuple[Any, ...]:
+    """A new job's values in the order of ``_ROW_KEYS``."""
     if kind not in _KINDS:
         raise ValidationError(f"unknown job kind {kind!r}", field="kind")
     if max_attempts < 1:
         raise ValidationError("a job needs at least one attempt", field="max_attempts")
-    return {
-        "chat_id": chat_id,
-        "kind": kind,
-        "payload": json.dumps(dict(payload), ensure_ascii=False, separators=(",", ":")),
-        "label": label,
-        "status": JobStatus.PENDING.value,
-        "attempts": 0,
-        "max_attempts": max_attempts,
-        "next_attempt_at": now,
-        "created_at": now,
-        "updated_at": now,
-    }
+    text = json.dumps(dict(payload), ensure_ascii=False, separators=(",", ":"))
+    return (chat_id, kind, text, label, _PENDING, 0, max_attempts, due, now, now, dedupe_key, task_id)
 
 
 def _due(now: datetime) -> ColumnElement[bool]:

@@ -10,13 +10,13 @@ nothing open costs nothing beyond their share of the two.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
+    BindParameter,
     Connection,
     Integer,
     Select,
@@ -53,8 +53,7 @@ p, rd = user_preferences, reminder_deliveries
 t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, groups
 
 
-@dataclass(frozen=True, slots=True)
-class DigestTask:
+class DigestTask(NamedTuple):
     """One line of a reminder digest."""
 
     id: int
@@ -103,7 +102,7 @@ _PLAN_NEXT = Prepared(
 def plan_next(conn: Connection, plans: Sequence[tuple[str, datetime, datetime | None]]) -> None:
     """Set the next look of each (user, updated_at as read, next_due_at), unless the row was saved again since it
     was read (its new plan starts from that save)."""
-    _PLAN_NEXT.run_many(conn, [{"u": user, "seen": seen, "n": next_due} for user, seen, next_due in plans])
+    _PLAN_NEXT.run_rows(conn, plans)
 
 
 def _member_of(mode: GatingMode, group_id: Any, user_id: Any) -> Any:
@@ -115,9 +114,34 @@ def _member_of(mode: GatingMode, group_id: Any, user_id: Any) -> Any:
     return condition
 
 
-@lru_cache(maxsize=8)
-def _digest_statement(mode: GatingMode) -> Select[Any]:
-    users = bindparam("users", expanding=True, type_=Text())
+# The users of a digest statement, bound one by one: statements compiled once for each size, a power of two up to
+# _IN_MAX, and run lean (``Prepared``): SQLAlchemy's expanding IN renders the statement and converts its 2,000 values
+# again on every call (a fifth of the digests' CPU at the peak). Each statement is built when compiled and then
+# dropped: kept, its thousands of bound parameters would be walked by every full garbage collection of the process.
+_IN_MAX = 2048
+_IN_NAMES = tuple(f"u{i}" for i in range(_IN_MAX))
+
+
+def _in_pieces(values: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """``values`` in pieces of at most _IN_MAX, each padded with its last value to a power of two (an IN list reads a
+    repeated value once): its size and its parameters."""
+    for first in range(0, len(values), _IN_MAX):
+        piece = list(values[first : first + _IN_MAX])
+        size = 1 << (len(piece) - 1).bit_length()
+        yield size, dict(zip(_IN_NAMES[:size], piece + [piece[-1]] * (size - len(piece)), strict=True))
+
+
+def _in_list(size: int) -> list[BindParameter[str]]:
+    return [bindparam(name, type_=Text()) for name in _IN_NAMES[:size]]
+
+
+@lru_cache(maxsize=48)
+def _digest_statement(mode: GatingMode, size: int) -> Prepared:
+    return Prepared(lambda _: _digest_query(mode, size), [*_IN_NAMES[:size], "until"])
+
+
+def _digest_query(mode: GatingMode, size: int) -> Select[Any]:
+    users = _in_list(size)
     # A part already done is not listed (SPEC 19); in the any mode no part is ever marked done.
     assigned = select(ta.c.user_id.label("user_id"), ta.c.task_id.label("task_id"),
                       false().label("created")).where(ta.c.user_id.in_(users), ta.c.done_at.is_(None))
@@ -144,35 +168,53 @@ def digest_tasks(
     """Each user's open visible tasks (assigned to them, or personal and theirs) due on or before ``until``, overdue
     included, by due date then id; users with none are left out."""
     found: dict[str, list[DigestTask]] = {}
-    if not user_ids:
-        return found
-    rows = conn.execute(_digest_statement(mode), {"users": list(user_ids), "until": until.isoformat()})
-    for user_id, task_id, description, due, group_name in rows:
-        found.setdefault(user_id, []).append(
-            DigestTask(int(task_id), description, date.fromisoformat(due) if due else None, group_name))
+    for size, users in _in_pieces(user_ids):
+        rows = _digest_statement(mode, size).all(conn, {**users, "until": until.isoformat()})
+        for user_id, task_id, description, due, group_name in rows:
+            found.setdefault(user_id, []).append(
+                DigestTask(int(task_id), description, date.fromisoformat(due) if due else None, group_name))
     return found
 
 
-@lru_cache(maxsize=8)
-def _unassigned_statement(mode: GatingMode) -> Select[Any]:
-    users = bindparam("users", expanding=True, type_=Text())
-    query = (
-        select(gm.c.user_id, func.count(literal_column("*")))
-        .select_from(gm.join(t, and_(t.c.group_id == gm.c.group_id, t.c.completed == false())))
-        .where(gm.c.user_id.in_(users), gm.c.active == true(), ~exists().where(ta.c.task_id == t.c.id))
-        .group_by(gm.c.user_id)
-    )
+@lru_cache(maxsize=48)
+def _memberships_statement(mode: GatingMode, size: int) -> Prepared:
+    return Prepared(lambda _: _memberships_query(mode, size), _IN_NAMES[:size])
+
+
+def _memberships_query(mode: GatingMode, size: int) -> Select[Any]:
+    query = select(gm.c.user_id, gm.c.group_id).where(gm.c.user_id.in_(_in_list(size)), gm.c.active == true())
     if mode is not GatingMode.OFF:
         query = query.join(ag, and_(ag.c.group_id == gm.c.group_id, ag.c.status == GroupStatus.ALLOWED.value))
     return query
 
 
+@lru_cache(maxsize=16)
+def _unassigned_statement(size: int) -> Prepared:
+    return Prepared(lambda _: _unassigned_query(size), _IN_NAMES[:size])
+
+
+def _unassigned_query(size: int) -> Select[Any]:
+    # Bounding the key's second column (true of every row: any text is >= '') makes SQLite probe the primary key
+    # (task_id, user_id), index only, not ix_task_assignments_task_order and its rows, twice the pages: at the peak
+    # a probe for each open task of each due member's groups, a third of this statement's CPU.
+    assigned = select(ta.c.task_id).where(ta.c.task_id == t.c.id, ta.c.user_id >= "").exists()
+    return (select(t.c.group_id, func.count(literal_column("*")))
+            .where(t.c.group_id.in_(_in_list(size)), t.c.completed == false(), ~assigned).group_by(t.c.group_id))
+
+
 def unassigned_counts(conn: Connection, user_ids: Sequence[str], mode: GatingMode) -> dict[str, int]:
-    """How many open tasks without assignees each user's visible groups hold; users with none are left out."""
-    if not user_ids:
-        return {}
-    rows = conn.execute(_unassigned_statement(mode), {"users": list(user_ids)})
-    return {user_id: int(count) for user_id, count in rows}
+    """How many open tasks without assignees each user's visible groups hold; users with none are left out. Each
+    group is counted once however many of the users are in it (at a peak many members of a group share a slot)."""
+    members = [row for size, users in _in_pieces(user_ids) for row in _memberships_statement(mode, size).all(
+        conn, users)]
+    per_group: dict[str, int] = {}
+    for size, ids in _in_pieces(sorted({group_id for _, group_id in members})):
+        per_group.update(_unassigned_statement(size).all(conn, ids))
+    counts: dict[str, int] = {}
+    for user_id, group_id in members:
+        if per_group.get(group_id):
+            counts[user_id] = counts.get(user_id, 0) + per_group[group_id]
+    return counts
 
 
 _CLAIM_MAX = 64
