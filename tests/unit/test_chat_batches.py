@@ -4,9 +4,11 @@ nothing behind while the others still take effect."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sqlite3
 import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -191,3 +193,15 @@ async def test_admin_sync_asked_from_the_worker_thread_runs_on_the_event_loop(db
     await asyncio.wait_for(done.wait(), 5)
     assert result.outcome == "admin sync done"
     assert asked_on == [threading.main_thread()]
+
+
+def test_a_moment_on_another_day_keeps_its_instant_its_token_and_its_sync() -> None:
+    def sync() -> None:
+        """Stands in for the scheduler's request."""
+
+    def token(_user: str) -> Decision:
+        return Decision(allowed=True)
+
+    at = Moment(NOW, TODAY, token, sync)
+    later = TODAY + timedelta(days=1)
+    assert at.on_day(later) == dataclasses.replace(at, today=later)
