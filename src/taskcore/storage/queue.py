@@ -89,6 +89,9 @@ _INSERT_MANY = Prepared(lambda dialect: dialect_insert(dialect, oq).on_conflict_
     index_elements=[oq.c.dedupe_key]), _ROW_KEYS)
 
 
+_PAYLOAD_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # json.dumps's, built once (not per row)
+
+
 def _new_row(
     *, chat_id: str, kind: str, payload: Mapping[str, Any], label: str | None, max_attempts: int, now: datetime
 ) -> dict[str, Any]:
@@ -99,7 +102,7 @@ def _new_row(
     return {
         "chat_id": chat_id,
         "kind": kind,
-        "payload": json.dumps(dict(payload), ensure_ascii=False, separators=(",", ":")),
+        "payload": _PAYLOAD_JSON.encode(dict(payload)),
         "label": label,
         "status": JobStatus.PENDING.value,
         "attempts": 0,
