@@ -20,7 +20,7 @@ from taskcore.gateway.inbound import (
     ParticipantsChange,
     chat_key,
 )
-from taskcore.services.queue import queue_replies
+from taskcore.services.queue import queue_all_replies, queue_replies
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
 
 
@@ -43,6 +43,13 @@ def deliver(db: Database, policy: ChatPolicy, result: ChatResult, moment: Moment
     """Queue the result's texts, then its reactions (those the reactions policy allows), in one transaction."""
     queue_replies(db, result.texts, result.reactions, reaction_policy=policy.reactions,
                   max_attempts=policy.max_attempts, now=moment.now)
+
+
+def deliver_all(db: Database, policy: ChatPolicy, batch: Sequence[tuple[ChatResult, Moment]]) -> None:
+    """``deliver`` for the results of several events, in their order, in one transaction (their texts in one driver
+    call: ``queue_all_replies``)."""
+    queue_all_replies(db, [(result.texts, result.reactions, moment.now) for result, moment in batch],
+                      reaction_policy=policy.reactions, max_attempts=policy.max_attempts)
 
 
 def handle_event(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:

@@ -2,8 +2,9 @@
 handled, and marked done in one transaction.
 
 ``handle_arrived`` is what the webhook's group commit calls with the events that arrived together: one transaction
-stores them and handles at once those whose chat has nothing pending (their rows are written done), so an event
-costs one commit and no claim; the events of a chat with earlier events still pending are stored pending behind
+stores them and handles at once those whose chat has nothing pending (their rows are written done, and what they
+send is queued after the last of them is decided, in their order: nothing the chat decides reads the queue), so an
+event costs one commit and no claim; the events of a chat with earlier events still pending are stored pending behind
 them, for the processor. When one of the events breaks the code, that transaction is rolled back and they are all
 stored pending: the processor then finds which one broke, as below.
 
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
-from taskcore.chat.events import decide, deliver
+from taskcore.chat.events import decide, deliver, deliver_all
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult
 from taskcore.chat.transaction import in_one_transaction, savepoint
@@ -74,7 +75,8 @@ def handle_arrived(
         waiting = inbox.waiting_chats(joined, {new.chat_key for new, _, _ in events})
         at_once = [n for n, (new, _, _) in enumerate(events) if new.chat_key not in waiting]
         later = [n for n, (new, _, _) in enumerate(events) if new.chat_key in waiting]
-        results = [_effects(joined, policy, events[n][1], events[n][2]) for n in at_once]
+        results = [decide(joined, policy, events[n][1], events[n][2]) for n in at_once]
+        deliver_all(joined, policy, [(result, events[n][2]) for n, result in zip(at_once, results, strict=True)])
         done_ids = inbox.store_events(joined, [events[n][0] for n in at_once], now=now, done=True)
         later_ids = inbox.store_events(joined, [events[n][0] for n in later], now=now)
         ids = dict(zip(at_once + later, done_ids + later_ids, strict=True))
