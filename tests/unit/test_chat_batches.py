@@ -149,6 +149,16 @@ def test_events_that_arrive_together_take_effect_in_the_transaction_that_stores_
     assert bot.run_inbox() == []  # nothing left for the processor
 
 
+def test_a_message_delivered_twice_in_one_arrived_group_takes_effect_once(db: Database) -> None:
+    bot = runner(db)
+    twice = wa_text("/t nueva pan", group="1@g.us", message_id="SAME")
+    outcome = bot.run_arrived(arrived(twice, wa_text("/t nueva sal", group="2@g.us", message_id="OTHER"), twice), 1000)
+    results = [h.result for h in outcome.handled]
+    assert [getattr(r, "outcome", None) for r in results] == ["nueva done", "nueva done", "duplicate"]
+    assert [t.description for t in task_rows(db)] == ["pan", "sal"]
+    assert len(texts(db)) == 2
+
+
 def test_an_arrived_group_with_a_broken_event_is_stored_pending_and_each_keeps_its_one_token(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:

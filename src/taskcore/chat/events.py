@@ -24,10 +24,12 @@ from taskcore.services.queue import queue_all_replies, queue_replies
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
 
 
-def decide(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
-    """Apply the event to the database and say what to send and count (nothing is queued yet)."""
+def decide(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment, *,
+           sighted: bool | None = None) -> ChatResult:
+    """Apply the event to the database and say what to send and count (nothing is queued yet); ``sighted`` as in
+    ``handle_message``, for a message."""
     if isinstance(event, InboundMessage):
-        return handle_message(db, policy, event, moment)
+        return handle_message(db, policy, event, moment, sighted=sighted)
     if isinstance(event, InboundReaction):
         return handle_reaction(db, policy, event, moment)
     if isinstance(event, ParticipantsChange):

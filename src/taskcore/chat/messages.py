@@ -86,9 +86,13 @@ class Arrival:
         return result.plus(texts=self.found.texts, metrics=self.metrics)
 
 
-def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment) -> ChatResult:
-    """Everything one text message causes (see the module docstring), as a result to deliver and count."""
-    if not first_sighting(db, instance=msg.instance, message_id=msg.message_id, now=moment.now):
+def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
+                   sighted: bool | None = None) -> ChatResult:
+    """Everything one text message causes (see the module docstring), as a result to deliver and count.
+    ``sighted``: whether the caller recorded the message id for the first time already (None: recorded here)."""
+    if sighted is None:
+        sighted = first_sighting(db, instance=msg.instance, message_id=msg.message_id, now=moment.now)
+    if not sighted:
         return ChatResult("duplicate")
     family = command_family(msg.text)
     arrived = arrive(db, policy, msg, moment, family=family)
