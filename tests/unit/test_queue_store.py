@@ -376,3 +376,13 @@ def test_the_replies_of_several_events_are_queued_in_their_order_as_one_event_at
 def test_events_that_send_nothing_queue_nothing(db: Database) -> None:
     queue.queue_all_replies(db, [([], [], NOW)], reaction_policy=ReactionPolicy(), max_attempts=6)
     assert claim(db) == []
+
+
+def test_reactions_the_policy_keeps_out_queue_nothing_between_the_texts(db: Database) -> None:
+    mark = ReactionRequest(CHAT_A, "M1", None, "🤖")
+    sends: list[queue.Sends] = [([OutgoingText(CHAT_A, {"text": "a"})], [mark], NOW),
+                                ([OutgoingText(CHAT_A, {"text": "b"})], [mark], NOW)]
+    queue.queue_all_replies(db, sends, reaction_policy=ReactionPolicy(), max_attempts=6)
+    with db.read() as conn:
+        rows = conn.execute(select(oq.c.kind, oq.c.payload).order_by(oq.c.id)).all()
+    assert [(kind, json.loads(payload)["text"]) for kind, payload in rows] == [("text", "a"), ("text", "b")]

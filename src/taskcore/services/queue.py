@@ -112,8 +112,8 @@ def queue_all_replies(
     db: Database, sends: Sequence[Sends], *, reaction_policy: ReactionPolicy, max_attempts: int,
 ) -> None:
     """``queue_replies`` for several events, in their order, in one transaction: the texts of consecutive events with
-    the same instant go in one driver call (a reaction alone: it is counted only when queued), so the rows get the
-    same ids in the same order as one ``queue_replies`` per event would give them."""
+    the same instant go in one driver call (a reaction the policy lets through alone: it is counted only when queued),
+    so the rows get the same ids in the same order as one ``queue_replies`` per event would give them."""
 
     def work(conn: Connection) -> None:
         texts: list[Mapping[str, Any]] = []  # queued next, all at the instant ``at``
@@ -124,10 +124,11 @@ def queue_all_replies(
                 texts = []
             texts += _text_jobs(event_texts)
             at = now
-            if reactions:
+            marks = [mark for mark in reactions if reaction_policy.in_scope(mark.chat_id)]  # the others queue nothing
+            if marks:
                 _enqueue_texts(conn, texts, max_attempts, at)
                 texts = []
-                for mark in reactions:
+                for mark in marks:
                     enqueue_request(conn, reaction_policy, mark, now=now)
         _enqueue_texts(conn, texts, max_attempts, at)
 
