@@ -52,6 +52,8 @@ _DAY = timedelta(days=1)
 
 def _word(token: str) -> str:
     """The token as rule words are compared: accents dropped, case folded."""
+    if token.isascii():  # nothing to decompose or drop: every word of a plain "/t nueva" is read here
+        return token.casefold()
     decomposed = unicodedata.normalize("NFD", token)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 

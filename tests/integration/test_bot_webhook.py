@@ -39,6 +39,13 @@ async def test_the_acknowledgement_says_accepted_or_ignored(sqlite_db: Database)
         assert await bot.post(wa_text("hola", from_me=True)) == (200, {"status": "ignored", "reason": "fromMe"})
 
 
+async def test_the_accepted_answer_is_json_in_utf_8(sqlite_db: Database) -> None:
+    async with running_bot(sqlite_db) as bot:
+        response = await bot.client.post("/webhook", json=wa_text("hola"))
+        assert response.headers["Content-Type"] == "application/json; charset=utf-8"
+        assert await response.read() == b'{"status": "accepted"}'
+
+
 @pytest.mark.parametrize("name", SAMPLES)
 async def test_every_gateway_sample_is_acknowledged_and_handled(sqlite_db: Database, name: str) -> None:
     async with running_bot(sqlite_db) as bot:

@@ -3,12 +3,14 @@
 The strategies stay here rather than in tests/strategies.py: only this module uses them.
 """
 
+from collections.abc import Callable
 from datetime import date, timedelta
 from random import Random
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from taskcore.chat import grammar
 from taskcore.chat.commands import CommandSyntaxError, Complete, NewTask
 from taskcore.chat.grammar import parse_command
 from taskcore.dates import is_date_like
@@ -159,3 +161,22 @@ def test_quoted_text_round_trips_literally(text: str, due: date | None) -> None:
 def test_x_round_trips_its_ids_without_repeats(ids: list[int], separator: str) -> None:
     text = "/t x " + separator.join(f"#{task_id}" if task_id % 2 else str(task_id) for task_id in ids)
     assert parse_command(text, today=TODAY) == Complete(tuple(dict.fromkeys(ids)))
+
+
+nueva_words = st.lists(st.one_of(
+    st.sampled_from((*VOCABULARY, "cada", "CÁDA", "every", "lunes", "día", "semana", "3", "!todos", "!TURNOS",
+                     "!turns", "“x”", "\x1c", "\x85", "\xa0", "\u3000", "\t", "ǅ", "ß", "İ")),
+    st.text(max_size=6),
+), max_size=8).map(" ".join)
+"""``/t nueva`` arguments: plain words, dates, rule words, flags, quotes, odd whitespace and case."""
+
+
+@given(nueva_words, mentioned_ids)
+def test_nueva_reads_plain_words_as_the_full_grammar_does(args: str, mentioned: list[str]) -> None:
+    def outcome(parse: Callable[[str, grammar._Context], NewTask]) -> NewTask | str:
+        try:
+            return parse(args, grammar._Context(TODAY, frozenset(mentioned)))
+        except CommandSyntaxError as exc:
+            return str(exc)
+
+    assert outcome(grammar._parse_new) == outcome(grammar._parse_new_chunks)

@@ -4,9 +4,11 @@ nothing behind while the others still take effect."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sqlite3
 import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -147,6 +149,16 @@ def test_events_that_arrive_together_take_effect_in_the_transaction_that_stores_
     assert bot.run_inbox() == []  # nothing left for the processor
 
 
+def test_a_message_delivered_twice_in_one_arrived_group_takes_effect_once(db: Database) -> None:
+    bot = runner(db)
+    twice = wa_text("/t nueva pan", group="1@g.us", message_id="SAME")
+    outcome = bot.run_arrived(arrived(twice, wa_text("/t nueva sal", group="2@g.us", message_id="OTHER"), twice), 1000)
+    results = [h.result for h in outcome.handled]
+    assert [getattr(r, "outcome", None) for r in results] == ["nueva done", "nueva done", "duplicate"]
+    assert [t.description for t in task_rows(db)] == ["pan", "sal"]
+    assert len(texts(db)) == 2
+
+
 def test_an_arrived_group_with_a_broken_event_is_stored_pending_and_each_keeps_its_one_token(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -191,3 +203,15 @@ async def test_admin_sync_asked_from_the_worker_thread_runs_on_the_event_loop(db
     await asyncio.wait_for(done.wait(), 5)
     assert result.outcome == "admin sync done"
     assert asked_on == [threading.main_thread()]
+
+
+def test_a_moment_on_another_day_keeps_its_instant_its_token_and_its_sync() -> None:
+    def sync() -> None:
+        """Stands in for the scheduler's request."""
+
+    def token(_user: str) -> Decision:
+        return Decision(allowed=True)
+
+    at = Moment(NOW, TODAY, token, sync)
+    later = TODAY + timedelta(days=1)
+    assert at.on_day(later) == dataclasses.replace(at, today=later)

@@ -23,6 +23,7 @@ from taskcore.gateway.inbound import (
     parse_event,
     strip_device,
 )
+from taskcore.gateway.inbound_models import canonical_event
 from tests.builders import wa_envelope, wa_participants, wa_text
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "gateway"
@@ -274,11 +275,17 @@ def test_the_per_event_url_names_the_event_when_the_body_does_not() -> None:
     assert isinstance(parse_event(payload, path_event="messages-upsert"), InboundMessage)
 
 
-@pytest.mark.parametrize("name", ["MESSAGES_UPSERT", "messages-upsert", "Messages.Upsert"])
+@pytest.mark.parametrize("name", ["MESSAGES_UPSERT", "messages-upsert", "Messages.Upsert", "messages upsert",
+                                  " messages._upsert-"])
 def test_event_names_are_accepted_in_any_spelling(name: str) -> None:
     payload = wa_text("hola")
     payload["event"] = name
     assert isinstance(parse_event(payload), InboundMessage)
+
+
+@pytest.mark.parametrize("name", ["messages:upsert", "messagesupserted", ""])
+def test_other_event_names_are_unknown(name: str) -> None:
+    assert canonical_event(name) is None
 
 
 def test_a_from_me_given_as_a_string_is_still_from_me() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from datetime import datetime, timedelta
@@ -10,8 +11,10 @@ from typing import Any
 import pytest
 from sqlalchemy import event, select
 
+from taskcore.chat.result import OutgoingText
 from taskcore.errors import ValidationError
 from taskcore.queue_rules import JobKind, QueueJob
+from taskcore.reactions import ReactionPolicy, ReactionRequest
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
@@ -347,3 +350,39 @@ def test_claiming_searches_indexes_and_never_scans_the_table(sqlite_db: Database
         ]
     assert len(statements) == 2
     assert not [detail for detail in plans if detail.startswith("SCAN")], plans
+
+
+def test_the_replies_of_several_events_are_queued_in_their_order_as_one_event_at_a_time_would(db: Database) -> None:
+    policy = ReactionPolicy(enabled=True, scope="all", ttl_days=14, max_attempts=3)
+    mark = ReactionRequest(CHAT_A, "M1", None, "🤖", dedupe_key="command:M1")
+    later = NOW + timedelta(seconds=1)
+    sends: list[queue.Sends] = [
+        ([OutgoingText(CHAT_A, {"text": "a1"}), OutgoingText(CHAT_B, {"text": "a2"}, "dm", task_id=7)], [mark], NOW),
+        ([OutgoingText(CHAT_A, {"text": "b"})], [], NOW),
+        ([], [], NOW),
+        ([OutgoingText(CHAT_B, {"text": "c"}, dedupe_key="once")], [], later),
+        ([OutgoingText(CHAT_B, {"text": "d"}, dedupe_key="once"), OutgoingText(CHAT_A, {"text": "e"})], [], later),
+    ]
+    queue.queue_all_replies(db, sends, reaction_policy=policy, max_attempts=6)
+    with db.read() as conn:
+        rows = conn.execute(select(oq).order_by(oq.c.id)).all()
+    assert [(r.chat_id, r.kind, json.loads(r.payload).get("text"), r.label, r.task_id, r.created_at, r.max_attempts)
+            for r in rows] == [
+        (CHAT_A, "text", "a1", "reply", None, NOW, 6), (CHAT_B, "text", "a2", "dm", 7, NOW, 6),
+        (CHAT_A, "reaction", None, "robot", None, NOW, 3), (CHAT_A, "text", "b", "reply", None, NOW, 6),
+        (CHAT_B, "text", "c", "reply", None, later, 6), (CHAT_A, "text", "e", "reply", None, later, 6)]
+
+
+def test_events_that_send_nothing_queue_nothing(db: Database) -> None:
+    queue.queue_all_replies(db, [([], [], NOW)], reaction_policy=ReactionPolicy(), max_attempts=6)
+    assert claim(db) == []
+
+
+def test_reactions_the_policy_keeps_out_queue_nothing_between_the_texts(db: Database) -> None:
+    mark = ReactionRequest(CHAT_A, "M1", None, "🤖")
+    sends: list[queue.Sends] = [([OutgoingText(CHAT_A, {"text": "a"})], [mark], NOW),
+                                ([OutgoingText(CHAT_A, {"text": "b"})], [mark], NOW)]
+    queue.queue_all_replies(db, sends, reaction_policy=ReactionPolicy(), max_attempts=6)
+    with db.read() as conn:
+        rows = conn.execute(select(oq.c.kind, oq.c.payload).order_by(oq.c.id)).all()
+    assert [(kind, json.loads(payload)["text"]) for kind, payload in rows] == [("text", "a"), ("text", "b")]

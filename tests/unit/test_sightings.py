@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from taskcore.services.sightings import first_sighting
+from taskcore.services.sightings import first_sighting, first_sightings
 from taskcore.storage import sightings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import inbound_messages
@@ -31,3 +31,22 @@ def test_a_sighting_can_join_the_callers_transaction(db: Database) -> None:
         assert sightings.first_sighting(conn, instance="main", message_id="ABC", now=NOW) is False
     with db.read() as conn:
         assert conn.execute(select(inbound_messages.c.seen_at)).scalar_one() == NOW
+
+
+def test_several_message_ids_are_sighted_in_order_as_one_at_a_time_would(db: Database) -> None:
+    first_sighting(db, instance="main", message_id="OLD", now=NOW)
+    given = [("main", "A", NOW), ("main", "OLD", NOW), ("other", "A", NOW + DAY), ("main", "A", NOW),
+             ("main", "B", NOW)]
+    assert first_sightings(db, given) == [True, False, True, False, True]
+    with db.read() as conn:
+        rows = conn.execute(select(inbound_messages.c.instance, inbound_messages.c.message_id,
+                                   inbound_messages.c.seen_at).order_by(inbound_messages.c.message_id,
+                                                                        inbound_messages.c.instance)).all()
+    assert [tuple(r) for r in rows] == [("main", "A", NOW), ("other", "A", NOW + DAY), ("main", "B", NOW),
+                                        ("main", "OLD", NOW)]
+
+
+def test_more_message_ids_than_one_statement_takes_are_all_sighted(db: Database) -> None:
+    given = [("main", f"M{n % 40}", NOW) for n in range(80)]
+    assert first_sightings(db, given) == [True] * 40 + [False] * 40
+    assert first_sightings(db, []) == []

@@ -20,14 +20,16 @@ from taskcore.gateway.inbound import (
     ParticipantsChange,
     chat_key,
 )
-from taskcore.services.queue import queue_replies
+from taskcore.services.queue import queue_all_replies, queue_replies
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
 
 
-def decide(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
-    """Apply the event to the database and say what to send and count (nothing is queued yet)."""
+def decide(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment, *,
+           sighted: bool | None = None) -> ChatResult:
+    """Apply the event to the database and say what to send and count (nothing is queued yet); ``sighted`` as in
+    ``handle_message``, for a message."""
     if isinstance(event, InboundMessage):
-        return handle_message(db, policy, event, moment)
+        return handle_message(db, policy, event, moment, sighted=sighted)
     if isinstance(event, InboundReaction):
         return handle_reaction(db, policy, event, moment)
     if isinstance(event, ParticipantsChange):
@@ -43,6 +45,13 @@ def deliver(db: Database, policy: ChatPolicy, result: ChatResult, moment: Moment
     """Queue the result's texts, then its reactions (those the reactions policy allows), in one transaction."""
     queue_replies(db, result.texts, result.reactions, reaction_policy=policy.reactions,
                   max_attempts=policy.max_attempts, now=moment.now)
+
+
+def deliver_all(db: Database, policy: ChatPolicy, batch: Sequence[tuple[ChatResult, Moment]]) -> None:
+    """``deliver`` for the results of several events, in their order, in one transaction (their texts in one driver
+    call: ``queue_all_replies``)."""
+    queue_all_replies(db, [(result.texts, result.reactions, moment.now) for result, moment in batch],
+                      reaction_policy=policy.reactions, max_attempts=policy.max_attempts)
 
 
 def handle_event(db: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:

@@ -48,12 +48,13 @@ from taskcore.chat.commands import (
     WebLink,
 )
 from taskcore.chat.heads import command_family, family_key, head, split_first
-from taskcore.chat.recurrence_clause import parse_zone, take_clause
+from taskcore.chat.recurrence_clause import Clause, parse_zone, take_clause
 from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import EACH_TOKEN, InvalidCompletion, parse_mode_word
 from taskcore.dates import is_date_like, parse_due_date
 from taskcore.errors import ValidationError
 from taskcore.identity import normalize_group_id
+from taskcore.recurrence import is_intro
 from taskcore.reminders import normalize_reminder_time, parse_freq
 from taskcore.text import sanitize_description
 
@@ -72,6 +73,7 @@ _Parser = Callable[[str, _Context], Command]
 _MENTION = re.compile(r"@([0-9]+)")
 _TASK_ID = re.compile(r"#?([0-9]{1,18})")
 _CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
+_NOT_PLAIN = re.compile(r'["“”@!]')  # what a chunk needs to be more than a word: quotes, mentions, flags
 _HERE = frozenset({"aquí", "aqui", "here"})
 _STATUSES = {
     "pendientes": GroupStatus.PENDING,
@@ -125,6 +127,27 @@ def _one_id(args: str, name: str, ctx: _Context) -> int:
 
 
 def _parse_new(args: str, ctx: _Context) -> NewTask:
+    words = _plain_words(args)
+    if words is None:
+        return _parse_new_chunks(args, ctx)
+    parts: list[str] = []
+    dates: list[str] = []
+    for word in words:
+        (dates if is_date_like(word) else parts).append(word)
+    return _new_task(parts, dates, [], ctx, each=False, clause=None)
+
+
+def _plain_words(args: str) -> list[str] | None:
+    """The words of ``/t nueva``'s arguments when each can only be description or a date (no quote, ``@``, ``!``
+    flag or ``cada``/``every``), as the chunks would read them; None otherwise. Most tasks are written so: this
+    reading skips the chunks' pattern and the clause's search."""
+    if _NOT_PLAIN.search(args):
+        return None
+    words = args.split()
+    return None if any(is_intro(word) for word in words) else words
+
+
+def _parse_new_chunks(args: str, ctx: _Context) -> NewTask:
     parts: list[str] = []
     dates: list[str] = []
     mentions: list[str] = []
@@ -142,11 +165,16 @@ def _parse_new(args: str, ctx: _Context) -> NewTask:
             mentions.append(mention.group(1))
         else:
             parts.append(chunk)
+    return _new_task(parts, dates, mentions, ctx, each=each, clause=clause)
+
+
+def _new_task(parts: list[str], dates: list[str], mentions: list[str], ctx: _Context, *, each: bool,
+              clause: Clause | None) -> NewTask:
     if len(dates) > 1:
         raise _error("nueva", "solo cabe una fecha por tarea", field="due_date", dates=True)
     due = _due(dates[0], "nueva", ctx.today) if dates else None
     return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each,
-                   clause.recurrence, clause.rotation)
+                   clause.recurrence if clause else None, clause.rotation if clause else False)
 
 
 def _parse_complete(args: str, ctx: _Context) -> Complete:

@@ -2,10 +2,12 @@
 handled, and marked done in one transaction.
 
 ``handle_arrived`` is what the webhook's group commit calls with the events that arrived together: one transaction
-stores them and handles at once those whose chat has nothing pending (their rows are written done), so an event
-costs one commit and no claim; the events of a chat with earlier events still pending are stored pending behind
-them, for the processor. When one of the events breaks the code, that transaction is rolled back and they are all
-stored pending: the processor then finds which one broke, as below.
+stores them and handles at once those whose chat has nothing pending (their rows are written done; their messages'
+ids are recorded together first, and what they send is queued after the last of them is decided, in their order:
+nothing the chat decides reads either but the sighting itself), so an event costs one commit and no claim; the
+events of a chat with earlier events still pending are stored pending behind them, for the processor. When one of
+the events breaks the code, that transaction is rolled back and they are all stored pending: the processor then
+finds which one broke, as below.
 
 ``handle_inbox`` is what the bot's processor calls. It claims up to ``limit`` pending events (in order per chat),
 handles each exactly as ``handle_event`` would (``events.decide`` dispatches by kind, ``events.deliver`` queues what
@@ -28,12 +30,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
-from taskcore.chat.events import decide, deliver
+from taskcore.chat.events import decide, deliver, deliver_all
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult
 from taskcore.chat.transaction import in_one_transaction, savepoint
-from taskcore.gateway.inbound import Ignored, InboundEvent, parse_event
-from taskcore.services import inbox
+from taskcore.gateway.inbound import Ignored, InboundEvent, InboundMessage, parse_event
+from taskcore.services import inbox, sightings
 from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
 
@@ -74,7 +76,10 @@ def handle_arrived(
         waiting = inbox.waiting_chats(joined, {new.chat_key for new, _, _ in events})
         at_once = [n for n, (new, _, _) in enumerate(events) if new.chat_key not in waiting]
         later = [n for n, (new, _, _) in enumerate(events) if new.chat_key in waiting]
-        results = [_effects(joined, policy, events[n][1], events[n][2]) for n in at_once]
+        sighted = _message_sightings(joined, [events[n][1:] for n in at_once])
+        results = [decide(joined, policy, events[n][1], events[n][2], sighted=first)
+                   for n, first in zip(at_once, sighted, strict=True)]
+        deliver_all(joined, policy, [(result, events[n][2]) for n, result in zip(at_once, results, strict=True)])
         done_ids = inbox.store_events(joined, [events[n][0] for n in at_once], now=now, done=True)
         later_ids = inbox.store_events(joined, [events[n][0] for n in later], now=now)
         ids = dict(zip(at_once + later, done_ids + later_ids, strict=True))
@@ -86,6 +91,15 @@ def handle_arrived(
         return Arrived(inbox.store_events(joined, [new for new, _, _ in events], now=now), [], len(events))
 
     return _together_or(db, together, all_pending, wait_ms=wait_ms)
+
+
+def _message_sightings(joined: Database, events: Sequence[tuple[InboundEvent, Moment]]) -> list[bool | None]:
+    """The messages' ids recorded together, in order (``first_sightings``): whether each is seen for the first time;
+    None for the other events, which record what they need themselves."""
+    messages = [(event.instance, event.message_id, moment.now) for event, moment in events
+                if isinstance(event, InboundMessage)]
+    firsts = iter(sightings.first_sightings(joined, messages))
+    return [next(firsts) if isinstance(event, InboundMessage) else None for event, _ in events]
 
 
 def _row(row_id: int, new: NewEvent, now: datetime) -> InboxRow:

@@ -20,7 +20,7 @@ and the rate limit have had their say (SPEC section 16).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -75,8 +75,7 @@ class Arrival:
 
     def turn(self, db: Database, policy: ChatPolicy, moment: Moment, msg: InboundMessage, **extra: Any) -> Turn:
         """The turn of the sender's command, whose dates are the sender's (``today`` in their zone)."""
-        sender_moment = replace(moment, today=self.today)
-        return Turn(db, policy, sender_moment, msg, self.who.user_id, private_chat(msg, self.who), **extra)
+        return Turn(db, policy, moment.on_day(self.today), msg, self.who.user_id, private_chat(msg, self.who), **extra)
 
     def chat(self, outcome: str = "chat") -> ChatResult:
         """The message was ordinary chat: only the sighting's notices and counts."""
@@ -87,9 +86,13 @@ class Arrival:
         return result.plus(texts=self.found.texts, metrics=self.metrics)
 
 
-def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment) -> ChatResult:
-    """Everything one text message causes (see the module docstring), as a result to deliver and count."""
-    if not first_sighting(db, instance=msg.instance, message_id=msg.message_id, now=moment.now):
+def handle_message(db: Database, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
+                   sighted: bool | None = None) -> ChatResult:
+    """Everything one text message causes (see the module docstring), as a result to deliver and count.
+    ``sighted``: whether the caller recorded the message id for the first time already (None: recorded here)."""
+    if sighted is None:
+        sighted = first_sighting(db, instance=msg.instance, message_id=msg.message_id, now=moment.now)
+    if not sighted:
         return ChatResult("duplicate")
     family = command_family(msg.text)
     arrived = arrive(db, policy, msg, moment, family=family)
@@ -177,7 +180,8 @@ def _answered(turn: Turn, answer_of: Callable[[], tuple[str, Answer]]) -> ChatRe
     name, answer = answer_of()
     mark = ReactionRequest(turn.msg.chat_id, turn.msg.message_id, turn.msg.participant, ROBOT if answer.ok else WARN,
                            dedupe_key=f"command:{turn.msg.instance}:{turn.msg.message_id}")
-    reply = replace(_reply(turn, answer.text, answer.mentions), label=answer.label, task_id=answer.task_id)
+    reply = reply_to(turn.msg, answer.text, answer.mentions, quote=turn.quote, label=answer.label,
+                     task_id=answer.task_id)
     return ChatResult(
         f"{name} {'done' if answer.ok else 'rejected'}",
         texts=(reply, *answer.extra),

@@ -63,3 +63,7 @@ class Moment:
     today: date
     take_token: Callable[[str], Decision] = _always_allowed
     request_sync: Callable[[], None] | None = None
+
+    def on_day(self, today: date) -> Moment:
+        """This moment with another ``today`` (the sender's, in their zone); built directly: every command asks."""
+        return Moment(self.now, today, self.take_token, self.request_sync)

@@ -66,12 +66,14 @@ class ChatResult:
 
 
 def reply_to(
-    msg: InboundMessage, text: str, mentions: tuple[Mention, ...] = (), *, quote: dict[str, Any] | None = None
+    msg: InboundMessage, text: str, mentions: tuple[Mention, ...] = (), *, quote: dict[str, Any] | None = None,
+    label: str = "reply", task_id: int | None = None,
 ) -> OutgoingText:
     """A reply in the message's chat quoting it (or ``quote``, a sendText ``quoted`` object: the message a reaction
     named); in a group it starts by mentioning the sender.
 
     ``mentions`` are the other people the text names with their ``@<digits>`` tags; they are mentioned too.
+    ``label`` and ``task_id`` are the queue row's (OutgoingText).
     """
     sender = sender_mention(msg)
     body = send_text_body(
@@ -81,7 +83,7 @@ def reply_to(
                                    text=msg.text),
         mentioned=[m.jid for m in (*((sender,) if sender else ()), *mentions)],
     )
-    return OutgoingText(msg.chat_id, body)
+    return OutgoingText(msg.chat_id, body, label, task_id=task_id)
 
 
 def sender_mention(msg: InboundMessage) -> Mention | None:

@@ -233,9 +233,11 @@ _EVENT_NAMES = {
 }
 
 
+_SEPARATORS = str.maketrans("", "", "._- ")
+
+
 def canonical_event(name: str | None) -> str | None:
     """``messages.upsert`` from any spelling (``MESSAGES_UPSERT``, ``messages-upsert``); None when unknown."""
     if not name:
         return None
-    squashed = "".join(ch for ch in name.lower() if ch not in "._- ")
-    return _EVENT_NAMES.get(squashed)
+    return _EVENT_NAMES.get(name.lower().translate(_SEPARATORS))

@@ -30,6 +30,7 @@ __all__ = [
     "keep_lease",
     "mark_failed",
     "mark_sent",
+    "queue_all_replies",
     "queue_replies",
     "queue_stats",
     "schedule_retry",
@@ -101,6 +102,49 @@ def queue_replies(
             enqueue_request(conn, reaction_policy, mark, now=now)
 
     db.transact(work)
+
+
+Sends = tuple[Sequence[TextJob], Sequence[ReactionRequest], datetime]
+"""What one event sends: its texts, its reactions and its instant."""
+
+
+def queue_all_replies(
+    db: Database, sends: Sequence[Sends], *, reaction_policy: ReactionPolicy, max_attempts: int,
+) -> None:
+    """``queue_replies`` for several events, in their order, in one transaction: the texts of consecutive events with
+    the same instant go in one driver call (a reaction the policy lets through alone: it is counted only when queued),
+    so the rows get the same ids in the same order as one ``queue_replies`` per event would give them."""
+
+    def work(conn: Connection) -> None:
+        texts: list[Mapping[str, Any]] = []  # queued next, all at the instant ``at``
+        at: datetime | None = None
+        for event_texts, reactions, now in sends:
+            if texts and now != at:
+                _enqueue_texts(conn, texts, max_attempts, at)
+                texts = []
+            texts += _text_jobs(event_texts)
+            at = now
+            marks = [mark for mark in reactions if reaction_policy.in_scope(mark.chat_id)]  # the others queue nothing
+            if marks:
+                _enqueue_texts(conn, texts, max_attempts, at)
+                texts = []
+                for mark in marks:
+                    enqueue_request(conn, reaction_policy, mark, now=now)
+        _enqueue_texts(conn, texts, max_attempts, at)
+
+    if any(texts or reactions for texts, reactions, _ in sends):
+        db.transact(work)
+
+
+def _text_jobs(texts: Sequence[TextJob]) -> list[Mapping[str, Any]]:
+    return [{"chat_id": text.chat_id, "kind": JobKind.TEXT, "payload": text.payload, "label": text.label,
+             "dedupe_key": text.dedupe_key, "task_id": text.task_id} for text in texts]
+
+
+def _enqueue_texts(conn: Connection, jobs: Sequence[Mapping[str, Any]], max_attempts: int,
+                   now: datetime | None) -> None:
+    if jobs and now is not None:
+        q.enqueue_many(conn, jobs, max_attempts=max_attempts, now=now)
 
 
 def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, limit: int) -> list[QueueJob]:

@@ -34,6 +34,8 @@ class _Compiled:
     binds: tuple[Processor, ...]
     results: tuple[Processor, ...]
     fixed: dict[str, Any]  # values the statement carries itself (``status == 'allowed'``), by parameter name
+    plan: tuple[tuple[str, Processor], ...]  # (name, converter) per placeholder: ``names`` and ``binds`` together
+    converted: bool  # some result column has a converter
     slots: tuple[tuple[int, Processor], ...]  # per name: its index in ``keys`` and its converter (rows by position)
 
 
@@ -47,12 +49,17 @@ class Prepared:
         self.statement = statement
         self.keys = tuple(keys)
         self._compiled: dict[tuple[str, str, str], _Compiled] = {}
+        self._last: tuple[Dialect, _Compiled] | None = None  # a process uses one dialect: found by identity
 
     def _for(self, dialect: Dialect) -> _Compiled:
+        last = self._last  # one read: another thread may replace the pair meanwhile
+        if last is not None and last[0] is dialect:
+            return last[1]
         key = (dialect.name, dialect.driver, dialect.paramstyle)
         found = self._compiled.get(key)
         if found is None:
             found = self._compiled[key] = self._compile(dialect)
+        self._last = (dialect, found)
         return found
 
     def _compile(self, dialect: Dialect) -> _Compiled:
@@ -70,12 +77,12 @@ class Prepared:
         results = tuple(entry.type._cached_result_processor(dialect, None) for entry in compiled._result_columns)
         binds = tuple(processors.get(name) for name in names)
         slots = () if fixed else tuple(zip((self.keys.index(name) for name in names), binds, strict=True))
-        return _Compiled(compiled.string, bool(compiled.positional), names, binds, results, fixed, slots)
+        return _Compiled(compiled.string, bool(compiled.positional), names, binds, results, fixed,
+                         tuple(zip(names, binds, strict=True)), any(convert is not None for convert in results), slots)
 
     def _arguments(self, compiled: _Compiled, params: Mapping[str, Any]) -> Any:
         given = {**compiled.fixed, **params} if compiled.fixed else params
-        values = [given[name] if convert is None else convert(given[name])
-                  for name, convert in zip(compiled.names, compiled.binds, strict=True)]
+        values = [given[name] if convert is None else convert(given[name]) for name, convert in compiled.plan]
         return values if compiled.positional else dict(zip(compiled.names, values, strict=True))
 
     def _by_position(self, compiled: _Compiled, row: Sequence[Any]) -> Any:
@@ -85,8 +92,8 @@ class Prepared:
         return values if compiled.positional else dict(zip(compiled.names, values, strict=True))
 
     def _execute(self, conn: Connection, params: Mapping[str, Any] | None, many: Sequence[Mapping[str, Any]] = (),
-                 rows: Sequence[Sequence[Any]] = ()) -> Any:
-        compiled = self._for(conn.dialect)
+                 compiled: _Compiled | None = None, rows: Sequence[Sequence[Any]] = ()) -> Any:
+        compiled = compiled or self._for(conn.dialect)
         cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         arguments: Any = None
         try:
@@ -103,12 +110,14 @@ class Prepared:
                                           dialect=conn.dialect) from error
         return cursor
 
-    def _row(self, conn: Connection, raw: Sequence[Any] | None) -> tuple[Any, ...] | None:
+    @staticmethod
+    def _row(compiled: _Compiled, raw: Sequence[Any] | None) -> tuple[Any, ...] | None:
         if raw is None:
             return None
-        processors = self._for(conn.dialect).results
-        return tuple(value if convert is None else convert(value)
-                     for value, convert in zip(raw, processors, strict=True))
+        if not compiled.converted:
+            return tuple(raw)
+        return tuple([value if convert is None else convert(value)
+                      for value, convert in zip(raw, compiled.results, strict=True)])
 
     def run(self, conn: Connection, params: Mapping[str, Any]) -> None:
         """Execute, ignoring any rows."""
@@ -127,9 +136,10 @@ class Prepared:
 
     def first(self, conn: Connection, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """Execute; the first row (converted), or None."""
-        cursor = self._execute(conn, params)
+        compiled = self._for(conn.dialect)
+        cursor = self._execute(conn, params, compiled=compiled)
         try:
-            return self._row(conn, cursor.fetchone())
+            return self._row(compiled, cursor.fetchone())
         finally:
             cursor.close()
 

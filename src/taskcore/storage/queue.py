@@ -92,6 +92,9 @@ _INSERT_MANY = Prepared(lambda dialect: dialect_insert(dialect, oq).on_conflict_
     index_elements=[oq.c.dedupe_key]), _ROW_KEYS)
 
 
+_PAYLOAD_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # json.dumps's, built once (not per row)
+
+
 def _new_row(
     *, chat_id: str, kind: str, payload: Mapping[str, Any], label: str | None, max_attempts: int, now: datetime,
     due: datetime, dedupe_key: str | None, task_id: int | None,
@@ -101,7 +104,7 @@ def _new_row(
         raise ValidationError(f"unknown job kind {kind!r}", field="kind")
     if max_attempts < 1:
         raise ValidationError("a job needs at least one attempt", field="max_attempts")
-    text = json.dumps(dict(payload), ensure_ascii=False, separators=(",", ":"))
+    text = _PAYLOAD_JSON.encode(dict(payload))
     return (chat_id, kind, text, label, _PENDING, 0, max_attempts, due, now, now, dedupe_key, task_id)
 
 

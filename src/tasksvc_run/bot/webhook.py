@@ -35,6 +35,7 @@ SECRET_HEADER = "X-Webhook-Secret"  # noqa: S105 - the header's name, not a secr
 RETRY_AFTER = "5"
 processor_log = logging.getLogger("tasksvc_run.bot.processor")  # where failed events are reported
 MAX_BACKLOG = 10_000  # events stored by this process and not handled yet, past which the webhook answers 503
+ACCEPTED = json.dumps({"status": "accepted"}).encode()  # every stored event's answer, encoded once
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ async def webhook(request: web.Request) -> web.Response:
         await app[keys.INBOX].put(ArrivedEvent(chat_key(event), name, path_event, _as_text(body, payload), event))
     except NotStored:
         return problem(503, "the database is not taking writes; retry later", headers={"Retry-After": RETRY_AFTER})
-    return web.json_response({"status": "accepted"})
+    return web.Response(body=ACCEPTED, content_type="application/json", charset="utf-8")
 
 
 def make_intake(
