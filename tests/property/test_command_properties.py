@@ -10,7 +10,7 @@ from random import Random
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from taskcore.chat import grammar
+from taskcore.chat import new_task_args
 from taskcore.chat.commands import CommandSyntaxError, Complete, NewTask
 from taskcore.chat.grammar import parse_command
 from taskcore.dates import is_date_like
@@ -173,10 +173,10 @@ nueva_words = st.lists(st.one_of(
 
 @given(nueva_words, mentioned_ids)
 def test_nueva_reads_plain_words_as_the_full_grammar_does(args: str, mentioned: list[str]) -> None:
-    def outcome(parse: Callable[[str, grammar._Context], NewTask]) -> NewTask | str:
+    def outcome(parse: Callable[[str, new_task_args.Context], NewTask]) -> NewTask | str:
         try:
-            return parse(args, grammar._Context(TODAY, frozenset(mentioned)))
+            return parse(args, new_task_args.Context(TODAY, frozenset(mentioned)))
         except CommandSyntaxError as exc:
             return str(exc)
 
-    assert outcome(grammar._parse_new) == outcome(grammar._parse_new_chunks)
+    assert outcome(new_task_args.parse_new) == outcome(new_task_args.parse_new_chunks)

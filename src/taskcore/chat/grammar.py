@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from datetime import date
 
 from taskcore.access import GroupStatus
@@ -39,7 +38,6 @@ from taskcore.chat.commands import (
     Edit,
     Help,
     ListTasks,
-    NewTask,
     SetDue,
     SetMode,
     SetReminders,
@@ -48,32 +46,18 @@ from taskcore.chat.commands import (
     WebLink,
 )
 from taskcore.chat.heads import command_family, family_key, head, split_first
-from taskcore.chat.recurrence_clause import Clause, parse_zone, take_clause
+from taskcore.chat.new_task_args import Context, description, due_date, parse_new, shown
+from taskcore.chat.recurrence_clause import parse_zone
 from taskcore.chat.usage import usage_error as _error
-from taskcore.completion import EACH_TOKEN, InvalidCompletion, parse_mode_word
-from taskcore.dates import is_date_like, parse_due_date
-from taskcore.errors import ValidationError
+from taskcore.completion import InvalidCompletion, parse_mode_word
 from taskcore.identity import normalize_group_id
-from taskcore.recurrence import is_intro
 from taskcore.reminders import normalize_reminder_time, parse_freq
-from taskcore.text import sanitize_description
 
 __all__ = ["command_family", "parse_command"]
 
+_Parser = Callable[[str, Context], Command]
 
-@dataclass(frozen=True, slots=True)
-class _Context:
-    today: date
-    mentioned: frozenset[str]
-    quoted_task: int | None = None
-
-
-_Parser = Callable[[str, _Context], Command]
-
-_MENTION = re.compile(r"@([0-9]+)")
 _TASK_ID = re.compile(r"#?([0-9]{1,18})")
-_CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
-_NOT_PLAIN = re.compile(r'["“”@!]')  # what a chunk needs to be more than a word: quotes, mentions, flags
 _HERE = frozenset({"aquí", "aqui", "here"})
 _STATUSES = {
     "pendientes": GroupStatus.PENDING,
@@ -87,29 +71,11 @@ def _word(token: str) -> str:
     return unicodedata.normalize("NFC", token).casefold()
 
 
-def _shown(token: str) -> str:
-    return f"«{token[:40]}…»" if len(token) > 40 else f"«{token}»"
-
-
 def _task_id(token: str, name: str) -> int:
     match = _TASK_ID.fullmatch(token)
     if match is None or int(match.group(1)) == 0:
-        raise _error(name, f"id de tarea no válido: {_shown(token)}", field="task_id")
+        raise _error(name, f"id de tarea no válido: {shown(token)}", field="task_id")
     return int(match.group(1))
-
-
-def _due(token: str, name: str, today: date) -> date:
-    try:
-        return parse_due_date(token, today=today)
-    except ValidationError as exc:
-        raise _error(name, f"fecha no válida: {_shown(token)}", field="due_date", dates=True) from exc
-
-
-def _description(text: str, name: str) -> str:
-    try:
-        return sanitize_description(text)
-    except ValidationError as exc:
-        raise _error(name, str(exc), field="description") from exc
 
 
 def _exact_args(args: str, name: str, count: int) -> list[str]:
@@ -119,65 +85,14 @@ def _exact_args(args: str, name: str, count: int) -> list[str]:
     return words
 
 
-def _one_id(args: str, name: str, ctx: _Context) -> int:
+def _one_id(args: str, name: str, ctx: Context) -> int:
     if ctx.quoted_task is not None and not args.split():
         return ctx.quoted_task
     (token,) = _exact_args(args, name, 1)
     return _task_id(token, name)
 
 
-def _parse_new(args: str, ctx: _Context) -> NewTask:
-    words = _plain_words(args)
-    if words is None:
-        return _parse_new_chunks(args, ctx)
-    parts: list[str] = []
-    dates: list[str] = []
-    for word in words:
-        (dates if is_date_like(word) else parts).append(word)
-    return _new_task(parts, dates, [], ctx, each=False, clause=None)
-
-
-def _plain_words(args: str) -> list[str] | None:
-    """The words of ``/t nueva``'s arguments when each can only be description or a date (no quote, ``@``, ``!``
-    flag or ``cada``/``every``), as the chunks would read them; None otherwise. Most tasks are written so: this
-    reading skips the chunks' pattern and the clause's search."""
-    if _NOT_PLAIN.search(args):
-        return None
-    words = args.split()
-    return None if any(is_intro(word) for word in words) else words
-
-
-def _parse_new_chunks(args: str, ctx: _Context) -> NewTask:
-    parts: list[str] = []
-    dates: list[str] = []
-    mentions: list[str] = []
-    each = False
-    clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
-    for chunk, quoted in clause.rest:
-        mention = _MENTION.fullmatch(chunk)
-        if quoted is not None:
-            parts.append(quoted)
-        elif chunk.casefold() == EACH_TOKEN:
-            each = True
-        elif is_date_like(chunk):
-            dates.append(chunk)
-        elif mention is not None and mention.group(1) in ctx.mentioned:
-            mentions.append(mention.group(1))
-        else:
-            parts.append(chunk)
-    return _new_task(parts, dates, mentions, ctx, each=each, clause=clause)
-
-
-def _new_task(parts: list[str], dates: list[str], mentions: list[str], ctx: _Context, *, each: bool,
-              clause: Clause | None) -> NewTask:
-    if len(dates) > 1:
-        raise _error("nueva", "solo cabe una fecha por tarea", field="due_date", dates=True)
-    due = _due(dates[0], "nueva", ctx.today) if dates else None
-    return NewTask(_description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each,
-                   clause.recurrence if clause else None, clause.rotation if clause else False)
-
-
-def _parse_complete(args: str, ctx: _Context) -> Complete:
+def _parse_complete(args: str, ctx: Context) -> Complete:
     ids = [_task_id(token, "x") for token in re.split(r"[\s,]+", args) if token]
     if not ids and ctx.quoted_task is not None:
         ids = [ctx.quoted_task]
@@ -186,7 +101,7 @@ def _parse_complete(args: str, ctx: _Context) -> Complete:
     return Complete(tuple(dict.fromkeys(ids)))
 
 
-def _parse_set_due(args: str, ctx: _Context) -> SetDue:
+def _parse_set_due(args: str, ctx: Context) -> SetDue:
     if ctx.quoted_task is not None and len(args.split()) == 1:
         task_id, due_token = ctx.quoted_task, args.strip()
     else:
@@ -194,21 +109,21 @@ def _parse_set_due(args: str, ctx: _Context) -> SetDue:
         task_id = _task_id(id_token, "fecha")
     if _word(due_token) in {"sin", "none"}:
         return SetDue(task_id, None)
-    return SetDue(task_id, _due(due_token, "fecha", ctx.today))
+    return SetDue(task_id, due_date(due_token, "fecha", ctx.today))
 
 
-def _parse_edit(args: str, ctx: _Context) -> Edit:
+def _parse_edit(args: str, ctx: Context) -> Edit:
     id_token, text = split_first(args)
     if ctx.quoted_task is not None:
         same = _TASK_ID.fullmatch(id_token)
         kept = text if same is not None and int(same.group(1)) == ctx.quoted_task else args
-        return Edit(ctx.quoted_task, _description(kept, "editar"))
+        return Edit(ctx.quoted_task, description(kept, "editar"))
     if not id_token:
         raise _error("editar", "faltan datos")
-    return Edit(_task_id(id_token, "editar"), _description(text, "editar"))
+    return Edit(_task_id(id_token, "editar"), description(text, "editar"))
 
 
-def _parse_mode(args: str, ctx: _Context) -> SetMode:
+def _parse_mode(args: str, ctx: Context) -> SetMode:
     words = args.split()
     if ctx.quoted_task is not None and len(words) == 1:
         task_id, word = ctx.quoted_task, words[0]
@@ -218,28 +133,28 @@ def _parse_mode(args: str, ctx: _Context) -> SetMode:
     try:
         return SetMode(task_id, parse_mode_word(word))
     except InvalidCompletion as exc:
-        raise _error("modo", f"modo no válido: {_shown(word)}", field="completion") from exc
+        raise _error("modo", f"modo no válido: {shown(word)}", field="completion") from exc
 
 
-def _parse_reminders(args: str, ctx: _Context) -> SetReminders:
+def _parse_reminders(args: str, ctx: Context) -> SetReminders:
     words = args.split()
     if len(words) not in (1, 2):
         raise _error("recordatorios", "faltan datos" if not words else "sobran datos")
     try:
         freq = parse_freq(words[0])
     except ValueError as exc:
-        raise _error("recordatorios", f"frecuencia no válida: {_shown(words[0])}", field="freq") from exc
+        raise _error("recordatorios", f"frecuencia no válida: {shown(words[0])}", field="freq") from exc
     try:
         time = normalize_reminder_time(words[1]) if len(words) == 2 else None
     except ValueError as exc:
-        raise _error("recordatorios", f"hora no válida: {_shown(words[1])}", field="time") from exc
+        raise _error("recordatorios", f"hora no válida: {shown(words[1])}", field="time") from exc
     return SetReminders(freq, time)
 
 
-def _parse_list_groups(args: str, ctx: _Context) -> AdminListGroups:
+def _parse_list_groups(args: str, ctx: Context) -> AdminListGroups:
     words = args.split()
     if len(words) > 1 or (words and _word(words[0]) not in _STATUSES):
-        raise _error("admin grupos", f"estado no válido: {_shown(args.strip())}")
+        raise _error("admin grupos", f"estado no válido: {shown(args.strip())}")
     return AdminListGroups(_STATUSES[_word(words[0])] if words else None)
 
 
@@ -250,7 +165,7 @@ def _group_target(args: str, name: str) -> str | None:
     try:
         return normalize_group_id(token)
     except ValueError as exc:
-        raise _error(name, f"grupo no válido: {_shown(token)}", field="group_id") from exc
+        raise _error(name, f"grupo no válido: {shown(token)}", field="group_id") from exc
 
 
 def _table(entries: dict[tuple[str, ...], _Parser]) -> dict[str, _Parser]:
@@ -260,7 +175,7 @@ def _table(entries: dict[tuple[str, ...], _Parser]) -> dict[str, _Parser]:
 _TASK_PARSERS = _table(
     {
         ("ayuda", "help"): lambda args, ctx: Help(),
-        ("nueva", "n", "new", "+"): _parse_new,
+        ("nueva", "n", "new", "+"): parse_new,
         ("ver", "ls", "list", "mis"): lambda args, ctx: ListTasks(),
         ("x", "hecho", "done"): _parse_complete,
         ("tomar", "claim"): lambda args, ctx: Claim(_one_id(args, "tomar", ctx)),
@@ -314,6 +229,6 @@ def parse_command(
         return bare
     parser = parsers.get(_word(subcommand))
     if parser is None:
-        raise _error(family_name, f"orden desconocida: {_shown(subcommand)}")
-    return parser(args, _Context(today, frozenset(mentioned), quoted_task))
+        raise _error(family_name, f"orden desconocida: {shown(subcommand)}")
+    return parser(args, Context(today, frozenset(mentioned), quoted_task))
 

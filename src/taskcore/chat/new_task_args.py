@@ -1,0 +1,105 @@
+"""How ``/t nueva``'s arguments read (SPEC section 5, seed D1-D3), and what every command's parser is given: the
+context of the message and the readers of a date and a description that raise the command's usage error."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from taskcore.chat.commands import NewTask
+from taskcore.chat.recurrence_clause import Clause, take_clause
+from taskcore.chat.usage import usage_error as _error
+from taskcore.completion import EACH_TOKEN
+from taskcore.dates import is_date_like, parse_due_date
+from taskcore.errors import ValidationError
+from taskcore.recurrence import is_intro
+from taskcore.text import sanitize_description
+
+__all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
+
+_MENTION = re.compile(r"@([0-9]+)")
+_CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
+_NOT_PLAIN = re.compile(r'["“”@!]')  # what a chunk needs to be more than a word: quotes, mentions, flags
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a command's parser knows besides its arguments: the day, who the message mentions, the quoted task."""
+
+    today: date
+    mentioned: frozenset[str]
+    quoted_task: int | None = None
+
+
+def shown(token: str) -> str:
+    """A token as an error message quotes it (cut at 40 characters)."""
+    return f"«{token[:40]}…»" if len(token) > 40 else f"«{token}»"
+
+
+def due_date(token: str, name: str, today: date) -> date:
+    """A due date of command ``name``, or its usage error naming the date forms."""
+    try:
+        return parse_due_date(token, today=today)
+    except ValidationError as exc:
+        raise _error(name, f"fecha no válida: {shown(token)}", field="due_date", dates=True) from exc
+
+
+def description(text: str, name: str) -> str:
+    """A task's text of command ``name``, cleaned, or its usage error."""
+    try:
+        return sanitize_description(text)
+    except ValidationError as exc:
+        raise _error(name, str(exc), field="description") from exc
+
+
+def parse_new(args: str, ctx: Context) -> NewTask:
+    """``/t nueva``: the description, at most one date, mentions, ``!todos`` and a recurrence clause."""
+    words = plain_words(args)
+    if words is None:
+        return parse_new_chunks(args, ctx)
+    parts: list[str] = []
+    dates: list[str] = []
+    for word in words:
+        (dates if is_date_like(word) else parts).append(word)
+    return _new_task(parts, dates, [], ctx, each=False, clause=None)
+
+
+def plain_words(args: str) -> list[str] | None:
+    """The words of ``/t nueva``'s arguments when each can only be description or a date (no quote, ``@``, ``!``
+    flag or ``cada``/``every``), as the chunks would read them; None otherwise. Most tasks are written so: this
+    reading skips the chunks' pattern and the clause's search."""
+    if _NOT_PLAIN.search(args):
+        return None
+    words = args.split()
+    return None if any(is_intro(word) for word in words) else words
+
+
+def parse_new_chunks(args: str, ctx: Context) -> NewTask:
+    parts: list[str] = []
+    dates: list[str] = []
+    mentions: list[str] = []
+    each = False
+    clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
+    for chunk, quoted in clause.rest:
+        mention = _MENTION.fullmatch(chunk)
+        if quoted is not None:
+            parts.append(quoted)
+        elif chunk.casefold() == EACH_TOKEN:
+            each = True
+        elif is_date_like(chunk):
+            dates.append(chunk)
+        elif mention is not None and mention.group(1) in ctx.mentioned:
+            mentions.append(mention.group(1))
+        else:
+            parts.append(chunk)
+    return _new_task(parts, dates, mentions, ctx, each=each, clause=clause)
+
+
+def _new_task(parts: list[str], dates: list[str], mentions: list[str], ctx: Context, *, each: bool,
+              clause: Clause | None) -> NewTask:
+    if len(dates) > 1:
+        raise _error("nueva", "solo cabe una fecha por tarea", field="due_date", dates=True)
+    due = due_date(dates[0], "nueva", ctx.today) if dates else None
+    return NewTask(description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each,
+                   clause.recurrence if clause else None, clause.rotation if clause else False)
