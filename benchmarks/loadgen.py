@@ -22,17 +22,10 @@ from benchmarks.common import stop_child
 
 RUN_LIMIT = 180.0  # seconds any one run may take
 START_TIMEOUT = 30.0
-HELLO = """
-import asyncio, sys
-from aiohttp import web
-
-async def hello(_):
-    return web.json_response({"hello": "world"})
-
+_SERVE = """
 async def main():
     app = web.Application()
-    app.router.add_get("/api/me/tasks", hello)
-    app.router.add_post("/webhook", hello)
+    app.router.add_routes([{routes}])
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
@@ -42,6 +35,20 @@ async def main():
 
 asyncio.run(main())
 """
+
+
+def aiohttp_script(handlers: str, routes: Sequence[tuple[str, str, str]]) -> str:
+    """A child process's source: ``handlers`` (code defining them, with asyncio, json, sys and aiohttp's web
+    imported) served at ``routes`` (method, path, handler) on a free loopback port; prints "PORT n", stops when its
+    stdin closes."""
+    served = ", ".join(f"web.{method.lower()}({path!r}, {handler})" for method, path, handler in routes)
+    return "import asyncio, json, sys\nfrom aiohttp import web\n" + handlers + _SERVE.format(routes=served)
+
+
+HELLO = aiohttp_script("""
+async def hello(_):
+    return web.json_response({"hello": "world"})
+""", [("GET", "/api/me/tasks", "hello"), ("POST", "/webhook", "hello")])
 
 
 def get(path: str, *, cookie: str = "") -> bytes:

@@ -20,29 +20,14 @@ from benchmarks.common import cpu_seconds, pin, two_cpus
 
 SERVER_CPU, CLIENT_CPU = 0, 1
 ROUNDS, REQUESTS, CONNECTIONS = 5, 4000, 16
-PAGE = """
-import asyncio, json, sys
-from aiohttp import web
-
+PAGE = loadgen.aiohttp_script("""
 ITEM = {"id": 1, "description": "Comprar pan y leche para la reunión del viernes", "group_name": "Grupo de prueba",
         "due_date": "2026-11-25", "completed": False, "assignees": [{"user_id": "34600000001", "name": "Ana"}]}
 BODY = json.dumps({"items": [dict(ITEM, id=i) for i in range(20)], "total": 100, "page": 1}).encode()
 
 async def page(_):
     return web.Response(body=BODY, content_type="application/json")
-
-async def main():
-    app = web.Application()
-    app.router.add_get("/api/me/tasks", page)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    print("PORT", runner.addresses[0][1], flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-    await runner.cleanup()
-
-asyncio.run(main())
-"""
+""", [("GET", "/api/me/tasks", "page")])
 
 
 class Page(loadgen.HelloServer):
