@@ -24,8 +24,8 @@ from taskcore.gateway.client import GatewayClient
 from taskcore.gateway.wire import send_text_body
 from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, digest_due, last_departure
 from taskcore.queue_rules import DIGEST_LABEL
-from taskcore.reminders.tick import TickResult, reminder_tick
 from taskcore.services import queue
+from taskcore.services.reminder_tick import TickResult, reminder_tick
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.schema import outbound_queue, user_preferences

@@ -11,10 +11,12 @@ from typing import Any
 from sqlalchemy import select
 
 from taskcore.access import GatingMode
-from taskcore.chat import ChatPolicy, ChatResult, Moment, handle_event
-from taskcore.gateway.inbound import parse_event
+from taskcore.chat import ChatPolicy, ChatResult, Moment
+from taskcore.gateway.inbound import chat_key, parse_event
 from taskcore.ratelimit import Decision
 from taskcore.reactions import ReactionPolicy
+from taskcore.services.conversation.road import handle_arrived, handle_inbox
+from taskcore.services.inbox import NewEvent
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from tests.builders import NOW, TODAY
@@ -122,6 +124,28 @@ class Tokens:
 
 def run(db: Database, payload: dict[str, Any], rules: ChatPolicy | None = None, *, now: datetime = NOW,
         tokens: Tokens | None = None, sync: Callable[[], None] | None = None) -> ChatResult:
-    """Parse one webhook payload and handle it as the bot would."""
+    """Parse one webhook payload and handle it as the bot would: through the road's arrival (stored and handled in
+    one unit of work), or, behind a chat's pending events, through the inbox."""
     moment = Moment(now, TODAY if now == NOW else now.date(), (tokens or Tokens()).take, sync)
-    return handle_event(db, rules or policy(), parse_event(payload), moment)
+    [result] = run_all(db, [payload], rules, moment=moment)
+    if isinstance(result, Exception):
+        raise result
+    return result
+
+
+def run_all(db: Database, payloads: list[dict[str, Any]], rules: ChatPolicy | None = None, *,
+            moment: Moment | None = None) -> list[ChatResult | Exception]:
+    """Events that arrive together, as the webhook's group commit hands them to the road; those stored pending (a
+    chat with earlier events waiting, or a batch one of whose events broke) are then handled as the processor
+    would. The result of each, in their order: what it produced, or the exception it failed with."""
+    at = moment or Moment(NOW, TODAY, Tokens().take)
+    items = [(NewEvent(chat_key(event), "messages.upsert", None, json.dumps(p)), event, at)
+             for p, event in ((p, parse_event(p)) for p in payloads)]
+    arrived = handle_arrived(db, rules or policy(), items)
+    results: dict[int, ChatResult | Exception] = {h.row.id: h.result for h in arrived.handled}
+    for _ in range(len(payloads)):
+        if len(results) == len(payloads):
+            break
+        results.update((h.row.id, h.result) for h in handle_inbox(db, rules or policy(), lambda _row: at,
+                                                                  limit=len(payloads)))
+    return [results[row_id] for row_id in arrived.ids]

@@ -137,3 +137,47 @@ class Completion:
     part_done: bool = False
     next_task: Task | None = None
     """The next occurrence this completion created (a recurring task), else None."""
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSnapshot:
+    """What a sighting needs to know of a recorded group to decide whether anything must be written."""
+
+    name: str | None
+    active: bool
+    status: GroupStatus | None
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """A group seen by a webhook or a sync: its stored status, whether it is served, whether to announce it."""
+
+    group_id: str
+    status: GroupStatus | None
+    allowed: bool
+    newly_discovered: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SenderFacts:
+    """Everything a message's sender needs, read in one statement before anything is written.
+
+    ``user_id`` is who the sender is unless a re-key is due: the phone digits, else the LID's alias target, else the
+    LID digits. ``member_active`` is None when they are no member of the group; ``group`` None when the group row is
+    absent (or the message is direct); ``time_zone`` the zone the user chose, if any.
+    """
+
+    user_id: str
+    alias_target: str | None
+    lid_is_user: bool
+    user_known: bool
+    display_name: str | None
+    last_seen_at: datetime | None
+    member_active: bool | None
+    member_seen_at: datetime | None
+    group: GroupSnapshot | None
+    time_zone: str | None = None
+
+    def needs_rekey(self, phone: str | None, lid: str | None) -> bool:
+        """True when a LID-only user must be re-keyed to the phone number (the full resolution does that)."""
+        return bool(phone and lid and lid != phone and self.lid_is_user)

@@ -17,7 +17,7 @@ from tasksvc_run.outage import FatalStop
 if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out of the web
     import jinja2
 
-    from taskcore.chat.inbox import Handled
+    from taskcore.services.conversation.road import Handled
     from tasksvc_run.bot.inbox_writer import InboxWriter
     from tasksvc_run.bot.processor import InboxProcessor
     from tasksvc_run.metrics import Metrics

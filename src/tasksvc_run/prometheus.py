@@ -19,10 +19,10 @@ from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from taskcore.access import GroupStatus
+from taskcore.services.counters import read_counters
 from taskcore.services.groups import status_counts
 from taskcore.services.inbox import inbox_stats
 from taskcore.services.queue import due_count, queue_stats
-from taskcore.storage.counters import read_counters
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock, SystemClock
 

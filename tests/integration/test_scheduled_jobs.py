@@ -12,9 +12,9 @@ from sqlalchemy import select
 
 from taskcore.access import GroupStatus
 from taskcore.gateway.client import GatewayClient
-from taskcore.reminders.tick import reminder_tick
 from taskcore.services import groups as group_service
 from taskcore.services import preferences
+from taskcore.services.reminder_tick import reminder_tick
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import group_members, identity_aliases, outbound_queue

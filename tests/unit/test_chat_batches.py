@@ -6,25 +6,23 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import sqlite3
 import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy.exc import OperationalError
 
-from taskcore.chat import ChatResult, Moment, handle_events
-from taskcore.chat import tasks as chat_tasks
+from taskcore.chat import ChatResult, Moment
 from taskcore.gateway.inbound import chat_key, parse_event
 from taskcore.ratelimit import Decision, RateLimiter
+from taskcore.services.conversation import tasks as chat_tasks
 from taskcore.services.inbox import NewEvent, inbox_stats, store_events
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tasksvc_run.bot.runner import EventRunner
 from tasksvc_run.metrics import Metrics
 from tests.builders import NOW, TODAY, wa_text
-from tests.chat_support import policy, queued, task_rows, texts
+from tests.chat_support import policy, queued, run_all, task_rows, texts
 from tests.fakes.clock import FrozenClock
 
 
@@ -49,10 +47,9 @@ def fail_on(monkeypatch: pytest.MonkeyPatch, description: str, error: Exception 
 
 
 def test_a_batch_of_events_of_different_chats_takes_effect_whole(db: Database) -> None:
-    batch = [(e, moment()) for e in events(wa_text("/t nueva pan", group="1@g.us"),
-                                           wa_text("/t nueva sal", group="2@g.us", sender="34600222222"),
-                                           wa_text("/t nueva té", group=None))]
-    results = handle_events(db, policy(), batch)
+    results = run_all(db, [wa_text("/t nueva pan", group="1@g.us"),
+                           wa_text("/t nueva sal", group="2@g.us", sender="34600222222"),
+                           wa_text("/t nueva té", group=None)])
     assert [r.outcome for r in results if isinstance(r, ChatResult)] == ["nueva done"] * 3
     assert [t.description for t in task_rows(db)] == ["pan", "sal", "té"]
     assert len(texts(db)) == 3
@@ -62,38 +59,20 @@ def test_a_failing_event_leaves_nothing_and_the_others_of_its_batch_still_take_e
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fail_on(monkeypatch, "boom")
-    batch = [(e, moment()) for e in events(wa_text("/t nueva pan", group="1@g.us", message_id="A"),
-                                           wa_text("/t nueva boom", group="2@g.us", message_id="B"),
-                                           wa_text("/t nueva sal", group="3@g.us", message_id="C"))]
-    first, failed, last = handle_events(db, policy(), batch)
+    first, failed, last = run_all(db, [wa_text("/t nueva pan", group="1@g.us", message_id="A"),
+                                       wa_text("/t nueva boom", group="2@g.us", message_id="B"),
+                                       wa_text("/t nueva sal", group="3@g.us", message_id="C")])
     assert isinstance(failed, RuntimeError)
     assert (getattr(first, "outcome", None), getattr(last, "outcome", None)) == ("nueva done", "nueva done")
     assert [t.description for t in task_rows(db)] == ["pan", "sal"]
     assert len(queued(db)) == 2
     monkeypatch.undo()
-    [again] = handle_events(db, policy(), [(parse_event(wa_text("/t nueva boom", group="2@g.us",
-                                                                 message_id="B")), moment())])
+    [again] = run_all(db, [wa_text("/t nueva boom", group="2@g.us", message_id="B")])
     assert getattr(again, "outcome", None) == "nueva done"  # the failed event's message id was not kept
 
 
-def test_when_the_database_cannot_take_an_event_the_later_events_of_its_chat_are_not_tried(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    full = OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
-    fail_on(monkeypatch, "boom", full)
-    batch = [(e, moment()) for e in events(wa_text("/t nueva boom", group="1@g.us", message_id="A"),
-                                           wa_text("/t nueva después", group="1@g.us", message_id="B"),
-                                           wa_text("/t nueva sal", group="2@g.us", message_id="C"))]
-    first, second, third = handle_events(db, policy(), batch)
-    assert first is full
-    assert second is full  # "después" waits behind "boom", in its chat's order
-    assert isinstance(third, ChatResult)
-    assert [t.description for t in task_rows(db)] == ["sal"]
-
-
 def test_events_of_one_chat_in_one_batch_are_handled_in_their_order(db: Database) -> None:
-    batch = [(e, moment()) for e in events(*(wa_text(f"/t nueva tarea {i}") for i in range(5)))]
-    handle_events(db, policy(), batch)
+    run_all(db, [wa_text(f"/t nueva tarea {i}") for i in range(5)])
     assert [t.description for t in task_rows(db)] == [f"tarea {i}" for i in range(5)]
 
 
@@ -199,9 +178,9 @@ async def test_admin_sync_asked_from_the_worker_thread_runs_on_the_event_loop(db
 
     bot = runner(db, sync=Sync)
     bot.bind_loop(loop)
-    result = await asyncio.to_thread(bot.run, parse_event(wa_text("/admin sync", group=None)))
+    outcome = await asyncio.to_thread(bot.run_arrived, arrived(wa_text("/admin sync", group=None)), 1000)
     await asyncio.wait_for(done.wait(), 5)
-    assert result.outcome == "admin sync done"
+    assert [h.result.outcome for h in outcome.handled if isinstance(h.result, ChatResult)] == ["admin sync done"]
     assert asked_on == [threading.main_thread()]
 
 

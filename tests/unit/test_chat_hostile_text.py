@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from taskcore.chat import MetricEvent
-from taskcore.chat import messages as chat_messages
 from taskcore.ratelimit import Decision
+from taskcore.chat import decide as chat_decide
 from taskcore.storage.db import Database
 from tests.builders import GROUP, make_group, wa_text
 from tests.chat_support import Tokens, policy, reactions, run, task_rows, texts
@@ -22,13 +22,13 @@ HOSTILE = "/t nueva " + "<a" * 32768  # 64 KiB: the sanitiser used to take secon
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts the chat hands to the command parser, in order."""
     seen: list[str] = []
-    real = chat_messages.parse_command
+    real = chat_decide.parse_command
 
     def recording(text: str, **kwargs: object) -> object:
         seen.append(text)
         return real(text, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chat_messages, "parse_command", recording)
+    monkeypatch.setattr(chat_decide, "parse_command", recording)
     return seen
 
 

@@ -80,13 +80,17 @@ def test_a_member_who_left_and_writes_again_is_active_at_once(db: Database) -> N
 
 
 @pytest.mark.parametrize("text", ["/t nueva pan", "/t nueva pan mañana"])
-def test_a_known_member_creating_a_task_costs_four_statements(sqlite_db: Database, text: str) -> None:
+def test_a_known_member_creating_a_task_costs_four_statements_beside_the_inbox_s_two(
+    sqlite_db: Database, text: str
+) -> None:
     run(sqlite_db, wa_text("hola"), now=NOW)
     with statements(sqlite_db) as seen:
         run(sqlite_db, wa_text(text), now=NOW + timedelta(seconds=5))
     work = [s.split()[0:3] for s in seen if not s.startswith(("BEGIN", "COMMIT", "PRAGMA"))]
-    assert work == [["INSERT", "INTO", "inbound_messages"], ["SELECT", "who.id,", "who.alias_target,"],
-                    ["INSERT", "INTO", "tasks"], ["INSERT", "INTO", "outbound_queue"]]
+    assert work == [["SELECT", "EXISTS", "(SELECT"],  # the inbox: has the chat events pending?
+                    ["INSERT", "INTO", "inbound_messages"], ["SELECT", "who.id,", "who.alias_target,"],
+                    ["INSERT", "INTO", "tasks"], ["INSERT", "INTO", "outbound_queue"],
+                    ["INSERT", "INTO", "inbox"]]  # the event's row, written done
     assert [t.description for t in task_rows(sqlite_db)] == ["pan"]
     assert texts(sqlite_db)[-1].endswith("Tarea #1 creada: pan" + (" (vence 23/11)" if "mañana" in text else "")
                                           + ". Sin asignar")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from taskcore.storage.counters import bump_counter, read_counters
+from taskcore.services.counters import read_counters
+from taskcore.storage.counters import bump_counter
 from taskcore.storage.db import Database
 
 

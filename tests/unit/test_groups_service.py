@@ -11,9 +11,10 @@ from sqlalchemy import select
 
 from taskcore.access import GatingMode, GroupStatus
 from taskcore.errors import ValidationError
+from taskcore.model import Sighting
 from taskcore.services import groups as svc
 from taskcore.services import members as msvc
-from taskcore.services.groups import Sighting
+from taskcore.storage import groups as group_store
 from taskcore.storage import members as mq
 from taskcore.storage.db import Database
 from taskcore.storage.schema import allowed_groups, group_members, groups, tasks
@@ -86,7 +87,7 @@ class TestSeeGroup:
         results: list[Sighting] = []
         second = threading.Thread(target=lambda: results.append(see(other, DISCOVER)))
         with db.write() as conn:
-            assert svc.sight(conn, DISCOVER, G1, name=None, now=NOW).newly_discovered
+            assert group_store.sight(conn, DISCOVER, G1, name=None, now=NOW).newly_discovered
             second.start()
             second.join(timeout=0.3)  # it waits on the uncommitted discovery (row lock or write lock)
         second.join()

@@ -14,9 +14,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from taskcore.chat import Moment
-from taskcore.chat import tasks as chat_tasks
-from taskcore.chat.inbox import handle_inbox
 from taskcore.gateway.inbound import parse_event
+from taskcore.services.conversation import tasks as chat_tasks
+from taskcore.services.conversation.road import handle_inbox
 from taskcore.services.inbox import InboxRow, NewEvent, inbox_stats, store_events
 from taskcore.storage import inbox as store
 from taskcore.storage import migrator

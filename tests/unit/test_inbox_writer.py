@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from taskcore.chat.inbox import Arrived
+from taskcore.services.conversation.road import Arrived
 from taskcore.services.inbox import NewEvent
 from tasksvc_run.bot.inbox_writer import InboxWriter, NotStored
 

@@ -1,5 +1,6 @@
-"""The house rules of the code's layout, checked on the installed packages: small modules, the chat reaching storage
-only through the use cases, and the rules library never importing its shells."""
+"""The house rules of the code's layout, checked on the installed packages: small modules, the chat's rules pure,
+the conversation reaching storage only through the unit of work, no cycle between taskcore's folders, the shells
+reaching storage only through the use cases, and the rules library never importing its shells."""
 
 from __future__ import annotations
 
@@ -36,10 +37,60 @@ def test_no_module_is_longer_than_300_lines(path: Path) -> None:
     assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
 
 
-def test_the_chat_reaches_storage_only_through_the_use_cases() -> None:
+def folder_of(name: str) -> str | None:
+    """The taskcore folder a module belongs to (``taskcore.storage.db`` -> ``storage``); None for a top-level
+    module of taskcore or a module of another package."""
+    parts = name.split(".")
+    if parts[0] != "taskcore" or len(parts) < 3:
+        return None
+    return parts[1] if PACKAGES["taskcore"].joinpath(parts[1]).is_dir() else None
+
+
+def test_the_chat_s_rules_read_and_write_nothing() -> None:
     chat = PACKAGES["taskcore"] / "chat"
-    reached = {name for path in chat.rglob("*.py") for name in imported(path) if name.startswith("taskcore.storage")}
-    assert reached == {"taskcore.storage.db"}
+    reached = {name for path in chat.rglob("*.py") for name in imported(path)
+               if name.startswith(("taskcore.storage", "taskcore.services", "sqlalchemy"))}
+    assert reached == set()
+
+
+def test_the_conversation_reaches_storage_only_through_the_unit_of_work() -> None:
+    conversation = PACKAGES["taskcore"] / "services" / "conversation"
+    reached = {(path.name, name) for path in conversation.rglob("*.py") for name in imported(path)
+               if name.startswith("taskcore.storage") and name != "taskcore.storage.unit"}
+    # The road opens the unit on the database and keeps the inbox's rows in it.
+    assert reached == {("road.py", "taskcore.storage.db"), ("road.py", "taskcore.storage.inbox")}
+
+
+def test_no_cycle_between_taskcore_s_folders() -> None:
+    edges: dict[str, set[str]] = {}
+    for path in modules("taskcore"):
+        relative = path.relative_to(PACKAGES["taskcore"])
+        if len(relative.parts) < 2:
+            continue
+        edges.setdefault(relative.parts[0], set()).update(
+            target for name in imported(path) if (target := folder_of(name)) not in (None, relative.parts[0]))
+
+    def reaches(start: str, goal: str, seen: frozenset[str] = frozenset()) -> bool:
+        return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt}))
+                   for nxt in edges.get(start, ()))
+
+    assert sorted(folder for folder in edges if reaches(folder, folder)) == []
+
+
+SHELLS_ON_STORAGE = {  # shell module -> the storage modules it may name, and why
+    "app.py": {"taskcore.storage.db", "taskcore.storage.migrator"},  # composition roots open the database, migrate
+    "serve.py": {"taskcore.storage.db", "taskcore.storage.migrator"},
+    "backup.py": {"taskcore.storage.db"},  # the online backup is the database's own
+    "cli.py": {"taskcore.storage.migrator"},  # `tasksvc migrate`: migrations are the storage's own start-up step
+    "supervisor.py": {"taskcore.storage.migrator"},  # R4/R5: the unit migrates before the bot starts
+}
+
+
+def test_the_shells_reach_storage_only_through_the_use_cases() -> None:
+    found = {(path.name, name) for path in modules("tasksvc_run") for name in imported(path)
+             if name.startswith("taskcore.storage") and name not in SHELLS_ON_STORAGE.get(path.name, set())
+             and name != "taskcore.storage.db"}
+    assert sorted(found) == []
 
 
 def test_the_rules_library_never_imports_its_shells_or_aiohttp_web() -> None:

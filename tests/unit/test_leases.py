@@ -5,8 +5,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
+from taskcore.services.leases import acquire_lease, release_lease
 from taskcore.storage.db import Database
-from taskcore.storage.leases import acquire_lease, release_lease
 from tests.builders import NOW
 
 TTL = timedelta(minutes=5)

@@ -11,9 +11,9 @@ from taskcore.access import GatingMode
 from taskcore.model import Origin
 from taskcore.reactions import CHECK, ROBOT, ReactionPolicy
 from taskcore.services import tasks as svc
+from taskcore.services.counters import read_counters
 from taskcore.services.reactions import enqueue_reaction, react_to_completion
 from taskcore.storage import schema
-from taskcore.storage.counters import read_counters
 from taskcore.storage.db import Database
 from tests.builders import NOW, make_group
 

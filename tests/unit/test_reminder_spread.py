@@ -11,9 +11,9 @@ from sqlalchemy import select
 
 from taskcore.access import GatingMode
 from taskcore.queue_rules import DIGEST_LABEL
-from taskcore.reminders import tick as reminder_service
-from taskcore.reminders.tick import TickResult, reminder_tick
 from taskcore.services import preferences
+from taskcore.services import reminder_tick as reminder_service
+from taskcore.services.reminder_tick import TickResult, reminder_tick
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue
 from tests.builders import make_task

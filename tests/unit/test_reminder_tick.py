@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import Connection, select
 
 from taskcore.access import GatingMode
-from taskcore.reminders import tick as reminder_service
 from taskcore.reminders.slots import SavedPreference
-from taskcore.reminders.tick import TickResult, reminder_tick
 from taskcore.services import preferences, zones
+from taskcore.services import reminder_tick as reminder_service
+from taskcore.services.reminder_tick import TickResult, reminder_tick
 from taskcore.storage.db import Database
 from taskcore.storage.reminders import due_preferences
 from taskcore.storage.schema import outbound_queue, reminder_deliveries, user_preferences

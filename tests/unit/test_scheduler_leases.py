@@ -12,8 +12,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from taskcore.services.leases import lease_holder
 from taskcore.storage.db import Database
-from taskcore.storage.leases import lease_holder
 from tasksvc_run.schedulers.leases import DatabaseLeases, Sleep, process_owner
 from tasksvc_run.schedulers.runtime import FOLLOW_SLACK, Job, SchedulerRuntime, every, every_minute
 from tests.builders import NOW

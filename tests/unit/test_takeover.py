@@ -9,9 +9,9 @@ from sqlalchemy import select
 
 from taskcore.gateway.wire import send_text_body
 from taskcore.services import queue
+from taskcore.services.leases import acquire_lease, lease_holder
 from taskcore.services.takeover import take_over_dead_leases
 from taskcore.storage.db import Database
-from taskcore.storage.leases import acquire_lease, lease_holder
 from taskcore.storage.schema import outbound_queue as oq
 from tests.builders import NOW
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection
 from datetime import date
 
 from taskcore.access import GroupStatus
-from taskcore.chat.calendar import parse_calendar
+from taskcore.chat.calendar_args import parse_calendar
 from taskcore.chat.commands import (
     AdminAllow,
     AdminBlock,

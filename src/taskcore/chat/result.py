@@ -98,3 +98,24 @@ def sender_mention(msg: InboundMessage) -> Mention | None:
 def direct_message(chat_id: str, text: str, *, label: str = "dm", dedupe_key: str | None = None) -> OutgoingText:
     """A text to a person's chat (a phone-number or LID JID), not quoting anything."""
     return OutgoingText(chat_id, send_text_body(chat_id=chat_id, text=text), label, dedupe_key)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The reply to a command (``ok`` False for a rejected one) and anything else it sends or counts; ``label`` marks
+    the reply's queue row (``login``: its text is dropped once sent); ``task_id`` is the one task the reply is about
+    (its message is then linked to it, so replying to it or reacting to it acts on that task)."""
+
+    text: str
+    ok: bool = True
+    label: str = "reply"
+    task_id: int | None = None
+    mentions: tuple[Mention, ...] = ()
+    extra: tuple[OutgoingText, ...] = ()
+    reactions: tuple[ReactionRequest, ...] = ()
+    metrics: tuple[MetricEvent, ...] = ()
+
+
+def rejected(text: str, task_id: int | None = None) -> Answer:
+    """A command that was not carried out, with the reason."""
+    return Answer(text, ok=False, task_id=task_id)

@@ -1,7 +1,8 @@
 """Reminders (SPEC section 10): schedule rules (``schedule``, re-exported here), slot planning (``slots``), the
-digest text (``digest``) and the tick that queues each due digest once (``tick``, the use case).
+digest text (``digest``).
 
-Importing the package loads only the pure schedule rules; the tick, which needs storage, is imported by name.
+The package holds only pure rules; the tick that queues each due digest once is a use case:
+``taskcore.services.reminder_tick``.
 """
 
 from taskcore.reminders.schedule import (

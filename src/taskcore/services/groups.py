@@ -11,21 +11,11 @@ from sqlalchemy import Connection
 from taskcore.access import Discovery, GatingMode, GroupStatus, discovery_for, effectively_allowed
 from taskcore.errors import NotFound, ValidationError
 from taskcore.identity import normalize_group_id
-from taskcore.model import GroupRecord
+from taskcore.model import GroupRecord, GroupSnapshot, Sighting
 from taskcore.storage import groups as q
 from taskcore.storage.db import Database
 
 LISTING_CHUNK = 200  # groups per write transaction in the group sync, so other writers are not held up
-
-
-@dataclass(frozen=True, slots=True)
-class Sighting:
-    """A group seen by a webhook or a sync: its stored status, whether it is served, whether to announce it."""
-
-    group_id: str
-    status: GroupStatus | None
-    allowed: bool
-    newly_discovered: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,20 +27,6 @@ class ListingResult:
     deactivated: tuple[str, ...]
 
 
-def sight(
-    conn: Connection, mode: GatingMode, group_id: str, *, name: str | None, now: datetime,
-    community_id: str | None = None, synced: bool = False,
-) -> Sighting:
-    """Inside a write transaction: record the group per the discovery rules; the pending insert decides races."""
-    discovery = discovery_for(mode, q.group_status(conn, group_id))
-    if discovery is Discovery.IGNORE:
-        return Sighting(group_id, None, allowed=False, newly_discovered=False)
-    q.record_group(conn, group_id, name=name, community_id=community_id, now=now, synced=synced)
-    new = discovery is Discovery.RECORD_PENDING and q.insert_status(conn, group_id, GroupStatus.PENDING, now)
-    status = q.group_status(conn, group_id)
-    return Sighting(group_id, status, effectively_allowed(mode, status), newly_discovered=new)
-
-
 def see_group(db: Database, mode: GatingMode, *, group_id: str, name: str | None = None, now: datetime) -> Sighting:
     """A group seen by a webhook: recorded (discover: as pending, announced once); enforce ignores unknown ones."""
     with db.read() as conn:
@@ -59,16 +35,26 @@ def see_group(db: Database, mode: GatingMode, *, group_id: str, name: str | None
 
 
 def see_known_group(
-    db: Database, mode: GatingMode, *, group_id: str, snap: q.GroupSnapshot | None, name: str | None = None,
+    db: Database, mode: GatingMode, *, group_id: str, snap: GroupSnapshot | None, name: str | None = None,
     now: datetime,
 ) -> Sighting:
     """``see_group`` with the group's snapshot already read (None: no group row); writes only when needed."""
+    known = known_sighting(mode, group_id, snap, name)
+    if known is not None:
+        return known
+    return db.transact(lambda conn: q.sight(conn, mode, group_id, name=name, now=now))
+
+
+def known_sighting(mode: GatingMode, group_id: str, snap: GroupSnapshot | None,
+                   name: str | None = None) -> Sighting | None:
+    """The sighting of a group whose snapshot says nothing needs writing (known, active, same name, and not one
+    to record as pending); None when the sighting must be recorded."""
     status = snap.status if snap else None
     discovery = discovery_for(mode, status)
     nothing_new = snap is not None and snap.active and name in (None, snap.name)
     if discovery is Discovery.IGNORE or (nothing_new and discovery is not Discovery.RECORD_PENDING):
         return Sighting(group_id, status, effectively_allowed(mode, status), newly_discovered=False)
-    return db.transact(lambda conn: sight(conn, mode, group_id, name=name, now=now))
+    return None
 
 
 def seed_allowed_groups(db: Database, group_ids: Iterable[str], *, now: datetime) -> int:
@@ -142,7 +128,7 @@ def _sight_chunk(
 ) -> list[Sighting]:
     def work(conn: Connection) -> list[Sighting]:
         return [
-            sight(conn, mode, gid, name=name, now=now, community_id=community_id, synced=True)
+            q.sight(conn, mode, gid, name=name, now=now, community_id=community_id, synced=True)
             for gid, name in chunk.items()
         ]
 

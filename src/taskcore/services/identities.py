@@ -8,9 +8,9 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
+from taskcore.model import SenderFacts
 from taskcore.storage import identities as q
 from taskcore.storage.db import Database
-from taskcore.storage.identities import SenderFacts
 
 __all__ = ["Resolution", "SenderFacts", "read_sender", "resolve_mentions", "resolve_user"]
 
@@ -23,7 +23,7 @@ class Resolution:
     via_alias: bool
 
 
-def read_sender(db: Database, *, phone: str | None, lid: str | None, group_id: str | None) -> q.SenderFacts:
+def read_sender(db: Database, *, phone: str | None, lid: str | None, group_id: str | None) -> SenderFacts:
     """The sender's user, alias, membership of ``group_id`` and the group, read in one statement."""
     with db.read() as conn:
         return q.sender_facts(conn, phone=phone, lid=lid, group_id=group_id)
@@ -31,7 +31,7 @@ def read_sender(db: Database, *, phone: str | None, lid: str | None, group_id: s
 
 def resolve_user(
     db: Database, *, phone: str | None, lid: str | None, name: str | None, now: datetime,
-    known: q.SenderFacts | None = None,
+    known: SenderFacts | None = None,
 ) -> Resolution:
     """Phone known: that user (a LID-only twin re-keyed to it, the pair recorded); LID only: through the aliases.
 

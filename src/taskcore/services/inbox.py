@@ -2,21 +2,19 @@
 
 ``store_events`` is the webhook's one write: the events that arrived together, in one short transaction whose wait
 for the database is bounded, so that the webhook answers 2xx only for a committed event and 503 past the bound.
-The chat claims and finishes events inside the transaction of their effects (``taskcore.chat.inbox``).
+The chat claims and finishes events inside the transaction of their effects (``taskcore.services.conversation.road``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-
-from sqlalchemy import Connection
 
 from taskcore.storage import inbox as store
 from taskcore.storage.db import Database
 from taskcore.storage.inbox import InboxRow, NewEvent
 
-__all__ = ["InboxRow", "NewEvent", "claim_pending", "finish", "inbox_stats", "store_events", "waiting_chats"]
+__all__ = ["InboxRow", "NewEvent", "inbox_stats", "store_events"]
 
 
 def store_events(db: Database, events: Sequence[NewEvent], *, now: datetime, wait_ms: int | None = None,
@@ -28,28 +26,6 @@ def store_events(db: Database, events: Sequence[NewEvent], *, now: datetime, wai
         return []
     return db.transact(lambda conn: store.insert_events(conn, events, now=now, done=done), wait_ms=wait_ms,
                        retries=0)
-
-
-def waiting_chats(db: Database, chat_keys: Collection[str]) -> set[str]:
-    """The chats among ``chat_keys`` with events pending in the inbox (whose new events must wait behind them)."""
-    with db.read() as conn:
-        return store.waiting_chats(conn, chat_keys)
-
-
-def claim_pending(db: Database, *, limit: int) -> list[InboxRow]:
-    """Up to ``limit`` pending events that may be handled now, in order per chat (inside the caller's transaction)."""
-    return db.transact(lambda conn: store.claim_pending(conn, limit=limit))
-
-
-def finish(db: Database, *, done: Sequence[int], failed: Sequence[tuple[int, str]], now: datetime) -> None:
-    """Mark the handled events done and the ones that broke failed (with their error), in the caller's transaction."""
-
-    def work(conn: Connection) -> None:
-        store.mark_done(conn, done, now=now)
-        for row_id, error in failed:
-            store.mark_failed(conn, row_id, error=error, now=now)
-
-    db.transact(work)
 
 
 def inbox_stats(db: Database) -> dict[str, int]:

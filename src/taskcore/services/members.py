@@ -8,9 +8,9 @@ from datetime import datetime
 from sqlalchemy import Connection
 
 from taskcore.errors import ValidationError
+from taskcore.model import SenderFacts
 from taskcore.storage import members as q
 from taskcore.storage.db import Database
-from taskcore.storage.identities import SenderFacts
 from taskcore.storage.users import ensure_user
 
 # group-participants.update actions -> is_admin to record (None: unchanged); "remove" deactivates instead.

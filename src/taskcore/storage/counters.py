@@ -6,7 +6,6 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from taskcore.storage.db import Database
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import metric_counters
 
@@ -28,8 +27,7 @@ def bump_counter(conn: Connection, name: str, label: str = "", by: int = 1) -> N
     _BUMP.run(conn, {"name": name, "label": label, "value": by})
 
 
-def read_counters(db: Database) -> dict[tuple[str, str], int]:
+def counter_values(conn: Connection) -> dict[tuple[str, str], int]:
     """Every counter by (name, label)."""
-    with db.read() as conn:
-        rows = conn.execute(select(mc.c.name, mc.c.label, mc.c.value))
-        return {(name, label): int(value) for name, label, value in rows}
+    rows = conn.execute(select(mc.c.name, mc.c.label, mc.c.value))
+    return {(name, label): int(value) for name, label, value in rows}

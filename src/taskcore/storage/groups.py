@@ -3,27 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, func, select, true, update
 
-from taskcore.access import GroupStatus
-from taskcore.model import GroupRecord
+from taskcore.access import Discovery, GatingMode, GroupStatus, discovery_for, effectively_allowed
+from taskcore.model import GroupRecord, GroupSnapshot, Sighting
 from taskcore.storage.schema import allowed_groups, groups
 from taskcore.storage.sql import dialect_insert, insert_ignore, upsert
 
 g, ag = groups, allowed_groups
-
-
-@dataclass(frozen=True, slots=True)
-class GroupSnapshot:
-    """What a sighting needs to know to decide whether anything must be written."""
-
-    name: str | None
-    active: bool
-    status: GroupStatus | None
 
 
 def ensure_group(conn: Connection, group_id: str, now: datetime) -> None:
@@ -124,3 +114,17 @@ def deactivate_unlisted(conn: Connection, listed: Collection[str]) -> list[str]:
     if gone:
         conn.execute(update(g).where(g.c.id.in_(gone)).values(active=False))
     return gone
+
+
+def sight(
+    conn: Connection, mode: GatingMode, group_id: str, *, name: str | None, now: datetime,
+    community_id: str | None = None, synced: bool = False,
+) -> Sighting:
+    """Inside a write transaction: record the group per the discovery rules; the pending insert decides races."""
+    discovery = discovery_for(mode, group_status(conn, group_id))
+    if discovery is Discovery.IGNORE:
+        return Sighting(group_id, None, allowed=False, newly_discovered=False)
+    record_group(conn, group_id, name=name, community_id=community_id, now=now, synced=synced)
+    new = discovery is Discovery.RECORD_PENDING and insert_status(conn, group_id, GroupStatus.PENDING, now)
+    status = group_status(conn, group_id)
+    return Sighting(group_id, status, effectively_allowed(mode, status), newly_discovered=new)

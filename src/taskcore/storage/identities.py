@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -11,7 +10,7 @@ from sqlalchemy import Column, Connection, Table, Text, and_, bindparam, delete,
 
 from taskcore.access import GroupStatus
 from taskcore.identity import identity_key
-from taskcore.storage.groups import GroupSnapshot
+from taskcore.model import GroupSnapshot, SenderFacts
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.schema import (
     allowed_groups,
@@ -51,31 +50,6 @@ _REFERENCES: tuple[Column[Any], ...] = (
     task_assignments.c.assigned_by,
     allowed_groups.c.updated_by,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class SenderFacts:
-    """Everything a message's sender needs, read in one statement before anything is written.
-
-    ``user_id`` is who the sender is unless a re-key is due: the phone digits, else the LID's alias target, else the
-    LID digits. ``member_active`` is None when they are no member of the group; ``group`` None when the group row is
-    absent (or the message is direct); ``time_zone`` the zone the user chose, if any.
-    """
-
-    user_id: str
-    alias_target: str | None
-    lid_is_user: bool
-    user_known: bool
-    display_name: str | None
-    last_seen_at: datetime | None
-    member_active: bool | None
-    member_seen_at: datetime | None
-    group: GroupSnapshot | None
-    time_zone: str | None = None
-
-    def needs_rekey(self, phone: str | None, lid: str | None) -> bool:
-        """True when a LID-only user must be re-keyed to the phone number (the full resolution does that)."""
-        return bool(phone and lid and lid != phone and self.lid_is_user)
 
 
 def _sender_statement() -> Any:

@@ -7,36 +7,29 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Connection, or_, select, update
 
-from taskcore.storage.db import Database
 from taskcore.storage.schema import job_leases
 from taskcore.storage.sql import insert_ignore
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def acquire_lease(db: Database, *, name: str, owner: str, now: datetime, ttl: timedelta) -> bool:
+def take_lease(conn: Connection, *, name: str, owner: str, now: datetime, ttl: timedelta) -> bool:
     """Take or renew the lease on ``name`` for ``owner`` until now + ttl; False while another owner holds it."""
     until = now + ttl
-
-    def work(conn: Connection) -> bool:
-        if insert_ignore(conn, job_leases, {"name": name, "owner": owner, "lease_until": until}, ["name"]):
-            return True
-        stmt = (
-            update(job_leases)
-            .where(job_leases.c.name == name, or_(job_leases.c.lease_until <= now, job_leases.c.owner == owner))
-            .values(owner=owner, lease_until=until)
-        )
-        return bool(conn.execute(stmt).rowcount == 1)
-
-    return db.transact(work)
+    if insert_ignore(conn, job_leases, {"name": name, "owner": owner, "lease_until": until}, ["name"]):
+        return True
+    stmt = (
+        update(job_leases)
+        .where(job_leases.c.name == name, or_(job_leases.c.lease_until <= now, job_leases.c.owner == owner))
+        .values(owner=owner, lease_until=until)
+    )
+    return bool(conn.execute(stmt).rowcount == 1)
 
 
-def release_lease(db: Database, *, name: str, owner: str) -> None:
+def end_lease(conn: Connection, *, name: str, owner: str) -> None:
     """Give the lease up early (only the holder can)."""
-    db.transact(lambda conn: conn.execute(
-        update(job_leases).where(job_leases.c.name == name, job_leases.c.owner == owner)
-        .values(lease_until=EPOCH)
-    ))
+    conn.execute(update(job_leases).where(job_leases.c.name == name, job_leases.c.owner == owner)
+                 .values(lease_until=EPOCH))
 
 
 def live_lease_owners(conn: Connection, *, now: datetime) -> set[str]:
@@ -54,9 +47,8 @@ def release_leases_of(conn: Connection, owners: Collection[str], *, now: datetim
     return int(conn.execute(stmt).rowcount)
 
 
-def lease_holder(db: Database, *, name: str) -> tuple[str, datetime] | None:
+def holder_of(conn: Connection, *, name: str) -> tuple[str, datetime] | None:
     """Who holds (or last held) the lease on ``name`` and until when; None when it was never taken."""
-    with db.read() as conn:
-        row = conn.execute(select(job_leases.c.owner, job_leases.c.lease_until)
-                           .where(job_leases.c.name == name)).one_or_none()
+    row = conn.execute(select(job_leases.c.owner, job_leases.c.lease_until)
+                       .where(job_leases.c.name == name)).one_or_none()
     return None if row is None else (row.owner, row.lease_until)

@@ -14,10 +14,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment, handle_event
-from taskcore.chat.inbox import Arrived, Handled, handle_arrived, handle_inbox
+from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment
 from taskcore.gateway.inbound import InboundEvent
 from taskcore.ratelimit import Decision, RateLimiter
+from taskcore.services.conversation.road import Arrived, Handled, handle_arrived, handle_inbox
 from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
@@ -89,12 +89,6 @@ class EventRunner:
         with self._limiter_lock:
             return self.limiter.check(user_id, self.clock.monotonic())
 
-    def run(self, event: InboundEvent) -> ChatResult:
-        """Handle one event now, outside the inbox (for tools and tests); counted like the others."""
-        result = handle_event(self.db, self.policy, event, self._moment())
-        self._count(result)
-        return result
-
     def run_inbox(self) -> list[Handled]:
         """Claim, handle and finish one batch of the inbox; count metric events and each event's share of the time."""
         started = time.perf_counter()
@@ -119,10 +113,6 @@ class EventRunner:
     def _count(self, result: ChatResult) -> None:
         for metric in result.metrics:
             self._counters[metric]()
-
-    def _moment(self) -> Moment:
-        now = self.clock.now()
-        return Moment(now, now.astimezone(self.zone).date(), self._token_once(), self._sync_trigger())
 
     def _moment_factory(self) -> Callable[[InboxRow | None], Moment]:
         """One instant for the batch; each event its own memoised token (handled again alone, it gets the same); an

@@ -20,9 +20,9 @@ from typing import Any
 
 from aiohttp import web
 
-from taskcore.chat.inbox import Arrived, Handled, stored_event
 from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_event
 from taskcore.gateway.inbound_models import canonical_event
+from taskcore.services.conversation.road import Arrived, Handled, stored_event
 from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
 from tasksvc_run import keys

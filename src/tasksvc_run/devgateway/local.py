@@ -17,9 +17,8 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
-from sqlalchemy import select
 
-from taskcore.storage import schema
+from taskcore.services import directory
 from taskcore.storage.db import Database
 from tasksvc_run.devgateway.fake import FakeGateway, GatewayCall
 
@@ -38,10 +37,7 @@ def _chat_of(number: str) -> str:
 def database_groups(db: Database) -> list[dict[str, Any]]:
     """Active groups of the database in fetchAllGroups shape: their active members and, as in every real group, the
     bot itself as participants."""
-    g, m = schema.groups, schema.group_members
-    with db.read() as conn:
-        groups = conn.execute(select(g.c.id, g.c.name).where(g.c.active.is_(True)).order_by(g.c.id)).all()
-        members = conn.execute(select(m.c.group_id, m.c.user_id, m.c.is_admin).where(m.c.active.is_(True))).all()
+    groups, members = directory.active_groups(db)
     people: dict[str, list[dict[str, Any]]] = {gid: [{"id": BOT_JID, "admin": None}] for gid, _ in groups}
     for group_id, user_id, is_admin in members:
         if group_id in people and _jid(user_id) != BOT_JID:
@@ -53,11 +49,9 @@ def database_groups(db: Database) -> list[dict[str, Any]]:
 
 def database_people(db: Database) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     """Users and groups to pick from in the simulator."""
-    with db.read() as conn:
-        users = conn.execute(select(schema.users.c.id, schema.users.c.display_name).order_by(schema.users.c.id))
-        people = [{"id": uid, "name": name or uid} for uid, name in users if _jid(uid) != BOT_JID]
-        rows = conn.execute(select(schema.groups.c.id, schema.groups.c.name).order_by(schema.groups.c.name))
-        groups = [{"id": gid, "name": name or gid} for gid, name in rows]
+    users, rows = directory.people_and_groups(db)
+    people = [{"id": uid, "name": name or uid} for uid, name in users if _jid(uid) != BOT_JID]
+    groups = [{"id": gid, "name": name or gid} for gid, name in rows]
     return people, groups
 
 

@@ -15,10 +15,10 @@ from functools import partial
 from taskcore.access import GatingMode
 from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.pacing import within_window
-from taskcore.reminders.tick import reminder_tick
 from taskcore.services import groups as group_service
 from taskcore.services import sync
 from taskcore.services.maintenance import run_maintenance
+from taskcore.services.reminder_tick import reminder_tick
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock

@@ -10,7 +10,7 @@ import orjson
 from aiohttp import web
 
 from taskcore.services import tokens as svc
-from taskcore.storage.tokens import TokenRow
+from taskcore.services.tokens import TokenRow
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import access_models as am
 from tasksvc_run.web.parsing import parse_body

@@ -1,18 +1,17 @@
-"""The inbox's events reach the chat here: handled in the transaction that stores them, or claimed in order later,
-handled, and marked done in one transaction.
+"""The road of every inbox event: stored, admitted, decided, acted on and answered, in one unit of work.
 
-``handle_arrived`` is what the webhook's group commit calls with the events that arrived together: one transaction
-stores them and handles at once those whose chat has nothing pending (their rows are written done; their messages'
-ids are recorded together first, and what they send is queued after the last of them is decided, in their order:
-nothing the chat decides reads either but the sighting itself), so an event costs one commit and no claim; the
-events of a chat with earlier events still pending are stored pending behind them, for the processor. When one of
-the events breaks the code, that transaction is rolled back and they are all stored pending: the processor then
-finds which one broke, as below.
+``handle_arrived`` is what the webhook's group commit calls with the events that arrived together: one unit of
+work (``storage.unit``) stores them and handles at once those whose chat has nothing pending (their rows are
+written done; their messages' ids are recorded together first, and what they send is queued after the last of them
+is decided, in their order: nothing the conversation decides reads either but the sighting itself), so an event
+costs one commit and no claim; the events of a chat with earlier events still pending are stored pending behind
+them, for the processor. When one of the events breaks the code, that unit is rolled back and they are all stored
+pending: the processor then finds which one broke, as below.
 
 ``handle_inbox`` is what the bot's processor calls. It claims up to ``limit`` pending events (in order per chat),
-handles each exactly as ``handle_event`` would (``events.decide`` dispatches by kind, ``events.deliver`` queues what
-it sends), and marks them done in the same write transaction: a crash before the commit leaves them pending, with
-none of their effects, for the next try; after it, each has taken effect once.
+handles each the same way (``handle``: by kind, then ``queue_all_replies``), and marks them done in the same unit:
+a crash before the commit leaves them pending, with none of their effects, for the next try; after it, each has
+taken effect once.
 
 The events are first tried together in one transaction, without a SAVEPOINT (on SQLite a savepoint copies every page
 it changes to a sub-journal: it doubled the cost of each statement). When one of them fails, that transaction is
@@ -30,14 +29,25 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
-from taskcore.chat.events import decide, deliver, deliver_all
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult
-from taskcore.chat.transaction import in_one_transaction, savepoint
-from taskcore.gateway.inbound import Ignored, InboundEvent, InboundMessage, parse_event
-from taskcore.services import inbox, sightings
-from taskcore.services.inbox import InboxRow, NewEvent
+from taskcore.gateway.inbound import (
+    ConnectionChanged,
+    GroupsUpserted,
+    Ignored,
+    InboundEvent,
+    InboundMessage,
+    InboundReaction,
+    ParticipantsChange,
+    parse_event,
+)
+from taskcore.services.conversation.membership import groups_upserted, participants_changed
+from taskcore.services.conversation.messages import handle_message, handle_reaction
+from taskcore.services.queue import queue_all_replies
+from taskcore.storage import inbox
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
+from taskcore.storage.inbox import InboxRow, NewEvent
+from taskcore.storage.unit import Unit, in_one_unit, savepoint
 
 T = TypeVar("T")
 
@@ -72,33 +82,33 @@ def handle_arrived(
         return Arrived([], [], 0)
     now = events[0][2].now
 
-    def together(joined: Database) -> Arrived:
-        waiting = inbox.waiting_chats(joined, {new.chat_key for new, _, _ in events})
+    def together(joined: Unit) -> Arrived:
+        waiting = inbox.waiting_chats(joined.conn, {new.chat_key for new, _, _ in events})
         at_once = [n for n, (new, _, _) in enumerate(events) if new.chat_key not in waiting]
         later = [n for n, (new, _, _) in enumerate(events) if new.chat_key in waiting]
         sighted = _message_sightings(joined, [events[n][1:] for n in at_once])
-        results = [decide(joined, policy, events[n][1], events[n][2], sighted=first)
+        results = [handle(joined, policy, events[n][1], events[n][2], sighted=first)
                    for n, first in zip(at_once, sighted, strict=True)]
-        deliver_all(joined, policy, [(result, events[n][2]) for n, result in zip(at_once, results, strict=True)])
-        done_ids = inbox.store_events(joined, [events[n][0] for n in at_once], now=now, done=True)
-        later_ids = inbox.store_events(joined, [events[n][0] for n in later], now=now)
+        _queue(joined, policy, [(result, events[n][2]) for n, result in zip(at_once, results, strict=True)])
+        done_ids = inbox.insert_events(joined.conn, [events[n][0] for n in at_once], now=now, done=True)
+        later_ids = inbox.insert_events(joined.conn, [events[n][0] for n in later], now=now)
         ids = dict(zip(at_once + later, done_ids + later_ids, strict=True))
         handled = [Handled(_row(row_id, events[n][0], now), events[n][1], result)
                    for n, row_id, result in zip(at_once, done_ids, results, strict=True)]
         return Arrived([ids[n] for n in range(len(events))], handled, len(later))
 
-    def all_pending(joined: Database) -> Arrived:
-        return Arrived(inbox.store_events(joined, [new for new, _, _ in events], now=now), [], len(events))
+    def all_pending(joined: Unit) -> Arrived:
+        return Arrived(inbox.insert_events(joined.conn, [new for new, _, _ in events], now=now), [], len(events))
 
     return _together_or(db, together, all_pending, wait_ms=wait_ms)
 
 
-def _message_sightings(joined: Database, events: Sequence[tuple[InboundEvent, Moment]]) -> list[bool | None]:
+def _message_sightings(joined: Unit, events: Sequence[tuple[InboundEvent, Moment]]) -> list[bool | None]:
     """The messages' ids recorded together, in order (``first_sightings``): whether each is seen for the first time;
     None for the other events, which record what they need themselves."""
     messages = [(event.instance, event.message_id, moment.now) for event, moment in events
                 if isinstance(event, InboundMessage)]
-    firsts = iter(sightings.first_sightings(joined, messages))
+    firsts = iter(joined.first_sightings(messages))
     return [next(firsts) if isinstance(event, InboundMessage) else None for event, _ in events]
 
 
@@ -127,44 +137,46 @@ def handle_inbox(
     known = parsed or {}
     moments: dict[int, Moment] = {}  # one per event, kept for a second try: the same instant and token decision
 
-    def claimed(joined: Database) -> list[tuple[InboxRow, InboundEvent, Moment]]:
-        rows = inbox.claim_pending(joined, limit=limit)
+    def claimed(joined: Unit) -> list[tuple[InboxRow, InboundEvent, Moment]]:
+        rows = inbox.claim_pending(joined.conn, limit=limit)
         return [(row, known.get(row.id) or stored_event(row), moments.setdefault(row.id, moment(row)))
                 for row in rows]
 
-    def together(joined: Database) -> list[Handled]:
+    def together(joined: Unit) -> list[Handled]:
         batch = claimed(joined)
         handled = [Handled(row, event, _effects(joined, policy, event, at)) for row, event, at in batch]
         return _finish(joined, handled, moments)
 
-    def alone(joined: Database) -> list[Handled]:
+    def alone(joined: Unit) -> list[Handled]:
         return _finish(joined, [_alone(joined, policy, *item) for item in claimed(joined)], moments)
 
     return _together_or(db, together, alone, wait_ms=wait_ms)
 
 
-def _together_or(db: Database, together: Callable[[Database], T], otherwise: Callable[[Database], T], *,
+def _together_or(db: Database, together: Callable[[Unit], T], otherwise: Callable[[Unit], T], *,
                  wait_ms: int | None) -> T:
     """``together`` in one write transaction; when one of its events broke the code (nothing of it was kept),
     ``otherwise`` in another. A database that cannot take the work, or a schema error, is raised as it is."""
     try:
-        return in_one_transaction(db, together, wait_ms=wait_ms, retries=0)
+        return in_one_unit(db, together, wait_ms=wait_ms, retries=0)
     except Exception as exc:
         if is_unavailable(exc) or is_schema_error(exc):
             raise
-    return in_one_transaction(db, otherwise, wait_ms=wait_ms, retries=0)
+    return in_one_unit(db, otherwise, wait_ms=wait_ms, retries=0)
 
 
-def _finish(joined: Database, handled: list[Handled], moments: Mapping[int, Moment]) -> list[Handled]:
-    """Mark the handled events done and the broken ones failed, in the transaction of their effects."""
+def _finish(joined: Unit, handled: list[Handled], moments: Mapping[int, Moment]) -> list[Handled]:
+    """Mark the handled events done and the broken ones failed, in the unit of work of their effects."""
     if handled:
-        inbox.finish(joined, done=[h.row.id for h in handled if not isinstance(h.result, Exception)],
-                     failed=[(h.row.id, _error_line(h.result)) for h in handled if isinstance(h.result, Exception)],
-                     now=moments[handled[0].row.id].now)
+        now = moments[handled[0].row.id].now
+        inbox.mark_done(joined.conn, [h.row.id for h in handled if not isinstance(h.result, Exception)], now=now)
+        for h in handled:
+            if isinstance(h.result, Exception):
+                inbox.mark_failed(joined.conn, h.row.id, error=_error_line(h.result), now=now)
     return handled
 
 
-def _alone(joined: Database, policy: ChatPolicy, row: InboxRow, event: InboundEvent, moment: Moment) -> Handled:
+def _alone(joined: Unit, policy: ChatPolicy, row: InboxRow, event: InboundEvent, moment: Moment) -> Handled:
     try:
         with savepoint(joined):
             return Handled(row, event, _effects(joined, policy, event, moment))
@@ -174,11 +186,35 @@ def _alone(joined: Database, policy: ChatPolicy, row: InboxRow, event: InboundEv
         return Handled(row, event, exc)
 
 
-def _effects(joined: Database, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
-    """The one dispatch of an event to the chat: decide (by kind), then queue what it sends."""
-    result = decide(joined, policy, event, moment)
-    deliver(joined, policy, result, moment)
+def _effects(joined: Unit, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
+    """One event handled alone: decided, then what it sends queued."""
+    result = handle(joined, policy, event, moment)
+    _queue(joined, policy, [(result, moment)])
     return result
+
+
+def handle(unit: Unit, policy: ChatPolicy, event: InboundEvent, moment: Moment, *,
+           sighted: bool | None = None) -> ChatResult:
+    """The one dispatch of an event, by kind: apply it and say what to send and count (nothing is queued yet);
+    ``sighted`` as in ``handle_message``, for a message."""
+    if isinstance(event, InboundMessage):
+        return handle_message(unit, policy, event, moment, sighted=sighted)
+    if isinstance(event, InboundReaction):
+        return handle_reaction(unit, policy, event, moment)
+    if isinstance(event, ParticipantsChange):
+        return participants_changed(unit, policy, event, moment)
+    if isinstance(event, GroupsUpserted):
+        return groups_upserted(unit, policy, event, moment)
+    if isinstance(event, ConnectionChanged):
+        return ChatResult(f"connection {event.state or 'unknown'}")
+    return ChatResult(f"ignored: {event.reason}")
+
+
+def _queue(unit: Unit, policy: ChatPolicy, batch: Sequence[tuple[ChatResult, Moment]]) -> None:
+    """Queue what the events sent, in their order: their texts in one driver call, then the reactions the
+    reactions policy allows."""
+    queue_all_replies(unit, [(result.texts, result.reactions, moment.now) for result, moment in batch],
+                      reaction_policy=policy.reactions, max_attempts=policy.max_attempts)
 
 
 def _error_line(error: BaseException) -> str:

@@ -8,7 +8,6 @@ from typing import Any
 from urllib.parse import quote
 
 from taskcore.chat import replies
-from taskcore.chat.calendar import CALENDAR_COMMANDS
 from taskcore.chat.commands import (
     Claim,
     Complete,
@@ -25,18 +24,19 @@ from taskcore.chat.commands import (
     Unassign,
     WebLink,
 )
-from taskcore.chat.listing import list_tasks
-from taskcore.chat.result import Mention, direct_message
-from taskcore.chat.transaction import savepoint
-from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.chat.zones import set_zone, show_zone
+from taskcore.chat.result import Answer, Mention, direct_message, rejected
 from taskcore.completion import CompletionMode
 from taskcore.errors import Conflict, Forbidden, InvalidRecurrence, NotFound, ValidationError
 from taskcore.model import Completion, Origin, Task
 from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import members, preferences, tasks, web_auth
+from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
+from taskcore.services.conversation.listing import list_tasks
+from taskcore.services.conversation.turn import Turn
+from taskcore.services.conversation.zones import set_zone, show_zone
 from taskcore.services.identities import resolve_mentions
+from taskcore.storage.unit import savepoint
 
 
 class _NotHere(NotFound):

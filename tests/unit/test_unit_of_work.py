@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from taskcore.chat import tasks as chat_tasks
-from taskcore.chat.transaction import in_one_transaction, savepoint
 from taskcore.errors import NotFound
+from taskcore.services.conversation import tasks as chat_tasks
 from taskcore.storage.db import Database
+from taskcore.storage.unit import in_one_unit, savepoint
 from taskcore.storage.users import ensure_user
 from tests.builders import NOW, wa_text
 from tests.chat_support import queued, run, task_rows
@@ -44,7 +44,7 @@ def test_a_command_that_fails_after_writing_leaves_none_of_its_writes(db: Databa
             failing_command(joined)
         joined.transact(lambda conn: ensure_user(conn, "34600888888", NOW))
 
-    in_one_transaction(db, work)
+    in_one_unit(db, work)
     with db.read() as conn:
         assert (user_exists(conn, "34600999999"), user_exists(conn, "34600888888")) == (False, True)
 
@@ -55,7 +55,7 @@ def test_the_joined_database_reads_its_own_uncommitted_writes(db: Database) -> N
         with joined.read() as conn:
             return user_exists(conn, "34600777777")
 
-    assert in_one_transaction(db, work) is True
+    assert in_one_unit(db, work) is True
 
 
 def test_a_savepoint_outside_a_joined_database_is_a_no_op(db: Database) -> None:
@@ -66,6 +66,6 @@ def test_a_savepoint_outside_a_joined_database_is_a_no_op(db: Database) -> None:
 
 
 def test_a_joined_database_never_closes_the_shared_engine(db: Database) -> None:
-    in_one_transaction(db, lambda joined: joined.dispose())
+    in_one_unit(db, lambda joined: joined.dispose())
     with db.read() as conn:
         assert not user_exists(conn, "nobody")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from taskcore.chat import replies
 from taskcore.chat.commands import SetZone, ShowZone
-from taskcore.chat.turn import Answer, Turn
+from taskcore.chat.result import Answer
 from taskcore.services import zones
+from taskcore.services.conversation.turn import Turn
 
 
 def show_zone(turn: Turn, cmd: ShowZone) -> Answer:

@@ -4,36 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from taskcore.chat.notices import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
-from taskcore.chat.replies import discovered
-from taskcore.chat.result import ChatResult, MetricEvent, direct_message
+from taskcore.chat.result import ChatResult, MetricEvent
 from taskcore.gateway.inbound import GroupSeen, GroupsUpserted, Identity, ParticipantsChange
-from taskcore.identity import user_jid
 from taskcore.services import members
-from taskcore.services.groups import Sighting, see_group
+from taskcore.services.groups import see_group
 from taskcore.services.identities import resolve_user
-from taskcore.storage.db import Database
+from taskcore.storage.unit import Unit
 
 KNOWN_ACTIONS = frozenset({"add", "remove", "promote", "demote", "modify"})
 
 
-def discovery(policy: ChatPolicy, sighting: Sighting, name: str | None = None) -> ChatResult:
-    """A newly discovered group is counted and, when configured, announced once to each admin by direct message."""
-    if not sighting.newly_discovered:
-        return ChatResult("known")
-    metrics = (MetricEvent.UNKNOWN_GROUP_DISCOVERED,)
-    if not policy.notify_admins_on_discovery:
-        return ChatResult("discovered", metrics=metrics)
-    gid = sighting.group_id
-    texts = tuple(
-        direct_message(user_jid(admin), discovered(gid, name), label="notice", dedupe_key=f"discovery:{gid}:{admin}")
-        for admin in sorted(policy.admins)
-    )
-    return ChatResult("discovered", texts=texts, metrics=metrics)
-
-
 def resolve_people(
-    db: Database, people: Iterable[Identity], *, bot_id: str | None, moment: Moment
+    db: Unit, people: Iterable[Identity], *, bot_id: str | None, moment: Moment
 ) -> tuple[list[str], tuple[MetricEvent, ...]]:
     """User ids of these participants (the bot left out), recording LID/phone pairs; one metric per alias used."""
     users: list[str] = []
@@ -48,7 +32,7 @@ def resolve_people(
     return users, tuple(metrics)
 
 
-def participants_changed(db: Database, policy: ChatPolicy, event: ParticipantsChange, moment: Moment) -> ChatResult:
+def participants_changed(db: Unit, policy: ChatPolicy, event: ParticipantsChange, moment: Moment) -> ChatResult:
     """group-participants.update: members become active or inactive in groups the bot serves."""
     sighting = see_group(db, policy.mode, group_id=event.group_id, now=moment.now)
     found = discovery(policy, sighting)
@@ -61,7 +45,7 @@ def participants_changed(db: Database, policy: ChatPolicy, event: ParticipantsCh
     return ChatResult(f"members {event.action}", found.texts, metrics=found.metrics + metrics)
 
 
-def groups_upserted(db: Database, policy: ChatPolicy, event: GroupsUpserted, moment: Moment) -> ChatResult:
+def groups_upserted(db: Unit, policy: ChatPolicy, event: GroupsUpserted, moment: Moment) -> ChatResult:
     """groups.upsert: each group recorded with its name; in a served group every participant is an active member."""
     result = ChatResult("groups")
     for group in event.groups:
@@ -70,7 +54,7 @@ def groups_upserted(db: Database, policy: ChatPolicy, event: GroupsUpserted, mom
     return result
 
 
-def _one_group(db: Database, policy: ChatPolicy, group: GroupSeen, bot_id: str | None, moment: Moment) -> ChatResult:
+def _one_group(db: Unit, policy: ChatPolicy, group: GroupSeen, bot_id: str | None, moment: Moment) -> ChatResult:
     sighting = see_group(db, policy.mode, group_id=group.group_id, name=group.name, now=moment.now)
     found = discovery(policy, sighting, group.name)
     metrics = found.metrics

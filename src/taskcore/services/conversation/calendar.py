@@ -13,26 +13,10 @@ from typing import Any
 from taskcore.calendar_feed import feed_url
 from taskcore.chat import replies
 from taskcore.chat.commands import CalendarLink, CalendarRevoke
-from taskcore.chat.result import direct_message
-from taskcore.chat.turn import Answer, Turn, rejected
-from taskcore.chat.usage import usage_error
+from taskcore.chat.result import Answer, direct_message, rejected
 from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.services import calendar
-
-REVOKE_WORDS = frozenset({"borrar", "quitar", "desactivar", "revocar", "off", "delete", "revoke"})
-
-
-def parse_calendar(args: str, _ctx: object) -> CalendarLink | CalendarRevoke:
-    """``/t calendario`` alone, or followed by one of REVOKE_WORDS (any case)."""
-    words = args.split()
-    if not words:
-        return CalendarLink()
-    if len(words) > 1:
-        raise usage_error("calendario", "sobran datos")
-    if words[0].casefold() not in REVOKE_WORDS:
-        shown = words[0] if len(words[0]) <= 40 else words[0][:40] + "…"
-        raise usage_error("calendario", f"opción no válida: «{shown}»")
-    return CalendarRevoke()
+from taskcore.services.conversation.turn import Turn
 
 
 def calendar_link(turn: Turn, cmd: CalendarLink) -> Answer:

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 
 from taskcore.chat import replies
 from taskcore.chat.commands import ListTasks
-from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.chat.result import Answer, rejected
 from taskcore.errors import Forbidden
 from taskcore.model import Task
 from taskcore.services import tasks
+from taskcore.services.conversation.turn import Turn
 from taskcore.services.tasks import MyTasksQuery
 
 

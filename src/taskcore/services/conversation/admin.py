@@ -8,9 +8,9 @@ from typing import Any
 from taskcore.access import GroupStatus
 from taskcore.chat import replies
 from taskcore.chat.commands import AdminAllow, AdminBlock, AdminHelp, AdminListGroups, AdminSync
-from taskcore.chat.result import MetricEvent
-from taskcore.chat.turn import Answer, Turn, rejected
+from taskcore.chat.result import Answer, MetricEvent, rejected
 from taskcore.services import groups
+from taskcore.services.conversation.turn import Turn
 
 
 def is_admin(turn: Turn) -> bool:

@@ -1,0 +1,21 @@
+"""The arguments of ``/t calendario`` (SPEC section 22): nothing (a new feed address) or a word that revokes it."""
+
+from __future__ import annotations
+
+from taskcore.chat.commands import CalendarLink, CalendarRevoke
+from taskcore.chat.usage import usage_error
+
+REVOKE_WORDS = frozenset({"borrar", "quitar", "desactivar", "revocar", "off", "delete", "revoke"})
+
+
+def parse_calendar(args: str, _ctx: object) -> CalendarLink | CalendarRevoke:
+    """``/t calendario`` alone, or followed by one of REVOKE_WORDS (any case)."""
+    words = args.split()
+    if not words:
+        return CalendarLink()
+    if len(words) > 1:
+        raise usage_error("calendario", "sobran datos")
+    if words[0].casefold() not in REVOKE_WORDS:
+        shown = words[0] if len(words[0]) <= 40 else words[0][:40] + "…"
+        raise usage_error("calendario", f"opción no válida: «{shown}»")
+    return CalendarRevoke()

@@ -1,0 +1,95 @@
+"""A text message or a reaction on its road: admitted, decided, acted on, answered (docs/architecture.md).
+
+``handle_message`` reads the first word (``chat.decide.family``), admits the message (``admission.admit``: the
+duplicate check, gating, the sender, their day, the quoted task and their token), decides what it asks
+(``chat.decide.decide``, pure), runs its one use case (``acting.act``) and renders the answer (``chat.render``).
+
+``handle_reaction`` does the same for a reaction (SPEC section 18): only those that act are admitted (✅ on a task's
+message completes it, ✋ claims it); removing a reaction, other emoji and the bot's own reactions (the gateway
+parsing drops those) do nothing at all, and nothing is written. The reply quotes the reacted message and mentions
+the reactor; a reaction gets no 🤖/⚠️ of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taskcore.chat.decide import Chat, Decision, Throttled, decide, family, reply_word
+from taskcore.chat.policy import ChatPolicy, Moment
+from taskcore.chat.render import render, render_throttled
+from taskcore.chat.result import ChatResult
+from taskcore.conversation import classify_reaction_emoji
+from taskcore.gateway.inbound import InboundMessage, InboundReaction
+from taskcore.gateway.wire import quoted_reference
+from taskcore.identity import user_jid
+from taskcore.services.conversation.acting import act
+from taskcore.services.conversation.admission import Admitted, admit
+from taskcore.services.conversation.turn import Turn
+from taskcore.storage.unit import Unit
+
+
+def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
+                   sighted: bool | None = None) -> ChatResult:
+    """Everything one text message causes, as a result to queue and count; ``sighted``: whether the caller
+    recorded the message id for the first time already (None: recorded here)."""
+    head = family(msg.text)
+    reply = reply_word(msg.text, head, msg.quoted_id)
+    admitted = admit(unit, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
+    if isinstance(admitted, ChatResult):
+        return admitted
+    decision = decide(msg.text, head, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
+                      mentioned=msg.mentioned_digits, token=admitted.token)
+    return answer(Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat),
+                  admitted, decision)
+
+
+def handle_reaction(unit: Unit, policy: ChatPolicy, reaction: InboundReaction, moment: Moment) -> ChatResult:
+    """Everything one reaction causes (module docstring)."""
+    if not policy.reaction_commands:
+        return ChatResult("reaction commands off")
+    action = classify_reaction_emoji(reaction.emoji)
+    if action is None:
+        return ChatResult("reaction removed" if not reaction.emoji else "reaction ignored")
+    msg = as_message(reaction)
+    admitted = admit(unit, policy, msg, moment, family=None, reply=action, linked=reaction.reacted.message_id)
+    if isinstance(admitted, ChatResult):
+        return admitted
+    if admitted.quoted_task is None:
+        return admitted.chat("reaction on a message of no task")
+    decision = decide("", None, today=admitted.today, quoted_task=admitted.quoted_task, reply=action,
+                      token=admitted.token)
+    turn = Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
+                quote=reacted_quote(reaction), marks=False)
+    return answer(turn, admitted, decision)
+
+
+def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
+    """The decision acted on (``turn``: the admitted sender's command) and rendered, with the sighting's notices
+    and counts; ordinary chat has only those."""
+    if isinstance(decision, Chat):
+        return admitted.chat()
+    if isinstance(decision, Throttled):
+        return admitted.with_answer(render_throttled(turn.msg, decision, quote=turn.quote))
+    name, result = act(turn, decision)
+    return admitted.with_answer(render(turn.msg, name, result, quote=turn.quote, marks=turn.marks))
+
+
+def as_message(reaction: InboundReaction) -> InboundMessage:
+    """The reaction as a message without text: its sender, chat and id, quoting the reacted message."""
+    return InboundMessage(
+        instance=reaction.instance, message_id=reaction.message_id, chat_id=reaction.chat_id,
+        group_id=reaction.group_id, sender=reaction.sender, participant=reaction.participant,
+        push_name=reaction.push_name, text="", mentioned=(), sent_at=reaction.sent_at, bot_id=reaction.bot_id,
+        quoted_id=reaction.reacted.message_id,
+    )
+
+
+def reacted_quote(reaction: InboundReaction) -> dict[str, Any]:
+    """The sendText ``quoted`` of the reacted message: its key (the bot's own when ``fromMe``; in a group, its
+    author as the key names them, else the bot's number)."""
+    reacted = reaction.reacted
+    author = reacted.participant
+    if author is None and reacted.from_me and reaction.group_id and reaction.bot_id:
+        author = user_jid(reaction.bot_id)
+    return quoted_reference(chat_id=reaction.chat_id, message_id=reacted.message_id, from_me=reacted.from_me,
+                            participant=author if reaction.group_id else None)

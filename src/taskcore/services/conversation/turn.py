@@ -1,0 +1,32 @@
+"""One command being answered: who asked, where, and what the answer is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from taskcore.chat.policy import ChatPolicy, Moment
+from taskcore.gateway.inbound import InboundMessage
+from taskcore.storage.unit import Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The command message, its resolved sender and the chat they can be written to privately.
+
+    For a reaction, ``msg`` stands for the reaction (its sender, chat and id), ``quote`` is the reacted message the
+    reply quotes instead, and ``marks`` is False: a reaction gets no 🤖/⚠️ of its own."""
+
+    db: Unit
+    policy: ChatPolicy
+    moment: Moment
+    msg: InboundMessage
+    user_id: str
+    private_chat: str
+    quote: dict[str, Any] | None = None
+    marks: bool = True
+
+    @property
+    def group_id(self) -> str | None:
+        """The group the command was written in; None in a direct message."""
+        return self.msg.group_id
