@@ -1,8 +1,8 @@
 """GET /api/me/tasks' own work in-process, before and after issue 20, in one run (the bench user, 100k tasks).
 
-Before: the Task-based path the handler ran until issue 20 (``services.tasks.list_my_tasks``: one statement through
+Before: the Task-based path the handler ran until issue 20 (``services.task_lists.list_my_tasks``: one statement through
 ``Connection.execute``, a Task, Person and Series per row, then ``render.task_page``); it still serves the pages, the
-chat and the calendar feed. After: the fast path (``services.tasks.list_my_task_items``: two prepared statements on
+chat and the calendar feed. After: the fast path (``services.task_lists.list_my_task_items``: two prepared statements on
 a lean read, JSON dicts built from the driver's rows). Both end in the same orjson bytes. CPU time of this process
 (``time.process_time``), rounds interleaved, medians: the ratio is the figure to quote.
 
@@ -22,13 +22,13 @@ import orjson
 
 from benchmarks.dataset import BENCH_USER, CACHE, NOW, build
 from taskcore.access import GatingMode
-from taskcore.services import tasks as svc
+from taskcore.services import task_lists
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from tasksvc_run.web import render
 
 ROUNDS, CALLS, WARMUP = 5, 400, 100
-QUERY = svc.MyTasksQuery()  # page 1 of 20 with the total, as the bench's GET /api/me/tasks
+QUERY = task_lists.MyTasksQuery()  # page 1 of 20 with the total, as the bench's GET /api/me/tasks
 MODE = GatingMode.ENFORCE
 
 
@@ -56,11 +56,11 @@ def measure() -> tuple[float, float]:
     now = NOW + timedelta(hours=1)
     try:
         def before() -> bytes:
-            page = svc.list_my_tasks(db, MODE, user_id=BENCH_USER, query=QUERY, today=now.date(), now=now)
+            page = task_lists.list_my_tasks(db, MODE, user_id=BENCH_USER, query=QUERY, today=now.date(), now=now)
             return orjson.dumps(render.task_page(page))
 
         def after() -> bytes:
-            page = svc.list_my_task_items(db, MODE, user_id=BENCH_USER, query=QUERY, today=now.date(), now=now)
+            page = task_lists.list_my_task_items(db, MODE, user_id=BENCH_USER, query=QUERY, today=now.date(), now=now)
             return orjson.dumps(render.item_page(page))
 
         if before() != after():

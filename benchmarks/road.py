@@ -54,10 +54,17 @@ class Count:
 
 
 def drawn_modules(text: str | None = None) -> set[str]:
-    """The modules the chat event's table of docs/architecture.md names (``taskcore/...py``, ``tasksvc_run/...``)."""
+    """The steps' modules: the "module" column of the chat event's table in docs/architecture.md."""
     page = text if text is not None else ARCHITECTURE.read_text(encoding="utf-8")
-    table = page.split("## A chat event", 1)[1].split("\n\n", 2)[2].split("\n\n", 1)[0]
-    return set(re.findall(r"`((?:taskcore|tasksvc_run)/[\w/]+\.py)`", table))
+    table = page.split("## A chat event", 1)[1].split("| step |", 1)[1].split("\n\n", 1)[0]
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| ") and "`" in line]
+    return {found for row in rows for found in re.findall(r"`((?:taskcore|tasksvc_run)/[\w/]+\.py)`", row[2])}
+
+
+def named_modules(text: str | None = None) -> set[str]:
+    """Every module docs/architecture.md names, in any table or sentence."""
+    page = text if text is not None else ARCHITECTURE.read_text(encoding="utf-8")
+    return set(re.findall(r"`((?:taskcore|tasksvc_run)/[\w/]+\.py)`", page))
 
 
 def _relative(path: str) -> str | None:

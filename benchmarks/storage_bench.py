@@ -11,8 +11,9 @@ from sqlalchemy import select
 
 from benchmarks.dataset import NOW, build
 from taskcore.access import GatingMode
+from taskcore.services import task_lists
 from taskcore.services import tasks as svc
-from taskcore.services.tasks import MyTasksQuery
+from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 
@@ -45,13 +46,13 @@ def main() -> None:
                 select(schema.group_members.c.group_id).where(schema.group_members.c.user_id == data.user)))
         ).scalars())
     query = MyTasksQuery()
-    first = svc.list_my_tasks(db, mode, user_id=data.user, query=query, today=today, now=NOW)
+    first = task_lists.list_my_tasks(db, mode, user_id=data.user, query=query, today=today, now=NOW)
     rows = [
         _line("my open tasks, page 1 (+ total)", _timed(
-            lambda _: svc.list_my_tasks(db, mode, user_id=data.user, query=query, today=today, now=NOW), RUNS)),
-        _line("my open tasks, search 'tarea 1'", _timed(lambda _: svc.list_my_tasks(
+            lambda _: task_lists.list_my_tasks(db, mode, user_id=data.user, query=query, today=today, now=NOW), RUNS)),
+        _line("my open tasks, search 'tarea 1'", _timed(lambda _: task_lists.list_my_tasks(
             db, mode, user_id=data.user, query=MyTasksQuery(search="tarea 1"), today=today, now=NOW), RUNS)),
-        _line("my groups with counts", _timed(lambda _: svc.list_my_groups(db, mode, user_id=data.user), RUNS)),
+        _line("my groups with counts", _timed(lambda _: task_lists.list_my_groups(db, mode, user_id=data.user), RUNS)),
         _line("complete (a different open task each)", _timed(lambda i: svc.complete_task(
             db, mode, user_id=data.user, task_id=open_ids[i], now=NOW + timedelta(seconds=i)),
             min(RUNS, len(open_ids)))),

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, select
 
 from taskcore.access import GatingMode
-from taskcore.services import tasks as svc
-from taskcore.services.tasks import MyTasksQuery
+from taskcore.services import task_lists
+from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from tasksvc_run.web import render
@@ -181,10 +181,10 @@ def test_every_page_of_the_fast_path_is_the_reference_page(
     pages = -(-len(expected) // query.limit) + 1  # every page, and the first one past the end
     for number in range(1, pages + 1):
         paged = replace(query, page=number)
-        fast = svc.list_my_task_items(db, mode, user_id=user, query=paged, today=TODAY, now=NOW)
+        fast = task_lists.list_my_task_items(db, mode, user_id=user, query=paged, today=TODAY, now=NOW)
         want = expected[(number - 1) * query.limit:number * query.limit]
         assert (fast.total, fast.page, fast.limit) == (len(expected), number, query.limit)
         assert list(fast.items) == want
         # Byte for byte what the Task-based path renders (the pages, the chat and the calendar use it).
-        slow = svc.list_my_tasks(db, mode, user_id=user, query=paged, today=TODAY, now=NOW)
+        slow = task_lists.list_my_tasks(db, mode, user_id=user, query=paged, today=TODAY, now=NOW)
         assert orjson.dumps(render.item_page(fast)) == orjson.dumps(render.task_page(slow))

@@ -12,8 +12,8 @@ from taskcore.access import GatingMode
 from taskcore.errors import InvalidDescription
 from taskcore.model import Task
 from taskcore.pagination import Page
-from taskcore.services import tasks as svc
-from taskcore.services.tasks import MyTasksQuery
+from taskcore.services import task_lists
+from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage.db import Database
 from tests.builders import NOW, TODAY, create_and_read
 
@@ -24,7 +24,7 @@ _users = itertools.count(10_000)
 
 
 def _list(db: Database, user: str, **query: object) -> Page[Task]:
-    return svc.list_my_tasks(db, GatingMode.OFF, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
+    return task_lists.list_my_tasks(db, GatingMode.OFF, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
                              today=TODAY, now=NOW)
 
 

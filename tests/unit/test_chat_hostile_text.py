@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from taskcore.chat import MetricEvent
-from taskcore.ratelimit import Decision
 from taskcore.chat import decide as chat_decide
+from taskcore.ratelimit import Decision
 from taskcore.storage.db import Database
 from tests.builders import GROUP, make_group, wa_text
 from tests.chat_support import Tokens, policy, reactions, run, task_rows, texts

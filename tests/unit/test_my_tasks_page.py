@@ -7,8 +7,9 @@ from datetime import timedelta
 from taskcore.access import GatingMode
 from taskcore.model import Origin, Task
 from taskcore.pagination import Page
+from taskcore.services import task_lists
 from taskcore.services import tasks as svc
-from taskcore.services.tasks import MyTasksQuery
+from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage.db import Database
 from tests.builders import NOW, TODAY, make_group, make_task
 
@@ -17,7 +18,7 @@ ENFORCE = GatingMode.ENFORCE
 
 
 def mine(db: Database, user: str = ALICE, **query: object) -> Page[Task]:
-    return svc.list_my_tasks(db, ENFORCE, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
+    return task_lists.list_my_tasks(db, ENFORCE, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
                              today=TODAY, now=NOW)
 
 

@@ -13,6 +13,7 @@ from taskcore.access import GatingMode
 from taskcore.completion import CompletionMode
 from taskcore.errors import Conflict, InvalidRecurrence
 from taskcore.model import Task
+from taskcore.services import task_lists
 from taskcore.services import tasks as svc
 from taskcore.storage import schema
 from taskcore.storage.db import Database
@@ -208,9 +209,9 @@ class TestEnd:
 
 def test_the_lists_show_the_recurrence(db: Database, group: str) -> None:
     task = create(db, assignees=(ALICE,))
-    page = svc.list_my_tasks(db, OFF, user_id=ALICE, query=svc.MyTasksQuery(), today=TODAY, now=NOW)
+    page = task_lists.list_my_tasks(db, OFF, user_id=ALICE, query=task_lists.MyTasksQuery(), today=TODAY, now=NOW)
     assert [t.recurrence for t in page.items] == [task.recurrence]
-    in_group = svc.list_group_tasks(db, OFF, user_id=ALICE, group_id=group)
+    in_group = task_lists.list_group_tasks(db, OFF, user_id=ALICE, group_id=group)
     assert [t.recurrence for t in in_group.items] == [task.recurrence]
     assert TODAY + timedelta(days=1) == task.due_date
 

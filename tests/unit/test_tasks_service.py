@@ -8,8 +8,9 @@ import pytest
 
 from taskcore.access import GatingMode
 from taskcore.errors import Conflict, Forbidden, InvalidDescription, NotFound
+from taskcore.services import task_lists
 from taskcore.services import tasks as svc
-from taskcore.services.tasks import MyTasksQuery
+from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage.db import Database
 from tests.builders import NOW, TODAY, make_group, make_task
 
@@ -22,7 +23,7 @@ def ids(page: object) -> list[int]:
 
 
 def mine(db: Database, user: str = ALICE, mode: GatingMode = ENFORCE, **query: object) -> object:
-    return svc.list_my_tasks(db, mode, user_id=user, query=MyTasksQuery(**query), today=TODAY, now=NOW)  # type: ignore[arg-type]
+    return task_lists.list_my_tasks(db, mode, user_id=user, query=MyTasksQuery(**query), today=TODAY, now=NOW)  # type: ignore[arg-type]
 
 
 class TestCreate:
@@ -130,23 +131,23 @@ class TestGroups:
         make_task(db, creator=ALICE, group_id="1@g.us")
         done = make_task(db, creator=ALICE, group_id="1@g.us")
         svc.complete_task(db, ENFORCE, user_id=ALICE, task_id=done.id, now=NOW)
-        groups = svc.list_my_groups(db, ENFORCE, user_id=ALICE)
+        groups = task_lists.list_my_groups(db, ENFORCE, user_id=ALICE)
         assert [(g.name, g.open, g.unassigned) for g in groups] == [("A grupo", 0, 0), ("B grupo", 2, 1)]
 
     def test_group_tasks_come_unassigned_first_when_asked(self, db: Database) -> None:
         make_group(db, members=(ALICE,))
         taken = make_task(db, creator=ALICE, due="2026-11-01", assignees=(ALICE,))
         free = make_task(db, creator=ALICE, due="2026-12-01")
-        plain = svc.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us")
-        first = svc.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", unassigned_first=True)
-        only = svc.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", only_unassigned=True)
+        plain = task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us")
+        first = task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", unassigned_first=True)
+        only = task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", only_unassigned=True)
         assert (ids(plain), ids(first), ids(only)) == ([taken.id, free.id], [free.id, taken.id], [free.id])
 
     def test_group_tasks_respect_the_limit(self, db: Database) -> None:
         make_group(db, members=(ALICE,))
         for _ in range(3):
             make_task(db, creator=ALICE)
-        page = svc.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", limit=2)
+        page = task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", limit=2)
         assert (len(page.items), page.total, page.has_more) == (2, 3, True)
 
     @pytest.mark.parametrize(("status", "members"), [("pending", (ALICE,)), ("allowed", ()), (None, (ALICE,))])
@@ -154,7 +155,7 @@ class TestGroups:
                                                       members: tuple[str, ...]) -> None:
         make_group(db, status=status, members=members)
         with pytest.raises(Forbidden):
-            svc.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us")
+            task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us")
 
 
 class TestChanges:

@@ -1,9 +1,9 @@
 """What a message asks, decided without reading or writing anything (STYLE habit 5: match apart from act).
 
-The road asks twice. Before the sender is admitted, ``family`` reads only the first word (``/t``, ``/admin`` or
-chat), so that gating and the rate limit have their say before a long text is parsed (SPEC section 16), and
-``reply_word`` reads a reply that is a single word (``hecho``, ``yo``...): the task linked to the quoted message is
-looked up only for a command or such a word (other chat costs no read). Once admitted (the sender known, their
+The road asks twice. Before the sender is admitted, ``head_of`` reads only the first word (``/t``, ``/admin`` or
+chat), so that gating and the rate limit have their say before a long text is parsed (SPEC section 16), and a
+reply that is a single word (``hecho``, ``yo``...): the task linked to the quoted message is looked up only for a
+command or such a word (other chat costs no read). Once admitted (the sender known, their
 token taken), ``decide`` says what the message asks: nothing now (the sender's bucket is empty), a command (parsed,
 with the quoted task lent to the commands written without an id; a reply word or a reaction on a task's message
 stands for one), a malformed one, a text too long to be one, or nothing at all (ordinary chat).
@@ -48,15 +48,12 @@ Decision = Any
 """A command value (``chat.commands``), a ``CommandSyntaxError``, ``TooLong``, ``Throttled`` or ``Chat``."""
 
 
-def family(text: str) -> str | None:
-    """``"admin"``, ``"task"`` or None (ordinary chat), from the first word only."""
-    return command_family(text)
-
-
-def reply_word(text: str, family_of_text: str | None, quoted_id: str | None) -> ConversationAction | None:
-    """What a reply that is only a reply word (``hecho``, ``yo``...) asks; None for a command, a message quoting
-    nothing, or any other chat."""
-    return classify_reply_word(text) if family_of_text is None and quoted_id else None
+def head_of(text: str, quoted_id: str | None) -> tuple[str | None, ConversationAction | None]:
+    """The command family of the first word (``"admin"``, ``"task"`` or None for chat) and, for a reply that is
+    only a reply word (``hecho``, ``yo``...), what it asks (None for a command, a message quoting nothing, or any
+    other chat)."""
+    family = command_family(text)
+    return family, classify_reply_word(text) if family is None and quoted_id else None
 
 
 def decide(text: str, family_of_text: str | None, *, today: date, quoted_task: int | None,

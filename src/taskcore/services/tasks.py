@@ -1,35 +1,30 @@
-"""Task use cases: create, list, claim, unassign, complete, edit (SPEC sections 3, 4 and 6)."""
+"""Task use cases that change a task: create, claim, unassign, complete, edit (SPEC sections 3, 4 and 6); the
+lists are ``services.task_lists``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any, Final
 
 from sqlalchemy import Connection
 
 from taskcore.access import (
     GatingMode,
-    GroupFacts,
     TaskAction,
     TaskFacts,
     assignees_on_creation,
     check_action,
     completion_assigns_completer,
-    sees_group,
 )
 from taskcore.completion import CompletionMode, InvalidCompletion, every_part_done
-from taskcore.errors import Forbidden, NotFound
-from taskcore.model import Completion, CreatedTask, GroupSummary, Origin, Task
-from taskcore.pagination import Page
+from taskcore.errors import NotFound
+from taskcore.model import Completion, CreatedTask, Origin, Task
 from taskcore.recurrence import Recurrence
 from taskcore.services import series as recurring
-from taskcore.storage import task_lists as lists
-from taskcore.storage import task_page
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
-from taskcore.text import may_occur_in_description, sanitize_description
+from taskcore.text import sanitize_description
 
 
 class _Unset:
@@ -40,18 +35,6 @@ class _Unset:
 
 
 UNSET: Final = _Unset()
-
-
-@dataclass(frozen=True, slots=True)
-class MyTasksQuery:
-    """GET /api/me/tasks, validated: status open|recent, search, dueBefore, soonDays, page, limit."""
-
-    status: str = "open"
-    search: str | None = None
-    due_before: date | None = None
-    soon_days: int | None = None
-    page: int = 1
-    limit: int = 20
 
 
 def create_task(
@@ -95,70 +78,6 @@ def create_task(
         return CreatedTask(task_id, text, due, group_id, people, series)
 
     return db.transact(work)
-
-
-def list_my_tasks(
-    db: Database, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
-) -> Page[Task]:
-    """The user's open or recently completed tasks across groups, one page with the total."""
-    flt = _my_tasks_filter(query, today)
-    if flt is None:
-        return Page(items=[], page=query.page, limit=query.limit, total=0)
-    with db.read() as conn:
-        return lists.my_tasks(conn, user_id, mode, flt, now)
-
-
-def list_my_task_items(
-    db: Database, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
-) -> Page[dict[str, Any]]:
-    """``list_my_tasks`` for the JSON API: the same page, its items as task item dicts (SPEC section 6) read
-    straight from the database's rows (``storage.task_page``)."""
-    flt = _my_tasks_filter(query, today)
-    if flt is None:
-        return Page(items=[], page=query.page, limit=query.limit, total=0)
-    with db.read_prepared() as conn:
-        items, total = task_page.my_task_items(conn, user_id, mode, flt, now)
-    return Page(items=items, page=query.page, limit=query.limit, total=total)
-
-
-def _my_tasks_filter(query: MyTasksQuery, today: date) -> lists.MyTasksFilter | None:
-    """The storage filter of ``query`` (soonDays folded into dueBefore); None when no task can match."""
-    due_before = query.due_before
-    if query.soon_days is not None:
-        soon = today + timedelta(days=query.soon_days)
-        due_before = soon if due_before is None else min(due_before, soon)
-    if query.search and not may_occur_in_description(query.search):
-        return None
-    return lists.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
-
-
-def list_my_groups(db: Database, mode: GatingMode, *, user_id: str) -> list[GroupSummary]:
-    """The groups whose tasks the user sees, with counts."""
-    with db.read() as conn:
-        return lists.my_groups(conn, user_id, mode)
-
-
-def list_group_tasks(
-    db: Database,
-    mode: GatingMode,
-    *,
-    user_id: str,
-    group_id: str,
-    unassigned_first: bool = False,
-    only_unassigned: bool = False,
-    limit: int = 50,
-) -> Page[Task]:
-    """A group's open tasks; Forbidden unless the group is effectively allowed and the user an active member."""
-    with db.read() as conn:
-        _require_group_access(q.group_facts(conn, group_id, user_id), mode)
-        return lists.group_tasks(
-            conn, group_id, unassigned_first=unassigned_first, only_unassigned=only_unassigned, limit=limit
-        )
-
-
-def _require_group_access(facts: GroupFacts, mode: GatingMode) -> None:
-    if not sees_group(mode, facts):
-        raise Forbidden("the group is not available to this user")
 
 
 def get_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int) -> Task:

@@ -1,10 +1,13 @@
 """The unit of work: one write transaction that the use cases an event calls all share.
 
-``in_one_unit(db, work)`` opens one write transaction of ``db`` and gives ``work`` a ``Unit``: a ``Database`` whose
-reads and writes reuse that open connection. A use case that runs inside another's transaction says so by taking
-the unit (``unit: Unit``); given a plain ``Database`` it opens its own. The event's writes (the message id's first
-sighting included) commit together or not at all, and the SQLite write lock is taken once per event instead of
-once per use case.
+``unit_of_work(db)`` opens one write transaction of ``db`` as a ``Unit``: a ``Database`` whose reads and writes
+reuse that open connection (``in_one_unit(db, work)`` does the same for ``work``, retried whole when busy). A use
+case that runs inside another's transaction says so by taking the unit (``unit: Unit``); given a plain ``Database``
+it opens its own. The event's writes (the message id's first sighting included) commit together or not at all, and
+the SQLite write lock is taken once per event instead of once per use case.
+
+The unit is also the SQL implementation of the conversation's store port
+(``services.conversation.store.ConversationStore``): what admitting a message reads and writes.
 
 The use cases check before they write, so one that raises a domain error has written nothing; the conversation
 still runs each command inside ``savepoint`` so that a failing command can never leave half its writes behind,
@@ -101,6 +104,14 @@ def savepoint(db: Database) -> Iterator[None]:
             yield
     else:
         yield
+
+
+@contextmanager
+def unit_of_work(db: Database, *, wait_ms: int | None = None) -> Iterator[Unit]:
+    """One write transaction of ``db`` as a Unit, not retried (``wait_ms`` as in ``Database.write``): committed
+    when the block ends, rolled back whole when it raises."""
+    with db.write(wait_ms=wait_ms) as conn:
+        yield Unit(conn)
 
 
 def in_one_unit(db: Database, work: Callable[[Unit], T], *, wait_ms: int | None = None,

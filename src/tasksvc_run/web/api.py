@@ -19,8 +19,8 @@ from taskcore.completion import CompletionMode
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
 from taskcore.services import preferences as prefs
+from taskcore.services import task_lists, zones
 from taskcore.services import tasks as svc
-from taskcore.services import zones
 from taskcore.services.reactions import react_to_completion
 from taskcore.storage.db import Database
 from taskcore.zones import UserZone
@@ -56,13 +56,13 @@ async def my_tasks(request: web.Request) -> web.Response:
     app, user = request.app, request[USER]
     now = app[CLOCK].now()
     today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
-    page = svc.list_my_task_items(app[DB], gating(request), user_id=user, query=query, today=today, now=now)
+    page = task_lists.list_my_task_items(app[DB], gating(request), user_id=user, query=query, today=today, now=now)
     return ok(render.item_page(page))
 
 
 async def my_groups(request: web.Request) -> web.Response:
     """GET /api/me/groups."""
-    groups = svc.list_my_groups(request.app[DB], gating(request), user_id=request[USER])
+    groups = task_lists.list_my_groups(request.app[DB], gating(request), user_id=request[USER])
     return ok(render.group_list(groups))
 
 
@@ -70,7 +70,7 @@ async def group_tasks(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/tasks."""
     group_id = group_id_of(request)
     params = parse_query(request, m.GroupTasksParams)
-    page = svc.list_group_tasks(request.app[DB], gating(request), user_id=request[USER], group_id=group_id,
+    page = task_lists.list_group_tasks(request.app[DB], gating(request), user_id=request[USER], group_id=group_id,
                                 unassigned_first=params.unassigned_first, only_unassigned=params.only_unassigned,
                                 limit=params.limit)
     return ok(render.task_page(page))

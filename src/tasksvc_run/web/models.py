@@ -13,7 +13,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from taskcore.dates import parse_iso_date
 from taskcore.errors import InvalidDate
-from taskcore.services.tasks import MyTasksQuery
+from taskcore.services.task_lists import MyTasksQuery
 
 MAX_PAGE = 1_000_000
 MAX_SOON_DAYS = 36_500  # a hundred years: beyond it today + N would leave the calendar

@@ -9,8 +9,7 @@ from aiohttp import web
 
 from taskcore.errors import Forbidden
 from taskcore.services import preferences as prefs
-from taskcore.services import tasks as svc
-from taskcore.services import zones
+from taskcore.services import task_lists, zones
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import models as m
 from tasksvc_run.web.api import gating, user_today
@@ -49,7 +48,7 @@ async def home(request: web.Request) -> web.Response:
     params = parse_query(request, m.MyTasksParams)
     app = request.app
     common = _common(request, user, "tareas")
-    page = svc.list_my_tasks(app[DB], gating(request), user_id=user, query=params.to_query(),
+    page = task_lists.list_my_tasks(app[DB], gating(request), user_id=user, query=params.to_query(),
                              today=common["today"], now=app[CLOCK].now())
     links = {"prev": _link(params, page=params.page - 1) if params.page > 1 else None,
              "next": _link(params, page=params.page + 1) if page.has_more else None,
@@ -67,7 +66,7 @@ def _signed_in(request: web.Request) -> str:
 async def groups(request: web.Request) -> web.Response:
     """GET /grupos: my groups with open and unassigned counts."""
     user = _signed_in(request)
-    found = svc.list_my_groups(request.app[DB], gating(request), user_id=user)
+    found = task_lists.list_my_groups(request.app[DB], gating(request), user_id=user)
     return render(request, "groups.html", **_common(request, user, "grupos"), groups=found)
 
 
@@ -75,11 +74,11 @@ async def group(request: web.Request) -> web.Response:
     """GET /grupos/{id}: one group's open tasks, unassigned first."""
     user = _signed_in(request)
     group_id = request.match_info["id"]
-    mine = svc.list_my_groups(request.app[DB], gating(request), user_id=user)
+    mine = task_lists.list_my_groups(request.app[DB], gating(request), user_id=user)
     summary = next((item for item in mine if item.id == group_id), None)
     if summary is None:
         raise Forbidden("the group is not available to this user")
-    page = svc.list_group_tasks(request.app[DB], gating(request), user_id=user, group_id=group_id,
+    page = task_lists.list_group_tasks(request.app[DB], gating(request), user_id=user, group_id=group_id,
                                 unassigned_first=True, limit=100)
     return render(request, "group.html", **_common(request, user, "grupos"), group=summary, page=page)
 

@@ -47,14 +47,6 @@ class Admitted:
     found: ChatResult
     metrics: tuple[MetricEvent, ...]
 
-    def chat(self, outcome: str = "chat") -> ChatResult:
-        """The message was ordinary chat: only the sighting's notices and counts."""
-        return ChatResult(outcome, self.found.texts, metrics=self.metrics)
-
-    def with_answer(self, result: ChatResult) -> ChatResult:
-        """A command's result, with the sighting's notices and counts."""
-        return result.plus(texts=self.found.texts, metrics=self.metrics)
-
 
 def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
           family: str | None, reply: ConversationAction | None, sighted: bool | None = None,

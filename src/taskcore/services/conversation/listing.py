@@ -9,9 +9,9 @@ from taskcore.chat.commands import ListTasks
 from taskcore.chat.result import Answer, rejected
 from taskcore.errors import Forbidden
 from taskcore.model import Task
-from taskcore.services import tasks
+from taskcore.services import task_lists
 from taskcore.services.conversation.turn import Turn
-from taskcore.services.tasks import MyTasksQuery
+from taskcore.services.task_lists import MyTasksQuery
 
 
 def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
@@ -19,7 +19,7 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
     if turn.group_id is not None:
         return _group_list(turn, turn.group_id)
     limit = turn.policy.list_limit
-    page = tasks.list_my_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, query=MyTasksQuery(limit=limit),
+    page = task_lists.list_my_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, query=MyTasksQuery(limit=limit),
                                today=turn.moment.today, now=turn.moment.now)
     if not page.items:
         return Answer(replies.NO_MY_TASKS)
@@ -29,7 +29,7 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
 
 def _group_list(turn: Turn, group_id: str) -> Answer:
     try:
-        page = tasks.list_group_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, group_id=group_id,
+        page = task_lists.list_group_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, group_id=group_id,
                                       unassigned_first=True, limit=turn.policy.list_limit)
     except Forbidden:
         return rejected(replies.NO_GROUP_TASKS)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taskcore.chat.decide import Chat, Decision, Throttled, decide, family, reply_word
+from taskcore.chat.decide import Chat, Decision, Throttled, decide, head_of
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.render import render, render_throttled
 from taskcore.chat.result import ChatResult
@@ -32,8 +32,7 @@ def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: 
                    sighted: bool | None = None) -> ChatResult:
     """Everything one text message causes, as a result to queue and count; ``sighted``: whether the caller
     recorded the message id for the first time already (None: recorded here)."""
-    head = family(msg.text)
-    reply = reply_word(msg.text, head, msg.quoted_id)
+    head, reply = head_of(msg.text, msg.quoted_id)
     admitted = admit(unit, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
         return admitted
@@ -55,7 +54,7 @@ def handle_reaction(unit: Unit, policy: ChatPolicy, reaction: InboundReaction, m
     if isinstance(admitted, ChatResult):
         return admitted
     if admitted.quoted_task is None:
-        return admitted.chat("reaction on a message of no task")
+        return ChatResult("reaction on a message of no task", admitted.found.texts, metrics=admitted.metrics)
     decision = decide("", None, today=admitted.today, quoted_task=admitted.quoted_task, reply=action,
                       token=admitted.token)
     turn = Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
@@ -67,11 +66,14 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
     """The decision acted on (``turn``: the admitted sender's command) and rendered, with the sighting's notices
     and counts; ordinary chat has only those."""
     if isinstance(decision, Chat):
-        return admitted.chat()
+        return ChatResult("chat", admitted.found.texts, metrics=admitted.metrics)
     if isinstance(decision, Throttled):
-        return admitted.with_answer(render_throttled(turn.msg, decision, quote=turn.quote))
-    name, result = act(turn, decision)
-    return admitted.with_answer(render(turn.msg, name, result, quote=turn.quote, marks=turn.marks))
+        answered = render_throttled(turn.msg, decision, quote=turn.quote)
+    else:
+        name, result = act(turn, decision)
+        answered = render(turn.msg, name, result, quote=turn.quote, marks=turn.marks)
+    return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
+                      answered.metrics + admitted.metrics)
 
 
 def as_message(reaction: InboundReaction) -> InboundMessage:

@@ -47,7 +47,7 @@ from taskcore.services.queue import queue_all_replies
 from taskcore.storage import inbox
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
 from taskcore.storage.inbox import InboxRow, NewEvent
-from taskcore.storage.unit import Unit, in_one_unit, savepoint
+from taskcore.storage.unit import Unit, savepoint, unit_of_work
 
 T = TypeVar("T")
 
@@ -155,14 +155,16 @@ def handle_inbox(
 
 def _together_or(db: Database, together: Callable[[Unit], T], otherwise: Callable[[Unit], T], *,
                  wait_ms: int | None) -> T:
-    """``together`` in one write transaction; when one of its events broke the code (nothing of it was kept),
+    """``together`` in one unit of work; when one of its events broke the code (nothing of it was kept),
     ``otherwise`` in another. A database that cannot take the work, or a schema error, is raised as it is."""
     try:
-        return in_one_unit(db, together, wait_ms=wait_ms, retries=0)
+        with unit_of_work(db, wait_ms=wait_ms) as unit:
+            return together(unit)
     except Exception as exc:
         if is_unavailable(exc) or is_schema_error(exc):
             raise
-    return in_one_unit(db, otherwise, wait_ms=wait_ms, retries=0)
+    with unit_of_work(db, wait_ms=wait_ms) as unit:
+        return otherwise(unit)
 
 
 def _finish(joined: Unit, handled: list[Handled], moments: Mapping[int, Moment]) -> list[Handled]:
