@@ -1,8 +1,10 @@
-"""The release before the inbox (issue 16), run beside the current one so the bench prints both webhook figures.
+"""An earlier release, run beside the current one so the bench prints both webhook figures in the same run.
 
-``before_unit`` starts `tasksvc run` from the source of BEFORE_INBOX (``git archive`` of that commit's ``src``,
-cached under tmp/bench) over a copy of the current dataset with the inbox migration taken out, so both runs serve
-the same data on the same machine in the same run. Without git or that commit, there is no "before" (None).
+By default the release before the inbox (issue 16, BEFORE_INBOX); ``nox -s bench -- --before COMMIT`` names
+another (``choose``), such as the commit before a change of the webhook's path. ``before_unit`` starts `tasksvc
+run` from that commit's source (``git archive`` of its ``src``, cached under tmp/bench) over a copy of the current
+dataset (for BEFORE_INBOX, with the inbox migration taken out), so both runs serve the same data on the same machine
+in the same run. Without git or that commit, there is no "before" (None).
 """
 
 from __future__ import annotations
@@ -18,19 +20,29 @@ from tests.system.unit import Unit
 from benchmarks.dataset import CACHE
 
 BEFORE_INBOX = "9a2e4896584fc5e6d9f0e0156651db7c727728a7"  # main before issue 16: webhook events held in memory
+BEFORE = BEFORE_INBOX  # the release the bench runs beside the current one
 LABEL = f"before ({BEFORE_INBOX[:7]}, events held in memory)"
 INBOX_MIGRATION = 2
 
 
+def choose(commit: str) -> None:
+    """Run ``commit`` beside the current release instead of BEFORE_INBOX (the column's label says which)."""
+    global BEFORE, LABEL  # noqa: PLW0603 - one choice per bench run, made by its command line
+    found = subprocess.run(["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], capture_output=True, text=True,
+                           check=False)
+    BEFORE = found.stdout.strip() if found.returncode == 0 else commit
+    LABEL = f"before ({BEFORE[:7]})" if BEFORE != BEFORE_INBOX else LABEL
+
+
 def before_source() -> Path | None:
-    """The ``src`` folder of BEFORE_INBOX, extracted once; None when git or the commit is not there."""
-    target = (CACHE / f"before-{BEFORE_INBOX[:12]}").resolve()
+    """The ``src`` folder of BEFORE, extracted once; None when git or the commit is not there."""
+    target = (CACHE / f"before-{BEFORE[:12]}").resolve()
     if (target / "src" / "tasksvc_run").is_dir():
         return target / "src"
     archive = target.with_suffix(".tar")
     try:
         with archive.open("wb") as out:
-            subprocess.run(["git", "archive", BEFORE_INBOX, "src"], stdout=out, check=True,
+            subprocess.run(["git", "archive", BEFORE, "src"], stdout=out, check=True,
                            stderr=subprocess.DEVNULL)
     except (OSError, subprocess.CalledProcessError):
         archive.unlink(missing_ok=True)
@@ -55,10 +67,14 @@ def without_inbox(source: Path, target: Path) -> Path:
 
 
 def before_unit(env: dict[str, str], folder: Path) -> Unit | None:
-    """`tasksvc run` of BEFORE_INBOX with ``env`` (its own ports), over a copy of env's database; None without it."""
+    """`tasksvc run` of BEFORE with ``env`` (its own ports), over a copy of env's database; None without it."""
     source = before_source()
     if source is None:
         return None
     folder.mkdir(parents=True, exist_ok=True)
-    database = without_inbox(Path(env["DB_PATH"]), folder / "tasks.db")
+    if BEFORE == BEFORE_INBOX:
+        database = without_inbox(Path(env["DB_PATH"]), folder / "tasks.db")
+    else:
+        database = folder / "tasks.db"
+        shutil.copyfile(env["DB_PATH"], database)
     return Unit("run", {**env, "DB_PATH": str(database), "PYTHONPATH": str(source)}, folder).start(within=120.0)

@@ -364,7 +364,9 @@ def _webhook(report: Report, unit: Unit, quick: bool) -> None:
                         f"connections as fast as answers come (closed loop), {PEOPLE} people in {len(BOT_GROUPS)} "
                         "allowed groups; end to end = from the first post until every reply row is in outbound_queue; "
                         "CPU over the same span. The last column: the same passes, in the same run and on the same "
-                        f"data, on {baseline.BEFORE_INBOX[:7]} (acknowledged before any database write), started "
+                        f"data, on {baseline.BEFORE[:7]}"
+                        + (" (acknowledged before any database write)" if baseline.BEFORE == baseline.BEFORE_INBOX
+                           else "") + ", started "
                         "after the current unit's passes." + ("" if old else " (not measured: no git history here)"))
 
 
@@ -476,7 +478,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--quick", action="store_true", help="one round and fewer events (a smoke run)")
     parser.add_argument("--record", type=Path, help="write the table between the bench markers of this file")
+    parser.add_argument("--before", metavar="COMMIT",
+                        help="run this commit's unit beside the current one for the webhook rows (default: the release "
+                             "before the inbox)")
     args = parser.parse_args(argv)
+    if args.before:
+        baseline.choose(args.before)
     started = time.perf_counter()
     report = run(quick=args.quick)
     given = sys.argv[1:] if argv is None else argv

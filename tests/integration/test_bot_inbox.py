@@ -66,14 +66,14 @@ async def test_an_event_whose_chat_has_events_pending_waits_behind_them_and_othe
 async def test_an_event_that_breaks_the_code_is_acknowledged_and_kept_as_failed_while_the_others_take_effect(
     sqlite_db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = chat_inbox.decide
+    real = chat_inbox.handle
 
-    def breaks_on_boom(db: Database, policy: Any, event: Any, moment: Any) -> Any:
+    def breaks_on_boom(db: Database, policy: Any, event: Any, moment: Any, **kwargs: Any) -> Any:
         if "boom" in json.dumps(getattr(event, "text", "")):
             raise RuntimeError("a bug")
-        return real(db, policy, event, moment)
+        return real(db, policy, event, moment, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(chat_inbox, "decide", breaks_on_boom)
+    monkeypatch.setattr(chat_inbox, "handle", breaks_on_boom)
     async with running_bot(sqlite_db, {"RATE_LIMIT_PER_MIN": "1000"}) as bot:
         answers = await asyncio.gather(*(bot.post(wa_text(f"/t nueva {word}", group=f"{n}@g.us", message_id=f"B{n}"))
                                          for n, word in enumerate(["uno", "boom", "dos"])))

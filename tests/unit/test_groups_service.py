@@ -18,6 +18,7 @@ from taskcore.storage import groups as group_store
 from taskcore.storage import members as mq
 from taskcore.storage.db import Database
 from taskcore.storage.schema import allowed_groups, group_members, groups, tasks
+from taskcore.storage.unit import in_one_unit
 from tests.builders import NOW, make_group, make_task
 from tests.queries import active_member_ids, group_status, is_active_member, sync_members
 
@@ -237,7 +238,7 @@ class TestGroupListing:
 
 class TestMembers:
     def test_a_user_who_writes_in_a_group_becomes_an_active_member(self, db: Database) -> None:
-        msvc.member_seen(db, group_id=G1, user_id=ALICE, now=NOW, name="Alicia")
+        in_one_unit(db, lambda unit: unit.member_seen(group_id=G1, user_id=ALICE, now=NOW, known=None))
         row = member_row(db, G1, ALICE)
         assert (row.active, row.is_admin, row.first_seen_at, row.last_seen_at) == (True, False, NOW, NOW)
         with db.read() as conn:
@@ -245,7 +246,7 @@ class TestMembers:
 
     def test_writing_again_reactivates_a_member_and_keeps_the_first_sighting(self, db: Database) -> None:
         make_group(db, G1, inactive=(ALICE,))
-        msvc.member_seen(db, group_id=G1, user_id=ALICE, now=LATER)
+        in_one_unit(db, lambda unit: unit.member_seen(group_id=G1, user_id=ALICE, now=LATER, known=None))
         row = member_row(db, G1, ALICE)
         assert (row.active, row.inactive_since, row.first_seen_at, row.last_seen_at) == (True, None, NOW, LATER)
 

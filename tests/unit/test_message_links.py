@@ -9,8 +9,8 @@ from sqlalchemy import select
 from taskcore.gateway.wire import send_text_body
 from taskcore.model import Origin
 from taskcore.services import queue
-from taskcore.services.links import task_for_message
 from taskcore.storage.db import Database
+from taskcore.storage.links import task_of_message
 from taskcore.storage.schema import task_messages
 from tests.builders import NOW, create_and_read, make_group, make_task
 
@@ -32,7 +32,7 @@ def test_a_sent_message_about_one_task_leads_to_it(db: Database) -> None:
     make_group(db, GROUP, members=("111",))
     task = make_task(db, creator="111", group_id=GROUP)
     sent(db, task_id=task.id, gateway_id="3EB0AAA")
-    assert task_for_message(db, message_id="3EB0AAA") == task.id
+    assert task_for_message(db, "3EB0AAA") == task.id
     with db.read() as conn:
         row = conn.execute(select(task_messages)).one()
     assert (row.task_id, row.chat_id, row.created_at) == (task.id, GROUP, NOW)
@@ -44,15 +44,15 @@ def test_a_message_about_no_task_or_without_an_id_links_nothing(db: Database) ->
     sent(db, task_id=make_task(db, creator="111", group_id=GROUP).id, gateway_id=None)
     with db.read() as conn:
         assert conn.execute(select(task_messages)).all() == []
-    assert task_for_message(db, message_id="3EB0BBB") is None
+    assert task_for_message(db, "3EB0BBB") is None
 
 
 def test_the_message_that_created_a_task_leads_to_it(db: Database) -> None:
     make_group(db, GROUP, members=("111",))
     task = create_and_read(db, creator="111", description="pan", group_id=GROUP, now=NOW,
                            origin=Origin(GROUP, "ORIGIN1", "111@s.whatsapp.net", NOW))
-    assert task_for_message(db, message_id="ORIGIN1") == task.id
-    assert task_for_message(db, message_id="UNKNOWN") is None
+    assert task_for_message(db, "ORIGIN1") == task.id
+    assert task_for_message(db, "UNKNOWN") is None
 
 
 def test_a_link_is_written_once_whatever_repeats(db: Database) -> None:
@@ -61,4 +61,10 @@ def test_a_link_is_written_once_whatever_repeats(db: Database) -> None:
     second = make_task(db, creator="111", group_id=GROUP)
     sent(db, task_id=first.id, gateway_id="3EB0CCC")
     sent(db, task_id=second.id, gateway_id="3EB0CCC")  # a gateway id seen twice keeps its first task
-    assert task_for_message(db, message_id="3EB0CCC") == first.id
+    assert task_for_message(db, "3EB0CCC") == first.id
+
+
+def task_for_message(db: Database, message_id: str) -> int | None:
+    """The task the message leads to, read in its own transaction."""
+    with db.read() as conn:
+        return task_of_message(conn, message_id)

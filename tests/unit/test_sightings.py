@@ -6,10 +6,19 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from taskcore.services.sightings import first_sighting, first_sightings
 from taskcore.storage import sightings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import inbound_messages
+
+
+def first_sighting(db: Database, *, instance: str, message_id: str, now: datetime) -> bool:
+    """One sighting in its own transaction."""
+    return db.transact(lambda conn: sightings.first_sighting(conn, instance=instance, message_id=message_id, now=now))
+
+
+def first_sightings(db: Database, pairs: list[tuple[str, str, datetime]]) -> list[bool]:
+    """Sightings recorded together in their own transaction."""
+    return db.transact(lambda conn: sightings.first_sightings(conn, pairs))
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)

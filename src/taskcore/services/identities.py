@@ -12,7 +12,7 @@ from taskcore.model import SenderFacts
 from taskcore.storage import identities as q
 from taskcore.storage.db import Database
 
-__all__ = ["Resolution", "SenderFacts", "read_sender", "resolve_mentions", "resolve_user"]
+__all__ = ["Resolution", "resolve_mentions", "resolve_user"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,12 +21,6 @@ class Resolution:
 
     user_id: str
     via_alias: bool
-
-
-def read_sender(db: Database, *, phone: str | None, lid: str | None, group_id: str | None) -> SenderFacts:
-    """The sender's user, alias, membership of ``group_id`` and the group, read in one statement."""
-    with db.read() as conn:
-        return q.sender_facts(conn, phone=phone, lid=lid, group_id=group_id)
 
 
 def resolve_user(
