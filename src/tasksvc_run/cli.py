@@ -138,12 +138,21 @@ STARTS_A_BOT = frozenset({"bot", "run", "dev"})
 
 def cmd_backup(settings: Settings, destination: str) -> int:
     """Copy the live SQLite database to ``destination`` with SQLite's online backup (consistent while running)."""
-    from tasksvc_run.backup import backup_sqlite
+    from tasksvc_run.backup import BackupCorrupt, NoDatabase, backup_sqlite
 
     if settings.database_url:
         log.error("backup: DATABASE_URL is set; back up PostgreSQL with pg_dump (docs/operations.md)")
         return 2
-    pages = backup_sqlite(settings.database_path, Path(destination))
+    try:
+        pages = backup_sqlite(settings.database_path, Path(destination))
+    except NoDatabase:
+        print(f"tasksvc backup: no database at {settings.database_path} (DB_PATH, or DATA_DIR/tasks.db when DB_PATH "
+              "is unset); point DB_PATH at the file, e.g. DB_PATH=tmp/tasks.db for the one of `tasksvc dev`",
+              file=sys.stderr)
+        return 1
+    except BackupCorrupt as exc:
+        print(f"tasksvc backup: {exc}; nothing was written", file=sys.stderr)
+        return 1
     log.info("backup written", extra={"destination": destination, "pages": pages})
     return 0
 
