@@ -26,3 +26,9 @@ def check(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[s
     """Run ``promtool check <args>`` from the repository root, bounded."""
     return subprocess.run([promtool(), "check", *args], input=stdin, capture_output=True, text=True,  # noqa: S603
                           timeout=60, cwd=ROOT, check=False)
+
+
+def check_tests(path: str) -> subprocess.CompletedProcess[str]:
+    """Run ``promtool test rules <path>`` (alert unit tests), bounded."""
+    return subprocess.run([promtool(), "test", "rules", path], capture_output=True, text=True,  # noqa: S603
+                          timeout=60, cwd=ROOT, check=False)
