@@ -232,3 +232,17 @@ def test_the_service_waits_for_a_healthy_gateway_which_waits_for_a_healthy_datab
 def test_the_gateway_is_published_on_loopback_only() -> None:
     [port] = services()[GATEWAY]["ports"]
     assert str(port).startswith("127.0.0.1:")
+
+
+def test_the_backup_instructions_name_every_volume_and_the_paths_compose_uses() -> None:
+    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    backups = operations.split("## Backups", 1)[1].split("## Calendars", 1)[0]
+    for volume in compose()["volumes"]:
+        assert f"`{volume}`" in backups, f"docs/operations.md does not say how {volume} is backed up"
+    for prefixed in re.findall(r"-v (\w+)_([\w-]+):", backups):
+        assert prefixed[0] == compose()["name"]
+        assert prefixed[1] in compose()["volumes"]
+    data, backup_dir = (path.split(":")[1] for path in services()[SERVICE]["volumes"])
+    assert f"{backup_dir}/tasks-" in backups
+    assert f"{data}/tasks.db" in backups
+    assert environment(SERVICE)["DATA_DIR"] == data
