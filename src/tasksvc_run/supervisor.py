@@ -5,7 +5,7 @@ SIGTERM/SIGINT stop the proxy first, then web and bot; each finishes its in-flig
 The children run in a process group of their own: a Ctrl-C in the terminal reaches the supervisor alone, which stops
 them in that order (a child interrupted while it imports would print a traceback).
 
-This process imports only what supervising needs (no pydantic, SQLAlchemy or aiohttp: about 12 MB resident); the
+This process imports only what supervising needs (no pydantic, SQLAlchemy or aiohttp: about 17 MB resident); the
 configuration reaches it as a plan read by a child (plan.py), and the readiness of the bot's tables is read with the
 standard library's sqlite3 (SQLAlchemy is loaded only for a DATABASE_URL).
 """
