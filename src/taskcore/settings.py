@@ -105,6 +105,8 @@ class Settings(BaseSettings):
     data_dir: str = "./data"
     db_path: str | None = None
     database_url: str | None = None
+    backup_dir: str | None = None
+    backup_keep: int = Field(default=7, ge=1)
     migrations_log_level: Literal["silent", "error", "warn", "info", "debug"] = "info"
     web_base_url: HttpUrl | None = None
     dev_autoseed_db: bool = False
@@ -194,6 +196,11 @@ class Settings(BaseSettings):
         return self.database_url if self.database_url is not None else f"sqlite:///{self.database_path}"
 
     @property
+    def backups_enabled(self) -> bool:
+        """True when the bot writes the daily backup: BACKUP_DIR set and the database SQLite."""
+        return self.backup_dir is not None and self.database_url is None
+
+    @property
     def migrations_silent(self) -> bool:
         """True when MIGRATIONS_LOG_LEVEL is silent, and always in test."""
         return self.migrations_log_level == "silent" or self.node_env == "test"
@@ -217,6 +224,9 @@ class Settings(BaseSettings):
             warnings.append(_NO_WEBHOOK_AUTH if self.webhook_secret is None else _NONE_IGNORED)
         if self.node_env == "production" and self.metrics_enabled and self.metrics_token is None:
             warnings.append(_OPEN_METRICS)
+        if self.backup_dir is not None and self.database_url is not None:
+            warnings.append("BACKUP_DIR is ignored with DATABASE_URL: back up PostgreSQL with pg_dump "
+                            "(docs/operations.md)")
         if self.node_env == "production" and self.gateway_max_sends_per_min > WARN_ABOVE_PER_MIN:
             warnings.append(_FAST_SENDS.format(self.gateway_max_sends_per_min))
         return warnings

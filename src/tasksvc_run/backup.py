@@ -1,21 +1,65 @@
-"""Online backup of the SQLite file: consistent while bot and web keep writing (WAL included)."""
+"""Online backup of the SQLite file: consistent while bot and web keep writing (WAL included), checked with
+``PRAGMA integrity_check`` before it takes its final name; the dated files of BACKUP_DIR and their rotation."""
 
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
+
+STAMP = "%Y%m%dT%H%M%SZ"
+PREFIX, SUFFIX = "tasks-", ".db"
+
+
+class NoDatabase(FileNotFoundError):
+    """The SQLite file to back up does not exist."""
+
+
+class BackupCorrupt(RuntimeError):
+    """The copy failed SQLite's integrity check (it is deleted, never kept as a backup)."""
 
 
 def backup_sqlite(source: Path, destination: Path) -> int:
-    """Copy ``source`` to ``destination`` page by page with SQLite's backup API; the number of pages copied."""
-    if not source.exists():
-        raise FileNotFoundError(f"no database at {source}")
+    """Copy ``source`` to ``destination`` page by page with SQLite's backup API, verify the copy; pages copied."""
+    if not source.is_file():
+        raise NoDatabase(f"no database at {source}")
     destination.parent.mkdir(parents=True, exist_ok=True)
     partial = destination.with_name(destination.name + ".partial")
-    with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as src, sqlite3.connect(partial) as dst:
-        src.execute("PRAGMA busy_timeout=5000")
-        src.backup(dst, pages=1024)
-        pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
-        dst.execute("PRAGMA journal_mode=DELETE")
-    partial.replace(destination)
+    try:
+        with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as src, sqlite3.connect(partial) as dst:
+            src.execute("PRAGMA busy_timeout=5000")
+            src.backup(dst, pages=1024)
+            pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
+            dst.execute("PRAGMA journal_mode=DELETE")
+            verdict = [row[0] for row in dst.execute("PRAGMA integrity_check")]
+        if verdict != ["ok"]:
+            raise BackupCorrupt(f"backup of {source} failed its integrity check: {'; '.join(verdict[:3])}")
+        partial.replace(destination)
+    finally:
+        partial.unlink(missing_ok=True)
     return pages
+
+
+def backup_name(now: datetime) -> str:
+    """The file name of a backup taken at ``now``: ``tasks-20261126T030000Z.db``."""
+    return f"{PREFIX}{now.astimezone(UTC).strftime(STAMP)}{SUFFIX}"
+
+
+def dated_backups(folder: Path) -> list[tuple[datetime, Path]]:
+    """The backups this service wrote in ``folder``, oldest first (other files are not its own and stay)."""
+    found = []
+    for path in folder.glob(f"{PREFIX}*{SUFFIX}") if folder.is_dir() else []:
+        try:
+            taken = datetime.strptime(path.name[len(PREFIX):-len(SUFFIX)], STAMP).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+        found.append((taken, path))
+    return sorted(found)
+
+
+def rotate(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the ``keep`` newest backups; the paths deleted."""
+    old = [path for _, path in dated_backups(folder)[:-keep]]
+    for path in old:
+        path.unlink(missing_ok=True)
+    return old

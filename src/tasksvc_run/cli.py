@@ -1,4 +1,7 @@
-"""The ``tasksvc`` command: run, bot, web, proxy, migrate, dev (SPEC section 2), doctor, backup and references."""
+"""The ``tasksvc`` command: run, bot, web, proxy, migrate, dev (SPEC section 2), doctor, backup and references.
+
+`run` and `dev` supervise: they import only what supervising needs and read the configuration through a child
+(plan.py), so this module imports neither pydantic nor SQLAlchemy at the top."""
 
 from __future__ import annotations
 
@@ -8,11 +11,14 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from taskcore.errors import SchemaError
-from taskcore.settings import ConfigError, Settings, load_settings
 from tasksvc_run import exits
 from tasksvc_run.logs import setup_logging
+
+if TYPE_CHECKING:
+    from taskcore.settings import Settings
+    from tasksvc_run.plan import Plan
 
 log = logging.getLogger("tasksvc")
 
@@ -23,6 +29,8 @@ def _config_error(lines: Sequence[str]) -> None:
 
 
 def _settings_or_exit() -> Settings:
+    from taskcore.settings import ConfigError, load_settings
+
     try:
         return load_settings()
     except ConfigError as exc:
@@ -32,6 +40,7 @@ def _settings_or_exit() -> Settings:
 
 def cmd_migrate(settings: Settings) -> int:
     """Apply pending migrations and exit."""
+    from taskcore.errors import SchemaError
     from taskcore.storage import migrator  # here, not at the top: the proxy process never loads SQLAlchemy
     from taskcore.storage.db import Database
 
@@ -55,11 +64,11 @@ def cmd_proxy(settings: Settings) -> int:
     return run_proxy(settings, dev_url=os.environ.get("TASKSVC_DEV_GATEWAY_URL"))
 
 
-def cmd_run(settings: Settings) -> int:
+def cmd_run(plan: Plan) -> int:
     """Start bot, web and proxy as three processes (R4) and supervise them."""
-    from tasksvc_run.supervisor import Supervisor, absolute_paths
+    from tasksvc_run.supervisor import Supervisor
 
-    return Supervisor(settings, absolute_paths(os.environ, settings)).run()
+    return Supervisor(plan).run()
 
 
 def cmd_web(settings: Settings) -> int:
@@ -76,18 +85,25 @@ def cmd_bot(settings: Settings) -> int:
     return run_bot(settings)
 
 
-def cmd_dev(settings: Settings) -> int:
+def cmd_dev(plan: Plan) -> int:
     """Development mode: the whole unit on embedded defaults, local gateway and chat simulator (SPEC section 12)."""
     from tasksvc_run.devmode import GATEWAY_PORT_VAR, run_dev
 
-    return run_dev(settings, local_gateway=GATEWAY_PORT_VAR in os.environ)
+    return run_dev(plan, local_gateway=GATEWAY_PORT_VAR in plan.env)
 
 
 def cmd_devgateway(settings: Settings) -> int:
     """The development mode's local gateway and chat simulator (started by `tasksvc dev`)."""
-    from tasksvc_run.devmode import run_local_gateway
+    from tasksvc_run.devgateway.serve import run_local_gateway
 
     return run_local_gateway(settings)
+
+
+def cmd_plan(settings: Settings) -> int:
+    """What a supervisor needs of the configuration, as JSON (started by `run` and `dev`)."""
+    from tasksvc_run.plan import print_plan
+
+    return print_plan(settings)
 
 
 def cmd_config_reference(_: Settings) -> int:
@@ -98,16 +114,19 @@ def cmd_config_reference(_: Settings) -> int:
     return 0
 
 
-COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
-    "config-reference": ("print the configuration reference (Markdown)", cmd_config_reference),
+SUPERVISING: dict[str, tuple[str, Callable[[Plan], int]]] = {
+    "run": ("start bot, web and proxy and supervise them (the container's command)", cmd_run),
     "dev": ("development mode on embedded defaults, with a local gateway and a chat simulator", cmd_dev),
-    "devgateway": ("the local gateway of development mode (started by dev)", cmd_devgateway),
-    "bot": ("serve the bot (webhook, metrics) on BOT_PORT", cmd_bot),
-    "migrate": ("apply database migrations and exit", cmd_migrate),
-    "proxy": ("serve the proxy on PORT", cmd_proxy),
-    "run": ("start bot, web and proxy and supervise them", cmd_run),
-    "web": ("serve the web interface on WEB_PORT", cmd_web),
 }
+COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
+    "migrate": ("apply database migrations and exit", cmd_migrate),
+    "bot": ("serve the bot (webhook, metrics) on BOT_PORT", cmd_bot),
+    "web": ("serve the web interface on WEB_PORT", cmd_web),
+    "proxy": ("serve the proxy on PORT", cmd_proxy),
+    "config-reference": ("print the configuration reference (Markdown)", cmd_config_reference),
+}
+HIDDEN: dict[str, Callable[[Settings], int]] = {"devgateway": cmd_devgateway, "_plan": cmd_plan}
+STARTS_A_BOT = frozenset({"bot", "_plan"})
 
 
 def cmd_doctor() -> int:
@@ -133,43 +152,89 @@ WITHOUT_SETTINGS: dict[str, tuple[str, Callable[[], int]]] = {
 }
 
 
-STARTS_A_BOT = frozenset({"bot", "run", "dev"})
-
-
 def cmd_backup(settings: Settings, destination: str) -> int:
     """Copy the live SQLite database to ``destination`` with SQLite's online backup (consistent while running)."""
-    from tasksvc_run.backup import backup_sqlite
+    from tasksvc_run.backup import BackupCorrupt, NoDatabase, backup_sqlite
 
     if settings.database_url:
         log.error("backup: DATABASE_URL is set; back up PostgreSQL with pg_dump (docs/operations.md)")
         return 2
-    pages = backup_sqlite(settings.database_path, Path(destination))
+    try:
+        pages = backup_sqlite(settings.database_path, Path(destination))
+    except NoDatabase:
+        print(f"tasksvc backup: no database at {settings.database_path} (DB_PATH, or DATA_DIR/tasks.db when DB_PATH "
+              "is unset); point DB_PATH at the file, e.g. DB_PATH=tmp/tasks.db for the one of `tasksvc dev`",
+              file=sys.stderr)
+        return 1
+    except BackupCorrupt as exc:
+        print(f"tasksvc backup: {exc}; nothing was written", file=sys.stderr)
+        return 1
     log.info("backup written", extra={"destination": destination, "pages": pages})
     return 0
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked (importlib.metadata weighs 5 MB)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        """Print ``tasksvc <version>`` and exit."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("tasksvc")
+        except PackageNotFoundError:  # a source tree without an install
+            found = "unknown"
+        sys.stdout.write(f"tasksvc {found}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with one subcommand per process kind."""
+    """The argument parser: the commands an operator uses, in the order of use; internal ones hidden."""
     parser = argparse.ArgumentParser(prog="tasksvc", description="Task tracker for WhatsApp groups.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    for name, (help_text, _) in COMMANDS.items():
-        sub.add_parser(name, help=help_text)
-    for name, (help_text, _) in WITHOUT_SETTINGS.items():
-        sub.add_parser(name, help=help_text)
-    backup = sub.add_parser("backup", help="copy the live SQLite database to a file (online backup)")
-    backup.add_argument("destination", help="file to write, e.g. /backup/tasks-2026-11-22.db")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="<command>")
+    helps = {name: spec[0] for table in (SUPERVISING, COMMANDS, WITHOUT_SETTINGS) for name, spec in table.items()}
+    for name in ORDER:
+        text = helps.get(name, BACKUP_HELP)
+        command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        if name == "backup":
+            command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
+    for name in HIDDEN:  # no help: argparse leaves them out of the list
+        sub.add_parser(name)
     return parser
+
+
+BACKUP_HELP = "copy the live SQLite database to a file (online backup, checked for integrity)"
+# In the order an operator meets them: start, check, maintain, one process at a time, references.
+ORDER = ("run", "dev", "doctor", "migrate", "backup", "bot", "web", "proxy", "config-reference", "commands-sheet")
+
+
+def _supervise(command: str) -> int:
+    """`run` and `dev`: read the plan through a child, then supervise; a Ctrl-C at any point ends quietly."""
+    from tasksvc_run.plan import read_plan
+
+    try:
+        if command == "dev":
+            from tasksvc_run.devmode import apply_dev_environment
+
+            apply_dev_environment(os.environ)
+        setup_logging(command, log_format="json" if os.environ.get("LOG_FORMAT") == "json" else "kv")
+        plan = read_plan(os.environ, [sys.executable, "-m", "tasksvc_run"])
+        if isinstance(plan, int):
+            return plan
+        setup_logging(command, log_format=plan.log_format)
+        return SUPERVISING[command][1](plan)
+    except KeyboardInterrupt:
+        return 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     args = build_parser().parse_args(argv)
+    if args.command in SUPERVISING:
+        return _supervise(args.command)
     if args.command in WITHOUT_SETTINGS:
         return WITHOUT_SETTINGS[args.command][1]()
-    if args.command == "dev":
-        from tasksvc_run.devmode import apply_dev_environment
-
-        apply_dev_environment(os.environ)
     settings = _settings_or_exit()
     setup_logging(args.command, log_format=settings.log_format)
     if args.command == "backup":
@@ -177,4 +242,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
         _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
         return exits.CONFIG
-    return COMMANDS[args.command][1](settings)
+    return COMMANDS[args.command][1](settings) if args.command in COMMANDS else HIDDEN[args.command](settings)

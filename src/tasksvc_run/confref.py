@@ -41,6 +41,9 @@ MEANINGS: dict[str, str] = {
     "data_dir": "Directory of tasks.db when DB_PATH is unset.",
     "db_path": "Path of the SQLite file; takes precedence over DATA_DIR.",
     "database_url": "Any SQLAlchemy URL (postgresql+psycopg://...); takes precedence over both paths. Secret.",
+    "backup_dir": "Directory of the bot's daily online backups of the SQLite file (`tasks-<UTC time>.db`, each "
+                  "checked with `PRAGMA integrity_check`); unset: no scheduled backup. Ignored with DATABASE_URL.",
+    "backup_keep": "How many backups BACKUP_DIR keeps; older ones are deleted after each new one.",
     "migrations_log_level": "silent, error, warn, info or debug (silent in test).",
     "web_base_url": "Public base URL of the web interface, for `/t web` login links.",
     "dev_autoseed_db": "Seed an empty database with example data (development only).",

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
-import signal
 from collections.abc import MutableMapping
 
-from taskcore.settings import Settings
-from taskcore.storage.db import Database
-from tasksvc_run.devgateway.local import LocalGateway
-from tasksvc_run.supervisor import Supervisor, absolute_paths
+from tasksvc_run.plan import Plan
+from tasksvc_run.supervisor import Supervisor, port_open
 
-log = logging.getLogger("tasksvc.dev")
 DEV_USER = "34600000100"
 DEV_GATEWAY_PORT = "3009"
 DEV_GATEWAY_KEY = "dev-local-gateway-key"
@@ -48,40 +42,19 @@ def apply_dev_environment(environ: MutableMapping[str, str]) -> bool:
     return local
 
 
-def run_dev(settings: Settings, *, local_gateway: bool) -> int:
+def dev_gateway_running(environ: MutableMapping[str, str]) -> int | None:
+    """The port of a running `tasksvc dev`'s local gateway when no GATEWAY_API_URL is set; None otherwise."""
+    if environ.get("GATEWAY_API_URL"):
+        return None
+    port = int(environ.get(GATEWAY_PORT_VAR, DEV_GATEWAY_PORT))
+    return port if port_open(port) else None
+
+
+def run_dev(plan: Plan, *, local_gateway: bool) -> int:
     """Supervise the unit (plus the local gateway) and print where to look."""
-    first = ((("devgateway", int(os.environ[GATEWAY_PORT_VAR])),) if local_gateway else ())
-    supervisor = Supervisor(settings, absolute_paths(os.environ, settings), first=first)
-    base = f"http://127.0.0.1:{settings.port}"
-    print(f"\n  tasksvc dev: open {base}/ (signed in as {settings.dev_default_user})"
-          f"\n  chat simulator: {base}/dev/chat\n  database: {settings.sqlalchemy_url}\n", flush=True)
+    first = ((("devgateway", int(plan.env[GATEWAY_PORT_VAR])),) if local_gateway else ())
+    supervisor = Supervisor(plan, first=first)
+    base = f"http://127.0.0.1:{plan.port}"
+    print(f"\n  tasksvc dev: open {base}/ (signed in as {plan.dev_default_user})"
+          f"\n  chat simulator: {base}/dev/chat\n  database: {plan.database}\n", flush=True)
     return supervisor.run()
-
-
-def run_local_gateway(settings: Settings) -> int:
-    """Serve the local gateway and the simulator on TASKSVC_DEV_GATEWAY_PORT until SIGTERM/SIGINT."""
-    db = Database.from_url(settings.sqlalchemy_url)
-    key = settings.gateway_api_key.get_secret_value() if settings.gateway_api_key else DEV_GATEWAY_KEY
-    gateway = LocalGateway(
-        api_key=key, instance=settings.gateway_api_instance or DEV_INSTANCE, db=db,
-        port=int(os.environ.get(GATEWAY_PORT_VAR, DEV_GATEWAY_PORT)),
-        webhook_url=f"http://127.0.0.1:{settings.port}/webhook",
-        webhook_secret=settings.webhook_secret.get_secret_value() if settings.webhook_secret else None)
-
-    async def serve() -> None:
-        stop = asyncio.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            asyncio.get_running_loop().add_signal_handler(signum, stop.set)
-        await gateway.start()
-        log.info("local gateway listening", extra={"url": gateway.url})
-        try:
-            await stop.wait()
-        finally:
-            gateway.unexpected.clear()
-            await gateway.close()
-
-    try:
-        asyncio.run(serve())
-    finally:
-        db.dispose()
-    return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
@@ -96,7 +97,15 @@ def render(checks: list[dx.Check]) -> str:
 
 
 def run_doctor(out: TextIO = sys.stdout) -> int:
-    """Load the configuration, run every check, print the report; 0 when nothing keeps the bot silent."""
+    """Load the configuration, run every check, print the report; 0 when nothing keeps the bot silent.
+
+    Beside `tasksvc dev` (no GATEWAY_API_URL, its local gateway answering) it checks the development unit, with the
+    configuration `tasksvc dev` gives it."""
+    from tasksvc_run.devmode import apply_dev_environment, dev_gateway_running  # noqa: PLC0415
+
+    if (port := dev_gateway_running(os.environ)) is not None:
+        apply_dev_environment(os.environ)
+        out.write(f"Checking the unit of `tasksvc dev` (its local gateway answers on 127.0.0.1:{port}).\n")
     try:
         settings = load_settings()
     except ConfigError as exc:

@@ -84,8 +84,11 @@ class Metrics:
     cleanup_runs: Labelled
     webhook_requests: Labelled
     webhook_seconds: Observing
+    backup_last_success: Setting
 
-    def __init__(self, db: Database | None = None, *, enabled: bool = True, clock: Clock | None = None) -> None:
+    def __init__(
+        self, db: Database | None = None, *, enabled: bool = True, clock: Clock | None = None, backups: bool = False
+    ) -> None:
         self.registry: Any = None
         if not enabled:
             for name in Metrics.__annotations__:
@@ -94,6 +97,9 @@ class Metrics:
         from tasksvc_run.prometheus import register  # noqa: PLC0415 - only a process that exposes metrics loads it
 
         register(self, db, clock)
+        registry: Any = self.registry
+        if backups:  # shown only where BACKUP_DIR is set: elsewhere its zero would read as "never backed up"
+            registry.register(self.backup_last_success)
 
     @property
     def enabled(self) -> bool:

@@ -2,9 +2,12 @@
 process counters plus values read from the database at scrape time.
 
 prometheus-client appends ``_total`` to every counter family, so the seed's ``admin_actions_total_allow`` and
-``admin_actions_total_block`` are exposed by a small collector of their own as untyped samples under exactly those
-names. Gauges that must equal table counts (allowed groups, queue depth) and counters that the web process also bumps
-(reactions enqueued) are read from the database when scraped, so every process's events show here.
+``admin_actions_total_block`` are exposed by a small collector of their own under exactly those names, typed ``gauge``:
+a ``counter`` must end in ``_total`` (``promtool check metrics`` refuses it otherwise; docs/decisions.md, issue 31).
+Every counter shows its zero from the first scrape (labelled ones for their known labels), no ``_created`` series is
+exposed, and the process's CPU, memory and open files are (ProcessCollector). Gauges that must equal table counts
+(allowed groups, queue depth) and counters that the web process also bumps (reactions enqueued) are read from the
+database when scraped, so every process's events show here.
 """
 
 from __future__ import annotations
@@ -14,16 +17,20 @@ import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
+from prometheus_client.metrics import disable_created_metrics
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from taskcore.access import GroupStatus
+from taskcore.gateway.inbound_models import canonical_event
+from taskcore.queue_rules import JobKind
 from taskcore.services.counters import read_counters
 from taskcore.services.groups import status_counts
 from taskcore.services.inbox import inbox_stats
 from taskcore.services.queue import due_count, queue_stats
 from taskcore.storage.db import Database
+from tasksvc_run.bot.background import WEBHOOK_EVENTS
 from tasksvc_run.clock import Clock, SystemClock
 
 if TYPE_CHECKING:
@@ -34,6 +41,8 @@ EMOJI_CLASSES = ("robot", "warn", "check", "other")
 SYNC_JOBS = ("group_sync", "member_sync")
 REMINDER_OUTCOMES = ("sent", "late", "skipped")
 DB_COUNTERS = {"reactions_enqueued": ("Reactions queued, by emoji class.", "emoji")}
+CLEANUP_KINDS = ("links", "members", "auth", "queue", "deliveries", "inbound", "inbox")  # run_maintenance's keys
+disable_created_metrics()  # type: ignore[no-untyped-call]  # one sample per counter: no `*_created` series beside it
 
 
 class ExactNameCounter(Collector):
@@ -50,8 +59,8 @@ class ExactNameCounter(Collector):
             self._value += amount
 
     def collect(self) -> Iterator[Metric]:
-        """One untyped sample named exactly ``name``."""
-        metric = Metric(self.name, self.documentation, "unknown")
+        """One sample named exactly ``name``, typed gauge (a counter's name must end in ``_total``)."""
+        metric = Metric(self.name, self.documentation, "gauge")
         metric.add_sample(self.name, {}, self._value)
         yield metric
 
@@ -140,4 +149,20 @@ def register(metrics: Metrics, db: Database | None, clock: Clock | None = None) 
     for emoji in EMOJI_CLASSES:
         metrics.reactions_sent.labels(emoji=emoji)
         metrics.reactions_failed.labels(emoji=emoji)
+    metrics.backup_last_success = Gauge(  # registered by Metrics when BACKUP_DIR is set
+        "backup_last_success_timestamp_seconds", "When the newest verified backup in BACKUP_DIR was taken (Unix "
+        "time).", registry=None)
+    _expose_zeros(metrics)
+    ProcessCollector(registry=reg)
     reg.register(DatabaseCollector(db, clock or SystemClock()))
+
+
+def _expose_zeros(metrics: Metrics) -> None:
+    """Every labelled counter at zero for its known labels, so a dashboard shows 0, not "no data"."""
+    for kind in JobKind:
+        for counter in (metrics.outbound_sent, metrics.outbound_retries, metrics.outbound_failed):
+            counter.labels(kind=kind.value)
+    for what in CLEANUP_KINDS:
+        metrics.cleanup_deleted.labels(what=what)
+    for event in WEBHOOK_EVENTS:
+        metrics.webhook_requests.labels(event=canonical_event(event) or event.lower())

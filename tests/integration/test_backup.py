@@ -37,3 +37,17 @@ def test_the_command_backs_up_the_configured_database(sqlite_db: Database, tmp_p
 def test_a_missing_database_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no database"):
         backup_sqlite(tmp_path / "absent.db", tmp_path / "copy.db")
+
+
+def test_the_command_without_a_database_says_where_it_looked_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("DB_PATH", "DATA_DIR", "DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NODE_ENV", "test")
+    assert main(["backup", "x.db"]) != 0
+    [line] = capsys.readouterr().err.splitlines()
+    assert str(tmp_path / "data" / "tasks.db") in line
+    assert "DB_PATH" in line
+    assert "DATA_DIR" in line
+    assert not (tmp_path / "x.db").exists()

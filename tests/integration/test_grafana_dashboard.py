@@ -108,7 +108,7 @@ def test_the_dashboard_covers_webhook_queue_reminders_groups_and_reactions() -> 
     assert {"webhook_requests_total", "webhook_processing_seconds_bucket", "outbound_queue_depth",
             "outbound_queue_failed", "outbound_failed_total", "reminder_slots_total", "allowed_groups_total_pending",
             "allowed_groups_total_allowed", "allowed_groups_total_blocked", "reactions_sent_total",
-            "reactions_failed_total"} <= queried
+            "reactions_failed_total", "webhook_inbox_depth", "webhook_inbox_failed"} <= queried
     assert all(panel["datasource"]["uid"] == "${datasource}" for panel in dashboard["panels"] if "targets" in panel)
     ids = [panel["id"] for panel in dashboard["panels"]]
     assert len(ids) == len(set(ids))

@@ -140,3 +140,30 @@ def test_doctor_passes_against_the_development_modes_local_gateway(dev_unit: Uni
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok       webhook URL" in done.stdout
     assert done.stdout.endswith("Nothing keeps the bot silent.\n")
+
+
+def test_on_a_phone_the_conversation_scrolls_in_its_box_to_the_newest_message_and_long_words_wrap(
+        quiet_dev_unit: Unit) -> None:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        page.set_default_timeout(15_000)
+        page.goto(quiet_dev_unit.url("/dev/chat"))
+        expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
+        page.select_option("#chat", label="Familia")
+        replies = page.locator("#log li.out")
+        for count, text in enumerate(["/t ayuda", "/t ayuda", "/t nueva " + "Supercalifragilístico" * 12], 1):
+            page.fill("#text", text)
+            page.press("#text", "Enter")
+            expect(replies).to_have_count(count)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        box = page.evaluate("""() => { const log = document.getElementById("log");
+            return { height: log.clientHeight, content: log.scrollHeight, top: log.scrollTop,
+                     wide: log.scrollWidth - log.clientWidth, page: document.documentElement.scrollHeight }; }""")
+        browser.close()
+    assert box["content"] > box["height"] > 0  # more than fits: the box scrolls instead of growing
+    assert box["height"] <= 0.6 * 844 + 16  # 60 % of the screen, plus its padding
+    assert box["top"] + box["height"] >= box["content"] - 2  # scrolled to the newest message
+    assert box["wide"] <= 0  # the long word wraps inside its bubble
+    assert box["page"] < 2 * 844
+

@@ -180,3 +180,57 @@ async def _until(ready: Callable[[], bool], unit: asyncio.subprocess.Process, tm
         if unit.returncode is not None or time.monotonic() > deadline:
             raise AssertionError(f"the installed unit did not come up:\n{(tmp / 'unit.log').read_text()[-4000:]}")
         await asyncio.sleep(0.2)
+
+
+def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
+    with closing(sqlite3.connect(path)) as conn:
+        return list(conn.execute(sql))
+
+
+def write(path: Path, sql: str) -> None:
+    with closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute(sql)
+
+
+def test_docs_backup_then_restore_on_a_copy(venv: Path, tmp_path: Path) -> None:
+    """docs/operations.md, "Restore": stop, put the backup in place of tasks.db, delete -wal/-shm, start."""
+    env, live = installed_env(tmp_path), tmp_path / "data" / "tasks.db"
+    assert tasksvc(venv, "migrate", env=env, cwd=tmp_path).returncode == 0
+    write(live, "INSERT INTO users (id, created_at) VALUES ('34600112233', '2026-11-26T03:00:00+00:00')")
+    saved = tasksvc(venv, "backup", str(tmp_path / "backups" / "tasks-before.db"), env=env, cwd=tmp_path)
+    assert saved.returncode == 0, saved.stderr
+    write(live, "DELETE FROM users")  # the mistake the backup undoes
+    shutil.copyfile(tmp_path / "backups" / "tasks-before.db", live)
+    for leftover in ("tasks.db-wal", "tasks.db-shm"):
+        (tmp_path / "data" / leftover).unlink(missing_ok=True)
+    started = tasksvc(venv, "migrate", env=env, cwd=tmp_path)
+    assert started.returncode == 0, started.stderr
+    assert rows(live, "SELECT id FROM users") == [("34600112233",)]
+
+
+def test_docs_upgrade_and_going_back_with_the_backup_taken_before(venv: Path, tmp_path: Path) -> None:
+    """docs/operations.md, "Upgrades": back up, start the new release (it migrates); to go back, the older release
+    refuses the newer schema, and the backup taken before the upgrade restores what it runs on."""
+    env, live = installed_env(tmp_path), tmp_path / "data" / "tasks.db"
+    assert tasksvc(venv, "migrate", env=env, cwd=tmp_path).returncode == 0
+    before = tmp_path / "backups" / "tasks-before-upgrade.db"
+    assert tasksvc(venv, "backup", str(before), env=env, cwd=tmp_path).returncode == 0
+    # What a newer release's start leaves behind: a migration this (older) release does not know.
+    write(live, "INSERT INTO schema_migrations (version, name, checksum, applied_at) "
+                "VALUES (9999, '9999_from_a_newer_release', 'x', '2026-11-26T03:00:00+00:00')")
+    refused = tasksvc(venv, "migrate", env=env, cwd=tmp_path)
+    assert refused.returncode == exits.SCHEMA
+    assert "Traceback" not in refused.stderr
+    shutil.copyfile(before, live)
+    for leftover in ("tasks.db-wal", "tasks.db-shm"):
+        (tmp_path / "data" / leftover).unlink(missing_ok=True)
+    assert tasksvc(venv, "migrate", env=env, cwd=tmp_path).returncode == 0
+
+
+def test_backup_without_a_database_names_where_it_looked(venv: Path, tmp_path: Path) -> None:
+    done = tasksvc(venv, "backup", "x.db", env=installed_env(tmp_path), cwd=tmp_path)
+    assert done.returncode != 0
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert str(tmp_path / "data" / "tasks.db") in done.stderr
+    assert "DB_PATH" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -1,9 +1,14 @@
-"""deploy/compose.yaml and deploy/.env.example: pinned images, known variable names, every ${VAR} documented, and the
-webhook URL, secret and API key wired between the service and the gateway."""
+"""deploy/compose.yaml, deploy/Caddyfile and deploy/.env.example: pinned images, known variable names, every ${VAR}
+documented, the webhook URL, secret and API key wired between the service and the gateway, HTTPS through Caddy with no
+plain port published, and the volumes docs/operations.md backs up (SPEC section 27)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,7 +21,7 @@ from taskcore.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-SERVICE, GATEWAY, GATEWAY_DB = "tasksvc", "evolution-api", "evolution-postgres"
+SERVICE, GATEWAY, GATEWAY_DB, TLS = "tasksvc", "evolution-api", "evolution-postgres", "caddy"
 GATEWAY_IMAGE = "evoapicloud/evolution-api:v2.3.7"
 # Evolution API v2.3 variables this file may set (its .env.example and src/config/env.config.ts).
 GATEWAY_VARIABLES = frozenset({
@@ -74,8 +79,8 @@ def documented_variables() -> dict[str, str]:
     return found
 
 
-EXAMPLE_VALUES = {"GATEWAY_API_KEY": "k3y", "WEBHOOK_SECRET": "s3cret", "WEB_BASE_URL": "https://tareas.example.org",
-                  "GATEWAY_DB_PASSWORD": "pw"}
+EXAMPLE_VALUES = {"GATEWAY_API_KEY": "k3y", "WEBHOOK_SECRET": "s3cret", "DOMAIN": "tareas.example.org",
+                  "ADMIN_USERS": "34600112233", "GATEWAY_DB_PASSWORD": "pw"}
 
 
 def test_every_image_is_pinned_to_a_version_and_the_gateway_to_2_3_7() -> None:
@@ -87,6 +92,7 @@ def test_every_image_is_pinned_to_a_version_and_the_gateway_to_2_3_7() -> None:
         assert tag != "latest", f"{name}: {image!r} is not pinned"
         assert "$" not in image, f"{name}: the image must not come from a variable"
     assert re.fullmatch(r"postgres:16(\.\d+)?", images[GATEWAY_DB])
+    assert images[TLS] == "caddy:2"  # the official image, its major version: Caddy's own updates within 2.x
 
 
 def test_the_service_is_built_from_the_repositorys_dockerfile() -> None:
@@ -104,6 +110,7 @@ def test_every_variable_the_service_gets_is_a_setting() -> None:
 def test_the_gateway_and_its_database_get_only_variables_they_know() -> None:
     assert set(environment(GATEWAY)) - GATEWAY_VARIABLES == set()
     assert set(environment(GATEWAY_DB)) == POSTGRES_VARIABLES
+    assert set(environment(TLS)) == {"DOMAIN"}
 
 
 def test_the_gateways_telemetry_is_off_and_it_needs_no_redis() -> None:
@@ -130,17 +137,59 @@ def test_the_example_can_be_filled_in_and_every_required_variable_is_marked_requ
     assert all(documented_variables()[name] == "" for name in required)  # no default secret to forget
 
 
-def test_each_service_keeps_its_data_in_one_named_volume_of_its_own() -> None:
+def test_each_named_volume_belongs_to_one_service_and_the_backups_have_their_own() -> None:
     declared = set(compose()["volumes"])
     owners: dict[str, str] = {}
     for name, spec in services().items():
-        volumes = [str(v).split(":", 1)[0] for v in spec.get("volumes", [])]
-        assert len(volumes) == 1, f"{name}: {volumes}"
-        assert volumes[0] in declared, f"{name}: {volumes[0]} is not a named volume"
-        assert volumes[0] not in owners, f"{name} shares {volumes[0]}"
-        owners[volumes[0]] = name
+        for volume in [str(v).split(":", 1)[0] for v in spec.get("volumes", [])]:
+            if volume.startswith("./"):
+                continue  # a file of this directory (the Caddyfile)
+            assert volume in declared, f"{name}: {volume} is not a named volume"
+            assert volume not in owners, f"{name} shares {volume}"
+            owners[volume] = name
     assert set(owners) == declared
-    assert services()[SERVICE]["volumes"] == ["tasksvc-data:/app/data"]
+    assert services()[SERVICE]["volumes"] == ["tasksvc-data:/app/data", "backups:/backups"]
+    assert environment(SERVICE)["BACKUP_DIR"] == "/backups"
+    assert {owners["evolution-instances"], owners["evolution-postgres"]} == {GATEWAY, GATEWAY_DB}
+
+
+def test_only_caddy_publishes_ports_to_the_world_and_the_service_none() -> None:
+    assert "ports" not in services()[SERVICE]
+    assert services()[TLS]["ports"] == ["80:80", "443:443", "443:443/udp"]
+    for name, spec in services().items():
+        if name != TLS:
+            assert all(str(port).startswith("127.0.0.1:") for port in spec.get("ports", [])), name
+
+
+def test_caddy_serves_the_domain_and_starts_after_a_healthy_service() -> None:
+    spec = services()[TLS]
+    assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in spec["volumes"]
+    assert spec["depends_on"][SERVICE]["condition"] == "service_healthy"
+    assert interpolated(environment(SERVICE)["WEB_BASE_URL"], EXAMPLE_VALUES) == "https://tareas.example.org"
+    site = (DEPLOY / "Caddyfile").read_text(encoding="utf-8")
+    assert re.search(r"^\{\$DOMAIN\} \{$", site, flags=re.MULTILINE)
+    assert re.search(rf"^\treverse_proxy {SERVICE}:{environment(SERVICE)['PORT']}$", site, flags=re.MULTILINE)
+
+
+def test_caddy_itself_reads_the_caddyfile_as_a_tls_site_proxied_to_the_service() -> None:
+    caddy = shutil.which("caddy")
+    if caddy is None:  # Debian's caddy 2.6, installed by .ci/run; the structural test above always runs
+        if os.environ.get("CI"):
+            pytest.fail("caddy is missing: .ci/run installs Debian's caddy package")
+        pytest.skip("caddy is not installed (apt-get install caddy)")
+    adapted = subprocess.run([caddy, "adapt", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],  # noqa: S603
+                             capture_output=True, text=True, timeout=30, check=True,
+                             env={**os.environ, "DOMAIN": "tareas.example.org"})
+    [server] = json.loads(adapted.stdout)["apps"]["http"]["servers"].values()
+    assert server["listen"] == [":443"]
+    assert '"host": ["tareas.example.org"]' in json.dumps(server)
+    assert '"dial": "tasksvc:3000"' in json.dumps(server)
+
+
+def test_admin_users_is_required_with_the_default_gating_mode() -> None:
+    assert environment(SERVICE)["GROUP_GATING_MODE"] == "${GROUP_GATING_MODE:-discover}"
+    with pytest.raises(AssertionError, match="ADMIN_USERS is required"):
+        interpolated(environment(SERVICE)["ADMIN_USERS"], {})
 
 
 def test_the_webhook_url_points_at_the_services_proxy_and_the_gateway_url_at_the_gateway() -> None:
@@ -162,7 +211,6 @@ def test_the_service_calls_the_gateway_with_the_gateways_own_key(service_variabl
 def test_the_webhook_secret_and_the_public_address_come_from_the_env_file() -> None:
     service = environment(SERVICE)
     assert interpolated(service["WEBHOOK_SECRET"], EXAMPLE_VALUES) == "s3cret"
-    assert interpolated(service["WEB_BASE_URL"], EXAMPLE_VALUES) == "https://tareas.example.org"
     assert service["NODE_ENV"] == "production"
 
 
@@ -184,3 +232,17 @@ def test_the_service_waits_for_a_healthy_gateway_which_waits_for_a_healthy_datab
 def test_the_gateway_is_published_on_loopback_only() -> None:
     [port] = services()[GATEWAY]["ports"]
     assert str(port).startswith("127.0.0.1:")
+
+
+def test_the_backup_instructions_name_every_volume_and_the_paths_compose_uses() -> None:
+    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    backups = operations.split("## Backups", 1)[1].split("## Calendars", 1)[0]
+    for volume in compose()["volumes"]:
+        assert f"`{volume}`" in backups, f"docs/operations.md does not say how {volume} is backed up"
+    for prefixed in re.findall(r"-v (\w+)_([\w-]+):", backups):
+        assert prefixed[0] == compose()["name"]
+        assert prefixed[1] in compose()["volumes"]
+    data, backup_dir = (path.split(":")[1] for path in services()[SERVICE]["volumes"])
+    assert f"{backup_dir}/tasks-" in backups
+    assert f"{data}/tasks.db" in backups
+    assert environment(SERVICE)["DATA_DIR"] == data

@@ -90,6 +90,11 @@ def test_the_web_does_not_load(absent: str) -> None:
 @pytest.mark.parametrize(("modules", "absent"), [
     ("tasksvc_run.cli, tasksvc_run.supervisor", "aiohttp"),
     ("tasksvc_run.cli, tasksvc_run.supervisor", "dateutil"),
+    # The supervisor of `run` and `dev` (≤ 20 MB idle): its configuration comes as a plan from a child (plan.py).
+    ("tasksvc_run.cli, tasksvc_run.supervisor, tasksvc_run.devmode", "pydantic"),
+    ("tasksvc_run.cli, tasksvc_run.supervisor, tasksvc_run.devmode", "sqlalchemy"),
+    ("tasksvc_run.cli, tasksvc_run.supervisor, tasksvc_run.devmode", "aiohttp"),
+    ("tasksvc_run.cli, tasksvc_run.supervisor, tasksvc_run.devmode", "importlib.metadata"),
     ("tasksvc_run.cli, tasksvc_run.proxy.app", "sqlalchemy"),
     ("tasksvc_run.cli, tasksvc_run.proxy.app", "aiohttp"),
     ("tasksvc_run.cli, tasksvc_run.proxy.app", "dateutil"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import struct
+import tomllib
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -98,3 +99,10 @@ def test_pictures_that_differ_in_a_few_edge_pixels_count_as_the_same_and_others_
     assert changed_share(plain, one_pixel) == 1 / 1000
     assert changed_share(plain, png(40, 25, lambda x, y: bytes([y, x, 7]))) > SAME_PICTURE_MAX_CHANGED
     assert changed_share(plain, png(41, 25, lambda x, y: bytes([x, y, 7]))) == 1.0
+
+
+def test_the_readme_says_which_python_is_needed() -> None:
+    root = Path(__file__).resolve().parents[2]
+    floor = tomllib.loads((root / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert floor == ">=3.11"
+    assert "Python 3.11 or newer" in (root / "README.md").read_text(encoding="utf-8").split("## ", 1)[0]

@@ -1,4 +1,4 @@
-"""The bot's scheduled jobs: group sync, member sync, reminders, maintenance (SPEC section 10).
+"""The bot's scheduled jobs: group sync, member sync, reminders, maintenance (SPEC section 10), backups (27).
 
 Each job is thin: fetch from the gateway, hand the answer to one taskcore use case in a thread, count metrics.
 """
@@ -24,6 +24,7 @@ from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
+from tasksvc_run.schedulers.backups import CHECK_EVERY, BackupJob
 from tasksvc_run.schedulers.leases import DatabaseLeases, Sleep, process_owner
 from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, every, every_minute
 
@@ -135,6 +136,8 @@ def build_jobs(ctx: JobContext) -> list[Job]:
         Job("reminders", ReminderJob(ctx), every_minute, at_start=True),
         Job("maintenance", partial(maintenance, ctx), every(DAY), at_start=True),
     ]
+    if s.backups_enabled:
+        jobs.append(Job("backup", BackupJob(ctx), every(CHECK_EVERY), at_start=True))
     if ctx.gateway is not None:
         jobs += [
             Job("group_sync", partial(group_sync, ctx, ctx.gateway),

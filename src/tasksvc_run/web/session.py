@@ -91,9 +91,27 @@ async def api_guard(request: web.Request, handler: Handler) -> web.StreamRespons
     return await handler(request)
 
 
+# Link previewers fetch a URL pasted in a chat before the person taps it (SPEC section 27): lower case, as found in
+# their User-Agent (WhatsApp's is "WhatsApp/2.23.20.0 A").
+PREVIEWERS = ("whatsapp", "facebookexternalhit", "facebot", "slackbot", "telegrambot", "twitterbot", "discordbot",
+              "skypeuripreview")
+
+
+def is_preview(request: web.Request) -> bool:
+    """True for a HEAD or a known link previewer: such a request must not spend a login token."""
+    agent = request.headers.get("User-Agent", "").lower()
+    return request.method == "HEAD" or any(name in agent for name in PREVIEWERS)
+
+
 async def login(request: web.Request) -> web.StreamResponse:
     """GET /login?token=: spend the token on a session, set the cookie, 303 to /; a confirmation page when the
-    browser is signed in as someone else; a 401 page when the token is no good."""
+    browser is signed in as someone else; a 401 page when the token is no good. A HEAD or a link previewer gets a
+    page that says what the link is, and the token stays unspent."""
+    if is_preview(request):
+        response = render(request, "login_preview.html", user=None)
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Robots-Tag"] = "noindex"
+        return response
     app = request.app
     now = app[CLOCK].now()
     token = request.query.get("token", "")

@@ -1,0 +1,96 @@
+"""deploy/prometheus/ (SPEC section 27): the scrape configuration and the alert rules pass `promtool check`, each
+alert fires on the series that mean trouble (`promtool test rules`), and every metric they name is one the bot's real
+/metrics exposes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from taskcore.storage.db import Database
+from tests import promtool
+from tests.integration.bot_harness import running_bot
+from tests.integration.test_grafana_dashboard import exposed, metric_names
+
+PROMETHEUS = Path(__file__).resolve().parents[2] / "deploy" / "prometheus"
+ALERTS = {"TasksvcBotDown", "TasksvcBotSilent", "TasksvcGatewayDisconnected", "TasksvcQueueFailing",
+          "TasksvcQueueBacklog", "TasksvcBackupsOld", "TasksvcInboxBacklog", "TasksvcInboxFailed"}
+
+
+def rules() -> list[dict[str, Any]]:
+    loaded = yaml.safe_load((PROMETHEUS / "alerts.yml").read_text(encoding="utf-8"))
+    return [rule for group in loaded["groups"] for rule in group["rules"]]
+
+
+def test_the_scrape_configuration_is_valid_with_the_token_file_beside_it(tmp_path: Path) -> None:
+    folder = shutil.copytree(PROMETHEUS, tmp_path / "prometheus")
+    (folder / "metrics-token").write_text("a-metrics-token")
+    result = promtool.check("config", str(folder / "prometheus.yml"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SUCCESS: 8 rules found" in result.stdout
+
+
+def test_the_alert_rules_are_valid() -> None:
+    result = promtool.check("rules", "deploy/prometheus/alerts.yml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert {rule["alert"] for rule in rules()} == ALERTS
+
+
+async def test_every_metric_an_alert_names_is_exposed_by_the_bot(sqlite_db: Database, tmp_path: Path) -> None:
+    named = {name for rule in rules() for name in metric_names(rule["expr"])} - {"up", "time"}
+    async with running_bot(sqlite_db, {"METRICS_ENABLED": "true", "BACKUP_DIR": str(tmp_path)}) as bot:
+        names, _ = exposed(await (await bot.client.get("/metrics")).text())
+    assert len(named) >= 6
+    assert named - names == set()
+
+
+def series(name: str, values: str, **labels: str) -> dict[str, str]:
+    selector = ",".join(f'{key}="{value}"' for key, value in {"job": "tasksvc", **labels}.items())
+    return {"series": f"{name}{{{selector}}}", "values": values}
+
+
+CASES: list[tuple[str, list[dict[str, str]], str]] = [
+    # (alert, input series at 1-minute steps, when it must fire)
+    ("TasksvcBotDown", [series("up", "1 1 0x10")], "10m"),
+    ("TasksvcBotSilent", [series("webhook_requests_total", "5 5x900", event="messages.upsert")], "14h"),
+    ("TasksvcGatewayDisconnected", [series("outbound_retries_total", "0+1x60", kind="text"),
+                                    series("outbound_failed_total", "0x60", kind="text"),
+                                    series("outbound_sent_total", "7x60", kind="text")], "45m"),
+    ("TasksvcQueueFailing", [series("outbound_failed_total", "0 0 1 1 1", kind="text")], "4m"),
+    ("TasksvcQueueBacklog", [series("outbound_queue_depth", "500x60")], "45m"),
+    # promtool's clock starts at 0: a backup taken at 0 is 28 h old at 28h
+    ("TasksvcBackupsOld", [series("backup_last_success_timestamp_seconds", "0x1800")], "28h"),
+    ("TasksvcInboxBacklog", [series("webhook_inbox_depth", "80x30")], "20m"),
+    ("TasksvcInboxFailed", [series("webhook_inbox_failed", "0 1 1")], "2m"),
+]
+
+
+def test_each_alert_fires_on_trouble_and_stays_quiet_without_it(tmp_path: Path) -> None:
+    shutil.copy(PROMETHEUS / "alerts.yml", tmp_path / "alerts.yml")
+    tests = []
+    for alert, input_series, at in CASES:
+        rule = next(rule for rule in rules() if rule["alert"] == alert)
+        fired = [{"exp_labels": {"job": "tasksvc", "severity": rule["labels"]["severity"]},
+                  "exp_annotations": rule["annotations"]}]
+        tests.append({"interval": "1m", "input_series": input_series,
+                      "alert_rule_test": [{"eval_time": at, "alertname": alert, "exp_alerts": fired}]})
+        quiet = [{**s, "values": "0x900" if "failed" in s["series"] or "depth" in s["series"] else s["values"]}
+                 for s in input_series]
+        tests.append({"interval": "1m", "input_series": healthy(alert, quiet),
+                      "alert_rule_test": [{"eval_time": at, "alertname": alert, "exp_alerts": []}]})
+    (tmp_path / "tests.yml").write_text(yaml.safe_dump({"rule_files": ["alerts.yml"], "tests": tests}))
+    result = promtool.check_tests(str(tmp_path / "tests.yml"))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def healthy(alert: str, quiet: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The same series when nothing is wrong."""
+    fixed = {"TasksvcBotDown": [series("up", "1x30")],
+             "TasksvcBotSilent": [series("webhook_requests_total", "0+1x900", event="messages.upsert")],
+             "TasksvcGatewayDisconnected": [series("outbound_retries_total", "0+1x60", kind="text"),
+                                            series("outbound_sent_total", "0+3x60", kind="text")],
+             "TasksvcBackupsOld": [series("backup_last_success_timestamp_seconds", "0+60x1800")]}
+    return fixed.get(alert, quiet)

@@ -1,0 +1,108 @@
+"""The bot's daily backup into BACKUP_DIR (SPEC section 27): written when due, verified, rotated, and counted by
+backup_last_success_timestamp_seconds; a restarted bot does not write one backup per start."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from taskcore.settings import load_settings
+from taskcore.storage.db import Database
+from tasksvc_run.backup import BackupCorrupt, backup_name, backup_sqlite, dated_backups
+from tasksvc_run.metrics import Metrics
+from tasksvc_run.schedulers import JobContext
+from tasksvc_run.schedulers.backups import BackupJob
+from tasksvc_run.schedulers.jobs import build_jobs
+from tests.builders import make_task
+from tests.fakes.clock import FrozenClock
+
+NOW = datetime(2026, 11, 26, 3, 0, tzinfo=UTC)
+GAUGE = "backup_last_success_timestamp_seconds"
+
+
+def context(db: Database, folder: Path, clock: FrozenClock, *, keep: int = 7, metrics: Metrics | None = None,
+            ) -> JobContext:
+    settings = load_settings({"NODE_ENV": "test", "DB_PATH": str(db.engine.url.database),
+                              "BACKUP_DIR": str(folder), "BACKUP_KEEP": str(keep)})
+    return JobContext(settings, db, clock, metrics or Metrics(db, backups=True), None)
+
+
+def files(folder: Path) -> list[str]:
+    return [path.name for _, path in dated_backups(folder)]
+
+
+async def test_a_backup_is_written_verified_and_counted(sqlite_db: Database, tmp_path: Path) -> None:
+    make_task(sqlite_db, group_id=None, description="pan")
+    metrics = Metrics(sqlite_db, backups=True)
+    await BackupJob(context(sqlite_db, tmp_path / "backups", FrozenClock(NOW), metrics=metrics))()
+    assert files(tmp_path / "backups") == ["tasks-20261126T030000Z.db"]
+    with closing(sqlite3.connect(tmp_path / "backups" / "tasks-20261126T030000Z.db")) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT description FROM tasks").fetchall() == [("pan",)]
+    assert metrics.registry.get_sample_value(GAUGE) == NOW.timestamp()
+
+
+async def test_one_backup_a_day_whatever_the_restarts_and_only_backup_keep_files_stay(
+        sqlite_db: Database, tmp_path: Path) -> None:
+    folder, clock = tmp_path / "backups", FrozenClock(NOW)
+    for _ in range(10 * 24):  # ten days of hourly looks, each by a freshly started job (a restart every hour)
+        await BackupJob(context(sqlite_db, folder, clock, keep=3))()
+        clock.advance(timedelta(hours=1))
+    taken = [when for when, _ in dated_backups(folder)]
+    assert len(taken) == 3
+    assert all(timedelta(hours=23) <= later - earlier <= timedelta(hours=24) for earlier, later in pairwise(taken))
+    assert taken[-1] >= NOW + timedelta(days=9)
+
+
+async def test_a_restarted_bot_shows_the_newest_backup_before_writing_another(sqlite_db: Database,
+                                                                              tmp_path: Path) -> None:
+    folder = tmp_path / "backups"
+    await BackupJob(context(sqlite_db, folder, FrozenClock(NOW)))()
+    metrics = Metrics(sqlite_db, backups=True)
+    await BackupJob(context(sqlite_db, folder, FrozenClock(NOW + timedelta(hours=5)), metrics=metrics))()
+    assert metrics.registry.get_sample_value(GAUGE) == NOW.timestamp()
+    assert len(files(folder)) == 1
+
+
+async def test_other_files_in_the_folder_are_left_alone(sqlite_db: Database, tmp_path: Path) -> None:
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    (folder / "tasks-before-upgrade.db").write_text("mine")
+    (folder / backup_name(NOW - timedelta(days=30))).write_text("old")
+    await BackupJob(context(sqlite_db, folder, FrozenClock(NOW), keep=1))()
+    assert sorted(path.name for path in folder.iterdir()) == ["tasks-20261126T030000Z.db", "tasks-before-upgrade.db"]
+
+
+def test_a_copy_that_fails_the_integrity_check_is_not_kept(sqlite_db: Database, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    real_connect = sqlite3.connect
+
+    class Corrupting(sqlite3.Connection):
+        def execute(self, sql: str, *args: object) -> sqlite3.Cursor:  # type: ignore[override]
+            if sql == "PRAGMA integrity_check":
+                return super().execute("SELECT 'row 3 missing from index'")
+            return super().execute(sql, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: real_connect(*a, **k, factory=Corrupting))
+    with pytest.raises(BackupCorrupt, match="row 3 missing"):
+        backup_sqlite(Path(str(sqlite_db.engine.url.database)), tmp_path / "backups" / "copy.db")
+    assert list((tmp_path / "backups").iterdir()) == []
+
+
+def test_the_job_exists_only_with_backup_dir_on_sqlite(sqlite_db: Database, tmp_path: Path) -> None:
+    with_dir = context(sqlite_db, tmp_path, FrozenClock(NOW))
+    assert "backup" in {job.name for job in build_jobs(with_dir)}
+    for env in ({}, {"BACKUP_DIR": str(tmp_path), "DATABASE_URL": "postgresql+psycopg://u@127.0.0.1/x"}):
+        settings = load_settings({"NODE_ENV": "test", **env})
+        assert "backup" not in {job.name for job in build_jobs(JobContext(settings, sqlite_db, FrozenClock(NOW),
+                                                                          Metrics(sqlite_db), None))}
+
+
+def test_the_gauge_is_shown_only_where_backups_are_made(sqlite_db: Database) -> None:
+    assert GAUGE.encode() in Metrics(sqlite_db, backups=True).render()
+    assert GAUGE.encode() not in Metrics(sqlite_db).render()
