@@ -51,6 +51,10 @@ class Conflict(TaskcoreError):
     """The thing is in a state that does not allow this (e.g. a task that is not open)."""
 
 
+class LimitReached(Conflict):
+    """A person already holds as many of something as they may (e.g. 20 API tokens); the message names the limit."""
+
+
 class RateLimited(TaskcoreError):
     """The user's bucket is empty; ``retry_after`` is in whole seconds."""
 

@@ -16,6 +16,30 @@ _WHITESPACE_RUN = re.compile(r"\s+")
 # Controls, format characters (zero-width, bidi overrides) and lone surrogates; unassigned code points
 # stay, since they are usually emoji newer than this Python's Unicode tables.
 _REMOVED_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+# Every code point of those categories or whitespace, as inclusive ranges (this Python's Unicode tables; a test
+# checks them against unicodedata): what sanitising removes or collapses, so text made only of them is blank.
+INVISIBLE_RANGES = (
+    (0x0, 0x20), (0x7F, 0xA0), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD), (0x70F, 0x70F),
+    (0x890, 0x891), (0x8E2, 0x8E2), (0x1680, 0x1680), (0x180E, 0x180E), (0x2000, 0x200F), (0x2028, 0x202F),
+    (0x205F, 0x2064), (0x2066, 0x206F), (0x3000, 0x3000), (0xD800, 0xDFFF), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x13438), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001), (0xE0020, 0xE007F),
+)
+
+
+def _class_item(low: int, high: int) -> str:
+    """A range of a regex character class: BMP code points escaped (\\uXXXX), others literal (ECMA-262 and Python
+    read both alike)."""
+    def one(code: int) -> str:
+        return f"\\u{code:04x}" if code < 0x10000 else chr(code)
+    return one(low) if low == high else f"{one(low)}-{one(high)}"
+
+
+# Surrogates are left out of the class: no UTF-8 text holds one (a JSON escape of one is repaired or removed before
+# any rule reads it), and regex engines that follow the Unicode scalar values (Rust's, in validators) refuse them.
+VISIBLE_CHARACTER = "[^" + "".join(_class_item(low, high) for low, high in INVISIBLE_RANGES if low != 0xD800) + "]"
+"""A regular expression matching one character sanitising keeps: a text that holds one is not blank (the OpenAPI
+document's pattern for names and descriptions)."""
 
 
 def _drop_invisible(text: str) -> str:

@@ -49,6 +49,11 @@ def _known_names() -> dict[str, str]:
     return {name.casefold(): name for name in available_timezones() if name.casefold() not in _NOT_ZONES}
 
 
+def known_zone_names() -> list[str]:
+    """Every IANA zone name ``parse_time_zone`` accepts, in its canonical spelling, sorted."""
+    return sorted(_known_names().values())
+
+
 @lru_cache(maxsize=1024)  # the reminder tick reads the chosen zone of many rows: a few hundred names at most
 def parse_time_zone(name: str) -> ZoneInfo:
     """An IANA zone name, any case, surrounding spaces ignored -> its ZoneInfo; InvalidTimeZone otherwise."""

@@ -74,3 +74,13 @@ async def test_a_json_content_type_with_a_charset_is_json(web: WebEnv) -> None:
 
 async def test_reads_need_no_content_type(web: WebEnv) -> None:
     assert (await web.call("GET", "/api/me/tasks"))[0] == 200
+
+
+@pytest.mark.parametrize("content_type", ["Qm/[@V;JulDaO*", "application/json;", ";", "a/b; =", "application/json; x"])
+@pytest.mark.parametrize("body", [b"", b'{"freq": "off"}'])
+async def test_a_malformed_content_type_is_a_415_or_json_never_a_server_error(
+        web: WebEnv, content_type: str, body: bytes) -> None:
+    status, problem = await web.call("POST", "/api/me/preferences", data=body,
+                                     headers={"Content-Type": content_type})
+    expected = 415 if not content_type.startswith("application/json") else (200 if body else 400)
+    assert status == expected, problem

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from taskcore.services.tokens import MAX_TOKENS, create_api_token
 from taskcore.storage.db import Database
 from tasksvc_run.web.api import ROUTES, document
-from tests.builders import make_group, make_task
+from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
 
 OTHER_GROUP = "120363000000000002@g.us"
@@ -50,6 +51,17 @@ class TestMakingTokens:
         assert listed == {"items": [{"id": made["id"], "name": "Home Assistant",
                                      "created_at": "2026-11-22T10:00:00Z", "last_used_at": None}]}
         assert made["token"] not in json.dumps(listed)
+
+    async def test_the_twenty_first_token_is_a_409_naming_the_limit_and_all_twenty_are_listed(
+            self, web: WebEnv) -> None:
+        for n in range(MAX_TOKENS):
+            create_api_token(web.db, user_id=ME, name=f"script {n}", now=NOW)
+        status, problem = await web.call("POST", "/api/me/tokens", json={"name": "one more"})
+        assert (status, problem["status"], problem["type"]) == (409, 409, "about:blank#limit-reached")
+        assert "20" in problem["detail"]
+        check_documented(document(), "/api/me/tokens", "POST", 409, problem)
+        status, listed = await web.call("GET", "/api/me/tokens")
+        assert (status, len(listed["items"])) == (200, 20)
 
     async def test_each_use_is_recorded_as_the_last_use(self, web: WebEnv) -> None:
         made = await new_token(web)

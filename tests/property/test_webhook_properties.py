@@ -17,17 +17,21 @@ from taskcore.storage.db import Database
 from tests.builders import TODAY, wa_text
 from tests.chat_support import queued, task_rows
 from tests.integration.bot_harness import Bot, running_bot
+from tests.strategies import odd_texts
 
 EXAMPLES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 ENV = {"RATE_LIMIT_PER_MIN": "100000", "REACTIONS_ENABLED": "true", "GROUP_GATING_MODE": "off"}
 
-scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+# Texts include lone surrogates (SPEC section 28): no content makes a well-formed event fail.
+scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+           | odd_texts)
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
                            | st.dictionaries(st.text(max_size=12), inner, max_size=5), max_leaves=25)
 jids = st.one_of(st.text(max_size=20),
                  st.from_regex(r"[0-9]{5,15}(:[0-9])?@(s\.whatsapp\.net|lid|g\.us)", fullmatch=True),
                  st.sampled_from(["120363300000000010@g.us", "status@broadcast", "34600111111@s.whatsapp.net"]))
-texts = st.one_of(st.text(max_size=40), st.sampled_from(["/t", "/t nueva pan", "/t x 1", "/t ver", "/admin", "/t web"]),
+texts = st.one_of(st.text(max_size=40), odd_texts,
+                  st.sampled_from(["/t", "/t nueva pan", "/t x 1", "/t ver", "/admin", "/t web"]),
                   st.builds(lambda t: f"/t nueva {t}", st.text(max_size=30)))
 
 
@@ -45,7 +49,7 @@ def near_events(draw: st.DrawFn) -> dict[str, Any]:
             "text": texts, "contextInfo": st.fixed_dictionaries({}, optional={"mentionedJid": st.lists(jids)})})}))
     data = draw(st.fixed_dictionaries({"key": st.just(key) | json_values, "message": st.just(message) | json_values},
                                       optional={
-        "pushName": st.text() | json_values, "messageTimestamp": st.integers() | st.text() | json_values,
+        "pushName": st.text() | odd_texts | json_values, "messageTimestamp": st.integers() | st.text() | json_values,
         "contextInfo": st.fixed_dictionaries({"mentionedJid": st.lists(jids) | json_values}),
         "participants": st.lists(jids | json_values), "action": st.text() | st.sampled_from(["add", "remove"]),
         "id": jids}))

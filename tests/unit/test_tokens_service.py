@@ -8,11 +8,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from taskcore.errors import NotFound, Unauthorized, ValidationError
+from taskcore.errors import LimitReached, NotFound, Unauthorized, ValidationError
 from taskcore.services.identities import resolve_user
 from taskcore.services.tokens import (
     LAST_USE_EVERY,
     MAX_TOKEN_NAME,
+    MAX_TOKENS,
     authenticate_api_token,
     create_api_token,
     list_api_tokens,
@@ -120,3 +121,13 @@ def test_a_lid_users_tokens_follow_them_to_their_phone_number(db: Database) -> N
     resolve_user(db, phone=phone, lid=lid, name="Ana", now=NOW)
     assert authenticate_api_token(db, token=made.token, now=NOW).user_id == phone
     assert [t.name for t in list_api_tokens(db, user_id=phone)] == ["script"]
+
+
+def test_a_person_holds_at_most_twenty_tokens_and_a_revoked_one_frees_a_place(db: Database) -> None:
+    made = [create_api_token(db, user_id=ME, name=f"t{n}", now=NOW) for n in range(MAX_TOKENS)]
+    with pytest.raises(LimitReached, match="20"):
+        create_api_token(db, user_id=ME, name="one more", now=NOW)
+    assert len(list_api_tokens(db, user_id=ME)) == MAX_TOKENS == 20
+    create_api_token(db, user_id=OTHER, name="another person's", now=NOW)  # the limit is per person
+    revoke_api_token(db, user_id=ME, token_id=made[0].id)
+    assert create_api_token(db, user_id=ME, name="in its place", now=NOW).name == "in its place"

@@ -4,7 +4,8 @@ Pure and tolerant: unknown keys are ignored, a field of the wrong type counts as
 not act on (unknown events, non-text messages, ``fromMe``, broadcasts) becomes an ``Ignored`` value, never an error.
 Every addressing form is accepted: LID and phone-number (PN) keys, ``participantAlt``/``remoteJidAlt``, the older
 ``senderPn``/``senderLid``/``participantPn``/``participantLid`` names, participants as strings or objects, and the
-broken ``participantsData`` of 2.3.5-2.3.7. Device suffixes (``:12``) are stripped.
+broken ``participantsData`` of 2.3.5-2.3.7. Device suffixes (``:12``) are stripped. Text UTF-8 cannot encode (a lone
+surrogate) is replaced by U+FFFD before anything is read (``repair``, SPEC section 28).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from taskcore.gateway.inbound_models import (
     WireReaction,
     canonical_event,
 )
+from taskcore.gateway.repair import repaired, repaired_text
 from taskcore.identity import GROUP_DOMAIN, jid_domain, normalize_group_id
 
 __all__ = [
@@ -152,7 +154,10 @@ InboundEvent: TypeAlias = (
 
 
 def parse_event(payload: Mapping[str, Any], *, path_event: str | None = None) -> InboundEvent:
-    """The event a webhook body carries; ``path_event`` is the per-event URL's suffix, used when ``event`` is absent."""
+    """The event a webhook body carries; ``path_event`` is the per-event URL's suffix, used when ``event`` is absent.
+    Every text it returns encodes as UTF-8."""
+    payload = repaired(payload)
+    path_event = None if path_event is None else repaired_text(path_event)
     try:
         envelope = WireEnvelope.model_validate(payload)
     except pydantic.ValidationError:

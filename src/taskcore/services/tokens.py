@@ -13,7 +13,7 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.errors import NotFound, Unauthorized, ValidationError
+from taskcore.errors import LimitReached, NotFound, Unauthorized, ValidationError
 from taskcore.services.web_auth import SECRET_BYTES, hash_secret
 from taskcore.storage import tokens as q
 from taskcore.storage.db import Database
@@ -23,6 +23,7 @@ from taskcore.text import clean_text
 
 __all__ = [
     "LAST_USE_EVERY",
+    "MAX_TOKENS",
     "MAX_TOKEN_NAME",
     "TOKEN_PREFIX",
     "NewApiToken",
@@ -38,6 +39,7 @@ __all__ = [
 
 TOKEN_PREFIX = "tsk_"  # noqa: S105 - the public prefix of every token, not a secret
 MAX_TOKEN_NAME = 60
+MAX_TOKENS = 20  # per person (SPEC section 28): the list and the page stay short
 _TOKEN_SHAPE = re.compile(r"tsk_[A-Za-z0-9_-]{43}")
 _REJECTED = "the API token is invalid or revoked"
 
@@ -72,12 +74,14 @@ def token_name(text: str) -> str:
 
 
 def create_api_token(db: Database, *, user_id: str, name: str, now: datetime) -> NewApiToken:
-    """A new named token for the user (created if absent)."""
+    """A new named token for the user (created if absent); LimitReached when they already hold MAX_TOKENS."""
     clean = token_name(name)
     token = TOKEN_PREFIX + secrets.token_urlsafe(SECRET_BYTES)
 
     def work(conn: Connection) -> int:
         ensure_user(conn, user_id, now)
+        if q.lock_user_tokens(conn, user_id=user_id) >= MAX_TOKENS:
+            raise LimitReached(f"ya tienes {MAX_TOKENS} tokens, el máximo; revoca uno para crear otro")
         return q.insert_token(conn, user_id=user_id, name=clean, token_hash=hash_secret(token), now=now)
 
     return NewApiToken(id=db.transact(work), name=clean, token=token, created_at=now)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, bindparam, delete, or_, select, update
+from sqlalchemy import Connection, bindparam, delete, func, or_, select, update
 
-from taskcore.storage.schema import UtcDateTime, api_tokens
+from taskcore.storage.schema import UtcDateTime, api_tokens, users
 
 a = api_tokens
 # How often a token's last use is written: a script polling every second costs one write a minute, not sixty.
@@ -38,6 +38,13 @@ def insert_token(conn: Connection, *, user_id: str, name: str, token_hash: str, 
     stmt = a.insert().values(user_id=user_id, name=name, token_hash=token_hash, created_at=now,
                              last_used_at=None).returning(a.c.id)
     return int(conn.execute(stmt).scalar_one())
+
+
+def lock_user_tokens(conn: Connection, *, user_id: str) -> int:
+    """How many tokens the user holds, with their user row locked until the transaction ends (PostgreSQL; SQLite
+    has one writer at a time), so two creations at once cannot both pass a limit."""
+    conn.execute(select(users.c.id).where(users.c.id == user_id).with_for_update())
+    return int(conn.execute(select(func.count()).select_from(a).where(a.c.user_id == user_id)).scalar_one())
 
 
 def user_tokens(conn: Connection, *, user_id: str) -> list[TokenRow]:

@@ -23,6 +23,7 @@ from tasksvc_run.bot.webhook import make_intake, webhook
 from tasksvc_run.clock import Clock, SystemClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
+from tasksvc_run.proxy.limits import MAX_BODY
 
 log = logging.getLogger(__name__)
 # Seconds the inbox writer and the processor each get at shutdown to finish the transaction under way; what is not
@@ -34,7 +35,8 @@ def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock
                  fatal: FatalStop | None = None) -> web.Application:
     """The bot app; without ``db`` it opens (and at cleanup closes) the configured database, already migrated.
     ``fatal`` stops the serving process on a schema error (by default nothing is stopped: an app inside a test)."""
-    app = web.Application()
+    # The proxy's limit (SPEC section 28): a well-formed event the proxy passes on is never refused here.
+    app = web.Application(client_max_size=MAX_BODY)
     app[keys.SETTINGS] = settings
     app[keys.DB] = db if db is not None else Database.from_url(settings.sqlalchemy_url)
     app[keys.CLOCK] = clock or SystemClock()

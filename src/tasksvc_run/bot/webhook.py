@@ -22,6 +22,7 @@ from aiohttp import web
 
 from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_event
 from taskcore.gateway.inbound_models import canonical_event
+from taskcore.gateway.repair import repaired
 from taskcore.services.conversation.road import Arrived, Handled, stored_event
 from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
@@ -30,6 +31,7 @@ from tasksvc_run.bot.inbox_writer import InboxWriter, NotStored
 from tasksvc_run.bot.processor import InboxProcessor
 from tasksvc_run.bot.runner import EventRunner
 from tasksvc_run.problems import problem
+from tasksvc_run.proxy.limits import MAX_BODY
 
 SECRET_HEADER = "X-Webhook-Secret"  # noqa: S105 - the header's name, not a secret
 RETRY_AFTER = "5"
@@ -70,23 +72,35 @@ def _json_object(body: bytes) -> dict[str, Any] | str:
 
 
 def _as_text(body: bytes, payload: dict[str, Any]) -> str:
-    """The body as stored: the text received (JSON may also come in UTF-16 or -32: then re-encoded)."""
+    """The body as stored: the text received (JSON may also come in UTF-16 or -32, or hold an encoded surrogate: then
+    re-encoded, repaired, so that the text always encodes)."""
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
-        return json.dumps(payload, ensure_ascii=False)
+        return json.dumps(repaired(payload), ensure_ascii=False)
+
+
+async def _received(request: web.Request) -> tuple[bytes, dict[str, Any]] | web.Response:
+    """The body and the JSON object it holds, or the problem answer: 413 past the proxy's limit (the same 10 MiB),
+    400 when it is not a JSON object."""
+    try:
+        body = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        return problem(413, f"webhook bodies are limited to {MAX_BODY // 2**20} MiB")
+    payload = _json_object(body)
+    return problem(400, payload) if isinstance(payload, str) else (body, payload)
 
 
 async def webhook(request: web.Request) -> web.Response:
-    """Store a gateway event and acknowledge it; 401 bad secret, 400 not a JSON object, 503 when it could not be
-    stored in time or too many events wait (the gateway delivers the event again later)."""
+    """Store a gateway event and acknowledge it; 401 bad secret, 413 over the proxy's body limit, 400 not a JSON
+    object, 503 when it could not be stored in time or too many events wait (the gateway delivers it again later)."""
     app = request.app
     if not secret_ok(request, app[keys.SETTINGS]):
         return problem(401, "missing or wrong X-Webhook-Secret")
-    body = await request.read()
-    payload = _json_object(body)
-    if isinstance(payload, str):
-        return problem(400, payload)
+    received = await _received(request)
+    if isinstance(received, web.Response):
+        return received
+    body, payload = received
     path_event = request.match_info.get("event")
     event = parse_event(payload, path_event=path_event)
     name = canonical_event(str(payload.get("event") or path_event or "")) or "unknown"

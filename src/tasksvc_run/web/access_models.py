@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from taskcore.services.tokens import MAX_TOKEN_NAME
+from tasksvc_run.web.models import TEXT
 
 
 class CalendarOut(BaseModel):
@@ -22,7 +23,7 @@ class TokenBody(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     # Checked by taskcore (a Spanish 422 naming the field), after markup and extra whitespace are removed.
-    name: Annotated[str, WithJsonSchema({"type": "string", "minLength": 1})] = Field(
+    name: Annotated[str, WithJsonSchema(TEXT)] = Field(
         description=f"1 to {MAX_TOKEN_NAME} characters of plain text.")
 
 

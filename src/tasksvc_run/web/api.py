@@ -199,7 +199,7 @@ ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("DELETE", "/api/me/calendar", calendar.delete_calendar, "deleteCalendar",
              "Revoke my calendar feed (its address answers 404)", None, errors=(415, 429), status=204),
     ApiRoute("POST", "/api/me/tokens", tokens.create_token, "createToken", "Create a personal API token (shown once)",
-             am.TokenCreated, body=am.TokenBody, errors=(415, 422, 429), status=201),
+             am.TokenCreated, body=am.TokenBody, errors=(409, 415, 422, 429), status=201),
     ApiRoute("GET", "/api/me/tokens", tokens.list_tokens, "listTokens", "My API tokens (never the secret)",
              am.TokenList),
     ApiRoute("DELETE", "/api/me/tokens/{id}", tokens.delete_token, "deleteToken", "Revoke one of my API tokens",

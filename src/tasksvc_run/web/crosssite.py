@@ -23,9 +23,16 @@ JSON_TYPE = "application/json"
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 
 
+def media_type(request: web.Request) -> str | None:
+    """The Content-Type's media type in lower case (parameters such as charset dropped), None without one. Read
+    here rather than by aiohttp, whose parser fails on some malformed values instead of answering."""
+    raw = request.headers.get("Content-Type")
+    return None if raw is None else raw.partition(";")[0].strip().lower()
+
+
 def declares_json(request: web.Request) -> bool:
     """True when the request's Content-Type is application/json (parameters such as charset allowed)."""
-    return "Content-Type" in request.headers and request.content_type == JSON_TYPE
+    return media_type(request) == JSON_TYPE
 
 
 def require_same_site_write(request: web.Request) -> None:

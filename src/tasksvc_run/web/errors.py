@@ -16,6 +16,7 @@ from aiohttp.typedefs import Handler
 from taskcore.errors import (
     Conflict,
     Forbidden,
+    LimitReached,
     NotFound,
     RateLimited,
     TaskcoreError,
@@ -95,6 +96,8 @@ def _from_taskcore(exc: TaskcoreError) -> RequestProblem:
     if isinstance(exc, ValidationError):
         errors = [{"field": exc.field, "message": str(exc)}] if exc.field else []
         return RequestProblem(422, "validation", str(exc) if not errors else "Hay datos no válidos.", errors)
+    if isinstance(exc, LimitReached):
+        return RequestProblem(409, "limit-reached", str(exc).capitalize() + ".")
     if isinstance(exc, RateLimited):
         return RequestProblem(429, "rate-limited", f"Demasiadas acciones seguidas; espera {exc.retry_after} s.")
     for kind_of, status, kind, detail in _TRANSLATION:

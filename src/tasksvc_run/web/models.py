@@ -14,6 +14,8 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from taskcore.dates import parse_iso_date
 from taskcore.errors import InvalidDate
 from taskcore.services.task_lists import MyTasksQuery
+from taskcore.text import VISIBLE_CHARACTER
+from taskcore.zones import known_zone_names
 
 MAX_PAGE = 1_000_000
 MAX_SOON_DAYS = 36_500  # a hundred years: beyond it today + N would leave the calendar
@@ -82,6 +84,17 @@ def _no_default(schema: dict[str, Any]) -> None:
     schema.pop("default", None)  # absent means unchanged
 
 
+# What the server accepts, declared for clients and for tools that generate requests from the document (SPEC 28):
+# taskcore still validates, with its own Spanish messages.
+TEXT = {"type": "string", "minLength": 1, "pattern": VISIBLE_CHARACTER}  # not blank once sanitised
+TIME_PATTERN = r"^\s*([01]?[0-9]|2[0-3]):[0-5]?[0-9]\s*$"  # H:M or HH:MM, 24 h (normalize_reminder_time)
+
+
+def _zone_schema(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+    schema["anyOf"] = [{"type": "string", "enum": known_zone_names()}, {"type": "null"}]
+
+
 class PreferencesBody(BaseModel):
     """Body of POST /api/me/preferences; an absent (or null) time keeps the saved one; an absent tz keeps the zone,
     a null one goes back to the default (the phone number's country, else TZ)."""
@@ -89,9 +102,11 @@ class PreferencesBody(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     freq: Freq
-    time: str | None = Field(None, description="HH:MM or H:M, 24 h; normalised to HH:MM.")
-    tz: str | None = Field(None, description="An IANA time zone (any case), e.g. America/Bogota; null: the default.",
-                           json_schema_extra=_no_default)
+    time: Annotated[str | None, WithJsonSchema({"anyOf": [{"type": "string", "pattern": TIME_PATTERN},
+                                                          {"type": "null"}]})] = Field(
+        None, description="HH:MM or H:M, 24 h; normalised to HH:MM.")
+    tz: str | None = Field(None, description="An IANA time zone (any case is accepted), e.g. America/Bogota; null: "
+                                             "the default.", json_schema_extra=_zone_schema)
 
 
 class TaskPatch(BaseModel):
@@ -100,7 +115,7 @@ class TaskPatch(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     due_date: IsoDate | None = Field(None, description="YYYY-MM-DD; null clears it.", json_schema_extra=_no_default)
-    description: Annotated[str | None, WithJsonSchema({"type": "string", "minLength": 1})] = Field(
+    description: Annotated[str | None, WithJsonSchema(TEXT)] = Field(
         None, description="Plain text, 1 to 1000 characters after sanitising.", json_schema_extra=_no_default)
 
     completion: Annotated[Completion | None, WithJsonSchema({"type": "string", "enum": ["any", "each"]})] = Field(

@@ -26,6 +26,15 @@ SECURITY_SCHEMES = {
                "Tokens page; a request must not carry the session cookie as well (400)."},
 }
 _PATH_PARAM = re.compile(r"\{(\w+)\}")
+WRITES = frozenset({"POST", "PATCH", "PUT", "DELETE"})
+# SPEC 16: a write under /api that the session cookie authenticates declares JSON, with a body or without one (415
+# otherwise); one a bearer token authenticates need not. A write with a body declares it through its requestBody
+# either way; for one without, the declaration is part of what the session needs, so it is a scheme of its own.
+JSON_WRITE_SCHEME = {"type": "apiKey", "in": "header", "name": "Content-Type",
+                     "description": "Not a secret: with the session cookie, a write without a body still sends "
+                                    "`Content-Type: application/json` (415 otherwise); a bearer token needs no such "
+                                    "header."}
+BODYLESS_WRITE_SECURITY: list[dict[str, list[str]]] = [{"session": [], "jsonWrite": []}, {"bearer": []}]
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds until the bucket holds a token again.",
                                 "schema": {"type": "integer", "minimum": 1}}}
 
@@ -92,6 +101,8 @@ def _operation(route: ApiRoute) -> dict[str, Any]:
     if route.body is not None:
         schema = {"$ref": REF.format(model=route.body.__name__)}
         operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": schema}}}
+    elif route.method in WRITES:
+        operation["security"] = BODYLESS_WRITE_SECURITY
     return operation
 
 
@@ -108,6 +119,7 @@ def build_document(routes: Iterable[ApiRoute], *, version: str) -> dict[str, Any
                                 "problem details. Writes (POST, PATCH, DELETE) are rate limited per user. "
                                 "Authenticate with the session cookie or with `Authorization: Bearer <token>`."},
         "paths": paths,
-        "components": {"schemas": _components(routes), "securitySchemes": SECURITY_SCHEMES},
+        "components": {"schemas": _components(routes),
+                       "securitySchemes": {**SECURITY_SCHEMES, "jsonWrite": JSON_WRITE_SCHEME}},
         "security": [{"session": []}, {"bearer": []}],  # either one; both in one request is a 400
     }

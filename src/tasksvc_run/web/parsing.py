@@ -10,6 +10,7 @@ from aiohttp import web
 
 from taskcore.errors import Forbidden, NotFound
 from taskcore.identity import normalize_group_id
+from tasksvc_run.web.crosssite import declares_json
 from tasksvc_run.web.errors import RequestProblem, invalid_fields
 
 M = TypeVar("M", bound=pydantic.BaseModel)
@@ -44,7 +45,7 @@ def parse_query(request: web.Request, model: type[M]) -> M:
 
 def require_json_type(request: web.Request) -> None:
     """415 for a body that is not application/json (with SameSite=Lax, this keeps cross-site forms out)."""
-    if request.body_exists and request.content_type != JSON_TYPE:
+    if request.body_exists and not declares_json(request):
         raise RequestProblem(415, "unsupported-media-type", "El cuerpo debe ser JSON (Content-Type: application/json).")
 
 

@@ -77,12 +77,15 @@ async def session_middleware(request: web.Request, handler: Handler) -> web.Stre
 
 @web.middleware
 async def api_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every /api path needs a session or an API token (A1, SPEC 22); every write under /api takes a token from the
-    user's bucket, then must declare JSON unless an API token authenticated it (crosssite)."""
+    """Every /api path needs a session or an API token (A1, SPEC 22); a path or method the API does not have is
+    404 or 405 (with Allow) before anything else (SPEC 28); every write under /api takes a token from the user's
+    bucket, then must declare JSON unless an API token authenticated it (crosssite)."""
     if is_api(request):
         user = request.get(USER)
         if user is None:
             raise Unauthorized("no valid session")
+        if request.match_info.http_exception is not None:
+            raise request.match_info.http_exception
         if request.method in WRITE_METHODS:
             decision = request.app[LIMITER].check(user, request.app[CLOCK].monotonic())
             if not decision.allowed:

@@ -1,0 +1,89 @@
+"""The OpenAPI document's constraints are the server's (SPEC section 28): what the schema lets a generator produce,
+taskcore accepts, and what it forbids, taskcore refuses."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import pytest
+
+from taskcore.errors import InvalidTime, InvalidTimeZone
+from taskcore.reminders import normalize_reminder_time
+from taskcore.text import INVISIBLE_RANGES, VISIBLE_CHARACTER, clean_text
+from taskcore.zones import known_zone_names, parse_time_zone
+from tasksvc_run.web.api import document
+from tasksvc_run.web.models import TIME_PATTERN
+
+SCHEMAS = document()["components"]["schemas"]
+
+
+def _invisible(code: int) -> bool:
+    char = chr(code)
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Cs")
+
+
+def test_the_invisible_ranges_are_every_control_format_surrogate_and_space_code_point_of_this_python() -> None:
+    listed = {code for low, high in INVISIBLE_RANGES for code in range(low, high + 1)}
+    assert listed == {code for code in range(0x110000) if _invisible(code)}
+
+
+@pytest.mark.parametrize("text", ["\u008d", " \t\n", "\u200b\u200e", "\x00\x1f", "\ufeff \u3000", "\U000e0041"])
+def test_a_text_of_invisible_characters_does_not_match_the_pattern_and_is_blank_once_cleaned(text: str) -> None:
+    assert re.search(VISIBLE_CHARACTER, text) is None
+    assert clean_text(text) == ""
+
+
+@pytest.mark.parametrize("text", ["a", " ñ ", "\u200b😀", "\U0001f600", "\u0378"])
+def test_a_text_holding_a_visible_character_matches_and_keeps_it(text: str) -> None:
+    assert re.search(VISIBLE_CHARACTER, text) is not None
+    assert clean_text(text) != ""
+
+
+def test_names_and_descriptions_carry_the_pattern() -> None:
+    assert SCHEMAS["TokenBody"]["properties"]["name"]["pattern"] == VISIBLE_CHARACTER
+    assert SCHEMAS["TaskPatch"]["properties"]["description"]["pattern"] == VISIBLE_CHARACTER
+
+
+@pytest.mark.parametrize("value", ["8:30", "08:30", "0:0", "23:59", " 7:05 ", "19:5"])
+def test_a_time_the_pattern_allows_is_accepted(value: str) -> None:
+    assert re.search(TIME_PATTERN, value)
+    normalize_reminder_time(value)
+
+
+@pytest.mark.parametrize("value", ["24:00", "8:60", "830", "8.30", "", "08:30:00", "١:٢"])
+def test_a_time_the_pattern_forbids_is_refused(value: str) -> None:
+    assert re.search(TIME_PATTERN, value) is None
+    with pytest.raises(InvalidTime):
+        normalize_reminder_time(value)
+
+
+def test_the_time_of_preferences_is_null_or_the_pattern() -> None:
+    time = SCHEMAS["PreferencesBody"]["properties"]["time"]
+    assert time["anyOf"] == [{"type": "string", "pattern": TIME_PATTERN}, {"type": "null"}]
+
+
+def test_the_zone_is_null_or_one_of_the_names_the_server_knows_and_every_one_is_accepted() -> None:
+    names, null = SCHEMAS["PreferencesBody"]["properties"]["tz"]["anyOf"]
+    assert null == {"type": "null"}
+    assert names["enum"] == known_zone_names()
+    assert {"America/Bogota", "Europe/Madrid", "UTC"} <= set(names["enum"])
+    assert all(parse_time_zone(name).key == name for name in names["enum"])
+    with pytest.raises(InvalidTimeZone):
+        parse_time_zone("")
+
+
+def test_a_write_without_a_body_needs_the_json_declaration_with_the_session_and_nothing_with_a_token() -> None:
+    paths = document()["paths"]
+    bodyless = [(path, method) for path, item in paths.items() for method, operation in item.items()
+                if method in ("post", "patch", "put", "delete") and "requestBody" not in operation]
+    assert bodyless
+    for path, method in bodyless:
+        assert paths[path][method]["security"] == [{"session": [], "jsonWrite": []}, {"bearer": []}]
+        assert "415" in paths[path][method]["responses"]
+    scheme = document()["components"]["securitySchemes"]["jsonWrite"]
+    assert (scheme["type"], scheme["in"], scheme["name"]) == ("apiKey", "header", "Content-Type")
+
+
+def test_the_twenty_first_token_is_documented_as_a_409() -> None:
+    assert "409" in document()["paths"]["/api/me/tokens"]["post"]["responses"]
