@@ -84,6 +84,10 @@ class Metrics:
     cleanup_runs: Labelled
     webhook_requests: Labelled
     webhook_seconds: Observing
+    webhook_repairs: Counting
+    webhook_echoes: Counting
+    gateway_connected: Setting
+    webhook_delivery_ok: Setting
 
     def __init__(self, db: Database | None = None, *, enabled: bool = True, clock: Clock | None = None) -> None:
         self.registry: Any = None

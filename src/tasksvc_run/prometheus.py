@@ -133,6 +133,7 @@ def register(metrics: Metrics, db: Database | None, clock: Clock | None = None) 
     metrics.webhook_seconds = Histogram(
         "webhook_processing_seconds", "Time to process one webhook event.", registry=reg,
         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+    _watchdog_metrics(metrics, reg)
     for job in SYNC_JOBS:  # every seed name shows from the first scrape, at zero
         metrics.sync_runs.labels(job=job)
     for outcome in REMINDER_OUTCOMES:  # so a dashboard shows 0, not "no data", before the first reminder
@@ -141,3 +142,21 @@ def register(metrics: Metrics, db: Database | None, clock: Clock | None = None) 
         metrics.reactions_sent.labels(emoji=emoji)
         metrics.reactions_failed.labels(emoji=emoji)
     reg.register(DatabaseCollector(db, clock or SystemClock()))
+
+
+def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry) -> None:
+    """SPEC section 26: the webhook's repairs, its echoes, and the two gauges an operator alerts on."""
+    metrics.webhook_repairs = Counter(
+        "webhook_repairs", "Times the gateway's webhook configuration was found different and set again.",
+        registry=reg)
+    metrics.webhook_echoes = Counter(
+        "webhook_echoes", "send.message echoes received (the gateway reached the webhook with a bot's send).",
+        registry=reg)
+    metrics.gateway_connected = Gauge(
+        "gateway_connected", "1 while the gateway's WhatsApp session is open, 0 after connection.update close.",
+        registry=reg)
+    metrics.webhook_delivery_ok = Gauge(
+        "webhook_delivery_ok", "0 when sends are accepted but their echoes stop arriving (the webhook is silent).",
+        registry=reg)
+    metrics.gateway_connected.set(1)
+    metrics.webhook_delivery_ok.set(1)
