@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -17,6 +18,7 @@ from taskcore.gateway.client import GatewayClient
 from taskcore.services.takeover import take_over_dead_leases
 from taskcore.storage.db import Database
 from tasksvc_run import keys
+from tasksvc_run.bot.watchdog import Watchdog
 from tasksvc_run.bot.webhook_keeper import WEBHOOK_EVENTS, keep_webhook, set_webhook
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
 from tasksvc_run.clock import Clock, SystemClock
@@ -60,10 +62,13 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
     await take_over(db, clock)
     session = aiohttp.ClientSession() if settings.gateway_api_url else None
     client = GatewayClient.from_settings(session, settings) if session else None
+    watchdog = Watchdog(db, client, settings=settings, metrics=metrics, clock=clock) if client else None
     worker = None
-    if client is not None:
+    if client is not None and watchdog is not None:
         worker = QueueWorker(db, client, clock=clock, metrics=metrics, config=WorkerConfig.from_settings(settings),
-                             fatal=fatal)
+                             fatal=fatal, on_sent=watchdog.accepted)
+        watchdog.worker = worker
+        app[keys.WATCHDOG] = watchdog
         worker.start()
     else:
         log.warning("GATEWAY_API_URL is not set: outbound messages stay queued")
@@ -72,8 +77,9 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
                                        fatal=fatal))
     app[keys.OUTBOUND] = notifier
     app[keys.SYNC] = runtime
-    registration = (asyncio.create_task(keep_webhook(client, settings, metrics), name="webhook-keeper")
-                    if client and settings.webhook_url else None)
+    registration = None
+    if client and watchdog and settings.webhook_url:  # the bot manages the gateway's webhook (SPEC section 26)
+        registration = asyncio.gather(keep_webhook(client, settings, metrics), watchdog.start(), watchdog.run())
     if settings.schedulers_enabled:
         runtime.start()
     try:
@@ -83,7 +89,7 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _shutdown(
-    runtime: SchedulerRuntime, *, registration: asyncio.Task[None] | None, worker: QueueWorker | None,
+    runtime: SchedulerRuntime, *, registration: asyncio.Future[Any] | None, worker: QueueWorker | None,
     session: aiohttp.ClientSession | None,
 ) -> None:
     await runtime.stop()

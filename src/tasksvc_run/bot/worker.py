@@ -89,10 +89,10 @@ class QueueWorker:
     def __init__(
         self, db: Database, sender: Sender, *, clock: Clock, metrics: Metrics, config: WorkerConfig | None = None,
         jitter: Callable[[], float] = random_jitter, owner: str | None = None, fatal: FatalStop | None = None,
-        monotonic: Callable[[], float] = time.monotonic,
+        monotonic: Callable[[], float] = time.monotonic, on_sent: Callable[[str | None], None] | None = None,
     ) -> None:
         """``monotonic``: the seconds the send rate is kept in, real ones like the waits (a frozen test clock
-        would stop a paced worker)."""
+        would stop a paced worker); ``on_sent``: told the gateway's id of every accepted send (the watchdog)."""
         self.db, self.sender, self.clock, self.metrics = db, sender, clock, metrics
         self._outage = Outage("outbound", fatal or FatalStop())
         self.config = config or WorkerConfig()
@@ -104,6 +104,8 @@ class QueueWorker:
         self._in_flight: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._stopping = False
+        self._paused = False
+        self._on_sent = on_sent
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -139,6 +141,20 @@ class QueueWorker:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
 
+    def pause(self) -> None:
+        """Claim nothing until ``resume()`` (the gateway is disconnected: jobs wait, no attempt is spent)."""
+        self._paused = True
+
+    def resume(self) -> None:
+        """Claim again, now."""
+        self._paused = False
+        self.notify()
+
+    @property
+    def paused(self) -> bool:
+        """Whether claiming is paused."""
+        return self._paused
+
     @property
     def in_flight(self) -> int:
         """How many sends are under way."""
@@ -163,7 +179,7 @@ class QueueWorker:
         return ahead if ahead > 0 else self.config.poll_interval
 
     async def _claim_more(self) -> None:
-        free = self.config.concurrency - len(self._in_flight)
+        free = 0 if self._paused else self.config.concurrency - len(self._in_flight)
         now = self._monotonic()
         if self._pace is not None and free > 0:
             free = self._pace.allowance(now, horizon=PACE_HORIZON, most=free)
@@ -200,6 +216,8 @@ class QueueWorker:
             await self._record_failure(job, FailureKind.RETRY, f"{type(exc).__name__}: {exc}")
         else:
             await self._record_outcome(job, queue.mark_sent, gateway_message_id=message_id)
+            if self._on_sent is not None:
+                self._on_sent(message_id)
             self.metrics.outbound_sent.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:
                 self.metrics.reactions_sent.labels(emoji=job.label or "other").inc()
