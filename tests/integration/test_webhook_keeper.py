@@ -113,3 +113,15 @@ async def test_a_lost_configuration_is_restored_by_the_bot_within_one_check_inte
     assert gateway.webhook is not None
     assert gateway.webhook["events"] == list(WEBHOOK_EVENTS)
     assert len(gateway.calls_to("webhook/set")) == 2
+
+
+async def test_at_start_a_missing_configuration_is_a_registration_not_a_repair(
+    gateway: FakeGateway, session: aiohttp.ClientSession
+) -> None:
+    metrics = Metrics()
+    assert await ensure_webhook(client_of(session, gateway.url), settings(), metrics, first=True)
+    assert gateway.webhook is not None
+    assert repairs(metrics) == 0
+    gateway.lose_webhook()
+    assert await ensure_webhook(client_of(session, gateway.url), settings(), metrics)
+    assert repairs(metrics) == 1

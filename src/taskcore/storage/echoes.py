@@ -19,8 +19,8 @@ def record_echo(conn: Connection, echo: SentMessage, *, now: datetime) -> bool:
     """Keep one echo (once per message id); whether it was new."""
     stmt = dialect_insert(conn.dialect.name, ge).values(
         message_id=echo.message_id, chat_id=echo.chat_id, digest=echo.digest, quoted_id=echo.quoted_id,
-        received_at=now).on_conflict_do_nothing(index_elements=[ge.c.message_id])
-    return bool(conn.execute(stmt).rowcount)
+        received_at=now).on_conflict_do_nothing(index_elements=[ge.c.message_id]).returning(ge.c.message_id)
+    return conn.execute(stmt).scalar_one_or_none() is not None
 
 
 def echoed_among(conn: Connection, message_ids: Collection[str]) -> set[str]:

@@ -59,8 +59,9 @@ async def differences(client: GatewayClient, settings: Settings) -> list[str] | 
     return [check.name for check in checks if check.blocking]
 
 
-async def ensure_webhook(client: GatewayClient, settings: Settings, metrics: Metrics) -> bool:
-    """Read the webhook configuration and set it again when it differs (or cannot be read); whether it was set."""
+async def ensure_webhook(client: GatewayClient, settings: Settings, metrics: Metrics, *, first: bool = False) -> bool:
+    """Read the webhook configuration and set it again when it differs (or cannot be read); whether it was set.
+    ``first``: the check at start, where no configuration at all is a first registration, not a repair."""
     if not settings.webhook_url:
         return False
     found = await differences(client, settings)
@@ -68,7 +69,7 @@ async def ensure_webhook(client: GatewayClient, settings: Settings, metrics: Met
         return False
     if not await set_webhook(client, settings):
         return False
-    if found is None:
+    if found is None or (first and found == ["webhook"]):
         log.info("webhook registered", extra={"url": shown_url(settings.webhook_url),
                                               "secret_header": settings.webhook_secret is not None})
         return True
@@ -81,9 +82,11 @@ async def ensure_webhook(client: GatewayClient, settings: Settings, metrics: Met
 async def keep_webhook(client: GatewayClient, settings: Settings, metrics: Metrics, *,
                        sleep: Sleep = asyncio.sleep) -> None:
     """``ensure_webhook`` at start and every WEBHOOK_CHECK_INTERVAL_MS, until cancelled."""
+    first = True
     while True:
         try:
-            await ensure_webhook(client, settings, metrics)
+            await ensure_webhook(client, settings, metrics, first=first)
         except Exception:
             log.exception("webhook check failed")
+        first = False
         await sleep(settings.webhook_check_interval_ms / 1000)
