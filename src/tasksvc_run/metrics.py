@@ -85,6 +85,7 @@ class Metrics:
     webhook_requests: Labelled
     webhook_seconds: Observing
     webhook_repairs: Counting
+    outbound_in_doubt: Labelled
     webhook_echoes: Counting
     gateway_connected: Setting
     webhook_delivery_ok: Setting

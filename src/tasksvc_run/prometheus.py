@@ -149,6 +149,9 @@ def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry) -> None:
     metrics.webhook_repairs = Counter(
         "webhook_repairs", "Times the gateway's webhook configuration was found different and set again.",
         registry=reg)
+    metrics.outbound_in_doubt = Counter(
+        "outbound_in_doubt_settled", "Jobs in doubt (their sender died mid-send) settled before any resend, by how: "
+        "echo, gateway (its store of sent messages) or not_sent (sent again).", ["how"], registry=reg)
     metrics.webhook_echoes = Counter(
         "webhook_echoes", "send.message echoes received (the gateway reached the webhook with a bot's send).",
         registry=reg)

@@ -32,6 +32,15 @@ class SentMessage:
     chat_id: str
     digest: str | None
     quoted_id: str | None
+    timestamp: int | None = None  # messageTimestamp, unix seconds
+
+
+def _seconds(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    return int(value) if isinstance(value, str) and value.isdigit() else None
 
 
 def _text(message: Mapping[str, Any]) -> str | None:
@@ -61,7 +70,8 @@ def sent_message(record: object) -> SentMessage | None:
     raw = record.get("message")
     message: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     text = _text(message)
-    return SentMessage(ident, chat, None if text is None else text_digest(text), _quoted(record, message))
+    return SentMessage(ident, chat, None if text is None else text_digest(text), _quoted(record, message),
+                       _seconds(record.get("messageTimestamp")))
 
 
 def parse_echo(payload: Mapping[str, Any], *, path_event: str | None = None) -> SentMessage | None:

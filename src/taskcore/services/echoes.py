@@ -32,3 +32,9 @@ def unclaimed_echo(
 def forget_echoes(db: Database, *, before: datetime) -> int:
     """Delete echoes received before ``before``; how many."""
     return db.transact(lambda conn: echoes.forget_echoes(conn, before=before))
+
+
+def named_by_jobs(db: Database, message_ids: Collection[str]) -> set[str]:
+    """Which of ``message_ids`` a queue job already records as sent."""
+    with db.read() as conn:
+        return echoes.named_by_jobs(conn, message_ids)

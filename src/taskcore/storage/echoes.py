@@ -47,3 +47,12 @@ def unclaimed_echo(
 def forget_echoes(conn: Connection, *, before: datetime) -> int:
     """Delete the echoes received before ``before``; how many."""
     return int(conn.execute(delete(ge).where(ge.c.received_at < before)).rowcount)
+
+
+def named_by_jobs(conn: Connection, message_ids: Collection[str]) -> set[str]:
+    """Which of ``message_ids`` a queue job already records as its gateway message."""
+    if not message_ids:
+        return set()
+    oq = outbound_queue
+    rows = conn.execute(select(oq.c.gateway_message_id).where(oq.c.gateway_message_id.in_(list(message_ids))))
+    return {str(ident) for ident in rows.scalars()}
