@@ -110,12 +110,13 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
 }
 
 
-def cmd_doctor() -> int:
-    """Check the configuration and the gateway; say what keeps the bot silent and how to fix it."""
+def cmd_doctor(*, probe: bool = False) -> int:
+    """Check the configuration and the gateway; say what keeps the bot silent and how to fix it (``--probe``: and
+    whether a probe's echo reaches the bot within 15 s)."""
     from tasksvc_run.doctor import run_doctor
 
     setup_logging("doctor")
-    return run_doctor()
+    return run_doctor(probe=probe)
 
 
 def cmd_commands_sheet() -> int:
@@ -156,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_parser(name, help=help_text)
     for name, (help_text, _) in WITHOUT_SETTINGS.items():
         sub.add_parser(name, help=help_text)
+    sub.choices["doctor"].add_argument("--probe", action="store_true",
+                                       help="also send a probe to the bot's own number and wait for its echo (15 s)")
     backup = sub.add_parser("backup", help="copy the live SQLite database to a file (online backup)")
     backup.add_argument("destination", help="file to write, e.g. /backup/tasks-2026-11-22.db")
     return parser
@@ -164,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     args = build_parser().parse_args(argv)
+    if args.command == "doctor":
+        return cmd_doctor(probe=args.probe)
     if args.command in WITHOUT_SETTINGS:
         return WITHOUT_SETTINGS[args.command][1]()
     if args.command == "dev":
