@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from tasksvc_run.devgateway.local import LocalGateway
 from tests.fakes.gateway import FakeGateway
 
 HEADERS = {"apikey": "test-api-key"}
@@ -151,3 +152,12 @@ async def test_find_messages_finds_what_was_sent_newest_first_and_by_id(gateway:
 
 async def test_find_messages_without_where_is_refused(gateway: FakeGateway) -> None:
     assert (await call(gateway, "POST", "/chat/findMessages/taskbot", {}))[0] == 400
+
+
+async def test_the_dev_gateway_of_tasksvc_dev_echoes_to_the_registered_webhook_too(receiver: Receiver) -> None:
+    async with LocalGateway() as local:
+        local.store_webhook(receiver.url, events=["SEND_MESSAGE"])
+        status, answer = await call(local, "POST", "/message/sendText/taskbot", TEXT)
+        assert status == 201
+        await receiver.wait(1)
+    assert receiver.got[0][1]["data"]["key"]["id"] == answer["key"]["id"]
