@@ -1,9 +1,11 @@
-"""Nothing acknowledged is lost (SPEC section 17): the bot killed with SIGKILL at random moments under webhook load
-through the proxy, with and without a held write lock and with a send hanging at the gateway; every acknowledged
-event ends with exactly one task and one reply, and after each restart the first reply leaves within 5 s.
+"""Nothing acknowledged is lost (SPEC section 17), nothing sent twice (SPEC section 26): the bot killed with SIGKILL
+at random moments under webhook load through the proxy, with and without a held write lock, with a send hanging at
+the gateway, and with a send carried out whose answer the bot never got; every acknowledged event ends with exactly
+one task and one reply sent once, and after each restart the first reply leaves within 5 s.
 
-The default run kills three times; the slow version (``nox -s faults``) ten times with 400 events. The figures are
-printed (``-s``) for the record: docs/benchmarks.md, "Chaos".
+The default run kills three times; the slow versions (``nox -s faults``) ten times with 400 events, and two units on
+one PostgreSQL database behind a round-robin balancer, each killed in turn. The figures (duplicates, in-doubt jobs
+settled by echo, by the gateway's store, or shown not sent) are printed (``-s``) for the record.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -42,7 +42,7 @@ async def settle(db: Database, job: QueueJob, find: FindMessages | None) -> tupl
         return Settled.NOT_SENT, None
     chat = chat_number(job.chat_id)
     chat_jid, digest, quoted = body_fingerprint(chat, job.payload)
-    since = job.created_at or datetime.min
+    since = job.created_at or datetime.min.replace(tzinfo=UTC)
     echoed = await asyncio.to_thread(echoes.unclaimed_echo, db, chat_id=chat_jid, digest=digest, quoted_id=quoted,
                                      since=since)
     if echoed is not None:
