@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -46,6 +46,11 @@ class FailureKind(StrEnum):
     PERMANENT = "permanent"
 
 
+IN_DOUBT = "in doubt: "  # how last_error marks a job whose last attempt may have gone out (SPEC section 26)
+IN_DOUBT_DIED = IN_DOUBT + "the process sending it died"
+IN_DOUBT_LEASE = IN_DOUBT + "its lease ran out during the send"
+
+
 @dataclass(frozen=True, slots=True)
 class QueueJob:
     """A claimed job; ``attempts`` already counts the attempt this claim is for."""
@@ -57,6 +62,8 @@ class QueueJob:
     label: str | None
     attempts: int
     max_attempts: int
+    in_doubt: bool = False  # its last attempt may have been accepted (its sender died): settle before sending
+    created_at: datetime | None = None
 
 
 def retry_delay(attempt: int, *, base_ms: int, max_ms: int, jitter: float) -> timedelta:

@@ -119,6 +119,9 @@ class Settings(BaseSettings):
     gateway_max_sends_per_min: int = Field(default=DEFAULT_MAX_SENDS_PER_MIN, ge=1)
     proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
     webhook_store_timeout_ms: int = Field(default=3_000, ge=1)
+    webhook_check_interval_ms: int = Field(default=600_000, ge=1)
+    watchdog_echo_seconds: int = Field(default=120, ge=1)
+    watchdog_idle_minutes: int = Field(default=60, ge=1)
     log_format: Literal["kv", "json"] = "kv"
 
     _interval_warnings: list[str] = PrivateAttr(default_factory=list)

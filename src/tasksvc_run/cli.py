@@ -129,12 +129,13 @@ HIDDEN: dict[str, Callable[[Settings], int]] = {"devgateway": cmd_devgateway, "_
 STARTS_A_BOT = frozenset({"bot", "_plan"})
 
 
-def cmd_doctor() -> int:
-    """Check the configuration and the gateway; say what keeps the bot silent and how to fix it."""
+def cmd_doctor(*, probe: bool = False) -> int:
+    """Check the configuration and the gateway; say what keeps the bot silent and how to fix it (``--probe``: and
+    whether a probe's echo reaches the bot within 15 s)."""
     from tasksvc_run.doctor import run_doctor
 
     setup_logging("doctor")
-    return run_doctor()
+    return run_doctor(probe=probe)
 
 
 def cmd_commands_sheet() -> int:
@@ -201,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
     for name in HIDDEN:  # no help: argparse leaves them out of the list
         sub.add_parser(name)
+    sub.choices["doctor"].add_argument("--probe", action="store_true",
+                                       help="also send a probe to the bot's own number and wait for its echo (15 s)")
     return parser
 
 
@@ -233,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command in SUPERVISING:
         return _supervise(args.command)
+    if args.command == "doctor":
+        return cmd_doctor(probe=args.probe)
     if args.command in WITHOUT_SETTINGS:
         return WITHOUT_SETTINGS[args.command][1]()
     settings = _settings_or_exit()

@@ -12,7 +12,8 @@ MEANINGS: dict[str, str] = {
     "gateway_api_url": "Base URL of the messaging gateway (Evolution API v2). Unset: nothing is sent; messages wait.",
     "gateway_api_instance": "Gateway instance name or id.",
     "gateway_api_key": "API key for outbound gateway calls (`apikey` header). Secret.",
-    "webhook_url": "Public webhook URL; when set, the bot registers it with the gateway at start.",
+    "webhook_url": "Public webhook URL; when set, the bot registers it with the gateway at start, keeps it set "
+                   "(WEBHOOK_CHECK_INTERVAL_MS) and runs the echo watchdog.",
     "messaging_community_id": "Community whose groups are synchronised (`<digits>@g.us`); unset: every group.",
     "port": "Public port of the proxy (R1).",
     "host": "Address the proxy listens on: every interface; `tasksvc dev` uses 127.0.0.1 unless HOST is set.",
@@ -62,6 +63,12 @@ MEANINGS: dict[str, str] = {
                                  "reminder digests); above 60 a start-up warning. Per process: with several bot "
                                  "instances, divide the number's budget among them.",
     "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
+    "webhook_check_interval_ms": "How often the bot reads the gateway's webhook configuration and sets it again "
+                                 "when it differs (only with WEBHOOK_URL).",
+    "watchdog_echo_seconds": "Seconds within which the echo (send.message) of an accepted send must arrive; past "
+                             "it the watchdog repairs the webhook and probes.",
+    "watchdog_idle_minutes": "Minutes without any inbound event (while connected) after which the watchdog probes "
+                             "the bot's own number.",
     "webhook_store_timeout_ms": "Longest wait to store a webhook event in the inbox (the database's write lock); "
                                 "past it /webhook answers 503 with Retry-After and the gateway delivers it again.",
     "log_format": "kv (key=value lines) or json.",

@@ -22,6 +22,7 @@ from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.settings import ConfigError, Settings, load_settings
 from tasksvc_run import exits
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
+from tasksvc_run.probe import run_probe
 
 
 def configuration_checks(settings: Settings) -> list[dx.Check]:
@@ -73,13 +74,16 @@ async def _judged(
         return dx.failed_call_check(name, exc.status, exc.message_text, instance=instance)
 
 
-async def diagnose(settings: Settings) -> list[dx.Check]:
-    """Every check, configuration first; the gateway is asked only when it is configured."""
+async def diagnose(settings: Settings, *, probe: bool = False) -> list[dx.Check]:
+    """Every check, configuration first; the gateway is asked only when it is configured; with ``probe``, one probe
+    whose echo must come back (``tasksvc_run.probe``)."""
     checks = configuration_checks(settings)
     if checks[0].blocking:
         return checks
     async with aiohttp.ClientSession() as session:
-        return checks + await gateway_checks(GatewayClient.from_settings(session, settings), settings)
+        client = GatewayClient.from_settings(session, settings)
+        checks += await gateway_checks(client, settings)
+        return [*checks, await run_probe(client, settings)] if probe else checks
 
 
 def render(checks: list[dx.Check]) -> str:
@@ -96,8 +100,9 @@ def render(checks: list[dx.Check]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_doctor(out: TextIO = sys.stdout) -> int:
-    """Load the configuration, run every check, print the report; 0 when nothing keeps the bot silent.
+def run_doctor(out: TextIO = sys.stdout, *, probe: bool = False) -> int:
+    """Load the configuration, run every check, print the report; 0 when nothing keeps the bot silent (``probe``:
+    and whether a probe's echo reaches the bot within 15 s).
 
     Beside `tasksvc dev` (no GATEWAY_API_URL, its local gateway answering) it checks the development unit, with the
     configuration `tasksvc dev` gives it."""
@@ -114,6 +119,6 @@ def run_doctor(out: TextIO = sys.stdout) -> int:
         return exits.CONFIG
     # The report says what failed; the client's own warning lines would repeat it on stderr.
     logging.getLogger("taskcore.gateway.client").setLevel(logging.ERROR)
-    checks = asyncio.run(diagnose(settings))
+    checks = asyncio.run(diagnose(settings, probe=probe))
     out.write(render(checks))
     return dx.exit_status(checks)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out 
     from taskcore.services.conversation.road import Handled
     from tasksvc_run.bot.inbox_writer import InboxWriter
     from tasksvc_run.bot.processor import InboxProcessor
+    from tasksvc_run.bot.watchdog import Watchdog
     from tasksvc_run.metrics import Metrics
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -62,3 +63,6 @@ OUTBOUND = web.AppKey("outbound", OutboundNotifier)
 INBOX: web.AppKey[InboxWriter] = web.AppKey("bot_inbox_writer")
 PROCESSOR: web.AppKey[InboxProcessor[Handled]] = web.AppKey("bot_processor")
 EVENT_POOL = web.AppKey("bot_event_pool", ThreadPoolExecutor)
+
+# The gateway's watchdog (SPEC section 26): echoes, probes, the connection; absent without a gateway.
+WATCHDOG: web.AppKey[Watchdog] = web.AppKey("bot_watchdog")

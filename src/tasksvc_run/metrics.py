@@ -85,6 +85,11 @@ class Metrics:
     webhook_requests: Labelled
     webhook_seconds: Observing
     backup_last_success: Setting
+    webhook_repairs: Counting
+    outbound_in_doubt: Labelled
+    webhook_echoes: Counting
+    gateway_connected: Setting
+    webhook_delivery_ok: Setting
 
     def __init__(
         self, db: Database | None = None, *, enabled: bool = True, clock: Clock | None = None, backups: bool = False

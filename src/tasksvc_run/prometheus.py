@@ -31,6 +31,7 @@ from taskcore.services.inbox import inbox_stats
 from taskcore.services.queue import due_count, queue_stats
 from taskcore.storage.db import Database
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
+from tasksvc_run.bot.in_doubt import Settled
 from tasksvc_run.clock import Clock, SystemClock
 
 if TYPE_CHECKING:
@@ -142,6 +143,7 @@ def register(metrics: Metrics, db: Database | None, clock: Clock | None = None) 
     metrics.webhook_seconds = Histogram(
         "webhook_processing_seconds", "Time to process one webhook event.", registry=reg,
         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+    _watchdog_metrics(metrics, reg)
     for job in SYNC_JOBS:  # every seed name shows from the first scrape, at zero
         metrics.sync_runs.labels(job=job)
     for outcome in REMINDER_OUTCOMES:  # so a dashboard shows 0, not "no data", before the first reminder
@@ -166,3 +168,26 @@ def _expose_zeros(metrics: Metrics) -> None:
         metrics.cleanup_deleted.labels(what=what)
     for event in WEBHOOK_EVENTS:
         metrics.webhook_requests.labels(event=canonical_event(event) or event.lower())
+    for how in Settled:
+        metrics.outbound_in_doubt.labels(how=how.value)
+
+
+def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry) -> None:
+    """SPEC section 26: the webhook's repairs, its echoes, and the two gauges an operator alerts on."""
+    metrics.webhook_repairs = Counter(
+        "webhook_repairs", "Times the gateway's webhook configuration was found different and set again.",
+        registry=reg)
+    metrics.outbound_in_doubt = Counter(
+        "outbound_in_doubt_settled", "Jobs in doubt (their sender died mid-send) settled before any resend, by how: "
+        "echo, gateway (its store of sent messages) or not_sent (sent again).", ["how"], registry=reg)
+    metrics.webhook_echoes = Counter(
+        "webhook_echoes", "send.message echoes received (the gateway reached the webhook with a bot's send).",
+        registry=reg)
+    metrics.gateway_connected = Gauge(
+        "gateway_connected", "1 while the gateway's WhatsApp session is open, 0 after connection.update close.",
+        registry=reg)
+    metrics.webhook_delivery_ok = Gauge(
+        "webhook_delivery_ok", "0 when sends are accepted but their echoes stop arriving (the webhook is silent).",
+        registry=reg)
+    metrics.gateway_connected.set(1)
+    metrics.webhook_delivery_ok.set(1)

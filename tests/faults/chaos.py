@@ -15,6 +15,7 @@ import collections
 import json
 import os
 import random
+import re
 import signal
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from aiohttp import web
 from sqlalchemy import select
 
 from taskcore.services.inbox import inbox_stats
@@ -36,7 +38,7 @@ from tests.system.unit import Unit, chat_message, free_ports, gateway_env, unit_
 
 GROUPS = [f"12036390000000{g:04d}@g.us" for g in range(4)]
 PEOPLE = [f"3461000{p:04d}" for p in range(8)]
-MODES = ("plain", "write lock held", "send hanging")
+MODES = ("plain", "write lock held", "send hanging", "answer lost")
 REDELIVER_AFTER = 0.2  # the gateway waits 5 s and more; shorter here, so the run stays short
 POST_TIMEOUT = aiohttp.ClientTimeout(total=10)
 IN_FLIGHT_SLACK = 0.5  # seconds after a kill the fake gateway may still accept a send the dead bot had made
@@ -49,10 +51,30 @@ class StampedGateway(FakeGateway):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.accepted_at: list[float] = []  # wall-clock time (the bot's start is known as one)
+        self.stalled = 0
+        self._answers = asyncio.Event()
+        self._answers.set()
 
     def _record(self, call: GatewayCall) -> None:
         self.accepted_at.append(time.time())
         super()._record(call)
+
+    def stall_answers(self) -> None:
+        """From now on a send is carried out (stored, echoed) but its answer waits until ``release()``: a bot killed
+        meanwhile never learns that the gateway accepted it (the window SPEC section 26 closes)."""
+        self._answers.clear()
+
+    def release(self) -> None:
+        """Let held sends and stalled answers go on."""
+        self._answers.set()
+        super().release()
+
+    async def _serve(self, route: str, request: web.Request) -> web.StreamResponse:
+        response = await super()._serve(route, request)
+        if route == "sendText" and response.status == 201 and not self._answers.is_set():
+            self.stalled += 1
+            await self._answers.wait()
+        return response
 
 
 @dataclass
@@ -70,6 +92,7 @@ class Figures:
     first_reply_after_unit_restart: list[float] = field(default_factory=list)  # from `tasksvc run` again
     duplicate_offsets: list[float] = field(default_factory=list)  # seconds from the first copy to the kill
     kills: list[str] = field(default_factory=list)
+    settled: collections.Counter[str] = field(default_factory=collections.Counter)  # in-doubt jobs, by how
 
     def line(self) -> str:
         """One line for the report."""
@@ -77,7 +100,8 @@ class Figures:
         return (f"kills={len(self.kills)} ({', '.join(self.kills)}) posted={self.posted} "
                 f"acknowledged={self.acknowledged} tasks={self.tasks} replies={self.replies} "
                 f"delivered={self.delivered} duplicates={self.duplicates} "
-                f"(unexplained {self.unexplained_duplicates}) worst_first_reply_after_restart_s={worst:.2f} "
+                f"(unexplained {self.unexplained_duplicates}) in_doubt_settled={dict(sorted(self.settled.items()))} "
+                f"worst_first_reply_after_restart_s={worst:.2f} "
                 f"first_replies_s={[round(t, 2) for t in self.first_reply_after_restart]} "
                 f"from_unit_restart_s={[round(t, 2) for t in self.first_reply_after_unit_restart]} "
                 f"duplicates_accepted_before_kill_s={[round(t, 3) for t in self.duplicate_offsets]}")
@@ -126,6 +150,15 @@ class Load:
                 self.waiting.append(n)
 
 
+SETTLED = re.compile(r"in-doubt job settled.*\bhow=(\w+)")
+
+
+def settled_in(log: Path) -> collections.Counter[str]:
+    """How many in-doubt jobs a unit's log says it settled, by how (echo, gateway, not_sent)."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    return collections.Counter(match.group(1) for match in SETTLED.finditer(text))
+
+
 def started_at(pid: int) -> float:
     """When process ``pid`` started, in wall-clock seconds (Linux /proc)."""
     start = process_start(pid)
@@ -159,6 +192,7 @@ class Chaos:
         env = unit_env(self.tmp, **gateway_env(
             gateway.url, RATE_LIMIT_PER_MIN="100000", GROUP_GATING_MODE="off", GATEWAY_TIMEOUT_MS="60000",
             RQ_BACKOFF_BASE_MS="50", RQ_BACKOFF_MAX_MS="500", RQ_MAX_ATTEMPTS="1000", LOG_FORMAT="kv"))
+        env["WEBHOOK_URL"] = f"http://127.0.0.1:{env['PORT']}/webhook"  # echoes come back through the proxy
         unit = await asyncio.to_thread(Unit("run", env, self.tmp).start)
         db = Database.from_url(sqlite_url(Path(env["DB_PATH"])))
         load = Load(unit.port, self.events, clients=16, rate=self.rate)
@@ -176,6 +210,7 @@ class Chaos:
             await posting
             await self._settled(db)
             self._count(db, gateway, load, kill_times)
+            self.figures.settled = settled_in(unit.log_path)
         finally:
             await asyncio.to_thread(unit.stop)
             db.dispose()
@@ -188,6 +223,9 @@ class Chaos:
         if mode == "send hanging":
             gateway.hold()
             await until(lambda: gateway.held >= 1, 20, "a send hangs at the gateway")
+        if mode == "answer lost":
+            gateway.stall_answers()
+            await until(lambda: gateway.stalled >= 1, 20, "a send accepted, its answer held back")
         if mode == "write lock held":
             async with LockHolder(Path(env["DB_PATH"]), 0.8):
                 await asyncio.sleep(0.3)

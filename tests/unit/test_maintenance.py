@@ -8,7 +8,6 @@ from sqlalchemy import select
 
 from taskcore.services import web_auth
 from taskcore.services.maintenance import run_maintenance
-from taskcore.services.sightings import first_sighting
 from taskcore.storage.db import Database
 from taskcore.storage.schema import (
     group_members,
@@ -19,6 +18,7 @@ from taskcore.storage.schema import (
     task_messages,
 )
 from taskcore.storage.schema import tasks as tasks_table
+from taskcore.storage.sightings import first_sighting
 from taskcore.storage.users import ensure_users
 from tests.builders import make_group, make_task
 from tests.queries import claim_delivery
@@ -75,8 +75,9 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
         ensure_users(conn, ["u"], NOW)
         claim_delivery(conn, user_id="u", slot="edge", outcome="sent", now=NOW - timedelta(days=60))
         claim_delivery(conn, user_id="u", slot="old", outcome="sent", now=NOW - timedelta(days=60) - TICK)
-    first_sighting(db, instance="taskbot", message_id="edge", now=NOW - timedelta(hours=48))
-    first_sighting(db, instance="taskbot", message_id="old", now=NOW - timedelta(hours=48) - TICK)
+    with db.write() as conn:
+        first_sighting(conn, instance="taskbot", message_id="edge", now=NOW - timedelta(hours=48))
+        first_sighting(conn, instance="taskbot", message_id="old", now=NOW - timedelta(hours=48) - TICK)
     web_auth.issue_login_token(db, user_id="u", now=NOW - timedelta(hours=1))
     web_auth.issue_login_token(db, user_id="u", now=NOW)
     linked_task(db, "open", completed_at=None)

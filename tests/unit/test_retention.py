@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Column, select
 
-from taskcore.services.sightings import first_sighting
+from taskcore.storage import sightings
 from taskcore.storage.db import Database
 from taskcore.storage.retention import (
     delete_expired_auth,
@@ -126,3 +126,8 @@ def test_clean_ups_on_empty_tables_delete_nothing(db: Database) -> None:
     assert delete_old_deliveries(db, older_than=NOW) == 0
     assert delete_old_inbound(db, older_than=NOW) == 0
     assert delete_sent_queue_rows(db, older_than=NOW) == 0
+
+
+def first_sighting(db: Database, *, instance: str, message_id: str, now: datetime) -> bool:
+    """One sighting in its own transaction."""
+    return db.transact(lambda conn: sightings.first_sighting(conn, instance=instance, message_id=message_id, now=now))

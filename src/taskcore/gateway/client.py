@@ -58,6 +58,7 @@ class GatewayClient:
     ) -> None:
         self._session = session
         self._base = base_url.rstrip("/")
+        self._name = instance
         self._instance = quote(instance, safe="")
         self._headers = {"apikey": api_key}
         self._timeout = aiohttp.ClientTimeout(total=timeout_ms / 1000)
@@ -112,6 +113,20 @@ class GatewayClient:
     async def find_webhook(self) -> Any:
         """GET /webhook/find: the stored webhook row (url, enabled, events, headers ...), or None when none is set."""
         return await self._call("GET", "webhook/find")
+
+    async def fetch_instances(self) -> Any:
+        """GET /instance/fetchInstances?instanceName=: the instance's rows (``ownerJid``: its own number)."""
+        url = f"{self._base}/instance/fetchInstances"
+        return await self._request("GET", url, "fetchInstances", query={"instanceName": self._name})
+
+    async def find_messages(self, remote_jid: str, *, message_id: str | None = None, page_size: int = 50) -> Any:
+        """POST /chat/findMessages: the messages the instance sent to ``remote_jid`` (one of them by id), newest
+        first."""
+        key: dict[str, Any] = {"remoteJid": remote_jid, "fromMe": True}
+        if message_id is not None:
+            key["id"] = message_id
+        return await self._call("POST", "chat/findMessages", body={"where": {"key": key}, "offset": page_size,
+                                                                      "page": 1})
 
     async def server_info(self) -> Any:
         """GET / (no instance): ``{status, message, version, ...}``; ``version`` where the gateway reports one."""

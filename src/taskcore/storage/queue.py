@@ -33,6 +33,9 @@ from sqlalchemy import (
 from taskcore.errors import ValidationError
 from taskcore.queue_rules import (
     DIGEST_LABEL,
+    IN_DOUBT,
+    IN_DOUBT_DIED,
+    IN_DOUBT_LEASE,
     LOGIN_LINK_GONE,
     LOGIN_LINK_LABEL,
     JobKind,
@@ -189,8 +192,11 @@ def claim(conn: Connection, ids: Sequence[int], *, owner: str, now: datetime, le
             lease_until=now + lease,
             attempts=oq.c.attempts + 1,
             updated_at=now,
+            # a row still sending is an orphan: whether its sender's attempt went out is unknown (SPEC section 26)
+            last_error=case((oq.c.status == JobStatus.SENDING.value, literal(IN_DOUBT_LEASE)), else_=oq.c.last_error),
         )
-        .returning(oq.c.id, oq.c.chat_id, oq.c.kind, oq.c.payload, oq.c.label, oq.c.attempts, oq.c.max_attempts)
+        .returning(oq.c.id, oq.c.chat_id, oq.c.kind, oq.c.payload, oq.c.label, oq.c.attempts, oq.c.max_attempts,
+                   oq.c.last_error, oq.c.created_at)
     )
     order = {job_id: n for n, job_id in enumerate(ids)}
     return sorted((_job(row) for row in conn.execute(stmt)), key=lambda job: order[job.id])
@@ -205,6 +211,8 @@ def _job(row: Row[Any]) -> QueueJob:
         label=row.label,
         attempts=int(row.attempts),
         max_attempts=int(row.max_attempts),
+        in_doubt=IN_DOUBT in str(row.last_error or ""),
+        created_at=row.created_at,
     )
 
 
@@ -259,13 +267,13 @@ def sending_owners(conn: Connection) -> set[str]:
 
 
 def release_owners(conn: Connection, owners: Sequence[str], *, now: datetime) -> int:
-    """Put the jobs in flight of ``owners`` (processes that died) back as due now; how many. The attempt they made
-    stays counted: whether the gateway carried it out is unknown."""
+    """Put the jobs in flight of ``owners`` (processes that died) back as due now, in doubt; how many. The attempt
+    they made stays counted: whether the gateway carried it out is unknown (it is settled before any resend)."""
     if not owners:
         return 0
     stmt = (update(oq).where(oq.c.status == JobStatus.SENDING.value, oq.c.lease_owner.in_(list(owners)))
             .values(status=JobStatus.PENDING.value, lease_owner=None, lease_until=None, next_attempt_at=now,
-                    updated_at=now))
+                    updated_at=now, last_error=IN_DOUBT_DIED))
     return int(conn.execute(stmt).rowcount)
 
 

@@ -273,6 +273,10 @@ inbox = Table(
     Column("last_error", Text),
 )
 
+gateway_echoes = Table(  # SPEC section 26: the send.message echoes, a text fingerprint only
+    "gateway_echoes", metadata, Column("message_id", Text, primary_key=True), Column("chat_id", Text, nullable=False),
+    Column("digest", Text), Column("quoted_id", Text), Column("received_at", TS, nullable=False))
+
 calendar_feeds = Table(
     "calendar_feeds",
     metadata,

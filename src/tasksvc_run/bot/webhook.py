@@ -20,6 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
+from taskcore.gateway.echo import SEND_MESSAGE
 from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_event
 from taskcore.gateway.inbound_models import canonical_event
 from taskcore.gateway.repair import repaired
@@ -30,6 +31,7 @@ from tasksvc_run import keys
 from tasksvc_run.bot.inbox_writer import InboxWriter, NotStored
 from tasksvc_run.bot.processor import InboxProcessor
 from tasksvc_run.bot.runner import EventRunner
+from tasksvc_run.bot.watched import watched
 from tasksvc_run.problems import problem
 from tasksvc_run.proxy.limits import MAX_BODY
 
@@ -102,9 +104,11 @@ async def webhook(request: web.Request) -> web.Response:
         return received
     body, payload = received
     path_event = request.match_info.get("event")
-    event = parse_event(payload, path_event=path_event)
     name = canonical_event(str(payload.get("event") or path_event or "")) or "unknown"
     app[keys.METRICS].webhook_requests.labels(event=name).inc()
+    # The echo of a send is the watchdog's alone: never an inbox row, never a command.
+    event = Ignored("echo", SEND_MESSAGE) if name == SEND_MESSAGE else parse_event(payload, path_event=path_event)
+    await watched(app, event, payload, path_event)
     if isinstance(event, Ignored):
         return web.json_response({"status": "ignored", "reason": event.reason})
     if app[keys.PROCESSOR].backlog >= MAX_BACKLOG:

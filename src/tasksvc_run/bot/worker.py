@@ -11,9 +11,9 @@ process's: several bot instances each send at it.
 
 When an outcome cannot be written (the database busy past its retries, a full disk), the worker keeps the job's
 lease, extending it, and writes the outcome again until it is recorded (``_record_outcome``): a message the gateway
-accepted is not sent again because its outcome write failed once (SPEC section 17). The one window left: the
-process dies after the gateway accepted a send and before ``mark_sent`` is committed; the next start takes the job
-over from its dead owner and that message goes out a second time.
+accepted is not sent again because its outcome write failed once (SPEC section 17). A process that dies after the
+gateway accepted a send and before ``mark_sent`` is committed leaves the job in doubt: whoever claims it next settles
+it from the echo or the gateway's store before sending (``in_doubt``, SPEC section 26).
 """
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ from typing import Any, Protocol
 
 from taskcore.gateway.client import GatewayError
 from taskcore.pacing import SendPace
-from taskcore.queue_rules import JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
+from taskcore.queue_rules import IN_DOUBT, JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import queue
 from taskcore.settings import Settings
 from taskcore.storage.db import Database, is_unavailable
+from tasksvc_run.bot.in_doubt import logged, settle
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop, Outage
@@ -89,10 +90,10 @@ class QueueWorker:
     def __init__(
         self, db: Database, sender: Sender, *, clock: Clock, metrics: Metrics, config: WorkerConfig | None = None,
         jitter: Callable[[], float] = random_jitter, owner: str | None = None, fatal: FatalStop | None = None,
-        monotonic: Callable[[], float] = time.monotonic,
+        monotonic: Callable[[], float] = time.monotonic, on_sent: Callable[[str | None], None] | None = None,
     ) -> None:
         """``monotonic``: the seconds the send rate is kept in, real ones like the waits (a frozen test clock
-        would stop a paced worker)."""
+        would stop a paced worker); ``on_sent``: told the gateway's id of every accepted send (the watchdog)."""
         self.db, self.sender, self.clock, self.metrics = db, sender, clock, metrics
         self._outage = Outage("outbound", fatal or FatalStop())
         self.config = config or WorkerConfig()
@@ -104,6 +105,8 @@ class QueueWorker:
         self._in_flight: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._stopping = False
+        self._paused = False
+        self._on_sent = on_sent
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -139,6 +142,20 @@ class QueueWorker:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
 
+    def pause(self) -> None:
+        """Claim nothing until ``resume()`` (the gateway is disconnected: jobs wait, no attempt is spent)."""
+        self._paused = True
+
+    def resume(self) -> None:
+        """Claim again, now."""
+        self._paused = False
+        self.notify()
+
+    @property
+    def paused(self) -> bool:
+        """Whether claiming is paused."""
+        return self._paused
+
     @property
     def in_flight(self) -> int:
         """How many sends are under way."""
@@ -163,7 +180,7 @@ class QueueWorker:
         return ahead if ahead > 0 else self.config.poll_interval
 
     async def _claim_more(self) -> None:
-        free = self.config.concurrency - len(self._in_flight)
+        free = 0 if self._paused else self.config.concurrency - len(self._in_flight)
         now = self._monotonic()
         if self._pace is not None and free > 0:
             free = self._pace.allowance(now, horizon=PACE_HORIZON, most=free)
@@ -192,7 +209,8 @@ class QueueWorker:
         if wait > 0:  # the start the rate booked for it, at most PACE_HORIZON away
             await asyncio.sleep(wait)
         try:
-            message_id = await self._send(job)
+            settled = await self._settled(job) if job.in_doubt else None
+            message_id = settled or await self._send(job)
         except GatewayError as exc:
             await self._record_failure(job, exc.kind, str(exc))
         except Exception as exc:
@@ -200,9 +218,22 @@ class QueueWorker:
             await self._record_failure(job, FailureKind.RETRY, f"{type(exc).__name__}: {exc}")
         else:
             await self._record_outcome(job, queue.mark_sent, gateway_message_id=message_id)
+            if self._on_sent is not None and settled is None:
+                self._on_sent(message_id)
             self.metrics.outbound_sent.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:
                 self.metrics.reactions_sent.labels(emoji=job.label or "other").inc()
+
+    async def _settled(self, job: QueueJob) -> str | None:
+        """The id of the message an in-doubt job already sent, or None when it did not go out. When the gateway
+        cannot tell, a retryable GatewayError whose text keeps the job in doubt."""
+        try:
+            how, message_id = await settle(self.db, job, getattr(self.sender, "find_messages", None))
+        except GatewayError as exc:
+            raise GatewayError(exc.status, IN_DOUBT + exc.message_text, True) from exc
+        logged(job, how)
+        self.metrics.outbound_in_doubt.labels(how=how.value).inc()
+        return message_id
 
     async def _send(self, job: QueueJob) -> str | None:
         if job.kind is JobKind.TEXT:

@@ -3,10 +3,10 @@
 It checks the instance (404) and then the ``apikey`` header (401) like the real one, validates every body, answers in
 the samples' shapes, and records every accepted call. Failures are scriptable (``fail_next``, ``hang_next``, ``hold``),
 and so is what the diagnostic calls see (``state``, ``groups_ignore``, ``version``, ``license_required``,
-``store_webhook``),
-and a send is only carried out once its delay is over: a caller that went away before then (timed out, killed) is
-dropped, not sent. Anything off the contract's routes is answered 404 and makes ``close()`` raise.
-Depends on aiohttp and the standard library only.
+``store_webhook``), and a send is only carried out once its delay is over: a caller that went away before then is
+dropped, not sent. Every accepted send is echoed (``send.message``) to the registered webhook and kept for
+``findMessages``; ``lose_webhook``, ``deliveries.delivering`` and ``set_connection`` play the gateway's failures.
+Anything off the contract's routes is answered 404 and makes ``close()`` raise. aiohttp and the standard library only.
 """
 
 from __future__ import annotations
@@ -21,6 +21,13 @@ from typing import Any
 from aiohttp import web
 
 from tasksvc_run.devgateway import wire
+from tasksvc_run.devgateway.delivery import (
+    Deliveries,
+    SentStore,
+    connection_data,
+    instances_answer,
+    json_or_none,
+)
 
 SEND_ROUTES = frozenset({"sendText", "sendReaction"})
 
@@ -59,6 +66,8 @@ class FakeGateway:
     groups_ignore: bool | None = False  # None: no settings row, /settings/find answers null
     version: str | None = "2.3.7"  # None: GET / reports no version
     license_required: bool = False  # a 2.4 gateway not activated: instance routes answer 503 LICENSE_REQUIRED
+    owner_jid: str | None = "34600000999@s.whatsapp.net"  # the instance's own number (None: never paired)
+    store: SentStore = field(default_factory=SentStore)
     calls: list[GatewayCall] = field(default_factory=list, init=False)
     failed: list[tuple[str, int]] = field(default_factory=list, init=False)
     dropped: list[GatewayCall] = field(default_factory=list, init=False)
@@ -73,6 +82,9 @@ class FakeGateway:
     port: int = 0
     _runner: web.AppRunner | None = field(default=None, init=False)
 
+    def __post_init__(self) -> None:
+        self.deliveries = Deliveries(self.instance, self.owner_jid)
+
     async def start(self) -> str:
         """Listen on 127.0.0.1, a free port; return the base URL."""
         self._open.set()
@@ -86,9 +98,11 @@ class FakeGateway:
             ("GET", "/instance/connectionState/{instance}", "connectionState"),
             ("GET", "/settings/find/{instance}", "settings/find"),
             ("GET", "/webhook/find/{instance}", "webhook/find"),
+            ("POST", "/chat/findMessages/{instance}", "findMessages"),
         ):
             app.router.add_route(method, path, self._endpoint(route))
         app.router.add_get("/", self._root)
+        app.router.add_get("/instance/fetchInstances", self._instances)
         self.add_routes(app)
         app.router.add_route("*", "/{tail:.*}", self._unexpected)
         self._runner = web.AppRunner(app, access_log=None)
@@ -105,6 +119,7 @@ class FakeGateway:
     async def close(self) -> None:
         """Stop serving; raise AssertionError when a request went to a route the contract does not have."""
         self._open.set()
+        await self.deliveries.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -144,6 +159,16 @@ class FakeGateway:
         self.webhook = copy.deepcopy(body)
         self.webhook_row = wire.webhook_answer(body)
         return self.webhook_row
+
+    def lose_webhook(self) -> None:
+        """Forget the webhook configuration (a reset, a new instance): ``/webhook/find`` answers null."""
+        self.webhook = self.webhook_row = None
+
+    def set_connection(self, state: str, reason: int = 200) -> None:
+        """The session opens or closes (``connection.update``); while not open, sends fail with Connection Closed."""
+        self.state = state
+        self.deliveries.emit(self.webhook_row, "connection.update",
+                             connection_data(self.instance, state, reason, self.owner_jid))
 
     def calls_to(self, route: str) -> list[GatewayCall]:
         """Accepted calls of one route, in order."""
@@ -185,7 +210,7 @@ class FakeGateway:
             return _error(404, [message])
         if request.headers.get("apikey") != self.api_key:
             return _error(401, "Unauthorized")
-        body = await _json_or_none(request)
+        body = await json_or_none(request)
         script = self._next_script(route)
         if script is not None and script.status is not None:
             self.failed.append((route, script.status))
@@ -227,11 +252,18 @@ class FakeGateway:
             self._changed.set()
         else:
             self._record(dataclasses.replace(call, answer=body))
+        if status < 400 and call.route in SEND_ROUTES:
+            self.store.keep(body)
+            self.deliveries.emit(self.webhook_row, "send.message", body)
         return web.json_response(body, status=status)
 
     def _reply(self, call: GatewayCall) -> tuple[int, Any]:
         if call.method == "GET":
             return self._read(call)
+        if call.route == "findMessages":
+            return self.store.find(call.body)
+        if call.route in SEND_ROUTES and self.state != "open":
+            return 400, wire.error_body(400, ["Error: Connection Closed"])
         problem = wire.CHECKS[call.route](call.body)
         if problem is not None:
             return problem[0], wire.error_body(*problem)
@@ -253,6 +285,12 @@ class FakeGateway:
             return 200, copy.deepcopy(self.webhook_row)
         return 200, {"instance": {"instanceName": self.instance, "state": self.state}}
 
+    async def _instances(self, request: web.Request) -> web.Response:
+        status, body = instances_answer(self, request.query.get("instanceName"), request.headers.get("apikey"))
+        if status == 200:
+            self._record(GatewayCall("fetchInstances", "GET", dict(request.query), None, dict(request.headers)))
+        return web.json_response(body, status=status)
+
     async def _unexpected(self, request: web.Request) -> web.Response:
         self.unexpected.append(f"{request.method} {request.path}")
         return _error(404, [f"Cannot {request.method} {request.path}"])
@@ -260,12 +298,3 @@ class FakeGateway:
 
 def _error(status: int, messages: object) -> web.Response:
     return web.json_response(wire.error_body(status, messages), status=status)
-
-
-async def _json_or_none(request: web.Request) -> Any:
-    if not request.can_read_body:
-        return None
-    try:
-        return await request.json()
-    except ValueError:
-        return None

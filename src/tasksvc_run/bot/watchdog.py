@@ -1,0 +1,183 @@
+"""The bot's watchdog of the gateway (SPEC section 26): echoes, probes, the connection, and telling the admins.
+
+The webhook hands it every ``send.message`` echo (``echo``), every other event (``inbound``) and ``connection.update``
+(``connection``); the outbound worker every accepted send (``accepted``). ``tick`` judges (``taskcore.watchdog``) and
+acts: probes go straight to the gateway, to the bot's own number, and never through the queue or the chat logic.
+Echoes are recorded in the database, so a unit judges its sends by the echoes any unit received (several bots
+behind one balancer). Without WEBHOOK_URL it only counts echoes and follows the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from taskcore import alerts
+from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.gateway.echo import SentMessage, owner_jid
+from taskcore.services import echoes
+from taskcore.services.queue import due_count
+from taskcore.settings import Settings
+from taskcore.storage.db import Database
+from taskcore.watchdog import Act, ConnectionWatch, EchoWatch, Health, WatchTimes, tell_admins
+from tasksvc_run.bot.webhook_keeper import set_webhook
+from tasksvc_run.clock import Clock
+from tasksvc_run.metrics import Metrics
+
+log = logging.getLogger(__name__)
+TICK_SECONDS = 5.0  # how often the watchdog judges
+ECHO_RETENTION = timedelta(days=1)
+
+
+class Pausable(Protocol):
+    """What the watchdog needs of the outbound worker."""
+
+    def pause(self) -> None:
+        """Stop claiming jobs."""
+
+    def resume(self) -> None:
+        """Claim again."""
+
+    def notify(self) -> None:
+        """Claim now."""
+
+
+class Watchdog:
+    """Echo watchdog and connection follower of one bot process."""
+
+    def __init__(self, db: Database, client: GatewayClient, *, settings: Settings, metrics: Metrics,
+                 clock: Clock) -> None:
+        self.db, self.client, self.settings, self.metrics, self.clock = db, client, settings, metrics, clock
+        times = WatchTimes(echo_within=timedelta(seconds=settings.watchdog_echo_seconds),
+                           idle_after=timedelta(minutes=settings.watchdog_idle_minutes),
+                           reprobe_every=timedelta(milliseconds=settings.webhook_check_interval_ms))
+        self.watch = EchoWatch(times, started=clock.now())
+        self.link = ConnectionWatch()
+        self.worker: Pausable | None = None
+        self.manages = bool(settings.webhook_url)
+        self._owner: str | None = None
+        self._down_at: datetime | None = None
+
+    def accepted(self, message_id: str | None) -> None:
+        """The gateway accepted a send (its echo should follow)."""
+        if message_id and self.manages:
+            self.watch.accepted(message_id, self.clock.now())
+
+    def inbound(self) -> None:
+        """An event other than an echo reached the webhook."""
+        self.watch.inbound(self.clock.now())
+
+    async def echo(self, sent: SentMessage) -> None:
+        """An echo arrived: counted, recorded for every unit, and it ends any doubt about delivery."""
+        self.metrics.webhook_echoes.inc()
+        now = self.clock.now()
+        try:
+            await asyncio.to_thread(echoes.record_echo, self.db, sent, now=now)
+        except Exception as exc:  # the watchdog of this unit still learns it; in-doubt sends fall back to the gateway
+            log.warning("echo not recorded", extra={"error": type(exc).__name__})
+        if self.watch.echoed({sent.message_id}, now) is Act.RECOVERED:
+            await self._recovered()
+
+    async def connection(self, state: str | None) -> None:
+        """connection.update: close pauses the worker, open resumes it (and tells the admins of a long outage)."""
+        now = self.clock.now()
+        lasted = self.link.changed(state, now)
+        self.metrics.gateway_connected.set(1 if self.link.connected else 0)
+        if not self.link.connected:
+            log.warning("gateway disconnected: sending paused", extra={"state": state})
+            if self.worker is not None:
+                self.worker.pause()
+            return
+        if lasted is None:
+            return
+        if self.worker is not None:
+            self.worker.resume()
+        late = await asyncio.to_thread(due_count, self.db, now=now)
+        log.info("gateway connected again: sending resumed", extra={"seconds": int(lasted.total_seconds()),
+                                                                     "late": late})
+        if tell_admins(lasted):
+            await self._tell(alerts.connection_back(lasted, late), key=f"watchdog:connection:{now.isoformat()}")
+
+    async def start(self) -> None:
+        """Read the connection state once (a gateway already closed pauses sending at once)."""
+        try:
+            state = await self.client.connection_state()
+        except GatewayError:
+            return
+        if state == "close":
+            await self.connection(state)
+
+    async def tick(self) -> Act:
+        """Judge once and act; the action taken."""
+        now = self.clock.now()
+        overdue = self.watch.overdue(now)
+        seen = await asyncio.to_thread(echoes.echoed_among, self.db, overdue) if overdue else set()
+        if seen and self.watch.echoed(seen, now) is Act.RECOVERED:
+            await self._recovered()
+        act = self.watch.tick(now, connected=self.link.connected, late=bool(set(overdue) - seen))
+        if act is Act.PROBE and await self.probe() is None:
+            self.watch.health = Health.OK  # no probe can go out (own number unknown): nothing to judge by
+            self.watch.inbound(now)
+        elif act is Act.REPAIR:
+            await set_webhook(self.client, self.settings)
+            await self.probe()
+        elif act is Act.ALERT:
+            await self._down()
+        return act
+
+    async def probe(self) -> str | None:
+        """Send one probe to the bot's own number; its message id (None when it could not be sent)."""
+        owner = await self._owner_jid()
+        if owner is None:
+            return None
+        try:
+            return await self.client.send_text({"number": owner, "text": alerts.PROBE_TEXT, "linkPreview": False})
+        except GatewayError as exc:
+            log.warning("watchdog probe not sent", extra={"status": exc.status, "error": exc.message_text})
+            return None
+
+    async def run(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        """``tick`` every TICK_SECONDS until cancelled (only when the bot manages the webhook)."""
+        while True:
+            await sleep(TICK_SECONDS)
+            try:
+                await self.tick()
+                await asyncio.to_thread(echoes.forget_echoes, self.db, before=self.clock.now() - ECHO_RETENTION)
+            except Exception:
+                log.exception("watchdog tick failed")
+
+    async def _owner_jid(self) -> str | None:
+        if self._owner is None:
+            try:
+                self._owner = owner_jid(await self.client.fetch_instances(), self.settings.gateway_api_instance)
+            except GatewayError as exc:
+                log.warning("the bot's own number is unknown", extra={"status": exc.status})
+        return self._owner
+
+    async def _down(self) -> None:
+        self.metrics.webhook_delivery_ok.set(0)
+        log.error("webhook delivery is broken: the gateway accepts sends but their echoes do not arrive",
+                  extra={"repaired": True})
+        since = self.watch.down_since or self.clock.now()
+        await self._tell(alerts.delivery_down(), key=f"watchdog:down:{since.isoformat()}")
+        self._down_at = since
+
+    async def _recovered(self) -> None:
+        self.metrics.webhook_delivery_ok.set(1)
+        lasted = self.clock.now() - self._down_at if self._down_at else timedelta(0)
+        self._down_at = None
+        log.warning("webhook delivery works again", extra={"seconds": int(lasted.total_seconds())})
+        await self._tell(alerts.delivery_back(lasted), key=f"watchdog:back:{self.clock.now().isoformat()}")
+
+    async def _tell(self, text: str, *, key: str) -> None:
+        try:
+            await asyncio.to_thread(alerts.notify_admins, self.db, self.settings.admin_users, text, key=key,
+                                    max_attempts=self.settings.rq_max_attempts, now=self.clock.now())
+        except Exception:
+            log.exception("admins not told", extra={"key": key})
+            return
+        if self.worker is not None:
+            self.worker.notify()
