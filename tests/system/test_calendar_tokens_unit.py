@@ -14,20 +14,15 @@ import aiohttp
 from icalendar import Calendar
 
 from tests.fakes.gateway import FakeGateway
-from tests.system.unit import Unit, chat_message, gateway_env, unit_env
+from tests.system.chatting import say
+from tests.system.unit import Unit, gateway_env, unit_env
 
 ANA = "34600000001"
 WITHIN = 30.0
 
 
 async def _say(http: aiohttp.ClientSession, unit: Unit, gateway: FakeGateway, text: str, marker: str) -> str:
-    """Send ``text`` to the bot by direct message; the first new text the gateway was asked to send with ``marker``."""
-    before = len(gateway.sent_texts())
-    event = chat_message(text, sender=ANA, message_id=f"M{abs(hash((text, before)))}")
-    async with http.post(unit.url("/webhook"), json=event) as answer:
-        assert answer.status == 200
-    await gateway.wait_for(lambda gw: any(marker in t for t in gw.sent_texts()[before:]), within=WITHIN)
-    return next(t for t in gateway.sent_texts()[before:] if marker in t)
+    return await say(http, unit, gateway, text, marker, sender=ANA, within=WITHIN)
 
 
 async def _json(response: aiohttp.ClientResponse) -> Any:
