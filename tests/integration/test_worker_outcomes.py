@@ -24,6 +24,10 @@ from tests.integration.test_queue_worker import drained, put, row
 
 SHORT_LEASE = WorkerConfig(concurrency=4, poll_interval=0.02, lease=timedelta(milliseconds=300),
                            backoff_base_ms=10, backoff_max_ms=40)
+# Long enough that a busy machine's pauses (a loaded CI runner stalls a loop for a few hundred ms) do not end a lease
+# the worker keeps renewing; the refusals below still outlast two of them.
+RENEWED_LEASE = WorkerConfig(concurrency=4, poll_interval=0.02, lease=timedelta(milliseconds=1500),
+                             backoff_base_ms=10, backoff_max_ms=40)
 
 
 @pytest.fixture
@@ -52,10 +56,10 @@ async def test_an_outcome_refused_past_the_lease_is_written_again_and_the_messag
     db: Database, client: tuple[GatewayClient, FakeGateway], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gateway_client, gateway = client
-    calls = refuse(monkeypatch, 6)  # ~0.7 s of refusals: more than two 300 ms leases
+    calls = refuse(monkeypatch, 9)  # ~3.4 s of refusals: more than two 1.5 s leases
     job = put(db, "34600000001", "hola")
-    first = QueueWorker(db, gateway_client, clock=SystemClock(), metrics=Metrics(), config=SHORT_LEASE, owner="one")
-    other = QueueWorker(db, gateway_client, clock=SystemClock(), metrics=Metrics(), config=SHORT_LEASE, owner="two")
+    first = QueueWorker(db, gateway_client, clock=SystemClock(), metrics=Metrics(), config=RENEWED_LEASE, owner="one")
+    other = QueueWorker(db, gateway_client, clock=SystemClock(), metrics=Metrics(), config=RENEWED_LEASE, owner="two")
     first.start()
     await gateway.wait_for(lambda gw: len(gw.sent_texts()) == 1)
     other.start()  # another instance, claiming whatever lease runs out
@@ -67,7 +71,7 @@ async def test_an_outcome_refused_past_the_lease_is_written_again_and_the_messag
         await other.stop()
     assert gateway.sent_texts() == ["hola"]
     assert (row(db, job).status, row(db, job).lease_owner, row(db, job).attempts) == ("sent", "one", 1)
-    assert calls == ["one"] * 7
+    assert calls == ["one"] * 10
 
 
 async def test_a_worker_stopped_while_its_outcome_is_refused_leaves_within_its_bound(

@@ -64,12 +64,13 @@ class TokenUse:
 
 
 def token_name(text: str) -> str:
-    """The name as plain text (markup, invisible characters and extra whitespace removed), 1 to 60 characters."""
+    """The name as plain text (markup, invisible characters and extra whitespace removed): at most 60 characters as
+    written, and not empty once cleaned (the API document's ``maxLength`` and pattern say the same)."""
+    if len(text) > MAX_TOKEN_NAME:
+        raise ValidationError(f"el nombre pasa de {MAX_TOKEN_NAME} caracteres ({len(text)})", field="name")
     name = clean_text(text)
     if not name:
         raise ValidationError("el nombre está vacío", field="name")
-    if len(name) > MAX_TOKEN_NAME:
-        raise ValidationError(f"el nombre pasa de {MAX_TOKEN_NAME} caracteres ({len(name)})", field="name")
     return name
 
 

@@ -22,8 +22,8 @@ class TokenBody(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    # Checked by taskcore (a Spanish 422 naming the field), after markup and extra whitespace are removed.
-    name: Annotated[str, WithJsonSchema(TEXT)] = Field(
+    # Checked by taskcore (a Spanish 422 naming the field): its length as written, then not blank once cleaned.
+    name: Annotated[str, WithJsonSchema({**TEXT, "maxLength": MAX_TOKEN_NAME})] = Field(
         description=f"1 to {MAX_TOKEN_NAME} characters of plain text.")
 
 
