@@ -9,6 +9,7 @@ in the same run. Without git or that commit, there is no "before" (None).
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -18,6 +19,8 @@ from pathlib import Path
 from tests.system.unit import Unit
 
 from benchmarks.dataset import CACHE
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "src" / "taskcore" / "storage" / "migrations"
 
 BEFORE_INBOX = "9a2e4896584fc5e6d9f0e0156651db7c727728a7"  # main before issue 16: webhook events held in memory
 BEFORE = BEFORE_INBOX  # the release the bench runs beside the current one
@@ -66,6 +69,27 @@ def without_inbox(source: Path, target: Path) -> Path:
     return target
 
 
+def without_newer(source: Path, target: Path, before_src: Path) -> Path:
+    """A copy of the SQLite file ``source`` as the release whose ``src`` is ``before_src`` would leave it: the
+    migrations it does not know are taken out again (their indexes and tables dropped, their rows deleted)."""
+    known = {int(p.name[:4]) for p in (before_src / "taskcore" / "storage" / "migrations").glob("[0-9]*.sql")}
+    newer = sorted(MIGRATIONS.glob("[0-9]*.sql"), reverse=True)
+    shutil.copyfile(source, target)
+    conn = sqlite3.connect(target)
+    try:
+        for migration in (m for m in newer if int(m.name[:4]) not in known):
+            text = migration.read_text(encoding="utf-8")
+            for index in re.findall(r"CREATE\s+(?:UNIQUE\s+)?INDEX\s+(\w+)", text, flags=re.IGNORECASE):
+                conn.execute(f"DROP INDEX IF EXISTS {index}")
+            for table in re.findall(r"CREATE\s+TABLE\s+(\w+)", text, flags=re.IGNORECASE):
+                conn.execute(f"DROP TABLE IF EXISTS {table}")
+            conn.execute("DELETE FROM schema_migrations WHERE version = ?", (int(migration.name[:4]),))
+        conn.commit()
+    finally:
+        conn.close()
+    return target
+
+
 def before_unit(env: dict[str, str], folder: Path) -> Unit | None:
     """`tasksvc run` of BEFORE with ``env`` (its own ports), over a copy of env's database; None without it."""
     source = before_source()
@@ -75,6 +99,5 @@ def before_unit(env: dict[str, str], folder: Path) -> Unit | None:
     if BEFORE == BEFORE_INBOX:
         database = without_inbox(Path(env["DB_PATH"]), folder / "tasks.db")
     else:
-        database = folder / "tasks.db"
-        shutil.copyfile(env["DB_PATH"], database)
+        database = without_newer(Path(env["DB_PATH"]), folder / "tasks.db", source)
     return Unit("run", {**env, "DB_PATH": str(database), "PYTHONPATH": str(source)}, folder).start(within=120.0)
