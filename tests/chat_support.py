@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 
@@ -19,7 +19,10 @@ from taskcore.services.conversation.road import handle_arrived, handle_inbox
 from taskcore.services.inbox import NewEvent
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from taskcore.storage.unit import Unit, unit_of_work
 from tests.builders import NOW, TODAY
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -149,3 +152,9 @@ def run_all(db: Database, payloads: list[dict[str, Any]], rules: ChatPolicy | No
         results.update((h.row.id, h.result) for h in handle_inbox(db, rules or policy(), lambda _row: at,
                                                                   limit=len(payloads)))
     return [results[row_id] for row_id in arrived.ids]
+
+
+def in_one_unit(db: Database, work: Callable[[Unit], T]) -> T:
+    """``work`` in one unit of work of ``db``, as the road runs an event."""
+    with unit_of_work(db) as unit:
+        return work(unit)

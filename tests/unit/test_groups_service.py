@@ -18,8 +18,8 @@ from taskcore.storage import groups as group_store
 from taskcore.storage import members as mq
 from taskcore.storage.db import Database
 from taskcore.storage.schema import allowed_groups, group_members, groups, tasks
-from taskcore.storage.unit import in_one_unit
 from tests.builders import NOW, make_group, make_task
+from tests.chat_support import in_one_unit
 from tests.queries import active_member_ids, group_status, is_active_member, sync_members
 
 OFF, DISCOVER, ENFORCE = GatingMode.OFF, GatingMode.DISCOVER, GatingMode.ENFORCE

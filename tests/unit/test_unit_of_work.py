@@ -9,10 +9,10 @@ import pytest
 from taskcore.errors import NotFound
 from taskcore.services.conversation import tasks as chat_tasks
 from taskcore.storage.db import Database
-from taskcore.storage.unit import in_one_unit, savepoint
+from taskcore.storage.unit import savepoint
 from taskcore.storage.users import ensure_user
 from tests.builders import NOW, wa_text
-from tests.chat_support import queued, run, task_rows
+from tests.chat_support import in_one_unit, queued, run, task_rows
 from tests.queries import user_exists
 
 

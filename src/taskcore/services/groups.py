@@ -28,17 +28,10 @@ class ListingResult:
 
 
 def see_group(db: Database, mode: GatingMode, *, group_id: str, name: str | None = None, now: datetime) -> Sighting:
-    """A group seen by a webhook: recorded (discover: as pending, announced once); enforce ignores unknown ones."""
+    """A group seen by a webhook: recorded (discover: as pending, announced once); enforce ignores unknown ones.
+    Written only when its snapshot says something must be."""
     with db.read() as conn:
         snap = q.snapshot(conn, group_id)
-    return see_known_group(db, mode, group_id=group_id, snap=snap, name=name, now=now)
-
-
-def see_known_group(
-    db: Database, mode: GatingMode, *, group_id: str, snap: GroupSnapshot | None, name: str | None = None,
-    now: datetime,
-) -> Sighting:
-    """``see_group`` with the group's snapshot already read (None: no group row); writes only when needed."""
     known = known_sighting(mode, group_id, snap, name)
     if known is not None:
         return known

@@ -1,7 +1,7 @@
 """The unit of work: one write transaction that the use cases an event calls all share.
 
 ``unit_of_work(db)`` opens one write transaction of ``db`` as a ``Unit``: a ``Database`` whose reads and writes
-reuse that open connection (``in_one_unit(db, work)`` does the same for ``work``, retried whole when busy). A use
+reuse that open connection. A use
 case that runs inside another's transaction says so by taking the unit (``unit: Unit``); given a plain ``Database``
 it opens its own. The event's writes (the message id's first sighting included) commit together or not at all, and
 the SQLite write lock is taken once per event instead of once per use case.
@@ -112,10 +112,3 @@ def unit_of_work(db: Database, *, wait_ms: int | None = None) -> Iterator[Unit]:
     when the block ends, rolled back whole when it raises."""
     with db.write(wait_ms=wait_ms) as conn:
         yield Unit(conn)
-
-
-def in_one_unit(db: Database, work: Callable[[Unit], T], *, wait_ms: int | None = None,
-                       retries: int | None = None) -> T:
-    """Run ``work`` with a Unit inside one write transaction of ``db`` (retried whole when busy;
-    ``wait_ms`` and ``retries`` as in ``Database.transact``)."""
-    return db.transact(lambda conn: work(Unit(conn)), wait_ms=wait_ms, retries=retries)
