@@ -93,8 +93,10 @@ class Deliveries:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=within)
 
-    async def close(self) -> None:
-        """Cancel the posts under way."""
+    async def close(self, within: float = 2.0) -> None:
+        """Let the posts under way be answered (bounded by ``within``), then cancel what is left: a post cut off
+        mid-request would leave the receiving server's connection to be closed by the garbage collector."""
+        await self.settle(within)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
