@@ -12,7 +12,7 @@ from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "tests"]
+nox.options.sessions = ["lint", "typecheck", "catalogs", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 
@@ -58,6 +58,15 @@ def typecheck(session: nox.Session) -> None:
     """mypy --strict over src/."""
     session.install("--constraint", str(CONSTRAINTS), ".[typecheck,postgres]")
     session.run("mypy", "--strict", "src")
+
+
+@nox.session(python=PYTHON)
+def catalogs(session: nox.Session) -> None:
+    """The message catalogs (SPEC section 24): fails when one is behind the code, lacks a translation, drops a
+    placeholder or ships a stale compiled file. ``nox -s catalogs -- update`` extracts, updates and compiles them."""
+    session.install("--constraint", str(CONSTRAINTS), ".")
+    command = session.posargs[0] if session.posargs else "check"
+    session.run("python", "-m", "taskcore.i18n.catalogs", command, str(ROOT / "src"))
 
 
 @nox.session(python=PYTHON)

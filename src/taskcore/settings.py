@@ -89,6 +89,7 @@ class Settings(BaseSettings):
     group_members_sync_interval_ms: int = Field(default=21_600_000, gt=0)
     group_members_inactive_retention_days: int = Field(default=180, ge=1)
     tz: TimeZoneName = "Europe/Madrid"
+    default_language: Literal["es", "pt", "en"] = "es"  # SPEC section 24: whoever neither chose nor has a country's
     reminders_grace_minutes: int = Field(default=60, ge=0)
     group_gating_mode: Literal["off", "discover", "enforce"] = "off"
     reactions_enabled: bool = False

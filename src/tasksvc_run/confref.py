@@ -27,6 +27,9 @@ MEANINGS: dict[str, str] = {
     "group_members_sync_interval_ms": "Member sync interval (at least 10 s outside test).",
     "group_members_inactive_retention_days": "Days before inactive memberships are deleted.",
     "tz": "Default time zone (IANA name) of users who chose none (`/t zona`) and whose country has not exactly one.",
+    "default_language": "Language (`es`, `pt` or `en`) of people who chose none (`/t idioma`) and whose phone "
+                        "number's country speaks none of the three, and of the messages the bot starts in a group "
+                        "that set none. Another value stops the start.",
     "reminders_grace_minutes": "Minutes after the chosen time during which a late reminder is still sent.",
     "group_gating_mode": "off (every group served), discover (new groups wait for an admin), enforce.",
     "reactions_enabled": "React to commands (🤖/⚠️) and to completed tasks' messages (✅).",

@@ -101,6 +101,13 @@ def test_every_file_under_src_that_is_not_python_is_in_the_wheel(built_wheel: Pa
     assert any(re.fullmatch(r"taskcore/storage/migrations/\d{4}_\w+\.sql", name) for name in shipped)
 
 
+@pytest.mark.parametrize("lang", ["es", "pt", "en"])
+def test_the_wheel_holds_every_compiled_catalog(built_wheel: Path, lang: str) -> None:
+    shipped = set(zipfile.ZipFile(built_wheel).namelist())
+    assert f"taskcore/i18n/locales/{lang}/LC_MESSAGES/taskcore.mo" in shipped
+    assert f"tasksvc_run/locales/{lang}/LC_MESSAGES/tasksvc_run.mo" in shipped
+
+
 def test_the_wheel_holds_no_module_the_source_tree_no_longer_has(built_wheel: Path) -> None:
     shipped = {name for name in zipfile.ZipFile(built_wheel).namelist() if name.endswith(".py")}
     stale = sorted(name for name in shipped if not (ROOT / "src" / name).is_file())

@@ -1,0 +1,68 @@
+"""Every text a person reads, in their language (SPEC section 24): gettext catalogs, one per language.
+
+The message ids are the Spanish texts (Spanish is the seed's language and the default); each language's catalog,
+``locales/<lang>/LC_MESSAGES/<domain>.po``, translates them, and its compiled ``.mo`` ships in the wheel. Babel
+extracts the messages from the code and templates, updates and compiles the catalogs (``nox -s catalogs``), and
+``tests/unit/test_catalogs.py`` fails when a message lacks a translation or a translation drops a placeholder.
+
+Placeholders are named, ``{name}``, filled after the lookup: ``_("Tarea #{id} creada", id=7)``.
+
+The language a text is written in is the one in force where it is composed: ``speaking(lang)`` sets it for a block
+(the conversation road sets the reply's, a direct message its reader's), like a locale override; outside any block
+it is Spanish. Code that writes for someone else than the current reader opens its own block.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+__all__ = ["LANGUAGES", "N_", "SOURCE", "_", "current_language", "speaking", "translations"]
+
+LANGUAGES = ("es", "pt", "en")
+"""The languages the bot speaks, the default first."""
+SOURCE = "es"
+"""The language the message ids are written in."""
+DOMAIN = "taskcore"
+LOCALES = Path(__file__).parent / "locales"
+
+_current: ContextVar[str] = ContextVar("taskcore_language", default=SOURCE)
+
+
+@cache
+def translations(lang: str, domain: str = DOMAIN, locales: Path = LOCALES) -> _gettext.NullTranslations:
+    """The compiled catalog of ``lang`` for ``domain``; an unknown language reads as the source texts."""
+    if lang not in LANGUAGES:
+        return _gettext.NullTranslations()
+    with open(locales / lang / "LC_MESSAGES" / f"{domain}.mo", "rb") as mo:
+        return _gettext.GNUTranslations(mo)
+
+
+def current_language() -> str:
+    """The language texts are composed in here."""
+    return _current.get()
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[str]:
+    """Compose texts in ``lang`` inside the block (an unknown code: the source language)."""
+    token = _current.set(lang if lang in LANGUAGES else SOURCE)
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def _(message: str, /, **params: object) -> str:
+    """``message`` in the current language, its ``{name}`` placeholders filled from ``params``."""
+    text = translations(_current.get()).gettext(message)
+    return text.format(**params) if params else text
+
+
+def N_(message: str, /) -> str:  # noqa: N802 - gettext's name for a marker
+    """Marks ``message`` for extraction where it is defined; ``_`` translates it where it is shown."""
+    return message

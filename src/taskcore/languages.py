@@ -1,0 +1,79 @@
+"""Each person's and each group's language (SPEC section 24): chosen, else the phone number's country's, else
+DEFAULT_LANGUAGE. Pure rules: words and numbers in, language codes out.
+
+Choices the SPEC leaves open:
+
+- ``/t idioma`` takes the code (``es``, ``pt``, ``en``) or the language's name in any of the three languages, any
+  case, with or without accents (``português``, ``portugues``, ``english``, ``inglés``).
+- "The language the country speaks" is the first of its languages in the CLDR territory data Babel maintains
+  (official or de facto: Brazil and Portugal ``pt``, the United States and the United Kingdom ``en``, Mexico and
+  Spain ``es``); a country whose first language is another (India: Hindi; Switzerland: German) gives none. As for the
+  zone, the number must be a valid one for its country, so a WhatsApp LID gives none either.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from enum import StrEnum
+from functools import lru_cache
+
+from taskcore.errors import ValidationError
+from taskcore.i18n import LANGUAGES, N_, _
+from taskcore.phones import phone_region
+
+__all__ = ["LANGUAGES", "LanguageSource", "effective_language", "parse_language", "phone_language"]
+
+_NAMES = {
+    "es": ("es", "español", "espanol", "castellano", "spanish", "espanhol"),
+    "pt": ("pt", "pt-br", "português", "portugues", "portuguese", "portugués", "brasileiro"),
+    "en": ("en", "english", "inglés", "ingles", "inglês", "ingles"),
+}
+_BY_NAME = {unicodedata.normalize("NFC", name).casefold(): code for code, names in _NAMES.items() for name in names}
+LANGUAGE_NAMES = {"es": N_("español"), "pt": N_("portugués"), "en": N_("inglés")}
+"""Each language's name as the catalogs write it for the reader."""
+
+
+class LanguageSource(StrEnum):
+    """Where a person's language comes from."""
+
+    USER = "user"  # chosen with /t idioma, the preferences API or page
+    PHONE = "phone"  # the phone number's country
+    DEFAULT = "default"  # DEFAULT_LANGUAGE
+
+
+class InvalidLanguage(ValidationError):
+    """A language code or name the bot does not speak."""
+
+
+def parse_language(word: str) -> str:
+    """A language code or name -> its code (``es``, ``pt`` or ``en``); InvalidLanguage otherwise."""
+    code = _BY_NAME.get(unicodedata.normalize("NFC", word.strip()).casefold())
+    if code is None:
+        raise InvalidLanguage(_("Idioma no disponible: «{word}». Elige es, pt o en.", word=word.strip()[:40]),
+                              field="lang")
+    return code
+
+
+@lru_cache(maxsize=512)
+def _region_language(region: str) -> str | None:
+    from babel.languages import get_official_languages  # noqa: PLC0415 - CLDR data loads only when needed
+
+    spoken = get_official_languages(region, de_facto=True)
+    return spoken[0] if spoken and spoken[0] in LANGUAGES else None
+
+
+def phone_language(phone: str) -> str | None:
+    """The language of the phone number's country (``"5511987654321"``: ``pt``), None when it is not one of ours
+    or the digits are no valid number."""
+    region = phone_region(phone)
+    return None if region is None else _region_language(region)
+
+
+def effective_language(chosen: str | None, user_id: str, default: str) -> tuple[str, LanguageSource]:
+    """The person's language and where it comes from: chosen, else their number's country's, else ``default``."""
+    if chosen in LANGUAGES:
+        return chosen, LanguageSource.USER
+    by_phone = phone_language(user_id)
+    if by_phone is not None:
+        return by_phone, LanguageSource.PHONE
+    return default, LanguageSource.DEFAULT

@@ -1,0 +1,67 @@
+"""The message catalogs (SPEC section 24): every message of the code in every language, placeholders kept, the
+compiled files the wheel ships made from them; and the toolchain's check catches what it should."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from taskcore.i18n import _, speaking, translations
+from taskcore.i18n.catalogs import main, placeholders, problems
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def test_every_catalog_is_complete_and_compiled() -> None:
+    assert problems(SRC) == []
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A copy of the source tree's packages, to break."""
+    for package in ("taskcore", "tasksvc_run"):
+        shutil.copytree(SRC / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def _po(tree: Path, lang: str) -> Path:
+    return tree / "taskcore" / "i18n" / "locales" / lang / "LC_MESSAGES" / "taskcore.po"
+
+
+def test_a_new_message_without_translation_fails_the_check(tree: Path) -> None:
+    (tree / "taskcore" / "new_text.py").write_text('from taskcore.i18n import _\n\nTEXT = _("Un texto nuevo")\n')
+    found = problems(tree)
+    assert any("'Un texto nuevo' is not in the catalog" in line and " pt:" in line for line in found)
+    main(["update", str(tree)])
+    after = problems(tree)
+    assert {line.split(":")[0] for line in after} == {"taskcore pt", "taskcore en"}
+    assert all("'Un texto nuevo' has no translation" in line for line in after)
+    assert main(["check", str(tree)]) == 1
+
+
+def test_a_translation_that_drops_a_placeholder_fails_the_check(tree: Path) -> None:
+    po = _po(tree, "pt")
+    text = po.read_text()
+    assert 'msgstr "Idioma não disponível: «{word}»' in text
+    po.write_text(text.replace('msgstr "Idioma não disponível: «{word}»', 'msgstr "Idioma não disponível: «{palavra}»'))
+    assert any("placeholders ['palavra']" in line for line in problems(tree))
+
+
+def test_a_stale_compiled_catalog_fails_the_check(tree: Path) -> None:
+    mo = _po(tree, "en").with_suffix(".mo")
+    mo.write_bytes(mo.read_bytes()[:-8])
+    assert any("en: taskcore.mo is not compiled from its .po" in line for line in problems(tree))
+
+
+def test_placeholders_are_the_named_braces() -> None:
+    assert placeholders("Tarea #{id} creada: {text} {{no}}") == {"id", "text", "no"}
+
+
+@pytest.mark.parametrize(("lang", "name"), [("es", "español"), ("pt", "espanhol"), ("en", "Spanish")])
+def test_the_shipped_catalogs_translate(lang: str, name: str) -> None:
+    with speaking(lang):
+        assert _("español") == name
+    assert _("español") == "español"
+    assert translations("xx").gettext("español") == "español"
