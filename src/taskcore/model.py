@@ -146,6 +146,7 @@ class GroupSnapshot:
     name: str | None
     active: bool
     status: GroupStatus | None
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +165,7 @@ class SenderFacts:
 
     ``user_id`` is who the sender is unless a re-key is due: the phone digits, else the LID's alias target, else the
     LID digits. ``member_active`` is None when they are no member of the group; ``group`` None when the group row is
-    absent (or the message is direct); ``time_zone`` the zone the user chose, if any.
+    absent (or the message is direct); ``time_zone`` and ``language`` what the user chose, if anything.
     """
 
     user_id: str
@@ -177,6 +178,7 @@ class SenderFacts:
     member_seen_at: datetime | None
     group: GroupSnapshot | None
     time_zone: str | None = None
+    language: str | None = None
 
     def needs_rekey(self, phone: str | None, lid: str | None) -> bool:
         """True when a LID-only user must be re-keyed to the phone number (the full resolution does that)."""

@@ -41,7 +41,7 @@ def group_status(conn: Connection, group_id: str) -> GroupStatus | None:
 
 
 _SNAPSHOT = (
-    select(g.c.name, g.c.active, ag.c.status)
+    select(g.c.name, g.c.active, ag.c.status, g.c.lang)
     .select_from(g.outerjoin(ag, ag.c.group_id == g.c.id))
     .where(g.c.id == bindparam("group_id"))
 )
@@ -52,7 +52,26 @@ def snapshot(conn: Connection, group_id: str) -> GroupSnapshot | None:
     row = conn.execute(_SNAPSHOT, {"group_id": group_id}).one_or_none()
     if row is None:
         return None
-    return GroupSnapshot(row.name, bool(row.active), GroupStatus(row.status) if row.status else None)
+    return GroupSnapshot(row.name, bool(row.active), GroupStatus(row.status) if row.status else None, row.lang)
+
+
+def group_language(conn: Connection, group_id: str) -> str | None:
+    """The language the group chose, or None."""
+    return conn.execute(select(g.c.lang).where(g.c.id == group_id)).scalar_one_or_none()
+
+
+def group_languages(conn: Connection, group_ids: Collection[str]) -> dict[str, str]:
+    """The languages the given groups chose (those that chose none are absent)."""
+    if not group_ids:
+        return {}
+    rows = conn.execute(select(g.c.id, g.c.lang).where(g.c.id.in_(list(group_ids)), g.c.lang.is_not(None)))
+    return {row.id: row.lang for row in rows}
+
+
+def save_group_language(conn: Connection, group_id: str, lang: str | None, now: datetime) -> None:
+    """Set (or with None clear) the group's language."""
+    ensure_group(conn, group_id, now)
+    conn.execute(update(g).where(g.c.id == group_id).values(lang=lang))
 
 
 def insert_status(

@@ -7,6 +7,7 @@ grace window is due, as after a start).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy import Connection, select, update
@@ -44,3 +45,23 @@ def save_zone(conn: Connection, *, user_id: str, tz: str | None, now: datetime) 
                             "next_due_at": None}, ["user_id"])
     conn.execute(update(p).where(p.c.user_id == user_id).values(tz=tz, updated_at=now))
     conn.execute(update(p).where(p.c.user_id == user_id, p.c.freq != OFF).values(next_due_at=now))
+
+
+def chosen_language(conn: Connection, user_id: str) -> str | None:
+    """The language the user chose, or None."""
+    return conn.execute(select(p.c.lang).where(p.c.user_id == user_id)).scalar_one_or_none()
+
+
+def chosen_languages(conn: Connection, user_ids: Collection[str]) -> dict[str, str]:
+    """The languages the given users chose (those who chose none are absent)."""
+    if not user_ids:
+        return {}
+    rows = conn.execute(select(p.c.user_id, p.c.lang).where(p.c.user_id.in_(list(user_ids)), p.c.lang.is_not(None)))
+    return {row.user_id: row.lang for row in rows}
+
+
+def save_language(conn: Connection, *, user_id: str, lang: str | None, now: datetime) -> None:
+    """Set (or with None clear) the user's language; a user with no preference yet gets reminders off at 08:30."""
+    insert_ignore(conn, p, {"user_id": user_id, "freq": OFF, "time": DEFAULT_TIME, "updated_at": now, "tz": None,
+                            "next_due_at": None}, ["user_id"])
+    conn.execute(update(p).where(p.c.user_id == user_id).values(lang=lang, updated_at=now))

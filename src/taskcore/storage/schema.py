@@ -106,6 +106,7 @@ groups = Table(
     Column("active", Boolean, nullable=False, default=True),
     Column("created_at", TS, nullable=False),
     Column("last_synced_at", TS),
+    Column("lang", Text),
 )
 
 allowed_groups = Table(
@@ -172,6 +173,7 @@ user_preferences = Table(
     Column("updated_at", TS, nullable=False),
     Column("tz", Text),
     Column("next_due_at", TS),
+    Column("lang", Text),
 )
 
 web_tokens = Table(
