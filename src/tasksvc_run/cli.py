@@ -138,18 +138,18 @@ def cmd_doctor(*, probe: bool = False) -> int:
     return run_doctor(probe=probe)
 
 
-def cmd_commands_sheet() -> int:
-    """Print the chat command sheet (Markdown, the README's), generated from the bot's own help text."""
+def cmd_commands_sheet(lang: str = "es") -> int:
+    """Print the chat command sheet in ``lang`` (Markdown, the README's), generated from the bot's own help text."""
     from taskcore.chat.sheet import command_sheet
 
-    sys.stdout.write(command_sheet())
+    sys.stdout.write(command_sheet(lang))
     return 0
 
 
 # These read (or need) no configuration of their own: an invalid one is theirs to report.
-WITHOUT_SETTINGS: dict[str, tuple[str, Callable[[], int]]] = {
+WITHOUT_SETTINGS: dict[str, tuple[str, Callable[..., int]]] = {
     "doctor": ("check the configuration and the gateway: why the bot stays silent", cmd_doctor),
-    "commands-sheet": ("print the chat command sheet (Markdown)", cmd_commands_sheet),
+    "commands-sheet": ("print the chat command sheet (Markdown) in a language: --lang es|pt|en", cmd_commands_sheet),
 }
 
 
@@ -202,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
     for name in HIDDEN:  # no help: argparse leaves them out of the list
         sub.add_parser(name)
+    sub.choices["commands-sheet"].add_argument("--lang", choices=("es", "pt", "en"), default="es",
+                                               help="the sheet's language (default es)")
     sub.choices["doctor"].add_argument("--probe", action="store_true",
                                        help="also send a probe to the bot's own number and wait for its echo (15 s)")
     return parser
@@ -236,10 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command in SUPERVISING:
         return _supervise(args.command)
-    if args.command == "doctor":
-        return cmd_doctor(probe=args.probe)
     if args.command in WITHOUT_SETTINGS:
-        return WITHOUT_SETTINGS[args.command][1]()
+        return cmd_doctor(probe=args.probe) if args.command == "doctor" else cmd_commands_sheet(args.lang)
     settings = _settings_or_exit()
     setup_logging(args.command, log_format=settings.log_format)
     if args.command == "backup":

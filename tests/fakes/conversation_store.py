@@ -1,15 +1,16 @@
 """The conversation's store in memory (``services.conversation.store.ConversationStore``), written by hand.
 
 It keeps only what admitting a message reads and writes: sightings, users, aliases, groups with their status,
-memberships, chosen zones and the links of messages to tasks. tests/unit/test_conversation_store_contract.py runs
-the same suite over it and over the SQL unit of work (SQLite, PostgreSQL), so it behaves as the database does.
+memberships, chosen zones and languages and the links of messages to tasks.
+tests/unit/test_conversation_store_contract.py runs the same suite over it and over the SQL unit of work (SQLite,
+PostgreSQL), so it behaves as the database does.
 ``seed_*`` put in what other use cases would have written; ``reads`` counts the calls, for tests of the road.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -45,6 +46,7 @@ class MemoryConversationStore:
         self.groups: dict[str, GroupSnapshot] = {}
         self.members: dict[tuple[str, str], _Member] = {}
         self.zones: dict[str, str] = {}
+        self.languages: dict[str, str] = {}
         self.links: dict[str, int] = {}
         self.reads: Counter[str] = Counter()
 
@@ -52,6 +54,15 @@ class MemoryConversationStore:
         """The user chose ``zone`` (``/t zona``)."""
         self.users.setdefault(user_id, _User(None, None))
         self.zones[user_id] = zone
+
+    def seed_language(self, user_id: str, lang: str) -> None:
+        """The user chose ``lang`` (``/t idioma``)."""
+        self.users.setdefault(user_id, _User(None, None))
+        self.languages[user_id] = lang
+
+    def seed_group_language(self, group_id: str, lang: str) -> None:
+        """The group chose ``lang`` (``/t idioma`` there)."""
+        self.groups[group_id] = replace(self.groups.get(group_id, GroupSnapshot(None, True, None)), language=lang)
 
     def seed_link(self, message_id: str, task_id: int) -> None:
         """The message is about the task (it created it, or the bot sent it about it)."""
@@ -83,7 +94,7 @@ class MemoryConversationStore:
             user_known=user is not None, display_name=user.name if user else None,
             last_seen_at=user.seen if user else None, member_active=member.active if member else None,
             member_seen_at=member.seen if member else None, group=self.groups.get(group_id) if group_id else None,
-            time_zone=self.zones.get(user_id),
+            time_zone=self.zones.get(user_id), language=self.languages.get(user_id),
         )
 
     def sight_group(self, mode: GatingMode, group_id: str, *, now: datetime) -> Sighting:
@@ -126,6 +137,11 @@ class MemoryConversationStore:
         """The zone the user chose, if any."""
         self.reads["chosen_zone"] += 1
         return self.zones.get(user_id)
+
+    def chosen_languages(self, user_ids: Collection[str]) -> dict[str, str]:
+        """The languages the given users chose (those who chose none are absent)."""
+        self.reads["chosen_languages"] += 1
+        return {user: self.languages[user] for user in user_ids if user in self.languages}
 
     def task_of_message(self, message_id: str) -> int | None:
         """The task the message is linked to, or None."""

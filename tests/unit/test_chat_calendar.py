@@ -7,7 +7,7 @@ import pytest
 from taskcore.access import GatingMode
 from taskcore.chat.commands import CalendarLink, CalendarRevoke
 from taskcore.chat.grammar import parse_command
-from taskcore.chat.usage import HELP_TEXT
+from taskcore.chat.usage import help_text
 from taskcore.errors import NotFound
 from taskcore.services.calendar import calendar_feed_since, issue_calendar_feed, read_calendar_feed
 from taskcore.storage.db import Database
@@ -89,4 +89,4 @@ def test_without_web_base_url_the_reply_says_what_is_missing(db: Database) -> No
 
 
 def test_the_help_shows_the_calendar_command() -> None:
-    assert "• /t calendario [borrar] — ej.: /t calendario" in HELP_TEXT
+    assert "• /t calendario [borrar] — ej.: /t calendario" in help_text()

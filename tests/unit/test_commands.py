@@ -26,7 +26,7 @@ from taskcore.chat.commands import (
     WebLink,
 )
 from taskcore.chat.grammar import parse_command
-from taskcore.chat.usage import ADMIN_HELP_TEXT, HELP_TEXT
+from taskcore.chat.usage import admin_help_text, help_text
 from taskcore.errors import TaskcoreError, ValidationError
 from taskcore.reminders import ReminderFreq
 
@@ -507,9 +507,9 @@ def test_commands_are_frozen_values() -> None:
     "usage", ["nueva", "ver", "x ", "tomar", "soltar", "fecha", "editar", "recordatorios", "web"]
 )
 def test_the_help_shows_every_task_command(usage: str) -> None:
-    assert f"/t {usage}" in HELP_TEXT
+    assert f"/t {usage}" in help_text()
 
 
 @pytest.mark.parametrize("usage", ["grupos", "permitir", "bloquear", "sync"])
 def test_the_admin_help_shows_every_admin_command(usage: str) -> None:
-    assert f"/admin {usage}" in ADMIN_HELP_TEXT
+    assert f"/admin {usage}" in admin_help_text()

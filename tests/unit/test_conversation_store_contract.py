@@ -30,6 +30,8 @@ class Seeded(ConversationStore, Protocol):
     """A store with the seeding calls of the contract's arrangements."""
 
     def seed_zone(self, user_id: str, zone: str) -> None: ...
+    def seed_language(self, user_id: str, lang: str) -> None: ...
+    def seed_group_language(self, group_id: str, lang: str) -> None: ...
     def seed_link(self, message_id: str, task_id: int) -> None: ...
     def seed_status(self, group_id: str, status: GroupStatus) -> None: ...
 
@@ -40,6 +42,13 @@ class SeededUnit(Unit):
     def seed_zone(self, user_id: str, zone: str) -> None:
         ensure_user(self.conn, user_id, NOW)
         preferences.save_zone(self.conn, user_id=user_id, tz=zone, now=NOW)
+
+    def seed_language(self, user_id: str, lang: str) -> None:
+        ensure_user(self.conn, user_id, NOW)
+        preferences.save_language(self.conn, user_id=user_id, lang=lang, now=NOW)
+
+    def seed_group_language(self, group_id: str, lang: str) -> None:
+        groups.save_group_language(self.conn, group_id, lang, NOW)
 
     def seed_link(self, message_id: str, task_id: int) -> None:
         ensure_user(self.conn, OTHER, NOW)
@@ -137,6 +146,21 @@ def test_a_chosen_zone_is_read_and_none_without_one(store: Seeded) -> None:
     store.seed_zone(PHONE, "America/Bogota")
     assert store.chosen_zone(PHONE) == "America/Bogota"
     assert store.sender_facts(phone=PHONE, lid=None, group_id=None).time_zone == "America/Bogota"
+
+
+def test_a_chosen_language_is_read_and_none_without_one(store: Seeded) -> None:
+    assert store.chosen_languages([PHONE]) == {}
+    store.seed_language(PHONE, "pt")
+    assert store.chosen_languages([PHONE, OTHER]) == {PHONE: "pt"}
+    assert store.sender_facts(phone=PHONE, lid=None, group_id=None).language == "pt"
+
+
+def test_a_group_s_language_shows_in_the_sender_s_facts(store: Seeded) -> None:
+    store.seed_status(GROUP, GroupStatus.ALLOWED)
+    store.seed_group_language(GROUP, "en")
+    facts = store.sender_facts(phone=PHONE, lid=None, group_id=GROUP)
+    assert facts.group is not None
+    assert (facts.group.language, facts.language) == ("en", None)
 
 
 def test_a_message_leads_to_its_task_and_another_to_none(store: Seeded) -> None:

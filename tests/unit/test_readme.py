@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from taskcore.chat.sheet import command_sheet
-from taskcore.chat.usage import ADMIN_HELP_TEXT, HELP_TEXT
+from taskcore.chat.usage import admin_help_text, help_text
 from tasksvc_run.cli import main
 from tests.pictures import SAME_PICTURE_MAX_CHANGED, changed_share
 
@@ -56,7 +56,7 @@ def test_the_command_sheet_in_the_readme_is_the_generated_one() -> None:
     assert shown.strip("\n") == command_sheet().strip("\n"), "run: tasksvc commands-sheet, paste it between the markers"
 
 
-@pytest.mark.parametrize("line", [*HELP_TEXT.splitlines()[1:], *ADMIN_HELP_TEXT.splitlines()[1:]])
+@pytest.mark.parametrize("line", [*help_text().splitlines()[1:], *admin_help_text().splitlines()[1:]])
 def test_every_usage_and_example_of_the_help_is_on_the_sheet(line: str) -> None:
     if line.startswith("• "):
         usage, _, example = line.removeprefix("• ").partition(" — ej.: ")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from taskcore.chat.commands import CalendarLink, CalendarRevoke
 from taskcore.chat.usage import usage_error
+from taskcore.i18n import _
 
 REVOKE_WORDS = frozenset({"borrar", "quitar", "desactivar", "revocar", "off", "delete", "revoke"})
 
@@ -14,8 +15,8 @@ def parse_calendar(args: str, _ctx: object) -> CalendarLink | CalendarRevoke:
     if not words:
         return CalendarLink()
     if len(words) > 1:
-        raise usage_error("calendario", "sobran datos")
+        raise usage_error("calendario", _("sobran datos"))
     if words[0].casefold() not in REVOKE_WORDS:
         shown = words[0] if len(words[0]) <= 40 else words[0][:40] + "…"
-        raise usage_error("calendario", f"opción no válida: «{shown}»")
+        raise usage_error("calendario", _("opción no válida: «{option}»", option=shown))
     return CalendarRevoke()

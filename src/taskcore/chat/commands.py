@@ -10,15 +10,16 @@ from taskcore.access import GroupStatus
 from taskcore.completion import CompletionMode
 from taskcore.conversation import ConversationAction
 from taskcore.errors import ValidationError
+from taskcore.i18n import _
 from taskcore.recurrence import Recurrence
 from taskcore.reminders import ReminderFreq
 
 
 class CommandSyntaxError(ValidationError):
-    """A message that is a command but not a well-formed one; str() is the Spanish reply."""
+    """A message that is a command but not a well-formed one; str() is the reply, in the language in force."""
 
     def __init__(self, reason: str, *, command: str | None, accepted: str, field: str | None = None) -> None:
-        super().__init__(f"{reason}.\nUso: {accepted}", field=field)
+        super().__init__(_("{reason}.\nUso: {accepted}", reason=reason, accepted=accepted), field=field)
         self.command = command
         self.accepted = accepted
 

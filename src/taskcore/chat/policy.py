@@ -30,6 +30,8 @@ class ChatPolicy:
     reaction_commands: bool = True
     zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("Europe/Madrid"))
     """TZ: the time zone of users with neither a chosen zone nor a country's (SPEC section 21)."""
+    language: str = "es"
+    """DEFAULT_LANGUAGE: the language of users with neither a chosen language nor a country's (SPEC section 24)."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChatPolicy:
@@ -43,6 +45,7 @@ class ChatPolicy:
             reactions=ReactionPolicy.from_settings(settings),
             reaction_commands=settings.reaction_commands_enabled,
             zone=settings.zone,
+            language=settings.default_language,
         )
 
 

@@ -6,24 +6,26 @@ change to the grammar's help changes the sheet and the README test says so.
 
 from __future__ import annotations
 
-from taskcore.chat.usage import ADMIN_HELP_TEXT, HELP_TEXT
+from taskcore.chat.usage import admin_help_text, example_mark, help_text
+from taskcore.i18n import _, speaking
 
 _BULLET = "• "
-_EXAMPLE = " — ej.: "
 
 
-def command_sheet() -> str:
-    """Markdown: the ``/t`` commands, then the administrators' ``/admin`` commands, each with its example."""
-    return "\n".join([*_section(HELP_TEXT), "", *_section(ADMIN_HELP_TEXT)]) + "\n"
+def command_sheet(lang: str = "es") -> str:
+    """Markdown in ``lang``: the ``/t`` commands, then the administrators' ``/admin`` commands, each with its
+    example."""
+    with speaking(lang):
+        return "\n".join([*_section(help_text()), "", *_section(admin_help_text())]) + "\n"
 
 
-def _section(help_text: str) -> list[str]:
-    title, *lines = help_text.splitlines()
-    out = [f"**{title.rstrip(':')}**", "", "| Orden | Ejemplo |", "|---|---|"]
+def _section(text: str) -> list[str]:
+    title, *lines = text.splitlines()
+    out = [f"**{title.rstrip(':')}**", "", "| {} | {} |".format(_("Orden"), _("Ejemplo")), "|---|---|"]
     notes = []
     for line in lines:
         if line.startswith(_BULLET):
-            usage, _, example = line.removeprefix(_BULLET).partition(_EXAMPLE)
+            usage, _sep, example = line.removeprefix(_BULLET).partition(example_mark())
             out.append(f"| {_code(usage)} | {_code(example or usage)} |")
         else:
             notes.append(line)

@@ -18,7 +18,7 @@ except the few that raise their domain errors before their first write
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TypeVar
@@ -90,6 +90,10 @@ class Unit(Database):
     def chosen_zone(self, user_id: str) -> str | None:
         """The time zone the user chose, if any."""
         return preferences.chosen_zone(self.conn, user_id)
+
+    def chosen_languages(self, user_ids: Collection[str]) -> dict[str, str]:
+        """The languages the given users chose (those who chose none are absent)."""
+        return preferences.chosen_languages(self.conn, user_ids)
 
     def task_of_message(self, message_id: str) -> int | None:
         """The task a message is linked to (a bot message about it, else the message that created it), or None."""

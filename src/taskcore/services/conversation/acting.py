@@ -16,6 +16,7 @@ from taskcore.chat.commands import CommandSyntaxError
 from taskcore.chat.decide import Decision, TooLong
 from taskcore.chat.result import Answer, rejected
 from taskcore.errors import TaskcoreError
+from taskcore.i18n import _
 from taskcore.services.conversation.admin import ADMIN_COMMANDS
 from taskcore.services.conversation.tasks import CHECKED_FIRST, TASK_COMMANDS
 from taskcore.services.conversation.turn import Turn
@@ -28,7 +29,7 @@ COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {**TASK_COMMANDS, **A
 def act(turn: Turn, decision: Decision) -> tuple[str, Answer]:
     """The command's name (for the outcome) and its answer; a malformed or too long one is refused unrun."""
     if isinstance(decision, TooLong):
-        return "too long", rejected(replies.TOO_LONG)
+        return "too long", rejected(replies.too_long())
     if isinstance(decision, CommandSyntaxError):
         return "syntax", rejected(str(decision))
     return decision.name, _run(turn, decision)
@@ -42,4 +43,4 @@ def _run(turn: Turn, command: Any) -> Answer:
         with savepoint(turn.db):
             return run(turn, command)
     except TaskcoreError:
-        return rejected(replies.FAILED)
+        return rejected(_(replies.FAILED))

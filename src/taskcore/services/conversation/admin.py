@@ -9,6 +9,7 @@ from taskcore.access import GroupStatus
 from taskcore.chat import replies
 from taskcore.chat.commands import AdminAllow, AdminBlock, AdminHelp, AdminListGroups, AdminSync
 from taskcore.chat.result import Answer, MetricEvent, rejected
+from taskcore.i18n import _
 from taskcore.services import groups
 from taskcore.services.conversation.turn import Turn
 
@@ -20,7 +21,7 @@ def is_admin(turn: Turn) -> bool:
 
 def admin_help(turn: Turn, cmd: AdminHelp) -> Answer:
     """/admin."""
-    return Answer(replies.ADMIN_HELP_TEXT)
+    return Answer(replies.admin_help_text())
 
 
 def list_groups(turn: Turn, cmd: AdminListGroups) -> Answer:
@@ -32,14 +33,14 @@ def list_groups(turn: Turn, cmd: AdminListGroups) -> Answer:
     lines = [replies.groups_heading(len(found), cmd.status),
              *(replies.group_line(g.id, g.name, g.status, g.active) for g in shown)]
     if len(found) > len(shown):
-        lines.append(f"y {len(found) - len(shown)} más")
+        lines.append(_("y {count} más", count=len(found) - len(shown)))
     return Answer("\n".join(lines))
 
 
 def _set_status(turn: Turn, group_id: str | None, status: GroupStatus, metric: MetricEvent) -> Answer:
     target = group_id or turn.group_id
     if target is None:
-        return rejected(replies.HERE_OUTSIDE_GROUP)
+        return rejected(_(replies.HERE_OUTSIDE_GROUP))
     record = groups.set_group_status(turn.db, group_id=target, status=status, by=turn.user_id, now=turn.moment.now)
     return Answer(replies.group_status_set(record.id, record.name, status), metrics=(metric,))
 
@@ -58,9 +59,9 @@ def sync(turn: Turn, cmd: AdminSync) -> Answer:
     """/admin sync: ask the schedulers to run the group and member sync now."""
     request = turn.moment.request_sync
     if request is None:
-        return rejected(replies.SYNC_UNAVAILABLE)
+        return rejected(_(replies.SYNC_UNAVAILABLE))
     request()
-    return Answer(replies.SYNC_STARTED)
+    return Answer(_(replies.SYNC_STARTED))
 
 
 ADMIN_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {

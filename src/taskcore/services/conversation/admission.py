@@ -6,7 +6,8 @@ The order follows SPEC sections 4, 5, 16 and 18:
    (counted), except for ``/admin`` commands, which work everywhere;
 3. the sender becomes a user (phone, or LID through the aliases) and, in a served group, an active member; sender,
    alias, membership and group are read in one statement first, and only what changed is written;
-4. today is computed in the sender's zone (their ``hoy``, ``mañana``, a rule's first date);
+4. today is computed in the sender's zone (their ``hoy``, ``mañana``, a rule's first date), and the language of the
+   answer: the group's when it chose one, else the sender's (SPEC section 24);
 5. the task linked to the quoted (or reacted) message is looked up, only for a command or a reply word;
 6. a message that acts (a command, a reply word or reaction on a task's message) takes one token from the sender's
    bucket; a non-admin's ``/admin`` takes its token too and ends here without a word.
@@ -27,6 +28,7 @@ from taskcore.chat.result import ChatResult, MetricEvent
 from taskcore.conversation import ConversationAction
 from taskcore.gateway.inbound import InboundMessage
 from taskcore.identity import user_jid
+from taskcore.languages import effective_language
 from taskcore.model import SenderFacts
 from taskcore.ratelimit import Decision
 from taskcore.services.conversation.store import ConversationStore
@@ -36,11 +38,14 @@ from taskcore.zones import effective_zone
 
 @dataclass(frozen=True, slots=True)
 class Admitted:
-    """A message let in: its sender, their direct chat, their today, the quoted message's task, the token the
+    """A message let in: its sender, their direct chat, the language the reply is written in (the group's, else the
+    sender's) and the sender's own (for what they get privately), their today, the quoted message's task, the token the
     message took (None when it does not act), and the group sighting's notices and counts."""
 
     user_id: str
     private_chat: str
+    language: str
+    own_language: str
     today: date
     quoted_task: int | None
     token: Decision | None
@@ -72,6 +77,9 @@ def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, mom
         store.member_seen(group_id=msg.group_id, user_id=user_id, now=moment.now, known=None if rekeyed else facts)
     chosen = facts.time_zone if user_id == facts.user_id else store.chosen_zone(user_id)
     today = moment.now.astimezone(effective_zone(chosen, user_id, policy.zone).zone).date()
+    chosen_language = facts.language if user_id == facts.user_id else store.chosen_languages([user_id]).get(user_id)
+    own = effective_language(chosen_language, user_id, policy.language)[0]
+    group_language = facts.group.language if msg.group_id is not None and facts.group is not None else None
     quoted = store.task_of_message(linked) if linked and (family or reply) else None
     if family == ADMIN_FAMILY and user_id not in policy.admins:
         moment.take_token(user_id)
@@ -79,7 +87,8 @@ def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, mom
                           metrics=metrics + (() if served else blocked(family)))
     acts = family is not None or (reply is not None and quoted is not None)
     token = moment.take_token(user_id) if acts else None
-    return Admitted(user_id, private_chat(msg, user_id, via_alias), today, quoted, token, found, metrics)
+    return Admitted(user_id, private_chat(msg, user_id, via_alias), group_language or own, own, today, quoted, token,
+                    found, metrics)
 
 
 def _sighting(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, moment: Moment,
@@ -89,7 +98,8 @@ def _sighting(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage,
         return True, ChatResult("direct")
     sighting = (known_sighting(policy.mode, msg.group_id, facts.group)
                 or store.sight_group(policy.mode, msg.group_id, now=moment.now))
-    return sighting.allowed, discovery(policy, sighting)
+    chosen = store.chosen_languages(policy.admins) if sighting.newly_discovered and policy.admins else {}
+    return sighting.allowed, discovery(policy, sighting, languages=chosen)
 
 
 def blocked(family: str | None) -> tuple[MetricEvent, ...]:

@@ -14,6 +14,7 @@ from taskcore.calendar_feed import feed_url
 from taskcore.chat import replies
 from taskcore.chat.commands import CalendarLink, CalendarRevoke
 from taskcore.chat.result import Answer, direct_message, rejected
+from taskcore.i18n import _, speaking
 from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.services import calendar
 from taskcore.services.conversation.turn import Turn
@@ -24,18 +25,19 @@ def calendar_link(turn: Turn, cmd: CalendarLink) -> Answer:
     link's: the address is a credential)."""
     base = turn.policy.web_base_url
     if not base:
-        return rejected(replies.CALENDAR_UNAVAILABLE)
+        return rejected(_(replies.CALENDAR_UNAVAILABLE))
     token = calendar.issue_calendar_feed(turn.db, user_id=turn.user_id, now=turn.moment.now)
-    text = replies.calendar_link(feed_url(base, token))
+    with speaking(turn.own_language):
+        text = replies.calendar_link(feed_url(base, token))
     if turn.group_id is None:
         return Answer(text, label=LOGIN_LINK_LABEL)
-    return Answer(replies.WEB_IN_PRIVATE, extra=(direct_message(turn.private_chat, text, label=LOGIN_LINK_LABEL),))
+    return Answer(_(replies.WEB_IN_PRIVATE), extra=(direct_message(turn.private_chat, text, label=LOGIN_LINK_LABEL),))
 
 
 def calendar_revoke(turn: Turn, cmd: CalendarRevoke) -> Answer:
     """/t calendario borrar: the feed's address answers 404 from now on."""
     had = calendar.revoke_calendar_feed(turn.db, user_id=turn.user_id)
-    return Answer(replies.CALENDAR_REVOKED if had else replies.NO_CALENDAR)
+    return Answer(_(replies.CALENDAR_REVOKED) if had else _(replies.NO_CALENDAR))
 
 
 CALENDAR_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {

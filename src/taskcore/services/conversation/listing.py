@@ -8,6 +8,7 @@ from taskcore.chat import replies
 from taskcore.chat.commands import ListTasks
 from taskcore.chat.result import Answer, rejected
 from taskcore.errors import Forbidden
+from taskcore.i18n import _
 from taskcore.model import Task
 from taskcore.services import task_lists
 from taskcore.services.conversation.turn import Turn
@@ -22,7 +23,7 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
     page = task_lists.list_my_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, query=MyTasksQuery(limit=limit),
                                today=turn.moment.today, now=turn.moment.now)
     if not page.items:
-        return Answer(replies.NO_MY_TASKS)
+        return Answer(_(replies.NO_MY_TASKS))
     lines = [replies.list_heading(page.total, group=False), *_by_group(page.items)]
     return Answer(_with_more(lines, page.total - len(page.items)))
 
@@ -32,9 +33,9 @@ def _group_list(turn: Turn, group_id: str) -> Answer:
         page = task_lists.list_group_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, group_id=group_id,
                                       unassigned_first=True, limit=turn.policy.list_limit)
     except Forbidden:
-        return rejected(replies.NO_GROUP_TASKS)
+        return rejected(_(replies.NO_GROUP_TASKS))
     if not page.items:
-        return Answer(replies.NO_GROUP_TASKS)
+        return Answer(_(replies.NO_GROUP_TASKS))
     lines = [replies.list_heading(page.total, group=True), *(replies.task_line(t, group=True) for t in page.items)]
     return Answer(_with_more(lines, page.total - len(page.items)))
 
@@ -46,8 +47,8 @@ def _by_group(items: Sequence[Task]) -> list[str]:
         heading = (task.group_id is not None, task.group_name or task.group_id or "", task.group_id or "")
         sections.setdefault(heading, []).append(task)
     lines: list[str] = []
-    for (in_group, name, _), group_tasks in sorted(sections.items(), key=lambda item: item[0]):
-        lines.append(f"*{name if in_group else replies.PERSONAL_HEADING}*")
+    for (in_group, name, _gid), group_tasks in sorted(sections.items(), key=lambda item: item[0]):
+        lines.append(f"*{name if in_group else _(replies.PERSONAL_HEADING)}*")
         lines.extend(replies.task_line(t, group=False) for t in group_tasks)
     return lines
 

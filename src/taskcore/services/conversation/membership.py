@@ -8,6 +8,7 @@ from taskcore.chat.notices import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent
 from taskcore.gateway.inbound import GroupSeen, GroupsUpserted, Identity, ParticipantsChange
+from taskcore.model import Sighting
 from taskcore.services import members
 from taskcore.services.groups import see_group
 from taskcore.services.identities import resolve_user
@@ -32,10 +33,15 @@ def resolve_people(
     return users, tuple(metrics)
 
 
+def _admins_languages(db: Unit, policy: ChatPolicy, sighting: Sighting) -> dict[str, str]:
+    """The languages the admins chose, read only when a discovery notice will be written to them."""
+    return db.chosen_languages(policy.admins) if sighting.newly_discovered and policy.admins else {}
+
+
 def participants_changed(db: Unit, policy: ChatPolicy, event: ParticipantsChange, moment: Moment) -> ChatResult:
     """group-participants.update: members become active or inactive in groups the bot serves."""
     sighting = see_group(db, policy.mode, group_id=event.group_id, now=moment.now)
-    found = discovery(policy, sighting)
+    found = discovery(policy, sighting, languages=_admins_languages(db, policy, sighting))
     if not sighting.allowed:
         return ChatResult("group not served", found.texts, metrics=found.metrics)
     if event.action not in KNOWN_ACTIONS:
@@ -56,7 +62,7 @@ def groups_upserted(db: Unit, policy: ChatPolicy, event: GroupsUpserted, moment:
 
 def _one_group(db: Unit, policy: ChatPolicy, group: GroupSeen, bot_id: str | None, moment: Moment) -> ChatResult:
     sighting = see_group(db, policy.mode, group_id=group.group_id, name=group.name, now=moment.now)
-    found = discovery(policy, sighting, group.name)
+    found = discovery(policy, sighting, group.name, languages=_admins_languages(db, policy, sighting))
     metrics = found.metrics
     if sighting.allowed:
         for admins, action in ((True, "promote"), (False, "demote")):

@@ -21,6 +21,7 @@ from taskcore.chat.result import ChatResult
 from taskcore.conversation import classify_reaction_emoji
 from taskcore.gateway.inbound import InboundMessage, InboundReaction
 from taskcore.gateway.wire import quoted_reference
+from taskcore.i18n import speaking
 from taskcore.identity import user_jid
 from taskcore.services.conversation.acting import act
 from taskcore.services.conversation.admission import Admitted, admit
@@ -36,10 +37,11 @@ def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: 
     admitted = admit(unit, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
         return admitted
-    decision = decide(msg.text, head, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
-                      mentioned=msg.mentioned_digits, token=admitted.token)
-    return answer(Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat),
-                  admitted, decision)
+    with speaking(admitted.language):
+        decision = decide(msg.text, head, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
+                          mentioned=msg.mentioned_digits, token=admitted.token)
+        return answer(Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
+                           language=admitted.language, own_language=admitted.own_language), admitted, decision)
 
 
 def handle_reaction(unit: Unit, policy: ChatPolicy, reaction: InboundReaction, moment: Moment) -> ChatResult:
@@ -58,8 +60,10 @@ def handle_reaction(unit: Unit, policy: ChatPolicy, reaction: InboundReaction, m
     decision = decide("", None, today=admitted.today, quoted_task=admitted.quoted_task, reply=action,
                       token=admitted.token)
     turn = Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
-                quote=reacted_quote(reaction), marks=False)
-    return answer(turn, admitted, decision)
+                quote=reacted_quote(reaction), marks=False, language=admitted.language,
+                own_language=admitted.own_language)
+    with speaking(admitted.language):
+        return answer(turn, admitted, decision)
 
 
 def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:

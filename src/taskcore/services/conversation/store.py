@@ -7,7 +7,7 @@ the fake cannot drift (STYLE habit 2).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -36,6 +36,9 @@ class ConversationStore(Protocol):
 
     def chosen_zone(self, user_id: str) -> str | None:
         """The time zone the user chose, if any."""
+
+    def chosen_languages(self, user_ids: Collection[str]) -> dict[str, str]:
+        """The languages the given users chose (those who chose none are absent)."""
 
     def task_of_message(self, message_id: str) -> int | None:
         """The task a message is linked to (a bot message about it, else the message that created it), or None."""

@@ -27,6 +27,7 @@ from taskcore.chat.commands import (
 from taskcore.chat.result import Answer, Mention, direct_message, rejected
 from taskcore.completion import CompletionMode
 from taskcore.errors import Conflict, Forbidden, InvalidRecurrence, NotFound, ValidationError
+from taskcore.i18n import _, speaking
 from taskcore.model import Completion, Origin, Task
 from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import ReactionRequest, completion_check
@@ -50,15 +51,15 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
     written: the command needs no savepoint (CHECKED_FIRST), except with turns, whose people are counted once the
     mentions are resolved (two numbers of one person are one); ``!todos`` in private is refused before any write."""
     if cmd.each and turn.group_id is None:
-        return rejected(replies.EACH_ONLY_IN_GROUPS)
+        return rejected(_(replies.EACH_ONLY_IN_GROUPS))
     if cmd.rotation and (turn.group_id is None or len(set(cmd.mentions) - {turn.msg.bot_id}) < 2):
-        return rejected(replies.ROTATION_NEEDS_GROUP)
+        return rejected(_(replies.ROTATION_NEEDS_GROUP))
     if cmd.rotation:
         try:
             with savepoint(turn.db):
                 return _create(turn, cmd)
         except InvalidRecurrence:
-            return rejected(replies.ROTATION_NEEDS_GROUP)
+            return rejected(_(replies.ROTATION_NEEDS_GROUP))
     return _create(turn, cmd)
 
 
@@ -186,7 +187,7 @@ def set_mode(turn: Turn, cmd: SetMode) -> Answer:
             turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, completion=cmd.completion),
             replies.mode_set)
     except ValidationError:
-        return rejected(replies.MODE_ONLY_IN_GROUPS, cmd.task_id)
+        return rejected(_(replies.MODE_ONLY_IN_GROUPS), cmd.task_id)
 
 
 def set_due(turn: Turn, cmd: SetDue) -> Answer:
@@ -226,17 +227,18 @@ def web_link(turn: Turn, cmd: WebLink) -> Answer:
     """/t web: the login link goes by direct message only; a group hears only that it was sent."""
     base = turn.policy.web_base_url
     if not base:
-        return rejected(replies.WEB_UNAVAILABLE)
+        return rejected(_(replies.WEB_UNAVAILABLE))
     token = web_auth.issue_login_token(turn.db, user_id=turn.user_id, now=turn.moment.now)
-    link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
+    with speaking(turn.own_language):
+        link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
     if turn.group_id is None:
         return Answer(link, label=LOGIN_LINK_LABEL)
-    return Answer(replies.WEB_IN_PRIVATE, extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
+    return Answer(_(replies.WEB_IN_PRIVATE), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
 
 
 def help_text(turn: Turn, cmd: Help) -> Answer:
     """/t, /t ayuda."""
-    return Answer(replies.HELP_TEXT)
+    return Answer(replies.help_text())
 
 
 TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {

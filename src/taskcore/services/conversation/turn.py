@@ -15,7 +15,8 @@ class Turn:
     """The command message, its resolved sender and the chat they can be written to privately.
 
     For a reaction, ``msg`` stands for the reaction (its sender, chat and id), ``quote`` is the reacted message the
-    reply quotes instead, and ``marks`` is False: a reaction gets no 🤖/⚠️ of its own."""
+    reply quotes instead, and ``marks`` is False: a reaction gets no 🤖/⚠️ of its own. ``language`` is the answer's
+    (the group's, else the sender's), ``own_language`` the sender's, for what they get privately."""
 
     db: Unit
     policy: ChatPolicy
@@ -25,6 +26,8 @@ class Turn:
     private_chat: str
     quote: dict[str, Any] | None = None
     marks: bool = True
+    language: str = "es"
+    own_language: str = "es"
 
     @property
     def group_id(self) -> str | None:
