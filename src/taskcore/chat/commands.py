@@ -30,6 +30,15 @@ class CommandSyntaxError(ValidationError):
 
 
 @dataclass(frozen=True, slots=True)
+class SetLanguage:
+    """``/t idioma [es|pt|en]``: show (``code`` None) or choose the language, the sender's in a direct message and
+    the group's in a group (SPEC section 24)."""
+
+    name: ClassVar[str] = "idioma"
+    code: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Help:
     """``/t`` or ``/t ayuda``: the help text."""
 
@@ -207,10 +216,11 @@ AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock 
 TaskCommand: TypeAlias = (
     Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode | StopSeries
 )
-"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone``, ``WebLink`` and the calendar's), for anyone
-in an allowed chat."""
+"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone``, ``SetLanguage``, ``WebLink`` and the
+calendar's), for anyone in an allowed chat."""
 Command: TypeAlias = (
-    TaskCommand | SetReminders | ShowZone | SetZone | WebLink | CalendarLink | CalendarRevoke | AdminCommand
+    TaskCommand | SetReminders | ShowZone | SetZone | SetLanguage | WebLink | CalendarLink | CalendarRevoke
+    | AdminCommand
 )
 """Every command ``parse_command`` can return."""
 

@@ -13,6 +13,7 @@ from taskcore.access import GroupStatus
 from taskcore.chat.usage import MAX_COMMAND_LENGTH, admin_help_text, help_text
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
+from taskcore.languages import LANGUAGE_NAMES, LanguageSource
 from taskcore.model import Series, Task
 from taskcore.zones import UserZone, ZoneSource
 
@@ -292,3 +293,28 @@ def group_line(group_id: str, name: str | None, status: GroupStatus | None, acti
     state = _(STATUS_NAMES[status]) if status else _("sin estado")
     gone = _(", inactivo") if not active else ""
     return f"• {name or _('sin nombre')} — {group_id} — {state}{gone}"
+
+
+LANGUAGE_SOURCES = {LanguageSource.USER: N_("lo elegiste con /t idioma"),
+                    LanguageSource.PHONE: N_("el del prefijo de tu número"),
+                    LanguageSource.DEFAULT: N_("el del servicio")}
+
+
+def language_name(code: str) -> str:
+    """A language's name in the language in force."""
+    return _(LANGUAGE_NAMES[code])
+
+
+def language_shown(own: str, source: LanguageSource, group: str | None) -> str:
+    """/t idioma: the sender's language and where it comes from, and in a group the group's."""
+    text = _("Te escribo en {language} ({source}).", language=language_name(own), source=_(LANGUAGE_SOURCES[source]))
+    if group is not None:
+        text += " " + _("En este grupo escribo en {language}.", language=language_name(group))
+    return text + "\n" + _("Para cambiarlo: /t idioma es|pt|en")
+
+
+def language_set(code: str, *, group: bool) -> str:
+    """/t idioma <code>: the choice confirmed, in the language chosen."""
+    if group:
+        return _("En este grupo escribo ahora en {language}.", language=language_name(code))
+    return _("A partir de ahora te escribo en {language}.", language=language_name(code))

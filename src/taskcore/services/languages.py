@@ -51,3 +51,18 @@ def choose_language(db: Database, *, user_id: str, lang: str | None, default: st
         return effective_language(lang, user_id, default)
 
     return db.transact(work)
+
+
+def group_language(db: Database, *, group_id: str, default: str) -> str:
+    """The group's language: its choice, else ``default``."""
+    with db.read() as conn:
+        return group_language_of(conn, group_id, default)
+
+
+def choose_group_language(db: Database, *, group_id: str, lang: str | None, now: datetime) -> None:
+    """Set (None: forget) the group's language."""
+
+    def work(conn: Connection) -> None:
+        g.save_group_language(conn, group_id, lang, now)
+
+    db.transact(work)

@@ -16,6 +16,7 @@ from taskcore.chat.commands import (
     ListTasks,
     NewTask,
     SetDue,
+    SetLanguage,
     SetMode,
     SetReminders,
     SetZone,
@@ -33,6 +34,7 @@ from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import members, preferences, tasks, web_auth
 from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
+from taskcore.services.conversation.language import set_language
 from taskcore.services.conversation.listing import list_tasks
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.conversation.zones import set_zone, show_zone
@@ -255,6 +257,7 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     StopSeries: stop_series,
     ShowZone: show_zone,
     SetZone: set_zone,
+    SetLanguage: set_language,
     WebLink: web_link,
     **CALENDAR_COMMANDS,
 }
