@@ -1,0 +1,102 @@
+"""The chat in each person's and each group's language (SPEC section 24): chosen, else the phone number's country's,
+else DEFAULT_LANGUAGE; a group that chose one is answered in it; private messages in the person's own."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from taskcore.i18n import _, speaking
+from taskcore.storage import groups, preferences
+from taskcore.storage.db import Database
+from taskcore.storage.users import ensure_user
+from tests.builders import GROUP, NOW, make_group, wa_text
+from tests.chat_support import policy, queued, run, texts
+
+ES, BR, GB, LID = "34600111111", "5511987654321", "447911123456", "140000000000001"
+
+
+def say(db: Database, text: str, **kw: object) -> str:
+    run(db, wa_text(text, **kw))  # type: ignore[arg-type]
+    return texts(db)[-1]
+
+
+@pytest.mark.parametrize(("sender", "answer"), [
+    (ES, "No tienes tareas abiertas."),
+    (BR, "Você não tem tarefas abertas."),
+    (GB, "You have no open tasks."),
+])
+def test_a_person_is_answered_in_their_number_s_language_without_any_setting(db: Database, sender: str,
+                                                                            answer: str) -> None:
+    assert say(db, "/t ver", sender=sender, group=None) == answer
+
+
+def test_a_number_of_no_language_of_ours_gets_the_default_language(db: Database) -> None:
+    run(db, wa_text("/t ver", sender="919876543210", group=None), replace(policy(), language="en"))
+    assert texts(db)[-1] == "You have no open tasks."
+
+
+def test_a_lid_without_a_phone_gets_the_default_language(db: Database) -> None:
+    run(db, wa_text("/t ver", sender=LID, group=None), replace(policy(), language="pt"))
+    assert texts(db)[-1] == "Você não tem tarefas abertas."
+
+
+def test_a_chosen_language_wins_over_the_number_s(db: Database) -> None:
+    with db.write() as conn:
+        ensure_user(conn, BR, NOW)
+        preferences.save_language(conn, user_id=BR, lang="en", now=NOW)
+    assert say(db, "/t ver", sender=BR, group=None) == "You have no open tasks."
+
+
+def test_in_a_group_without_a_language_each_person_is_answered_in_their_own(db: Database) -> None:
+    make_group(db, GROUP, name="Casa", members=(ES, BR))
+    assert say(db, "/t ver", sender=BR) == f"@{BR} Não há tarefas abertas neste grupo."
+    assert say(db, "/t ver", sender=ES) == f"@{ES} No hay tareas abiertas en este grupo."
+
+
+def test_a_group_that_chose_a_language_is_answered_in_it_by_everyone(db: Database) -> None:
+    make_group(db, GROUP, name="Casa", members=(ES, BR))
+    with db.write() as conn:
+        groups.save_group_language(conn, GROUP, "en", NOW)
+    assert say(db, "/t ver", sender=BR) == f"@{BR} No open tasks in this group."
+    assert say(db, "/t ver", sender=ES) == f"@{ES} No open tasks in this group."
+
+
+def test_a_link_asked_in_a_group_is_sent_privately_in_the_person_s_own_language(db: Database) -> None:
+    make_group(db, GROUP, name="Casa", members=(BR,))
+    with db.write() as conn:
+        groups.save_group_language(conn, GROUP, "en", NOW)
+    run(db, wa_text("/t web", sender=BR))
+    reply, link = [job for job in queued(db) if job.kind == "text"]
+    assert reply.text == f"@{BR} I've sent it to you privately."
+    assert link.chat_id == f"{BR}@s.whatsapp.net"
+    assert link.text.startswith("Seu link para entrar na web (vale 15 minutos, um único uso):\n")
+
+
+def test_a_malformed_command_is_refused_in_the_reader_s_language(db: Database) -> None:
+    reply = say(db, "/t calendario ya", sender=GB, group=None)
+    assert reply == "invalid option: «ya».\nUsage: /t calendar [delete]"
+
+
+def test_the_help_is_in_the_reader_s_language(db: Database) -> None:
+    reply = say(db, "/t", sender=BR, group=None)
+    assert reply.startswith("Comandos (/t ou /tarea):\n• /t ajuda\n• /t nova <texto>")
+    assert "/t nova comprar pão amanhã @Ana" in reply
+
+
+def test_a_discovered_group_is_announced_to_each_admin_in_their_language(db: Database) -> None:
+    rules = replace(policy("discover", admins=(ES, GB)))
+    run(db, wa_text("hola", sender=BR, group="120363000000000099@g.us"), rules)
+    notices = {job.chat_id: job.text for job in queued(db) if job.kind == "text"}
+    assert notices[f"{ES}@s.whatsapp.net"].startswith("Nuevo grupo detectado: 120363000000000099@g.us.")
+    assert notices[f"{GB}@s.whatsapp.net"].startswith("New group found: 120363000000000099@g.us.")
+
+
+def test_outside_any_block_texts_are_spanish_and_inside_one_the_block_s_language() -> None:
+    assert _("No tienes tareas abiertas.") == "No tienes tareas abiertas."
+    with speaking("pt"):
+        assert _("No tienes tareas abiertas.") == "Você não tem tarefas abertas."
+        with speaking("xx"):
+            assert _("No tienes tareas abiertas.") == "No tienes tareas abiertas."
+    assert _("No tienes tareas abiertas.") == "No tienes tareas abiertas."
