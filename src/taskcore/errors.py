@@ -39,6 +39,14 @@ class InvalidTimeZone(ValidationError):
     """A time zone name that is not a known IANA zone."""
 
 
+class AmbiguousTimeZone(InvalidTimeZone):
+    """A city that no zone or several zones are named after; ``suggestions``: up to three close IANA names."""
+
+    def __init__(self, message: str, *, suggestions: tuple[str, ...], field: str | None = "tz") -> None:
+        super().__init__(message, field=field)
+        self.suggestions = suggestions
+
+
 class NotFound(TaskcoreError):
     """The thing does not exist, or is not visible to the user asking."""
 

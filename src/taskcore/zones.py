@@ -8,17 +8,28 @@ Pure rules: names and numbers in, zones out. Choices the SPEC leaves open:
   gives exactly one (+57 Colombia: America/Bogota; +34 Spain lists Madrid and the Canaries, +1 dozens: neither
   counts). The number must be a valid one for that country, which keeps WhatsApp LIDs (long digit strings that are
   no phone number) on TZ.
+- A city (SPEC section 23) is an IANA name's last part, or a whole name, compared ignoring case, accents and the
+  difference between spaces, ``_`` and ``-`` (``sao paulo``, ``Port au Prince``). Names of one city that keep the
+  same clock since 1970 (``America/Buenos_Aires`` and ``America/Argentina/Buenos_Aires``, ``Asia/Istanbul`` and
+  ``Europe/Istanbul``) are one zone: the name under a continent or ocean, deepest, then first alphabetically, is
+  taken. Names of different clocks (``Australia/West``, ``Brazil/West``) make the city ambiguous.
 """
 
 from __future__ import annotations
 
+import difflib
 import enum
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from taskcore.errors import InvalidTimeZone
+from taskcore.errors import AmbiguousTimeZone, InvalidTimeZone
+from taskcore.i18n import _
 from taskcore.phones import calling_code, digits_of, plausible_length, valid_number
+from taskcore.text import fold
 
 _UNKNOWN = "Etc/Unknown"
 _NOT_ZONES = frozenset({"localtime", "posixrules", "factory"})  # files some systems list beside the IANA zones
@@ -102,3 +113,83 @@ def effective_zone(chosen: str | None, user_id: str, fallback: ZoneInfo) -> User
     if by_phone is not None:
         return UserZone(by_phone, ZoneSource.PHONE)
     return UserZone(fallback, ZoneSource.DEFAULT)
+
+
+_SEPARATORS = re.compile(r"[\s_-]+")
+_AREAS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe", "Indian",
+                    "Pacific"})
+_SAMPLES = tuple(datetime(year, month, day, 12, tzinfo=UTC)
+                 for year in range(1970, 2038) for month in range(1, 13) for day in (1, 15))
+_SHOWN = 60  # characters of what was typed an error message repeats
+
+
+def _city_key(text: str) -> str:
+    return _SEPARATORS.sub("_", fold(text).strip())
+
+
+@lru_cache(maxsize=1)
+def _city_index() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """Every zone name by its last part's key, and by its whole key."""
+    by_last: dict[str, list[str]] = {}
+    for name in _known_names().values():
+        by_last.setdefault(_city_key(name.rsplit("/", 1)[-1]), []).append(name)
+    by_full = {_city_key(name): name for name in _known_names().values()}
+    return {key: tuple(sorted(names)) for key, names in by_last.items()}, by_full
+
+
+@lru_cache(maxsize=256)
+def _clock(name: str) -> tuple[timedelta | None, ...]:
+    """The zone's offsets twice a month from 1970 to 2037: names with the same clock are one zone to a person."""
+    zone = ZoneInfo(name)
+    return tuple(moment.astimezone(zone).utcoffset() for moment in _SAMPLES)
+
+
+def _preferred(names: Iterable[str]) -> str:
+    return min(names, key=lambda name: (name.split("/")[0] not in _AREAS, -name.count("/"), name))
+
+
+def _distinct_zones(names: tuple[str, ...]) -> tuple[str, ...]:
+    """One name per clock among ``names`` (the preferred one), sorted."""
+    clocks: dict[tuple[timedelta | None, ...], list[str]] = {}
+    for name in names:
+        clocks.setdefault(_clock(name), []).append(name)
+    return tuple(sorted(_preferred(group) for group in clocks.values()))
+
+
+def _close_names(key: str) -> tuple[str, ...]:
+    """Up to three IANA names whose last part or whole name is close to ``key``."""
+    by_last, by_full = _city_index()
+    close = difflib.get_close_matches(key[:_SHOWN], [*by_last, *by_full], n=9)
+    names = (_preferred(by_last[match]) if match in by_last else by_full[match] for match in close)
+    return tuple(dict.fromkeys(names))[:3]
+
+
+def _unsettled(text: str, several: tuple[str, ...]) -> AmbiguousTimeZone:
+    city = text.strip()[:_SHOWN]
+    if several:
+        message = _("«{city}» puede ser varias zonas horarias: {names}; escribe una de ellas",
+                    city=city, names=", ".join(several[:3]))
+        return AmbiguousTimeZone(message, suggestions=several[:3])
+    close = _close_names(_city_key(text))
+    if close:
+        message = _("zona horaria desconocida: «{city}»; nombres parecidos: {names}", city=city, names=", ".join(close))
+    else:
+        message = _("zona horaria desconocida: «{city}»; usa un nombre IANA como America/Bogota o Europe/Madrid",
+                    city=city)
+    return AmbiguousTimeZone(message, suggestions=close)
+
+
+def zone_by_city(text: str) -> ZoneInfo:
+    """A city (``bogota``, ``Bogotá``, ``new york``) or an IANA name -> its zone; AmbiguousTimeZone otherwise."""
+    try:
+        return parse_time_zone(text)
+    except InvalidTimeZone:
+        pass
+    by_last, by_full = _city_index()
+    key = _city_key(text)
+    if key in by_full:
+        return ZoneInfo(by_full[key])
+    names = _distinct_zones(by_last.get(key, ()))
+    if len(names) == 1:
+        return ZoneInfo(names[0])
+    raise _unsettled(text, names)

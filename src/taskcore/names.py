@@ -1,0 +1,55 @@
+"""Names typed instead of mentions (SPEC section 23): a plain ``@Name`` matched against the names the bot knows.
+
+Pure rules: words and (user id, name) pairs in, user ids out. Choices the SPEC leaves open:
+
+- A plain name is ``@`` and letters only, as a whole word: ``@346001`` (digits) is a real mention, ``@Ana2``,
+  ``ana@example.com`` and ``@Ana-María`` are neither. Punctuation around it is not part of it (``@Ana,``).
+- Quotes are read as ``/t nueva`` reads them: any of ``"``, ``“``, ``”`` opens and any of them closes, and a quote
+  left open runs to the end of the text; nothing between them is a name.
+- Names compare ignoring case and accents (``text.fold``) and everything but letters: a member named ``Ana María``
+  is ``@ana`` (the whole first name) or ``@AnaMaria`` (the whole name written without spaces); ``@An`` is no one.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from taskcore.text import fold
+
+__all__ = ["match_members", "name_keys", "plain_name_tokens"]
+
+_QUOTED = re.compile(r'["“”][^"“”]*["“”]?')
+_PLAIN_NAME = re.compile(r"(?<![\w@])@[^\W\d_]+(?![\w@-])")
+_EDGES = re.compile(r"^\W+|\W+$")
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text if ch.isalpha())
+
+
+def name_keys(name: str) -> frozenset[str]:
+    """The folded forms a typed name matches a member's name by: its first word, and all its words joined."""
+    words = [_letters(word) for word in fold(name).split()]
+    return frozenset(key for key in (words[0] if words else "", "".join(words)) if key)
+
+
+def _typed(word: str) -> str | None:
+    """A typed ``@Name`` word folded, without the ``@`` and surrounding punctuation; None when not letters only."""
+    key = fold(_EDGES.sub("", word))
+    return key if key.isalpha() else None
+
+
+def match_members(word: str, members: Sequence[tuple[str, str | None]]) -> list[str]:
+    """The ids of the members (user id, known name) whose whole first name or whole name ``word`` is, in order."""
+    typed = _typed(word)
+    if typed is None:
+        return []
+    return list(dict.fromkeys(user for user, name in members if name is not None and typed in name_keys(name)))
+
+
+def plain_name_tokens(text: str) -> list[str]:
+    """The ``@Name`` words (letters only, NFC) of a message that are no real mention, outside double quotes."""
+    unquoted = _QUOTED.sub(" ", unicodedata.normalize("NFC", text))
+    return [match.group(0) for match in _PLAIN_NAME.finditer(unquoted)]

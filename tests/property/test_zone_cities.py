@@ -1,0 +1,52 @@
+"""Properties of time zones by city (SPEC section 23): every IANA name, and its last part, written with spaces, in
+any case and without accents, is its zone or one with the same clock; anything refused suggests only real names."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from taskcore.errors import AmbiguousTimeZone
+from taskcore.zones import known_zone_names, parse_time_zone, zone_by_city
+
+NAMES = st.sampled_from(known_zone_names())
+MOMENTS = [datetime(2000, 1, 1, tzinfo=UTC) + timedelta(days=45 * n) for n in range(300)]
+
+
+def settled(city: str) -> ZoneInfo | AmbiguousTimeZone:
+    """The city's zone, or its refusal."""
+    try:
+        return zone_by_city(city)
+    except AmbiguousTimeZone as refusal:
+        return refusal
+
+
+def as_written(draw: st.DrawFn, name: str) -> str:
+    spaced = name.replace("_", draw(st.sampled_from([" ", "_", "  "])))
+    return draw(st.sampled_from([spaced, spaced.lower(), spaced.upper()]))
+
+
+@given(NAMES, st.data())
+def test_a_whole_name_as_people_write_it_is_that_zone(name: str, data: st.DataObject) -> None:
+    assert zone_by_city(as_written(data.draw, name)).key == name
+
+
+@given(NAMES, st.data())
+def test_a_last_part_is_a_zone_keeping_the_same_clock_or_lists_it(name: str, data: st.DataObject) -> None:
+    zone = settled(as_written(data.draw, name.rsplit("/", 1)[-1]))
+    if isinstance(zone, AmbiguousTimeZone):
+        assert 2 <= len(zone.suggestions) <= 3
+        return
+    assert [moment.astimezone(zone).utcoffset() for moment in MOMENTS] == [
+        moment.astimezone(parse_time_zone(name)).utcoffset() for moment in MOMENTS]
+
+
+@given(st.text(max_size=30))
+def test_a_refusal_suggests_at_most_three_real_names(text: str) -> None:
+    refusal = settled(text)
+    if isinstance(refusal, AmbiguousTimeZone):
+        assert len(refusal.suggestions) <= 3
+        assert all(parse_time_zone(name).key == name for name in refusal.suggestions)
