@@ -103,7 +103,7 @@ def apply_participants(
     def work(conn: Connection) -> tuple[int, int]:
         present: dict[str, bool | None] = {}
         for person in participants:
-            user_id, _ = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
+            user_id, _known = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
             present[user_id] = bool(present.get(user_id)) or person.admin
         member_queries.touch_members(conn, group_id, present, now)
         return len(present), member_queries.deactivate_absent(conn, group_id, present.keys(), now)
