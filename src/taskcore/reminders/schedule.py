@@ -36,8 +36,11 @@ _FREQ_WORDS: dict[str, ReminderFreq] = {
     "no": ReminderFreq.OFF,
     "daily": ReminderFreq.DAILY,
     "diario": ReminderFreq.DAILY,
+    "diário": ReminderFreq.DAILY,  # SPEC section 24: the Portuguese words too
     "weekdays": ReminderFreq.WEEKDAYS,
     "laborables": ReminderFreq.WEEKDAYS,
+    "dias úteis": ReminderFreq.WEEKDAYS,
+    "dias uteis": ReminderFreq.WEEKDAYS,
     "weekly": ReminderFreq.WEEKLY,
     "semanal": ReminderFreq.WEEKLY,
 }
@@ -53,7 +56,7 @@ _WEEKDAYS: dict[ReminderFreq, frozenset[int]] = {
 
 
 def parse_freq(value: str) -> ReminderFreq:
-    """Read a frequency in English or in the Spanish chat words; raise InvalidFreq otherwise."""
+    """Read a frequency in English or in the Spanish or Portuguese chat words; raise InvalidFreq otherwise."""
     word = unicodedata.normalize("NFC", value.strip()).casefold()
     freq = _FREQ_WORDS.get(word)
     if freq is None:
