@@ -1,13 +1,19 @@
 """What the admins are told about the gateway (SPEC section 26): the texts, and queueing one direct message to each
-admin per outage (a de-duplication key per outage and admin, so a restart or a second unit does not repeat it)."""
+admin per outage (a de-duplication key per outage and admin, so a restart or a second unit does not repeat it).
+
+The texts are composed in the language in force; ``notify_admins`` composes each admin's in their language (SPEC
+section 24), read for all the admins with one statement.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 
 from taskcore.gateway.wire import send_text_body
+from taskcore.i18n import SOURCE, _, speaking
 from taskcore.identity import user_jid
+from taskcore.services.languages import languages_of
 from taskcore.services.queue import enqueue_message
 from taskcore.storage.db import Database
 
@@ -26,30 +32,43 @@ def duration(lasted: timedelta) -> str:
 
 def delivery_down() -> str:
     """Echoes stopped: the webhook is silent."""
-    return ("⚠️ El bot no recibe los mensajes del grupo: la pasarela (gateway) no llama al webhook. "
-            "Ya se volvió a registrar el webhook sin éxito. Revisa la pasarela (reiniciarla suele bastar); "
-            "avisaré cuando vuelva a funcionar.")
+    return _("⚠️ El bot no recibe los mensajes del grupo: la pasarela (gateway) no llama al webhook. "
+             "Ya se volvió a registrar el webhook sin éxito. Revisa la pasarela (reiniciarla suele bastar); "
+             "avisaré cuando vuelva a funcionar.")
 
 
 def delivery_back(lasted: timedelta) -> str:
     """Echoes arrive again."""
-    return f"✅ El bot vuelve a recibir mensajes (sin recibirlos durante {duration(lasted)})."
+    return _("✅ El bot vuelve a recibir mensajes (sin recibirlos durante {lasted}).", lasted=duration(lasted))
 
 
 def connection_back(lasted: timedelta, late: int) -> str:
     """The WhatsApp session is open again after a long outage."""
-    return (f"✅ WhatsApp vuelve a estar conectado tras {duration(lasted)} sin conexión. "
-            f"Mensajes que salen ahora con retraso: {late}.")
+    return _("✅ WhatsApp vuelve a estar conectado tras {lasted} sin conexión. "
+             "Mensajes que salen ahora con retraso: {late}.", lasted=duration(lasted), late=late)
+
+
+def admin_texts(db: Database, admins: Collection[str], text: Callable[[], str], *, default: str) -> dict[str, str]:
+    """``text()`` composed for each admin in their language (one statement reads them all)."""
+    with db.read() as conn:
+        langs = languages_of(conn, admins, default)
+    composed: dict[str, str] = {}
+    for admin in admins:
+        with speaking(langs[admin]):
+            composed[admin] = text()
+    return composed
 
 
 def notify_admins(
-    db: Database, admins: Collection[str], text: str, *, key: str, max_attempts: int, now: datetime
+    db: Database, admins: Collection[str], text: Callable[[], str], *, key: str, max_attempts: int, now: datetime,
+    default_language: str = SOURCE,
 ) -> int:
-    """Queue ``text`` to each admin once per ``key``; how many were queued."""
+    """Queue ``text()``, composed in each admin's language, to each admin once per ``key``; how many were queued."""
+    texts = admin_texts(db, admins, text, default=default_language)
     queued = 0
     for admin in sorted(admins):
         chat = user_jid(admin)
-        job = enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
+        job = enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=texts[admin]),
                               label="notice", dedupe_key=f"{key}:{admin}", max_attempts=max_attempts, now=now)
         queued += job is not None
     return queued

@@ -1,7 +1,8 @@
 """The calendar feed as RFC 5545 text, built with the icalendar library (SPEC section 22). Pure: tasks in, bytes out.
 
 One all-day event per open task with a due date: summary ``#N descripción``, the group's name (or "Tarea personal")
-and who has it in the description, a UID that stays the same for the task's whole life. Nothing in the feed
+and who has it in the description, a UID that stays the same for the task's whole life. The feed's words are in its
+owner's language (``lang``; SPEC section 24), which is part of the ETag. Nothing in the feed
 depends on when it is built, so the same tasks always give the same bytes; the ETag is computed from the same
 inputs without writing the feed (writing costs ~0.3 ms an event), and changes only when they do.
 
@@ -17,19 +18,20 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
+from taskcore.i18n import N_, _, current_language, speaking
 from taskcore.model import Task
 
 if TYPE_CHECKING:
     from icalendar import Event
 
 PRODID = "-//tasksvc//Tareas//ES"
-CALENDAR_NAME = "Tareas"
-CALENDAR_DESCRIPTION = "Tus tareas abiertas con fecha"
+CALENDAR_NAME = N_("Tareas")
+CALENDAR_DESCRIPTION = N_("Tus tareas abiertas con fecha")
 REFRESH = timedelta(hours=1)
 """How often clients are asked to fetch the feed again (Google Calendar decides for itself)."""
 DEFAULT_UID_DOMAIN = "tasksvc"
-PERSONAL = "Tarea personal"
-NOBODY = "Sin responsable"
+PERSONAL = N_("Tarea personal")
+NOBODY = N_("Sin responsable")
 
 
 def feed_url(base_url: str, token: str) -> str:
@@ -50,13 +52,14 @@ def task_uid(task_id: int, domain: str) -> str:
 
 def _details(task: Task) -> str:
     """Where the task lives and who has it; a shared task (each mode) ticks the parts done, as ``/t ver`` does."""
-    where = f"Grupo: {task.group_name or task.group_id}" if task.group_id else PERSONAL
+    where = _("Grupo: {group}", group=task.group_name or task.group_id) if task.group_id else _(PERSONAL)
     tick = " ✓" if task.each else ""
     people = ", ".join(f"{person.name or person.id}{tick if person.done else ''}" for person in task.assignees)
     if not people:
-        return f"{where}\n{NOBODY}"
-    progress = " ({}/{} partes)".format(*task.progress) if task.each else ""
-    return f"{where}\nResponsables: {people}{progress}"
+        return f"{where}\n{_(NOBODY)}"
+    done, parts = task.progress
+    progress = _(" ({done}/{parts} partes)", done=done, parts=parts) if task.each else ""
+    return f"{where}\n" + _("Responsables: {people}", people=people) + progress
 
 
 def _link(task: Task, base_url: str | None) -> str | None:
@@ -85,8 +88,16 @@ def task_event(task: Task, *, domain: str, base_url: str | None = None) -> Event
     return event
 
 
-def build_calendar(tasks: Iterable[Task], *, domain: str, base_url: str | None = None) -> bytes:
-    """The feed: a VCALENDAR with one event per open task that has a due date (the others are left out)."""
+def build_calendar(
+    tasks: Iterable[Task], *, domain: str, base_url: str | None = None, lang: str | None = None
+) -> bytes:
+    """The feed: a VCALENDAR with one event per open task that has a due date (the others are left out), in ``lang``
+    (None: the language in force)."""
+    with speaking(lang or current_language()):
+        return _calendar(tasks, domain=domain, base_url=base_url)
+
+
+def _calendar(tasks: Iterable[Task], *, domain: str, base_url: str | None) -> bytes:
     from icalendar import Calendar, vDuration  # noqa: PLC0415 - loaded with the first feed written (module docstring)
 
     calendar = Calendar()
@@ -94,8 +105,8 @@ def build_calendar(tasks: Iterable[Task], *, domain: str, base_url: str | None =
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
     calendar.add("method", "PUBLISH")
-    calendar.add("x-wr-calname", CALENDAR_NAME)
-    calendar.add("x-wr-caldesc", CALENDAR_DESCRIPTION)
+    calendar.add("x-wr-calname", _(CALENDAR_NAME))
+    calendar.add("x-wr-caldesc", _(CALENDAR_DESCRIPTION))
     calendar.add("refresh-interval", vDuration(REFRESH), parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", "PT1H")  # the same, in the older non-standard property some clients read
     for task in tasks:
@@ -109,11 +120,12 @@ FEED_FORMAT = "2"
 """Changes whenever this module writes a feed differently, so that ETags made before no longer match."""
 
 
-def feed_etag(tasks: Iterable[Task], *, domain: str, base_url: str | None = None) -> str:
+def feed_etag(tasks: Iterable[Task], *, domain: str, base_url: str | None = None, lang: str | None = None) -> str:
     """The feed's ETag (quoted, as HTTP writes it), from exactly what ``build_calendar`` writes, without writing it:
     a client that has the feed gets its 304 for the price of reading the tasks. Equal inputs, equal ETag; any change
-    to what the feed shows, another ETag."""
-    digest = hashlib.sha256(f"{FEED_FORMAT}\0{domain}\0{base_url or ''}".encode())
+    to what the feed shows (its language too), another ETag."""
+    with speaking(lang or current_language()) as words:
+        digest = hashlib.sha256(f"{FEED_FORMAT}\0{domain}\0{base_url or ''}\0{words}".encode())
     for task in tasks:
         if task.due_date is None or task.completed:
             continue

@@ -8,6 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from taskcore.errors import ValidationError
+from taskcore.i18n import _
 
 
 class CompletionMode(StrEnum):
@@ -32,7 +33,7 @@ def parse_mode_word(word: str) -> CompletionMode:
     """``todos`` (also ``cada``, ``each``) -> each; ``uno`` (also ``cualquiera``, ``any``) -> any; any case."""
     found = _MODE_WORDS.get(unicodedata.normalize("NFC", word.strip()).casefold())
     if found is None:
-        raise InvalidCompletion(f"modo no válido: {word[:40]!r}", field="completion")
+        raise InvalidCompletion(_("modo no válido: {value}", value=repr(word[:40])), field="completion")
     return found
 
 

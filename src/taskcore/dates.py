@@ -7,8 +7,10 @@ import unicodedata
 from datetime import date, timedelta
 
 from taskcore.errors import InvalidDate
+from taskcore.i18n import N_, _
 
-ACCEPTED_FORMS = "AAAA-MM-DD, AA-MM-DD, hoy o mañana"
+ACCEPTED_FORMS = N_("AAAA-MM-DD, AA-MM-DD, hoy o mañana")
+"""The date forms D1-D3 accept, marked: ``_(ACCEPTED_FORMS)`` where it is shown."""
 
 _NUMERIC = re.compile(r"([0-9]{4}|[0-9]{2})-([0-9]{2})-([0-9]{2})")
 _DATE_LIKE = re.compile(r"[0-9]{1,4}(?:[-/][0-9]{1,4}){1,2}")
@@ -35,13 +37,14 @@ def parse_due_date(text: str, *, today: date) -> date:
         return today + timedelta(days=1)
     match = _NUMERIC.fullmatch(word)
     if match is None:
-        raise InvalidDate(f"fecha no válida: {text.strip()!r}; usa {ACCEPTED_FORMS}", field="due_date")
+        raise InvalidDate(_("fecha no válida: {value}; usa {forms}", value=repr(text.strip()), forms=_(ACCEPTED_FORMS)),
+                          field="due_date")
     year, month, day = match.groups()
     full_year = int(year) if len(year) == 4 else 2000 + int(year)
     try:
         return date(full_year, int(month), int(day))
     except ValueError as exc:
-        raise InvalidDate(f"fecha imposible: {text.strip()!r}", field="due_date") from exc
+        raise InvalidDate(_("fecha imposible: {value}", value=repr(text.strip())), field="due_date") from exc
 
 
 def parse_iso_date(text: str, *, field: str = "due_date") -> date:

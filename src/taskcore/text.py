@@ -7,6 +7,7 @@ import string
 import unicodedata
 
 from taskcore.errors import InvalidDescription
+from taskcore.i18n import _
 
 MAX_DESCRIPTION = 1000
 
@@ -86,10 +87,11 @@ def sanitize_description(text: str) -> str:
     """Plain text of 1 to 1000 characters; raise InvalidDescription otherwise."""
     cleaned = clean_text(text)
     if not cleaned:
-        raise InvalidDescription("la descripción está vacía", field="description")
+        raise InvalidDescription(_("la descripción está vacía"), field="description")
     if len(cleaned) > MAX_DESCRIPTION:
         raise InvalidDescription(
-            f"la descripción pasa de {MAX_DESCRIPTION} caracteres ({len(cleaned)})", field="description"
+            _("la descripción pasa de {limit} caracteres ({length})", limit=MAX_DESCRIPTION, length=len(cleaned)),
+            field="description",
         )
     return cleaned
 

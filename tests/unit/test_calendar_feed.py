@@ -148,3 +148,17 @@ def test_uids_carry_the_host_of_web_base_url(base: str | None, domain: str) -> N
 
 def test_the_feed_url_sits_under_the_base_url() -> None:
     assert feed_url(BASE, "abc_-12") == f"{BASE}/cal/abc_-12.ics"
+
+
+def test_the_feeds_words_are_in_the_owners_language_and_the_etag_tells_the_languages_apart() -> None:
+    tasks = [task(1, group=None, name=None, assignees=()), task(2, assignees=(Person("34600000001", "Ana"),))]
+    spanish, portuguese, english = (build_calendar(tasks, domain="x", lang=lang) for lang in ("es", "pt", "en"))
+    described = [[e["description"] for e in events(body)] for body in (spanish, portuguese, english)]
+    assert described == [["Tarea personal\nSin responsable", "Grupo: Casa\nResponsables: Ana"],
+                         ["Tarefa pessoal\nSem responsável", "Grupo: Casa\nResponsáveis: Ana"],
+                         ["Personal task\nNobody assigned", "Group: Casa\nAssigned to: Ana"]]
+    assert str(Calendar.from_ical(portuguese)["x-wr-calname"]) == "Tarefas"
+    assert str(Calendar.from_ical(english)["x-wr-caldesc"]) == "Your open tasks with a due date"
+    assert build_calendar(tasks, domain="x") == spanish  # outside any block: Spanish, as before
+    assert len({feed_etag(tasks, domain="x", lang=lang) for lang in ("es", "pt", "en")}) == 3
+    assert feed_etag(tasks, domain="x") == feed_etag(tasks, domain="x", lang="es")

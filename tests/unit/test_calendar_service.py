@@ -126,3 +126,14 @@ def test_when_both_identities_had_a_feed_the_phone_users_survives(db: Database) 
     assert read_calendar_feed(db, GatingMode.OFF, token=phone_token, now=NOW).user_id == phone
     with pytest.raises(NotFound):
         read_calendar_feed(db, GatingMode.OFF, token=lid_token, now=NOW)
+
+
+@pytest.mark.parametrize(("owner", "lang"), [(ME, "es"), ("5511987654321", "pt"), ("447911123456", "en")])
+def test_a_feed_is_read_with_its_owners_language(db: Database, owner: str, lang: str) -> None:
+    token = issue_calendar_feed(db, user_id=owner, now=NOW)
+    assert read_calendar_feed(db, GatingMode.OFF, token=token, now=NOW).lang == lang
+
+
+def test_a_feed_owner_with_no_countrys_language_gets_the_default(db: Database) -> None:
+    token = issue_calendar_feed(db, user_id="99912345", now=NOW)
+    assert read_calendar_feed(db, GatingMode.OFF, token=token, now=NOW, default_language="en").lang == "en"

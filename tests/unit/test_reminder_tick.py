@@ -13,7 +13,7 @@ from sqlalchemy import Connection, select
 
 from taskcore.access import GatingMode
 from taskcore.reminders.slots import SavedPreference
-from taskcore.services import preferences, zones
+from taskcore.services import languages, preferences, zones
 from taskcore.services import reminder_tick as reminder_service
 from taskcore.services.reminder_tick import TickResult, reminder_tick
 from taskcore.storage.db import Database
@@ -243,3 +243,32 @@ def test_the_plan_alone_lists_what_is_due_without_recording_anything(db: Databas
     plans = reminder_service.plan_due(db, now=MONDAY_0830, zone=MADRID, grace_minutes=60)
     assert [(p.row.user_id, p.due is not None) for p in plans] == [("1", True), ("2", False)]
     assert outcomes(db) == []
+
+
+BRAZILIAN, BRITISH = "5511987654321", "447911123456"
+
+
+def test_the_digest_is_in_each_readers_language_from_their_number(db: Database) -> None:
+    for user in (USER, BRAZILIAN, BRITISH):
+        prefer(db, user=user)
+        with_open_task(db, user=user)
+        zones.set_time_zone(db, user_id=user, name="Europe/Madrid", fallback=MADRID, now=MONDAY_0830 - 9 * MINUTE)
+    assert tick(db, MONDAY_0830) == TickResult(sent=3)
+    texts = {chat.split("@")[0]: text for chat, text, _ in queued(db)}
+    assert texts[USER].startswith("⏰ Recordatorio de tus tareas\n\nHoy (1):\n• #")
+    assert texts[BRAZILIAN].startswith("⏰ Lembrete das suas tarefas\n\nHoje (1):\n• #")
+    assert texts[BRITISH].startswith("⏰ Your tasks reminder\n\nToday (1):\n• #")
+
+
+def test_a_chosen_language_wins_over_the_numbers_and_the_default_covers_the_rest(db: Database) -> None:
+    unknown = "99912345"  # no country's number: DEFAULT_LANGUAGE
+    for user in (BRAZILIAN, unknown):
+        prefer(db, user=user)
+        with_open_task(db, user=user)
+        zones.set_time_zone(db, user_id=user, name="Europe/Madrid", fallback=MADRID, now=MONDAY_0830 - 9 * MINUTE)
+    languages.choose_language(db, user_id=BRAZILIAN, lang="en", default="es", now=MONDAY_0830 - 9 * MINUTE)
+    reminder_tick(db, GatingMode.OFF, now=MONDAY_0830, zone=MADRID, grace_minutes=60, max_attempts=6,
+                  default_language="pt")
+    texts = {chat.split("@")[0]: text for chat, text, _ in queued(db)}
+    assert texts[BRAZILIAN].startswith("⏰ Your tasks reminder")
+    assert texts[unknown].startswith("⏰ Lembrete das suas tarefas")

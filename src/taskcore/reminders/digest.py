@@ -1,4 +1,5 @@
-"""The reminder digest (SPEC section 10): a user's overdue, today's and next seven days' open tasks, in Spanish."""
+"""The reminder digest (SPEC section 10): a user's overdue, today's and next seven days' open tasks, in the language
+in force (the tick opens ``speaking`` with the reader's, SPEC section 24)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import date, timedelta
 from typing import Protocol
 
 from taskcore.dates import format_due_date
+from taskcore.i18n import _
 
 DIGEST_DAYS = 7
 DIGEST_LINES = 20
@@ -54,21 +56,21 @@ def _sections(tasks: Sequence[DigestItem], today: date) -> list[tuple[str, list[
     until = digest_until(today)
     dated = [t for t in tasks if t.due_date is not None and t.due_date <= until]
     return [
-        ("Vencidas", [t for t in dated if t.due_date is not None and t.due_date < today], True),
-        ("Hoy", [t for t in dated if t.due_date == today], False),
-        ("Próximos 7 días", [t for t in dated if t.due_date is not None and t.due_date > today], True),
+        (_("Vencidas"), [t for t in dated if t.due_date is not None and t.due_date < today], True),
+        (_("Hoy"), [t for t in dated if t.due_date == today], False),
+        (_("Próximos 7 días"), [t for t in dated if t.due_date is not None and t.due_date > today], True),
     ]
 
 
 def digest_text(tasks: Sequence[DigestItem], *, today: date, unassigned: int) -> str | None:
-    """The reminder message in Spanish: overdue, today's and the next 7 days' open tasks (dd/MM), then the count of
-    unassigned tasks in the user's groups. None when there is nothing to tell."""
+    """The reminder message in the language in force: overdue, today's and the next 7 days' open tasks (dd/MM), then
+    the count of unassigned tasks in the user's groups. None when there is nothing to tell."""
     if not tasks and unassigned <= 0:
         return None  # most users due at a peak: nothing to look through
     sections = [(title, items, dated) for title, items, dated in _sections(tasks, today) if items]
     if not sections and unassigned <= 0:
         return None
-    lines = ["⏰ Recordatorio de tus tareas"]
+    lines = [_("⏰ Recordatorio de tus tareas")]
     shown = total = 0
     for title, items, dated in sections:
         total += len(items)
@@ -77,9 +79,10 @@ def digest_text(tasks: Sequence[DigestItem], *, today: date, unassigned: int) ->
             lines += ["", f"{title} ({len(items)}):", *(_line(t, with_date=dated) for t in items[:room])]
             shown += min(room, len(items))
     if total > shown:
-        lines.append(f"… y {total - shown} más: míralas con /t web")
+        lines.append(_("… y {more} más: míralas con /t web", more=total - shown))
     if not sections:
-        lines += ["", "No tienes tareas con fecha para esta semana."]
+        lines += ["", _("No tienes tareas con fecha para esta semana.")]
     if unassigned > 0:
-        lines += ["", f"Sin asignar en tus grupos: {unassigned}. Usa /t ver en el grupo y /t tomar <id>."]
+        lines += ["", _("Sin asignar en tus grupos: {count}. Usa /t ver en el grupo y /t tomar <id>.",
+                        count=unassigned)]
     return "\n".join(lines)

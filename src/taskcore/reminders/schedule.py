@@ -11,6 +11,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from taskcore.errors import InvalidFreq, InvalidTime
+from taskcore.i18n import N_, _
 
 DEFAULT_TIME = "08:30"
 
@@ -35,12 +36,16 @@ _FREQ_WORDS: dict[str, ReminderFreq] = {
     "no": ReminderFreq.OFF,
     "daily": ReminderFreq.DAILY,
     "diario": ReminderFreq.DAILY,
+    "diário": ReminderFreq.DAILY,  # SPEC section 24: the Portuguese words too
     "weekdays": ReminderFreq.WEEKDAYS,
     "laborables": ReminderFreq.WEEKDAYS,
+    "dias úteis": ReminderFreq.WEEKDAYS,
+    "dias uteis": ReminderFreq.WEEKDAYS,
     "weekly": ReminderFreq.WEEKLY,
     "semanal": ReminderFreq.WEEKLY,
 }
-ACCEPTED_FREQS = "off, diario, laborables o semanal (también daily, weekdays, weekly)"
+ACCEPTED_FREQS = N_("off, diario, laborables o semanal (también daily, weekdays, weekly)")
+"""The frequencies accepted, marked: ``_(ACCEPTED_FREQS)`` where it is shown."""
 
 # The Python weekdays (Monday is 0) of each schedule.
 _WEEKDAYS: dict[ReminderFreq, frozenset[int]] = {
@@ -51,11 +56,12 @@ _WEEKDAYS: dict[ReminderFreq, frozenset[int]] = {
 
 
 def parse_freq(value: str) -> ReminderFreq:
-    """Read a frequency in English or in the Spanish chat words; raise InvalidFreq otherwise."""
+    """Read a frequency in English or in the Spanish or Portuguese chat words; raise InvalidFreq otherwise."""
     word = unicodedata.normalize("NFC", value.strip()).casefold()
     freq = _FREQ_WORDS.get(word)
     if freq is None:
-        raise InvalidFreq(f"frecuencia no válida: {value.strip()!r}; usa {ACCEPTED_FREQS}", field="freq")
+        raise InvalidFreq(_("frecuencia no válida: {value}; usa {accepted}", value=repr(value.strip()),
+                            accepted=_(ACCEPTED_FREQS)), field="freq")
     return freq
 
 
@@ -63,7 +69,8 @@ def normalize_reminder_time(value: str) -> str:
     """``H:M`` or ``HH:MM`` on a 24-hour clock -> ``HH:MM``; raise InvalidTime otherwise."""
     match = _TIME.fullmatch(value.strip())
     if match is None or int(match[1]) > 23 or int(match[2]) > 59:
-        raise InvalidTime(f"hora no válida: {value.strip()!r}; usa HH:MM, de 00:00 a 23:59", field="time")
+        raise InvalidTime(_("hora no válida: {value}; usa HH:MM, de 00:00 a 23:59", value=repr(value.strip())),
+                          field="time")
     return f"{int(match[1]):02d}:{int(match[2]):02d}"
 
 
@@ -106,7 +113,7 @@ def next_slot(freq: ReminderFreq | str, time: str, *, after: datetime, tz: ZoneI
         return None
     zone, at, instant = _as_zone(tz), clock_time(*_clock(time)), after.astimezone(UTC)
     day = instant.astimezone(zone).date() - _DAY  # a day early: a slot's instant may fall on the next local date
-    for _ in range(_WEEK_AND_A_DAY):
+    for _day in range(_WEEK_AND_A_DAY):
         if day.weekday() in _WEEKDAYS[schedule]:
             slot = _instant(datetime.combine(day, at), zone)
             if slot > instant:

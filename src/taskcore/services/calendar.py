@@ -2,7 +2,7 @@
 
 The token (32 random bytes, URL-safe) is returned once and stored only as its SHA-256 hash. Reading a feed hashes
 whatever token it is given and looks the hash up: a revoked token and one that never existed take the same path
-to the same NotFound.
+to the same NotFound. A feed is written in its owner's language (SPEC section 24), read with its tasks.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from sqlalchemy import Connection
 
 from taskcore.access import GatingMode
 from taskcore.errors import NotFound
+from taskcore.i18n import SOURCE
 from taskcore.model import Task
+from taskcore.services.languages import language_of
 from taskcore.services.web_auth import SECRET_BYTES, hash_secret
 from taskcore.storage import calendar as q
 from taskcore.storage import task_lists as lists
@@ -28,10 +30,12 @@ FEED_LIMIT = 1000
 
 @dataclass(frozen=True, slots=True)
 class CalendarFeed:
-    """Whose feed a token opened, and the tasks it shows: their open tasks with a due date, soonest first."""
+    """Whose feed a token opened, the tasks it shows (their open tasks with a due date, soonest first) and the
+    language its words are written in (the owner's)."""
 
     user_id: str
     tasks: tuple[Task, ...]
+    lang: str = SOURCE
 
 
 def issue_calendar_feed(db: Database, *, user_id: str, now: datetime) -> str:
@@ -57,10 +61,12 @@ def calendar_feed_since(db: Database, *, user_id: str) -> datetime | None:
         return q.feed_created_at(conn, user_id=user_id)
 
 
-def read_calendar_feed(db: Database, mode: GatingMode, *, token: str, now: datetime) -> CalendarFeed:
+def read_calendar_feed(
+    db: Database, mode: GatingMode, *, token: str, now: datetime, default_language: str = SOURCE
+) -> CalendarFeed:
     """The feed of ``token``: what GET /api/me/tasks lists open for its user, keeping only tasks with a due date and
     leaving out a shared task whose part the user has done (as the digest does, SPEC 19); NotFound for a revoked,
-    rotated or unknown token alike. Reads only."""
+    rotated or unknown token alike; with the owner's language (``default_language``: DEFAULT_LANGUAGE). Reads only."""
     token_hash = hash_secret(token)
     with db.read() as conn:
         user_id = q.feed_user(conn, token_hash=token_hash)
@@ -68,4 +74,5 @@ def read_calendar_feed(db: Database, mode: GatingMode, *, token: str, now: datet
             raise NotFound("no such calendar feed")
         dated = lists.MyTasksFilter(status="open", due_before=date.max, page=1, limit=FEED_LIMIT, pending_part=True)
         page = lists.my_tasks(conn, user_id, mode, dated, now)
-    return CalendarFeed(user_id, tuple(page.items))
+        lang, _source = language_of(conn, user_id, default_language)
+    return CalendarFeed(user_id, tuple(page.items), lang)

@@ -2,6 +2,8 @@
 search, so a quiet minute costs nothing however many users and zones there are), plan each in its user's zone
 (``slots.plan_row``), claim each due (user, slot) in the ledger (``reminder_deliveries``) before queueing its digest,
 so a restart or a second instance never sends twice, and store each row's next look in the same transaction.
+
+Each digest is written in its reader's language (SPEC section 24), read for a whole batch of users with one statement.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from sqlalchemy import Connection
 
 from taskcore.access import GatingMode
 from taskcore.gateway.wire import chat_number, send_text_body
+from taskcore.i18n import SOURCE, speaking
 from taskcore.pacing import digest_due
 from taskcore.queue_rules import DIGEST_LABEL, JobKind
 from taskcore.reminders.digest import digest_text, digest_until
 from taskcore.reminders.slots import DueReminder, Plan, Planner, SavedPreference, slot_outcome
+from taskcore.services.languages import languages_of
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
 from taskcore.storage.reminders import claim_deliveries, digest_tasks, due_preferences, plan_next, unassigned_counts
@@ -71,12 +75,13 @@ def _chunks(db: Database, now: datetime) -> list[list[SavedPreference]]:
 
 def reminder_tick(
     db: Database, mode: GatingMode, *, now: datetime, zone: ZoneInfo, grace_minutes: int, max_attempts: int,
-    sends_per_min: int | None = None,
+    sends_per_min: int | None = None, default_language: str = SOURCE,
 ) -> TickResult:
     """Queue the digest of every due reminder (nothing when nothing is open), recording each slot once, and plan
     each row looked at for its next slot. ``zone`` is TZ, the zone of users with no other (SPEC section 21).
     ``sends_per_min`` (GATEWAY_MAX_SENDS_PER_MIN) spreads the digests' due times at the send rate within the grace
-    window (``pacing.digest_due``); None queues every digest due now."""
+    window (``pacing.digest_due``); None queues every digest due now. ``default_language`` (DEFAULT_LANGUAGE) is the
+    language of users with neither a chosen language nor a country's."""
     counts = {"sent": 0, "late": 0, "empty": 0}
     planner = Planner(now=now, fallback=zone, grace_minutes=grace_minutes)
     after = None
@@ -87,7 +92,7 @@ def reminder_tick(
                 break
             after = (rows[-1].next_due_at, rows[-1].user_id)
             plans = [planner.plan(row) for row in rows]
-            texts = _digests(conn, mode, [plan.due for plan in plans if plan.due is not None])
+            texts = _digests(conn, mode, [plan.due for plan in plans if plan.due is not None], default_language)
         for first in range(0, len(plans), CHUNK):
             spread = _Spread(now, counts["sent"] + counts["late"], grace_minutes, sends_per_min)
             outcomes = db.transact(partial(_deliver, plans=plans[first : first + CHUNK], texts=texts, now=now,
@@ -99,15 +104,21 @@ def reminder_tick(
     return TickResult(sent=counts["sent"], late=counts["late"], skipped=counts["empty"])
 
 
-def _digests(conn: Connection, mode: GatingMode, due: Sequence[DueReminder]) -> dict[str, str | None]:
-    """The digest of each due user in their own today (None: nothing to tell), read for all with two statements."""
+def _digests(conn: Connection, mode: GatingMode, due: Sequence[DueReminder], default: str) -> dict[str, str | None]:
+    """The digest of each due user in their own today and language (None: nothing to tell), read for all with three
+    statements."""
     if not due:
         return {}
     users = [item.user_id for item in due]
     tasks = digest_tasks(conn, users, mode, until=digest_until(max(item.today for item in due)))
     unassigned = unassigned_counts(conn, users, mode)
-    return {item.user_id: digest_text(tasks.get(item.user_id, ()), today=item.today,
-                                      unassigned=unassigned.get(item.user_id, 0)) for item in due}
+    langs = languages_of(conn, users, default)
+    texts: dict[str, str | None] = {}
+    for item in due:
+        with speaking(langs[item.user_id]):
+            texts[item.user_id] = digest_text(tasks.get(item.user_id, ()), today=item.today,
+                                              unassigned=unassigned.get(item.user_id, 0))
+    return texts
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from datetime import date, datetime
 from sqlalchemy import Connection
 
 from taskcore.errors import InvalidRecurrence
+from taskcore.i18n import _
 from taskcore.model import Series, Task
 from taskcore.recurrence import Recurrence, first_occurrence, next_occurrence, pinned
 from taskcore.storage import series as q
@@ -24,10 +25,10 @@ def new_series(
     after ``today``. A rotation needs a group and at least two different people (InvalidRecurrence otherwise)."""
     people = tuple(dict.fromkeys(rotation))
     if rotation and (group_id is None or len(people) < MIN_ROTATION):
-        raise InvalidRecurrence("los turnos necesitan un grupo y al menos dos personas", field="rotation")
+        raise InvalidRecurrence(_("los turnos necesitan un grupo y al menos dos personas"), field="rotation")
     first = due or first_occurrence(recurrence, today=today)
     if first is None:
-        raise InvalidRecurrence(f"la regla no tiene fechas: {recurrence.rule}", field="recurrence")
+        raise InvalidRecurrence(_("la regla no tiene fechas: {rule}", rule=recurrence.rule), field="recurrence")
     fixed = pinned(recurrence, first)
     return Series(fixed.rule, fixed.text, people, 0), first
 

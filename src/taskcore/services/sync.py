@@ -12,9 +12,11 @@ from sqlalchemy import Connection
 
 from taskcore.access import GatingMode, effectively_allowed
 from taskcore.gateway.wire import GatewayGroup, GatewayParticipant, chat_number, send_text_body, synced_groups
+from taskcore.i18n import SOURCE, _, speaking
 from taskcore.model import GroupRecord
 from taskcore.queue_rules import JobKind
 from taskcore.services.groups import apply_group_listing
+from taskcore.services.languages import languages_of
 from taskcore.storage import members as member_queries
 from taskcore.storage.db import Database
 from taskcore.storage.identities import resolve_identity
@@ -33,19 +35,26 @@ class GroupSyncOutcome:
 
 
 def discovery_notice(group_id: str, name: str | None) -> str:
-    """The direct message telling an admin that a group was found and how to allow or block it (Spanish)."""
+    """The direct message telling an admin that a group was found and how to allow or block it (in the language in
+    force)."""
     shown = f"«{name}» ({group_id})" if name else group_id
-    return (f"Nuevo grupo detectado: {shown}. Queda pendiente hasta que decidas.\n"
-            f"Para permitirlo: /admin permitir {group_id}\nPara bloquearlo: /admin bloquear {group_id}")
+    return _("Nuevo grupo detectado: {group}. Queda pendiente hasta que decidas.\n"
+             "Para permitirlo: /admin permitir {group_id}\nPara bloquearlo: /admin bloquear {group_id}",
+             group=shown, group_id=group_id)
 
 
 def queue_discovery_notices(
-    conn: Connection, *, group_id: str, name: str | None, admins: Iterable[str], now: datetime, max_attempts: int
+    conn: Connection, *, group_id: str, name: str | None, admins: Iterable[str], now: datetime, max_attempts: int,
+    default_language: str = SOURCE,
 ) -> int:
-    """Inside a transaction: one direct message per admin, never twice for the same (group, admin)."""
+    """Inside a transaction: one direct message per admin in their language, never twice for the same (group,
+    admin)."""
     queued = 0
-    text = discovery_notice(group_id, name)
-    for admin in sorted(set(admins)):
+    who = sorted(set(admins))
+    langs = languages_of(conn, who, default_language)
+    for admin in who:
+        with speaking(langs[admin]):
+            text = discovery_notice(group_id, name)
         job = enqueue(conn, chat_id=chat_number(admin), kind=JobKind.TEXT.value,
                       payload=send_text_body(chat_id=admin, text=text), dedupe_key=f"discovery:{group_id}:{admin}",
                       max_attempts=max_attempts, now=now)
@@ -55,7 +64,7 @@ def queue_discovery_notices(
 
 def apply_fetched_groups(
     db: Database, mode: GatingMode, groups: Sequence[GatewayGroup], *, community_id: str | None,
-    admins: Iterable[str], notify_admins: bool, max_attempts: int, now: datetime,
+    admins: Iterable[str], notify_admins: bool, max_attempts: int, now: datetime, default_language: str = SOURCE,
 ) -> GroupSyncOutcome:
     """The group sync: keep the community's chat groups, record them (discovery in discover mode, with the admins'
     notices), deactivate the ones no longer listed. An empty answer changes nothing: it is more likely a gateway
@@ -70,7 +79,8 @@ def apply_fetched_groups(
         who = list(admins)
         notices = db.transact(lambda conn: sum(
             queue_discovery_notices(conn, group_id=gid, name=names.get(gid), admins=who, now=now,
-                                    max_attempts=max_attempts) for gid in result.discovered))
+                                    max_attempts=max_attempts, default_language=default_language)
+            for gid in result.discovered))
     return GroupSyncOutcome(True, len(kept), result.discovered, result.deactivated, notices)
 
 
@@ -93,7 +103,7 @@ def apply_participants(
     def work(conn: Connection) -> tuple[int, int]:
         present: dict[str, bool | None] = {}
         for person in participants:
-            user_id, _ = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
+            user_id, _known = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
             present[user_id] = bool(present.get(user_id)) or person.admin
         member_queries.touch_members(conn, group_id, present, now)
         return len(present), member_queries.deactivate_absent(conn, group_id, present.keys(), now)

@@ -19,6 +19,7 @@ from taskcore.access import (
 )
 from taskcore.completion import CompletionMode, InvalidCompletion, every_part_done
 from taskcore.errors import NotFound
+from taskcore.i18n import N_, _
 from taskcore.model import Completion, CreatedTask, Origin, Task
 from taskcore.recurrence import Recurrence
 from taskcore.services import series as recurring
@@ -35,6 +36,7 @@ class _Unset:
 
 
 UNSET: Final = _Unset()
+PARTS_IN_GROUPS = N_("solo las tareas de grupo se completan por partes")
 
 
 def create_task(
@@ -69,7 +71,7 @@ def create_task(
                                            today=today or now.date())
     people = assignees_on_creation(creator, group_id, series.rotation[:1] if series and series.rotation else assignees)
     if completion is CompletionMode.EACH and group_id is None:
-        raise InvalidCompletion("solo las tareas de grupo se completan por partes", field="completion")
+        raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
 
     def work(conn: Connection) -> CreatedTask:
         task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
@@ -201,7 +203,7 @@ def edit_task(
 
     def apply(conn: Connection, facts: TaskFacts) -> None:
         if "completion" in values and facts.group_id is None:
-            raise InvalidCompletion("solo las tareas de grupo se completan por partes", field="completion")
+            raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
         q.update_task(conn, task_id, values)
         if values.get("completion") == CompletionMode.ANY.value and facts.each:
             q.clear_parts(conn, task_id)

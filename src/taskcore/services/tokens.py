@@ -14,6 +14,7 @@ from datetime import datetime
 from sqlalchemy import Connection
 
 from taskcore.errors import LimitReached, NotFound, Unauthorized, ValidationError
+from taskcore.i18n import _
 from taskcore.services.web_auth import SECRET_BYTES, hash_secret
 from taskcore.storage import tokens as q
 from taskcore.storage.db import Database
@@ -67,10 +68,11 @@ def token_name(text: str) -> str:
     """The name as plain text (markup, invisible characters and extra whitespace removed): at most 60 characters as
     written, and not empty once cleaned (the API document's ``maxLength`` and pattern say the same)."""
     if len(text) > MAX_TOKEN_NAME:
-        raise ValidationError(f"el nombre pasa de {MAX_TOKEN_NAME} caracteres ({len(text)})", field="name")
+        too_long = _("el nombre pasa de {limit} caracteres ({length})", limit=MAX_TOKEN_NAME, length=len(text))
+        raise ValidationError(too_long, field="name")
     name = clean_text(text)
     if not name:
-        raise ValidationError("el nombre está vacío", field="name")
+        raise ValidationError(_("el nombre está vacío"), field="name")
     return name
 
 
@@ -82,7 +84,7 @@ def create_api_token(db: Database, *, user_id: str, name: str, now: datetime) ->
     def work(conn: Connection) -> int:
         ensure_user(conn, user_id, now)
         if q.lock_user_tokens(conn, user_id=user_id) >= MAX_TOKENS:
-            raise LimitReached(f"ya tienes {MAX_TOKENS} tokens, el máximo; revoca uno para crear otro")
+            raise LimitReached(_("ya tienes {limit} tokens, el máximo; revoca uno para crear otro", limit=MAX_TOKENS))
         return q.insert_token(conn, user_id=user_id, name=clean, token_hash=hash_secret(token), now=now)
 
     return NewApiToken(id=db.transact(work), name=clean, token=token, created_at=now)

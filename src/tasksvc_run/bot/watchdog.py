@@ -13,6 +13,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Protocol
 
 from taskcore import alerts
@@ -99,7 +100,8 @@ class Watchdog:
         log.info("gateway connected again: sending resumed", extra={"seconds": int(lasted.total_seconds()),
                                                                      "late": late})
         if tell_admins(lasted):
-            await self._tell(alerts.connection_back(lasted, late), key=f"watchdog:connection:{now.isoformat()}")
+            await self._tell(partial(alerts.connection_back, lasted, late),
+                             key=f"watchdog:connection:{now.isoformat()}")
 
     async def start(self) -> None:
         """Read the connection state once (a gateway already closed pauses sending at once)."""
@@ -162,7 +164,7 @@ class Watchdog:
         log.error("webhook delivery is broken: the gateway accepts sends but their echoes do not arrive",
                   extra={"repaired": True})
         since = self.watch.down_since or self.clock.now()
-        await self._tell(alerts.delivery_down(), key=f"watchdog:down:{since.isoformat()}")
+        await self._tell(alerts.delivery_down, key=f"watchdog:down:{since.isoformat()}")
         self._down_at = since
 
     async def _recovered(self) -> None:
@@ -170,12 +172,13 @@ class Watchdog:
         lasted = self.clock.now() - self._down_at if self._down_at else timedelta(0)
         self._down_at = None
         log.warning("webhook delivery works again", extra={"seconds": int(lasted.total_seconds())})
-        await self._tell(alerts.delivery_back(lasted), key=f"watchdog:back:{self.clock.now().isoformat()}")
+        await self._tell(partial(alerts.delivery_back, lasted), key=f"watchdog:back:{self.clock.now().isoformat()}")
 
-    async def _tell(self, text: str, *, key: str) -> None:
+    async def _tell(self, text: Callable[[], str], *, key: str) -> None:
         try:
             await asyncio.to_thread(alerts.notify_admins, self.db, self.settings.admin_users, text, key=key,
-                                    max_attempts=self.settings.rq_max_attempts, now=self.clock.now())
+                                    max_attempts=self.settings.rq_max_attempts, now=self.clock.now(),
+                                    default_language=self.settings.default_language)
         except Exception:
             log.exception("admins not told", extra={"key": key})
             return

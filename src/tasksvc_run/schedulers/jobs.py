@@ -58,7 +58,7 @@ async def group_sync(ctx: JobContext, gateway: GatewayClient) -> None:
     outcome = await asyncio.to_thread(
         sync.apply_fetched_groups, ctx.db, ctx.mode, fetched, community_id=s.messaging_community_id,
         admins=s.admin_users, notify_admins=s.notify_admins_on_discovery, max_attempts=s.rq_max_attempts,
-        now=ctx.clock.now())
+        now=ctx.clock.now(), default_language=s.default_language)
     if not outcome.applied:
         log.warning("group sync: the gateway listed no group; nothing changed")
         return
@@ -100,7 +100,7 @@ class ReminderJob:
         result = await asyncio.to_thread(
             reminder_tick, ctx.db, ctx.mode, now=ctx.clock.now(), zone=s.zone,
             grace_minutes=s.reminders_grace_minutes, max_attempts=s.rq_max_attempts,
-            sends_per_min=s.gateway_max_sends_per_min)
+            sends_per_min=s.gateway_max_sends_per_min, default_language=s.default_language)
         for outcome, count in (("sent", result.sent), ("late", result.late), ("skipped", result.skipped)):
             if count:
                 ctx.metrics.reminder_slots.labels(outcome=outcome).inc(count)
