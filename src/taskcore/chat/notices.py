@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from taskcore.chat.admin_replies import discovered
 from taskcore.chat.policy import ChatPolicy
-from taskcore.chat.replies import discovered
 from taskcore.chat.result import ChatResult, MetricEvent, direct_message
 from taskcore.i18n import speaking
 from taskcore.identity import user_jid

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from taskcore.access import GroupStatus
 from taskcore.chat.usage import MAX_COMMAND_LENGTH, admin_help_text, help_text
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
@@ -21,9 +20,6 @@ __all__ = ["admin_help_text", "help_text"]
 
 SHORT_DESCRIPTION = 80
 FREQ_NAMES = {"daily": N_("cada día"), "weekdays": N_("de lunes a viernes"), "weekly": N_("los lunes")}
-STATUS_NAMES = {GroupStatus.PENDING: N_("pendiente"), GroupStatus.ALLOWED: N_("permitido"),
-                GroupStatus.BLOCKED: N_("bloqueado")}
-
 WEB_IN_PRIVATE = N_("Te lo envío por privado.")
 WEB_UNAVAILABLE = N_("El acceso web no está disponible: falta configurar WEB_BASE_URL.")
 CALENDAR_UNAVAILABLE = N_("El calendario no está disponible: falta configurar WEB_BASE_URL.")
@@ -35,9 +31,6 @@ NO_MY_TASKS = N_("No tienes tareas abiertas.")
 PERSONAL_HEADING = N_("Personales")
 NOBODY = N_("sin asignar")
 NAMELESS = N_("alguien")
-HERE_OUTSIDE_GROUP = N_("«aquí» solo vale dentro de un grupo. Indica el grupo: /admin permitir <dígitos>@g.us")
-SYNC_STARTED = N_("Sincronización de grupos y miembros en marcha.")
-SYNC_UNAVAILABLE = N_("Los procesos programados no están en marcha: no puedo sincronizar ahora.")
 FAILED = N_("No he podido hacerlo; inténtalo de nuevo en un momento.")
 EACH_ONLY_IN_GROUPS = N_("!todos solo vale en un grupo: en privado la tarea es solo tuya.")
 MODE_ONLY_IN_GROUPS = N_("El modo (todos|uno) solo se aplica a tareas de grupo.")
@@ -251,48 +244,6 @@ def more(count: int) -> str:
     return _("y {count} más: /t web para verlas todas", count=count)
 
 
-def _group_shown(group_id: str, name: str | None) -> str:
-    return f"«{name}» ({group_id})" if name else group_id
-
-
-def discovered(group_id: str, name: str | None) -> str:
-    """Direct message to each admin when a group is discovered."""
-    return _("Nuevo grupo detectado: {group}.\nPara permitirlo: /admin permitir {id}\n"
-             "Para bloquearlo: /admin bloquear {id}", group=_group_shown(group_id, name), id=group_id)
-
-
-def group_status_set(group_id: str, name: str | None, status: GroupStatus) -> str:
-    """/admin permitir|bloquear."""
-    return _("Grupo {group} {status}.", group=_group_shown(group_id, name), status=_(STATUS_NAMES[status]))
-
-
-def groups_heading(total: int, status: GroupStatus | None) -> str:
-    """First line of /admin grupos."""
-    if status is GroupStatus.PENDING:
-        return _("Grupos pendientes ({total}):", total=total)
-    if status is GroupStatus.ALLOWED:
-        return _("Grupos permitidos ({total}):", total=total)
-    if status is GroupStatus.BLOCKED:
-        return _("Grupos bloqueados ({total}):", total=total)
-    return _("Grupos ({total}):", total=total)
-
-
-def no_groups(status: GroupStatus | None) -> str:
-    """/admin grupos with nothing to show."""
-    if status is GroupStatus.PENDING:
-        return _("No hay grupos pendientes.")
-    if status is GroupStatus.ALLOWED:
-        return _("No hay grupos permitidos.")
-    if status is GroupStatus.BLOCKED:
-        return _("No hay grupos bloqueados.")
-    return _("No hay grupos registrados.")
-
-
-def group_line(group_id: str, name: str | None, status: GroupStatus | None, active: bool) -> str:
-    """One line of /admin grupos."""
-    state = _(STATUS_NAMES[status]) if status else _("sin estado")
-    gone = _(", inactivo") if not active else ""
-    return f"• {name or _('sin nombre')} — {group_id} — {state}{gone}"
 
 
 LANGUAGE_SOURCES = {LanguageSource.USER: N_("lo elegiste con /t idioma"),

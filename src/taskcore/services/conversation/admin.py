@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from taskcore.access import GroupStatus
-from taskcore.chat import replies
+from taskcore.chat import admin_replies, replies
 from taskcore.chat.commands import AdminAllow, AdminBlock, AdminHelp, AdminListGroups, AdminSync
 from taskcore.chat.result import Answer, MetricEvent, rejected
 from taskcore.i18n import _
@@ -28,10 +28,10 @@ def list_groups(turn: Turn, cmd: AdminListGroups) -> Answer:
     """/admin grupos [estado]: at most ``list_limit`` lines, then how many more."""
     found = groups.list_groups(turn.db, status=cmd.status)
     if not found:
-        return Answer(replies.no_groups(cmd.status))
+        return Answer(admin_replies.no_groups(cmd.status))
     shown = found[: turn.policy.list_limit]
-    lines = [replies.groups_heading(len(found), cmd.status),
-             *(replies.group_line(g.id, g.name, g.status, g.active) for g in shown)]
+    lines = [admin_replies.groups_heading(len(found), cmd.status),
+             *(admin_replies.group_line(g.id, g.name, g.status, g.active) for g in shown)]
     if len(found) > len(shown):
         lines.append(_("y {count} más", count=len(found) - len(shown)))
     return Answer("\n".join(lines))
@@ -40,9 +40,9 @@ def list_groups(turn: Turn, cmd: AdminListGroups) -> Answer:
 def _set_status(turn: Turn, group_id: str | None, status: GroupStatus, metric: MetricEvent) -> Answer:
     target = group_id or turn.group_id
     if target is None:
-        return rejected(_(replies.HERE_OUTSIDE_GROUP))
+        return rejected(_(admin_replies.HERE_OUTSIDE_GROUP))
     record = groups.set_group_status(turn.db, group_id=target, status=status, by=turn.user_id, now=turn.moment.now)
-    return Answer(replies.group_status_set(record.id, record.name, status), metrics=(metric,))
+    return Answer(admin_replies.group_status_set(record.id, record.name, status), metrics=(metric,))
 
 
 def allow(turn: Turn, cmd: AdminAllow) -> Answer:
@@ -59,9 +59,9 @@ def sync(turn: Turn, cmd: AdminSync) -> Answer:
     """/admin sync: ask the schedulers to run the group and member sync now."""
     request = turn.moment.request_sync
     if request is None:
-        return rejected(_(replies.SYNC_UNAVAILABLE))
+        return rejected(_(admin_replies.SYNC_UNAVAILABLE))
     request()
-    return Answer(_(replies.SYNC_STARTED))
+    return Answer(_(admin_replies.SYNC_STARTED))
 
 
 ADMIN_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
