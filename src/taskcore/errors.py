@@ -39,6 +39,11 @@ class InvalidTimeZone(ValidationError):
     """A time zone name that is not a known IANA zone."""
 
 
+class InvalidChoreSetting(ValidationError):
+    """A value of SPEC section 25 that is refused: quiet hours, points, a nag interval, a weekly summary moment, an
+    away date or a summary period; ``field`` names which (``quiet``, ``points``, ``nag``, ``weekly``, ...)."""
+
+
 class NotFound(TaskcoreError):
     """The thing does not exist, or is not visible to the user asking."""
 
