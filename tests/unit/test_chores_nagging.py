@@ -8,7 +8,17 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from taskcore.chores import Nag, NagAction, NagKind, QuietHours, first_nag_at, nag_due, next_nag_at, should_escalate
+from taskcore.chores import (
+    Nag,
+    NagAction,
+    NagKind,
+    QuietHours,
+    first_nag_at,
+    group_notice,
+    nag_due,
+    next_nag_at,
+    should_escalate,
+)
 from taskcore.errors import ValidationError
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -82,3 +92,15 @@ def test_outside_quiet_hours_the_nag_goes() -> None:
                                                           (3, True, False)])
 def test_the_group_is_told_once_after_the_third_nag(sent: int, escalated: bool, tell: bool) -> None:
     assert should_escalate(sent, escalated) is tell
+
+
+def test_the_group_notice_mentions_the_people_still_pending() -> None:
+    counts = {"luis": 3, "ana": 1, "eva": 3}
+    assert group_notice(counts, {"luis", "ana"}, escalated=False) == ("ana", "luis")
+
+
+def test_no_group_notice_before_a_pending_person_has_had_three_nags_or_once_told() -> None:
+    counts = {"luis": 2, "eva": 3}
+    assert group_notice(counts, {"luis"}, escalated=False) == ()
+    assert group_notice({"luis": 5}, {"luis"}, escalated=True) == ()
+    assert group_notice(counts, set(), escalated=False) == ()

@@ -15,6 +15,7 @@ Choices the SPEC leaves open:
 from __future__ import annotations
 
 import enum
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -97,3 +98,9 @@ def should_escalate(sent_count: int, escalated: bool) -> bool:
     """True once: when ``sent_count`` (the most nags a pending assignee has had) reaches three and the group was
     not told yet."""
     return not escalated and sent_count >= ESCALATE_AFTER
+
+
+def group_notice(sent_counts: Mapping[str, int], pending: Collection[str], escalated: bool) -> tuple[str, ...]:
+    """The pending assignees to mention when the group is told now (sorted); empty when it is not told now."""
+    most = max((sent_counts.get(person, 0) for person in pending), default=0)
+    return tuple(sorted(pending)) if should_escalate(most, escalated) else ()
