@@ -47,6 +47,11 @@ class AmbiguousTimeZone(InvalidTimeZone):
         self.suggestions = suggestions
 
 
+class InvalidChoreSetting(ValidationError):
+    """A value of SPEC section 25 that is refused: quiet hours, points, a nag interval, a weekly summary moment, an
+    away date or a summary period; ``field`` names which (``quiet``, ``points``, ``nag``, ``weekly``, ...)."""
+
+
 class NotFound(TaskcoreError):
     """The thing does not exist, or is not visible to the user asking."""
 
