@@ -142,6 +142,15 @@ class SetReminders:
 
 
 @dataclass(frozen=True, slots=True)
+class SetLanguage:
+    """``/t idioma``: with ``code`` (``es``, ``pt``, ``en``) choose the language, the sender's in a direct message
+    and the group's in a group; ``code is None`` (bare ``/t idioma``) shows the language in force."""
+
+    name: ClassVar[str] = "idioma"
+    code: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class WebLink:
     """``/t web``: a login link, sent by direct message."""
 
@@ -206,10 +215,11 @@ AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock 
 TaskCommand: TypeAlias = (
     Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode | StopSeries
 )
-"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone``, ``WebLink`` and the calendar's), for anyone
-in an allowed chat."""
+"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone``, ``SetLanguage``, ``WebLink`` and the
+calendar's), for anyone in an allowed chat."""
 Command: TypeAlias = (
-    TaskCommand | SetReminders | ShowZone | SetZone | WebLink | CalendarLink | CalendarRevoke | AdminCommand
+    TaskCommand | SetReminders | ShowZone | SetZone | SetLanguage | WebLink | CalendarLink | CalendarRevoke
+    | AdminCommand
 )
 """Every command ``parse_command`` can return."""
 
