@@ -5,8 +5,9 @@ plain dates (midnight, no zone), so a change of daylight saving time can never m
 
 Choices the SPEC leaves open:
 
-- Rule words are read ignoring case and accents (``miércoles``, ``miercoles``, ``MIÉRCOLES``), Spanish and English
-  mixed (``cada monday y jueves``); weekdays are joined by ``y``, ``and`` or commas.
+- Rule words are read ignoring case and accents (``miércoles``, ``miercoles``, ``MIÉRCOLES``), Spanish, Portuguese
+  and English mixed (``cada monday e jueves``; the words are ``taskcore.words``'s); weekdays are joined by ``y``,
+  ``e``, ``and`` or commas.
 - ``parse_recurrence`` keeps a rule as typed (``FREQ=WEEKLY`` for ``cada semana``); ``pinned`` fixes it to its first
   date when a task is created (``FREQ=WEEKLY;BYDAY=WE``), so the series keeps its weekday, and its day of the month:
   a monthly series on the 29th to 31st falls on the last day of shorter months (``BYMONTHDAY=28,29,30,31;BYSETPOS=-1``
