@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 
+import taskcore.words as word_tables
 from taskcore import parse_due_date
 from taskcore.access import GroupStatus
 from taskcore.chat.commands import (
@@ -37,7 +38,7 @@ from taskcore.conversation import ConversationAction, classify_reply_word
 from taskcore.errors import InvalidDate
 from taskcore.recurrence import Recurrence, parse_recurrence
 from taskcore.reminders import ReminderFreq
-from taskcore.words import TABLES, key, lookup, meaning
+from taskcore.words import KINDS, TABLES, key, lookup, meaning
 
 TODAY = date(2026, 11, 26)
 TOMORROW = TODAY + timedelta(days=1)
@@ -221,11 +222,18 @@ def test_every_language_has_a_word_for_every_meaning_of_the_commands() -> None:
 
 
 def test_no_word_means_two_things_of_one_kind() -> None:
-    for kind in {name.partition(".")[0] for table in TABLES.values() for name in table}:
+    for kind in KINDS:
         for table in TABLES.values():
             for name, words in table.items():
                 if name.startswith(f"{kind}."):
                     assert all(lookup(kind)[key(word)] == name.partition(".")[2] for word in words)
+
+
+def test_a_table_where_a_word_means_two_things_of_one_kind_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    clash = {"es": {"freq.daily": ("diario",)}, "pt": {"freq.weekly": ("Diário",)}}
+    monkeypatch.setattr(word_tables, "TABLES", clash)
+    with pytest.raises(ValueError, match="diario"):
+        word_tables._joined("freq")
 
 
 def test_accents_and_case_are_optional() -> None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from taskcore.words import en, es, pt
 
-__all__ = ["TABLES", "join_phrases", "key", "lookup", "meaning", "phrase_at", "phrase_lengths", "words_of"]
+__all__ = ["KINDS", "TABLES", "join_phrases", "key", "lookup", "meaning", "phrase_at", "phrase_lengths", "words_of"]
 
 TABLES: Mapping[str, Mapping[str, tuple[str, ...]]] = {"es": es.WORDS, "pt": pt.WORDS, "en": en.WORDS}
 """Each language's table: meaning -> its words."""
@@ -24,6 +24,18 @@ TABLES: Mapping[str, Mapping[str, tuple[str, ...]]] = {"es": es.WORDS, "pt": pt.
 
 def key(text: str) -> str:
     """A word as the tables are compared: accents dropped, case folded, spaces collapsed."""
+    return _short_key(text) if len(text) <= _SHORT else _fold(text)
+
+
+_SHORT = 40  # every word of the tables is shorter: the keys of short tokens are remembered, the others computed
+
+
+@lru_cache(maxsize=4096)
+def _short_key(text: str) -> str:
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     if text.isascii():
         return " ".join(text.casefold().split())
     decomposed = unicodedata.normalize("NFD", text)
@@ -31,9 +43,19 @@ def key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
 
 
-@cache
 def lookup(kind: str) -> Mapping[str, str]:
     """Every language's words of ``kind`` (as ``key`` writes them) -> the name of the meaning they say."""
+    found = _LOOKUPS.get(kind)
+    if found is None:
+        found = _LOOKUPS[kind] = _joined(kind)
+    return found
+
+
+_LOOKUPS: dict[str, Mapping[str, str]] = {}
+
+
+def _joined(kind: str) -> Mapping[str, str]:
+    """The ``lookup`` of one kind, built from the tables; ValueError when a word would mean two things."""
     found: dict[str, str] = {}
     for table in TABLES.values():
         for name, words in table.items():
@@ -64,8 +86,15 @@ def phrase_lengths(*kinds: str) -> tuple[int, ...]:
     return tuple(sorted({len(word.split()) for kind in kinds for word in lookup(kind) if " " in word}, reverse=True))
 
 
+@cache
+def _phrase_starts(*kinds: str) -> frozenset[str]:
+    return frozenset(word.split()[0] for kind in kinds for word in lookup(kind) if " " in word)
+
+
 def phrase_at(words: Sequence[str], at: int, *kinds: str) -> int:
     """How many of ``words`` from ``at`` on make one phrase of ``kinds`` (``pasado mañana``: 2); 1 if none does."""
+    if key(words[at]) not in _phrase_starts(*kinds):  # most words start no phrase: one look, no joining
+        return 1
     for width in phrase_lengths(*kinds):
         if at + width <= len(words):
             phrase = key(" ".join(words[at:at + width]))
@@ -83,3 +112,9 @@ def join_phrases(words: Sequence[str], *kinds: str) -> list[str]:
         joined.append(" ".join(words[at:at + width]))
         at += width
     return joined
+
+
+KINDS = frozenset(name.partition(".")[0] for table in TABLES.values() for name in table)
+"""Every kind of word the tables hold (``task``, ``freq``, ``weekday``...)."""
+for _kind in KINDS:  # built now, so a word that would mean two things stops the import
+    lookup(_kind)
