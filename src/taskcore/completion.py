@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Collection
 from datetime import datetime
 from enum import StrEnum
 
 from taskcore.errors import ValidationError
 from taskcore.i18n import _
+from taskcore.words import key, lookup
 
 
 class CompletionMode(StrEnum):
@@ -21,8 +21,7 @@ class CompletionMode(StrEnum):
 EACH_TOKEN = "!todos"  # noqa: S105 - a chat keyword, not a secret
 """In ``/t nueva``, outside quotes: the task is done when each assignee has done their part."""
 
-_MODE_WORDS = {"todos": CompletionMode.EACH, "cada": CompletionMode.EACH, "each": CompletionMode.EACH,
-               "uno": CompletionMode.ANY, "cualquiera": CompletionMode.ANY, "any": CompletionMode.ANY}
+_MODE_WORDS = {word: CompletionMode(said) for word, said in lookup("mode").items()}
 
 
 class InvalidCompletion(ValidationError):
@@ -30,8 +29,8 @@ class InvalidCompletion(ValidationError):
 
 
 def parse_mode_word(word: str) -> CompletionMode:
-    """``todos`` (also ``cada``, ``each``) -> each; ``uno`` (also ``cualquiera``, ``any``) -> any; any case."""
-    found = _MODE_WORDS.get(unicodedata.normalize("NFC", word.strip()).casefold())
+    """``todos`` (also ``cada``, ``each``, ``all``) -> each; ``uno`` (``um``, ``any``, ``one``...) -> any; any case."""
+    found = _MODE_WORDS.get(key(word))
     if found is None:
         raise InvalidCompletion(_("modo no válido: {value}", value=repr(word[:40])), field="completion")
     return found

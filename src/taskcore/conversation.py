@@ -10,8 +10,9 @@ skin-tone modifiers (U+1F3FB-U+1F3FF) and a trailing gender sign joined by U+200
 from __future__ import annotations
 
 import re
-import unicodedata
 from enum import StrEnum
+
+from taskcore.words import key, lookup
 
 
 class ConversationAction(StrEnum):
@@ -21,16 +22,9 @@ class ConversationAction(StrEnum):
     CLAIM = "claim"
 
 
-REPLY_WORDS: dict[str, ConversationAction] = {
-    "x": ConversationAction.COMPLETE,
-    "hecho": ConversationAction.COMPLETE,
-    "listo": ConversationAction.COMPLETE,
-    "✅": ConversationAction.COMPLETE,
-    "yo": ConversationAction.CLAIM,
-    "tomo": ConversationAction.CLAIM,
-    "✋": ConversationAction.CLAIM,
-}
-"""The whole-message words of a reply (any case, surrounding spaces ignored) and what each does."""
+REPLY_WORDS: dict[str, ConversationAction] = {word: ConversationAction(said) for word, said in lookup("reply").items()}
+"""The whole-message words of a reply in any language (``hecho``, ``done``, ``feito``; ``yo``, ``mine``, ``eu``:
+``taskcore.words``; any case, accents optional, surrounding spaces ignored) and what each does."""
 
 REACTION_EMOJI: dict[str, ConversationAction] = {
     "✅": ConversationAction.COMPLETE,
@@ -56,8 +50,7 @@ def classify_reply_word(text: str) -> ConversationAction | None:
     Any case, surrounding whitespace ignored; the word must be the whole message (``hecho ya`` is chat)."""
     if len(text) > 4 * _LONGEST_WORD + 64:  # no reply word is long: a long text is chat, decided without scanning
         return None
-    word = unicodedata.normalize("NFC", bare_emoji(text)).casefold()
-    return REPLY_WORDS.get(word)
+    return REPLY_WORDS.get(key(bare_emoji(text)))
 
 
 def classify_reaction_emoji(emoji: str) -> ConversationAction | None:

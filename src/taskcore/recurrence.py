@@ -5,8 +5,9 @@ plain dates (midnight, no zone), so a change of daylight saving time can never m
 
 Choices the SPEC leaves open:
 
-- Rule words are read ignoring case and accents (``miércoles``, ``miercoles``, ``MIÉRCOLES``), Spanish and English
-  mixed (``cada monday y jueves``); weekdays are joined by ``y``, ``and`` or commas.
+- Rule words are read ignoring case and accents (``miércoles``, ``miercoles``, ``MIÉRCOLES``), Spanish, Portuguese
+  and English mixed (``cada monday e jueves``; the words are ``taskcore.words``'s); weekdays are joined by ``y``,
+  ``e``, ``and`` or commas.
 - ``parse_recurrence`` keeps a rule as typed (``FREQ=WEEKLY`` for ``cada semana``); ``pinned`` fixes it to its first
   date when a task is created (``FREQ=WEEKLY;BYDAY=WE``), so the series keeps its weekday, and its day of the month:
   a monthly series on the 29th to 31st falls on the last day of shorter months (``BYMONTHDAY=28,29,30,31;BYSETPOS=-1``
@@ -16,13 +17,13 @@ Choices the SPEC leaves open:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from taskcore.errors import InvalidRecurrence
+from taskcore.words import join_phrases, key, meaning
 
 if TYPE_CHECKING:
     from dateutil.rrule import rrule
@@ -36,29 +37,30 @@ ACCEPTED_RULES = (
 
 _CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _NAMES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
-_ENGLISH = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_INTRO = frozenset({"cada", "every"})
-_JOINERS = frozenset({"y", "and", ","})
-_WORKDAYS = frozenset({"laborable", "laborables", "weekday", "weekdays"})
-_UNITS = {
-    **dict.fromkeys(("dia", "dias", "day", "days"), "DAILY"),
-    **dict.fromkeys(("semana", "semanas", "week", "weeks"), "WEEKLY"),
-    **dict.fromkeys(("mes", "meses", "month", "months"), "MONTHLY"),
-}
 _UNIT_TEXT = {"DAILY": ("día", "días"), "WEEKLY": ("semana", "semanas"), "MONTHLY": ("mes", "meses")}
 _PIECE = re.compile(r",|[^\s,]+")
 _DAY = timedelta(days=1)
+_RULE_KINDS = ("rule", "weekday")
 
 
-def _word(token: str) -> str:
-    """The token as rule words are compared: accents dropped, case folded."""
-    if token.isascii():  # nothing to decompose or drop: every word of a plain "/t nueva" is read here
-        return token.casefold()
-    decomposed = unicodedata.normalize("NFD", token)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+def _unit(word: str) -> str | None:
+    """DAILY, WEEKLY or MONTHLY for a unit word in any language (``día``, ``weeks``, ``mês``), else None."""
+    said = meaning("rule", word)
+    return said if said in _UNIT_TEXT else None
 
 
-_WEEKDAYS = {_word(name): i for names in (_NAMES, _ENGLISH) for i, name in enumerate(names)}
+def _weekday(word: str) -> int | None:
+    """The weekday (Monday is 0) a word names in any language (``lunes``, ``monday``, ``segunda-feira``)."""
+    said = meaning("weekday", word)
+    return None if said is None else int(said)
+
+
+def _is_workdays(word: str) -> bool:
+    return meaning("rule", word) == "workdays"
+
+
+def _is_joiner(word: str) -> bool:
+    return word == "," or meaning("rule", word) == "joiner"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,18 +73,27 @@ class Recurrence:
 
 
 def is_intro(token: str) -> bool:
-    """``cada`` or ``every``: the word a rule follows."""
-    return _word(token) in _INTRO
+    """``cada``, ``every`` (or ``a cada`` as one token), or ``toda``/``todo``: a word a rule may follow."""
+    return meaning("rule", token) in ("intro", "intro_if_rule")
+
+
+def opens_rule(intro: str, after: str) -> bool:
+    """``intro`` followed by ``after`` opens a rule: ``cada``/``every`` before anything that can begin one,
+    ``toda``/``todo`` only before a rule word (``todo dia``, ``toda segunda``; ``todo 3 kg`` is text)."""
+    said = meaning("rule", intro)
+    if said == "intro":
+        return starts_rule(after)
+    return said == "intro_if_rule" and _is_rule_word(after)
 
 
 def starts_rule(token: str) -> bool:
     """The token can begin a rule: a number, a unit, a weekday or ``laborable``."""
-    word = _word(token)
-    return (word.isascii() and word.isdigit()) or word in _UNITS or word in _WEEKDAYS or word in _WORKDAYS
+    word = key(token)
+    return (word.isascii() and word.isdigit()) or _is_rule_word(word)
 
 
 def _is_rule_word(word: str) -> bool:
-    return word in _UNITS or word in _WEEKDAYS or word in _WORKDAYS
+    return _unit(word) is not None or _weekday(word) is not None or _is_workdays(word)
 
 
 def pieces(text: str) -> list[str]:
@@ -92,23 +103,30 @@ def pieces(text: str) -> list[str]:
 
 def read_rule(words: Sequence[str]) -> tuple[Recurrence, int]:
     """The rule at the start of ``words`` (what follows ``cada``) and how many of them it took; InvalidRecurrence
-    when they do not make one. A rule word right after the rule (``cada lunes martes``) is an error too."""
+    when they do not make one. A rule word right after the rule (``cada lunes martes``) is an error too. Phrases
+    (``dias úteis``, ``segunda feira``) are read as one word."""
+    terms = join_phrases(words, *_RULE_KINDS)
+    found, used = _read_terms(terms)
+    return found, sum(len(term.split()) for term in terms[:used])
+
+
+def _read_terms(words: Sequence[str]) -> tuple[Recurrence, int]:
     if not words:
         raise InvalidRecurrence("falta la regla tras «cada»", field="recurrence")
-    first = _word(words[0])
+    first = key(words[0])
     if first.isascii() and first.isdigit():
         found, used = _every_n(first, words[1] if len(words) > 1 else None), 2
-    elif first in _UNITS:
-        found, used = _interval(_UNITS[first], 1), 1
-    elif first in _WORKDAYS:
+    elif (unit := _unit(first)) is not None:
+        found, used = _interval(unit, 1), 1
+    elif _is_workdays(first):
         found, used = _days(range(5), workdays=True), 1
-    elif first in _WEEKDAYS:
+    elif _weekday(first) is not None:
         days, used = _weekday_list(words)
         found = _days(days)
     else:
         raise InvalidRecurrence(f"regla no válida: «{words[0][:40]}»", field="recurrence")
-    if used < len(words) and _is_rule_word(_word(words[used])):
-        if first in _WEEKDAYS:
+    if used < len(words) and _is_rule_word(key(words[used])):
+        if _weekday(first) is not None:
             raise InvalidRecurrence(f"une los días con «y» o con comas (cada lunes y martes): «{words[used][:40]}»",
                                     field="recurrence")
         raise InvalidRecurrence(f"después de la regla sobra «{words[used][:40]}»", field="recurrence")
@@ -120,9 +138,10 @@ def _every_n(number: str, unit: str | None) -> Recurrence:
     if len(digits) > 2 or not digits:  # also refuses 5,000 digits before int() would
         raise InvalidRecurrence(f"el número de «cada N» va de 1 a {MAX_INTERVAL}: «{number[:12]}»",
                                 field="recurrence")
-    if unit is None or _word(unit) not in _UNITS:
+    freq = None if unit is None else _unit(unit)
+    if freq is None:
         raise InvalidRecurrence("tras «cada N» van días, semanas o meses", field="recurrence")
-    return _interval(_UNITS[_word(unit)], int(digits))
+    return _interval(freq, int(digits))
 
 
 def _interval(freq: str, every: int) -> Recurrence:
@@ -133,9 +152,9 @@ def _interval(freq: str, every: int) -> Recurrence:
 
 
 def _weekday_list(words: Sequence[str]) -> tuple[list[int], int]:
-    days, at = [_WEEKDAYS[_word(words[0])]], 1
-    while at + 1 < len(words) and _word(words[at]) in _JOINERS and _word(words[at + 1]) in _WEEKDAYS:
-        days.append(_WEEKDAYS[_word(words[at + 1])])
+    days, at = [_weekday(words[0]) or 0], 1
+    while at + 1 < len(words) and _is_joiner(key(words[at])) and (day := _weekday(words[at + 1])) is not None:
+        days.append(day)
         at += 2
     return days, at
 
@@ -153,9 +172,9 @@ def _days(days: Sequence[int] | range, *, workdays: bool = False) -> Recurrence:
 def parse_recurrence(text: str) -> Recurrence:
     """Read a rule of SPEC section 20, with or without the leading ``cada``/``every``: ``cada lunes y jueves`` ->
     ``Recurrence("FREQ=WEEKLY;BYDAY=MO,TH", "cada lunes y jueves")``. Raises InvalidRecurrence (a ValueError)."""
-    words = pieces(text)
+    words = join_phrases(pieces(text), "rule")
     if words and is_intro(words[0]):
-        words = words[1:]
+        words = pieces(" ".join(words[1:]))
     found, used = read_rule(words)
     if used < len(words):
         raise InvalidRecurrence(f"después de la regla sobra «{words[used][:40]}»", field="recurrence")

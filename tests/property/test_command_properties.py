@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from taskcore.chat import new_task_args
 from taskcore.chat.commands import CommandSyntaxError, Complete, NewTask
+from taskcore.chat.due_words import is_due_word
 from taskcore.chat.grammar import parse_command
-from taskcore.dates import is_date_like
+from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
 
 TODAY = date(2026, 11, 22)
@@ -87,9 +88,9 @@ messages = st.one_of(
 """Arbitrary text, biased towards things that look like commands."""
 
 plain_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzñáéíóúABCZ¿?.!", min_size=1, max_size=10).filter(
-    lambda word: not is_date_like(word)
+    lambda word: not is_due_word(word) and not is_intro(word)
 )
-"""Words that are neither dates, mentions, quotes nor markup."""
+"""Words that are neither dates (in any language), rule openers, mentions, quotes nor markup."""
 
 due_dates = st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 12, 31))
 

@@ -29,8 +29,8 @@ def test_english_words_work_too() -> None:
 
 def test_words_after_the_rule_go_back_to_the_description() -> None:
     assert new("/t nueva regar cada lunes las plantas").description == "regar las plantas"
-    assert new("/t nueva a cada lunes,limpiar").description == "a limpiar"
-    assert new("/t nueva a cada lunes y limpiar").description == "a y limpiar"
+    assert new("/t nueva ya cada lunes,limpiar").description == "ya limpiar"
+    assert new("/t nueva ya cada lunes y limpiar").description == "ya y limpiar"
 
 
 def test_quoted_text_is_never_a_rule() -> None:

@@ -30,15 +30,6 @@ class CommandSyntaxError(ValidationError):
 
 
 @dataclass(frozen=True, slots=True)
-class SetLanguage:
-    """``/t idioma [es|pt|en]``: show (``code`` None) or choose the language, the sender's in a direct message and
-    the group's in a group (SPEC section 24)."""
-
-    name: ClassVar[str] = "idioma"
-    code: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class Help:
     """``/t`` or ``/t ayuda``: the help text."""
 
@@ -149,6 +140,15 @@ class SetReminders:
     name: ClassVar[str] = "recordatorios"
     freq: ReminderFreq
     time: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetLanguage:
+    """``/t idioma``: with ``code`` (``es``, ``pt``, ``en``) choose the language, the sender's in a direct message
+    and the group's in a group; ``code is None`` (bare ``/t idioma``) shows the language in force."""
+
+    name: ClassVar[str] = "idioma"
+    code: str | None
 
 
 @dataclass(frozen=True, slots=True)

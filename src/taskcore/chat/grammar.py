@@ -20,7 +20,6 @@ Choices the SPEC leaves open:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Collection
 from datetime import date
 
@@ -46,29 +45,23 @@ from taskcore.chat.commands import (
     WebLink,
 )
 from taskcore.chat.heads import command_family, family_key, head, split_first
+from taskcore.chat.language_args import parse_language_command
 from taskcore.chat.new_task_args import Context, description, due_date, parse_new, shown
 from taskcore.chat.recurrence_clause import parse_zone
 from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import InvalidCompletion, parse_mode_word
 from taskcore.identity import normalize_group_id
 from taskcore.reminders import normalize_reminder_time, parse_freq
+from taskcore.words import join_phrases, key, lookup, meaning, words_of
 
 __all__ = ["command_family", "parse_command"]
 
 _Parser = Callable[[str, Context], Command]
 
 _TASK_ID = re.compile(r"#?([0-9]{1,18})")
-_HERE = frozenset({"aquí", "aqui", "here"})
-_STATUSES = {
-    "pendientes": GroupStatus.PENDING,
-    "permitidos": GroupStatus.ALLOWED,
-    "bloqueados": GroupStatus.BLOCKED,
-}
-_STATUSES |= {status.value: status for status in GroupStatus}
-
-
-def _word(token: str) -> str:
-    return unicodedata.normalize("NFC", token).casefold()
+_HERE = words_of("place.here")
+_STATUSES = {word: GroupStatus(said) for word, said in lookup("status").items()}
+_word = key
 
 
 def _task_id(token: str, name: str) -> int:
@@ -78,8 +71,7 @@ def _task_id(token: str, name: str) -> int:
     return int(match.group(1))
 
 
-def _exact_args(args: str, name: str, count: int) -> list[str]:
-    words = args.split()
+def _exact_args(words: list[str], name: str, count: int) -> list[str]:
     if len(words) != count:
         raise _error(name, "faltan datos" if len(words) < count else "sobran datos")
     return words
@@ -88,7 +80,7 @@ def _exact_args(args: str, name: str, count: int) -> list[str]:
 def _one_id(args: str, name: str, ctx: Context) -> int:
     if ctx.quoted_task is not None and not args.split():
         return ctx.quoted_task
-    (token,) = _exact_args(args, name, 1)
+    (token,) = _exact_args(args.split(), name, 1)
     return _task_id(token, name)
 
 
@@ -102,14 +94,15 @@ def _parse_complete(args: str, ctx: Context) -> Complete:
 
 
 def _parse_set_due(args: str, ctx: Context) -> SetDue:
-    if ctx.quoted_task is not None and len(args.split()) == 1:
-        task_id, due_token = ctx.quoted_task, args.strip()
+    words = join_phrases(args.split(), "date")
+    if ctx.quoted_task is not None and len(words) == 1:
+        task_id, due_token = ctx.quoted_task, words[0]
     else:
-        id_token, due_token = _exact_args(args, "fecha", 2)
+        id_token, due_token = _exact_args(words, "fecha", 2)
         task_id = _task_id(id_token, "fecha")
-    if _word(due_token) in {"sin", "none"}:
+    if meaning("due", due_token) == "none":
         return SetDue(task_id, None)
-    return SetDue(task_id, due_date(due_token, "fecha", ctx.today))
+    return SetDue(task_id, due_date(due_token, "fecha", ctx.today, task_id=task_id))
 
 
 def _parse_edit(args: str, ctx: Context) -> Edit:
@@ -128,7 +121,7 @@ def _parse_mode(args: str, ctx: Context) -> SetMode:
     if ctx.quoted_task is not None and len(words) == 1:
         task_id, word = ctx.quoted_task, words[0]
     else:
-        id_token, word = _exact_args(args, "modo", 2)
+        id_token, word = _exact_args(words, "modo", 2)
         task_id = _task_id(id_token, "modo")
     try:
         return SetMode(task_id, parse_mode_word(word))
@@ -137,11 +130,11 @@ def _parse_mode(args: str, ctx: Context) -> SetMode:
 
 
 def _parse_reminders(args: str, ctx: Context) -> SetReminders:
-    words = args.split()
+    words = join_phrases(args.split(), "freq")
     if len(words) not in (1, 2):
         raise _error("recordatorios", "faltan datos" if not words else "sobran datos")
     try:
-        freq = parse_freq(words[0])
+        freq = parse_freq(meaning("freq", words[0]) or words[0])
     except ValueError as exc:
         raise _error("recordatorios", f"frecuencia no válida: {shown(words[0])}", field="freq") from exc
     try:
@@ -159,7 +152,7 @@ def _parse_list_groups(args: str, ctx: Context) -> AdminListGroups:
 
 
 def _group_target(args: str, name: str) -> str | None:
-    (token,) = _exact_args(args, name, 1)
+    (token,) = _exact_args(args.split(), name, 1)
     if _word(token) in _HERE:
         return None
     try:
@@ -168,36 +161,40 @@ def _group_target(args: str, name: str) -> str | None:
         raise _error(name, f"grupo no válido: {shown(token)}", field="group_id") from exc
 
 
-def _table(entries: dict[tuple[str, ...], _Parser]) -> dict[str, _Parser]:
-    return {alias: parser for aliases, parser in entries.items() for alias in aliases}
+def _table(kind: str, parsers: dict[str, _Parser]) -> dict[str, _Parser]:
+    """Every language's words of ``kind`` (``taskcore.words``) -> the parser of the command each names."""
+    return {word: parsers[name] for word, name in lookup(kind).items()}
 
 
 _TASK_PARSERS = _table(
+    "task",
     {
-        ("ayuda", "help"): lambda args, ctx: Help(),
-        ("nueva", "n", "new", "+"): parse_new,
-        ("ver", "ls", "list", "mis"): lambda args, ctx: ListTasks(),
-        ("x", "hecho", "done"): _parse_complete,
-        ("tomar", "claim"): lambda args, ctx: Claim(_one_id(args, "tomar", ctx)),
-        ("soltar", "unassign", "dejar"): lambda args, ctx: Unassign(_one_id(args, "soltar", ctx)),
-        ("modo", "mode"): _parse_mode,
-        ("fecha", "due"): _parse_set_due,
-        ("editar", "edit"): _parse_edit,
-        ("recordatorios", "config", "reminders"): _parse_reminders,
-        ("parar", "stop"): lambda args, ctx: StopSeries(_one_id(args, "parar", ctx)),
-        ("zona", "zone", "tz"): lambda args, ctx: parse_zone(args),
-        ("web",): lambda args, ctx: WebLink(),
-        ("calendario", "calendar", "cal"): parse_calendar,
-    }
+        "ayuda": lambda args, ctx: Help(),
+        "nueva": parse_new,
+        "ver": lambda args, ctx: ListTasks(),
+        "x": _parse_complete,
+        "tomar": lambda args, ctx: Claim(_one_id(args, "tomar", ctx)),
+        "soltar": lambda args, ctx: Unassign(_one_id(args, "soltar", ctx)),
+        "modo": _parse_mode,
+        "fecha": _parse_set_due,
+        "editar": _parse_edit,
+        "recordatorios": _parse_reminders,
+        "parar": lambda args, ctx: StopSeries(_one_id(args, "parar", ctx)),
+        "zona": lambda args, ctx: parse_zone(args),
+        "web": lambda args, ctx: WebLink(),
+        "calendario": parse_calendar,
+        "idioma": lambda args, ctx: parse_language_command(args),
+    },
 )
 _ADMIN_PARSERS = _table(
+    "admin",
     {
-        ("ayuda", "help"): lambda args, ctx: AdminHelp(),
-        ("grupos", "groups"): _parse_list_groups,
-        ("permitir", "allow"): lambda args, ctx: AdminAllow(_group_target(args, "admin permitir")),
-        ("bloquear", "block"): lambda args, ctx: AdminBlock(_group_target(args, "admin bloquear")),
-        ("sync",): lambda args, ctx: AdminSync(),
-    }
+        "ayuda": lambda args, ctx: AdminHelp(),
+        "grupos": _parse_list_groups,
+        "permitir": lambda args, ctx: AdminAllow(_group_target(args, "admin permitir")),
+        "bloquear": lambda args, ctx: AdminBlock(_group_target(args, "admin bloquear")),
+        "sync": lambda args, ctx: AdminSync(),
+    },
 )
 
 

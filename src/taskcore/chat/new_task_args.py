@@ -8,13 +8,15 @@ from dataclasses import dataclass
 from datetime import date
 
 from taskcore.chat.commands import NewTask
-from taskcore.chat.recurrence_clause import Clause, take_clause
+from taskcore.chat.due_words import is_due_word, refused_phrase, word_date
+from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
 from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import EACH_TOKEN
-from taskcore.dates import is_date_like, parse_due_date
+from taskcore.dates import parse_due_date
 from taskcore.errors import ValidationError
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
+from taskcore.words import join_phrases, phrase_at
 
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
 
@@ -37,8 +39,15 @@ def shown(token: str) -> str:
     return f"«{token[:40]}…»" if len(token) > 40 else f"«{token}»"
 
 
-def due_date(token: str, name: str, today: date) -> date:
-    """A due date of command ``name``, or its usage error naming the date forms."""
+def due_date(token: str, name: str, today: date, *, task_id: int | None = None) -> date:
+    """A due date of command ``name`` (a date word of any language too), or its usage error naming the date
+    forms."""
+    named = word_date(token, today)
+    if named is not None:
+        return named
+    refusal = refused_phrase(token, today, name, task_id)
+    if refusal is not None:
+        raise _error(name, refusal, field="due_date", dates=True)
     try:
         return parse_due_date(token, today=today)
     except ValidationError as exc:
@@ -60,8 +69,8 @@ def parse_new(args: str, ctx: Context) -> NewTask:
         return parse_new_chunks(args, ctx)
     parts: list[str] = []
     dates: list[str] = []
-    for word in words:
-        (dates if is_date_like(word) else parts).append(word)
+    for word in join_phrases(words, "date"):
+        (dates if is_due_word(word) else parts).append(word)
     return _new_task(parts, dates, [], ctx, each=False, clause=None)
 
 
@@ -81,19 +90,31 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
     mentions: list[str] = []
     each = False
     clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
-    for chunk, quoted in clause.rest:
+    for chunk, quoted in _joined_dates(clause.rest):
         mention = _MENTION.fullmatch(chunk)
         if quoted is not None:
             parts.append(quoted)
         elif chunk.casefold() == EACH_TOKEN:
             each = True
-        elif is_date_like(chunk):
+        elif is_due_word(chunk):
             dates.append(chunk)
         elif mention is not None and mention.group(1) in ctx.mentioned:
             mentions.append(mention.group(1))
         else:
             parts.append(chunk)
     return _new_task(parts, dates, mentions, ctx, each=each, clause=clause)
+
+
+def _joined_dates(chunks: list[Chunk]) -> list[Chunk]:
+    """The chunks with each date phrase (``pasado mañana``) as one chunk; a quoted chunk never joins one."""
+    texts = [text for text, _quoted in chunks]
+    joined: list[Chunk] = []
+    at = 0
+    while at < len(chunks):
+        width = phrase_at(texts, at, "date")
+        joined.append(chunks[at] if width == 1 else (" ".join(texts[at:at + width]), None))
+        at += width
+    return joined
 
 
 def _new_task(parts: list[str], dates: list[str], mentions: list[str], ctx: Context, *, each: bool,

@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from taskcore.chat.commands import SetZone, ShowZone
 from taskcore.chat.usage import usage_error
 from taskcore.errors import InvalidRecurrence, InvalidTimeZone
-from taskcore.recurrence import Recurrence, is_intro, pieces, read_rule, starts_rule
+from taskcore.recurrence import Recurrence, is_intro, opens_rule, pieces, read_rule
+from taskcore.words import meaning
 from taskcore.zones import parse_time_zone
 
 Chunk = tuple[str, str | None]
 """A chunk of ``/t nueva``'s arguments: its text and, for a quoted chunk, the text inside the quotes."""
 
 _ROTATION = frozenset({"!turnos", "!turns"})
-_DEFAULT_WORDS = frozenset({"sin", "auto", "none", "default"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,28 +45,34 @@ def take_clause(chunks: Sequence[Chunk]) -> Clause:
     start = _clause_start(rest, 0)
     recurrence = None
     if start is not None:
-        recurrence, rest = _read_clause(rest, start)
-        if _clause_start(rest, start) is not None:
+        recurrence, rest = _read_clause(rest, *start)
+        if _clause_start(rest, start[0]) is not None:
             raise usage_error("nueva", "solo cabe una regla «cada» por tarea", field="recurrence", rules=True)
     if rotation and recurrence is None:
         raise usage_error("nueva", "!turnos va con una regla «cada»", field="rotation", rules=True)
     return Clause(rest, recurrence, rotation)
 
 
-def _clause_start(chunks: Sequence[Chunk], first: int) -> int | None:
-    """The index of the first ``cada`` at or after ``first`` that a rule word follows (outside quotes)."""
+def _clause_start(chunks: Sequence[Chunk], first: int) -> tuple[int, int] | None:
+    """Where the first clause at or after ``first`` starts (outside quotes) and where its rule starts: a ``cada``
+    (``a cada``, ``every``) that a rule word follows, or a ``toda``/``todo`` before a rule word."""
     for at in range(first, len(chunks) - 1):
         (word, quoted), (after, after_quoted) = chunks[at], chunks[at + 1]
-        if quoted is None and after_quoted is None and is_intro(word) and starts_rule(pieces(after)[0]):
-            return at
+        if quoted is None and after_quoted is None and is_intro(word) and opens_rule(word, pieces(after)[0]):
+            return (at - 1 if at > first and _is_a(chunks[at - 1]) and is_intro(f"a {word}") else at), at + 1
     return None
 
 
-def _read_clause(chunks: Sequence[Chunk], start: int) -> tuple[Recurrence, list[Chunk]]:
-    """Read the rule after the ``cada`` at ``start``; the chunks without the clause (a chunk the rule ends inside
-    keeps its unread part, as in ``lunes,limpiar``)."""
+def _is_a(chunk: Chunk) -> bool:
+    """The ``a`` of Portuguese ``a cada``."""
+    return chunk[1] is None and chunk[0].casefold() == "a"
+
+
+def _read_clause(chunks: Sequence[Chunk], start: int, rule_start: int) -> tuple[Recurrence, list[Chunk]]:
+    """Read the rule at ``rule_start`` after the clause's first word at ``start``; the chunks without the clause
+    (a chunk the rule ends inside keeps its unread part, as in ``lunes,limpiar``)."""
     words: list[tuple[int, str]] = []  # (chunk index, piece) of the unquoted chunks after "cada"
-    for at in range(start + 1, len(chunks)):
+    for at in range(rule_start, len(chunks)):
         if chunks[at][1] is not None:
             break
         words += [(at, piece) for piece in pieces(chunks[at][0])]
@@ -87,7 +93,7 @@ def parse_zone(args: str) -> ShowZone | SetZone:
         return ShowZone()
     if len(words) > 1:
         raise usage_error("zona", "sobran datos", field="tz")
-    if words[0].casefold() in _DEFAULT_WORDS:
+    if meaning("zone", words[0]) == "default":
         return SetZone(None)
     try:
         return SetZone(parse_time_zone(words[0]).key)
