@@ -23,13 +23,14 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from taskcore.errors import InvalidRecurrence
+from taskcore.i18n import N_, _
 from taskcore.words import join_phrases, key, meaning
 
 if TYPE_CHECKING:
     from dateutil.rrule import rrule
 
 MAX_INTERVAL = 99
-ACCEPTED_RULES = (
+ACCEPTED_RULES = N_(
     "cada día|semana|mes, cada lunes (varios: cada lunes, miércoles y viernes), cada laborable, "
     "cada N días|semanas|meses (N de 1 a 99); en inglés: every day|week|month|monday…"
 )
@@ -112,7 +113,7 @@ def read_rule(words: Sequence[str]) -> tuple[Recurrence, int]:
 
 def _read_terms(words: Sequence[str]) -> tuple[Recurrence, int]:
     if not words:
-        raise InvalidRecurrence("falta la regla tras «cada»", field="recurrence")
+        raise InvalidRecurrence(_("falta la regla tras «cada»"), field="recurrence")
     first = key(words[0])
     if first.isascii() and first.isdigit():
         found, used = _every_n(first, words[1] if len(words) > 1 else None), 2
@@ -124,23 +125,23 @@ def _read_terms(words: Sequence[str]) -> tuple[Recurrence, int]:
         days, used = _weekday_list(words)
         found = _days(days)
     else:
-        raise InvalidRecurrence(f"regla no válida: «{words[0][:40]}»", field="recurrence")
+        raise InvalidRecurrence(_("regla no válida: «{word}»", word=words[0][:40]), field="recurrence")
     if used < len(words) and _is_rule_word(key(words[used])):
         if _weekday(first) is not None:
-            raise InvalidRecurrence(f"une los días con «y» o con comas (cada lunes y martes): «{words[used][:40]}»",
-                                    field="recurrence")
-        raise InvalidRecurrence(f"después de la regla sobra «{words[used][:40]}»", field="recurrence")
+            raise InvalidRecurrence(_("une los días con «y» o con comas (cada lunes y martes): «{word}»",
+                                      word=words[used][:40]), field="recurrence")
+        raise InvalidRecurrence(_("después de la regla sobra «{word}»", word=words[used][:40]), field="recurrence")
     return found, used
 
 
 def _every_n(number: str, unit: str | None) -> Recurrence:
     digits = number.lstrip("0")
     if len(digits) > 2 or not digits:  # also refuses 5,000 digits before int() would
-        raise InvalidRecurrence(f"el número de «cada N» va de 1 a {MAX_INTERVAL}: «{number[:12]}»",
-                                field="recurrence")
+        raise InvalidRecurrence(_("el número de «cada N» va de 1 a {limit}: «{word}»", limit=MAX_INTERVAL,
+                                  word=number[:12]), field="recurrence")
     freq = None if unit is None else _unit(unit)
     if freq is None:
-        raise InvalidRecurrence("tras «cada N» van días, semanas o meses", field="recurrence")
+        raise InvalidRecurrence(_("tras «cada N» van días, semanas o meses"), field="recurrence")
     return _interval(freq, int(digits))
 
 
@@ -177,7 +178,7 @@ def parse_recurrence(text: str) -> Recurrence:
         words = pieces(" ".join(words[1:]))
     found, used = read_rule(words)
     if used < len(words):
-        raise InvalidRecurrence(f"después de la regla sobra «{words[used][:40]}»", field="recurrence")
+        raise InvalidRecurrence(_("después de la regla sobra «{word}»", word=words[used][:40]), field="recurrence")
     return found
 
 
@@ -193,9 +194,9 @@ def _series(rule: str, start: date) -> rrule:
     try:
         series = rrulestr(rule, dtstart=datetime(start.year, start.month, start.day))
     except (ValueError, TypeError) as exc:
-        raise InvalidRecurrence(f"RRULE no válida: {rule[:80]!r}", field="recurrence") from exc
+        raise InvalidRecurrence(_("RRULE no válida: {rule}", rule=repr(rule[:80])), field="recurrence") from exc
     if not isinstance(series, rrule):  # an RRULE value, never a set with EXDATE and the like
-        raise InvalidRecurrence(f"RRULE no válida: {rule[:80]!r}", field="recurrence")
+        raise InvalidRecurrence(_("RRULE no válida: {rule}", rule=repr(rule[:80])), field="recurrence")
     return series
 
 

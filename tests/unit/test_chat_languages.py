@@ -100,3 +100,43 @@ def test_outside_any_block_texts_are_spanish_and_inside_one_the_block_s_language
         with speaking("xx"):
             assert _("No tienes tareas abiertas.") == "No tienes tareas abiertas."
     assert _("No tienes tareas abiertas.") == "No tienes tareas abiertas."
+
+
+def test_a_brazilian_creates_a_task_with_portuguese_words_and_is_answered_in_portuguese(db: Database) -> None:
+    reply = say(db, "/t nova comprar pão amanhã", sender=BR, group=None)
+    assert reply == "Tarefa #1 criada: comprar pão (vence 23/11)"
+
+
+def test_an_english_speaker_s_task_with_a_rule_reads_in_english(db: Database) -> None:
+    reply = say(db, "/t new take out the bins every monday and thursday", sender=GB, group=None)
+    assert reply == "Task #1 created: take out the bins (due 23/11) ↻ every Monday and Thursday"
+    assert say(db, "/t list", sender=GB, group=None) == (
+        "Your open tasks (1):\n*Personal*\n#1 take out the bins · 23/11 · ↻ every Monday and Thursday")
+
+
+def test_a_spanish_reader_sees_the_rule_as_it_was_read(db: Database) -> None:
+    reply = say(db, "/t new take out the bins every monday and thursday", sender=ES, group=None)
+    assert reply == "Tarea #1 creada: take out the bins (vence 23/11) ↻ cada lunes y jueves"
+
+
+def test_idioma_in_a_direct_message_switches_the_person_and_answers_in_the_new_language(db: Database) -> None:
+    assert say(db, "/t idioma en", group=None) == "From now on I'll write to you in English."
+    assert say(db, "/t ver", group=None) == "You have no open tasks."
+    assert say(db, "/t language", group=None) == (
+        "I write to you in English (you chose it with /t language).\nTo change it: /t language es|pt|en")
+    assert say(db, "/t língua português", group=None) == "A partir de agora eu te escrevo em português."
+
+
+def test_idioma_in_a_group_switches_the_group_for_everyone_and_not_the_person(db: Database) -> None:
+    make_group(db, GROUP, name="Casa", members=(ES, BR))
+    assert say(db, "/t idioma en", sender=BR) == f"@{BR} In this group I now write in English."
+    assert say(db, "/t ver", sender=ES) == f"@{ES} No open tasks in this group."
+    assert say(db, "/t ver", sender=BR, group=None) == "Você não tem tarefas abertas."
+    assert say(db, "/t idioma", sender=ES) == (
+        f"@{ES} I write to you in Spanish (from your number's country code). In this group I write in English.\n"
+        "To change it: /t language es|pt|en")
+
+
+def test_an_unknown_language_is_refused_with_the_accepted_ones(db: Database) -> None:
+    reply = say(db, "/t idioma fr", sender=BR, group=None)
+    assert reply.startswith("Idioma não disponível: «fr». Escolha es, pt ou en.\nUso: /t idioma [es|pt|en]")

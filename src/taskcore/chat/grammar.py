@@ -50,6 +50,7 @@ from taskcore.chat.new_task_args import Context, description, due_date, parse_ne
 from taskcore.chat.recurrence_clause import parse_zone
 from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import InvalidCompletion, parse_mode_word
+from taskcore.i18n import _
 from taskcore.identity import normalize_group_id
 from taskcore.reminders import normalize_reminder_time, parse_freq
 from taskcore.words import join_phrases, key, lookup, meaning, words_of
@@ -67,13 +68,13 @@ _word = key
 def _task_id(token: str, name: str) -> int:
     match = _TASK_ID.fullmatch(token)
     if match is None or int(match.group(1)) == 0:
-        raise _error(name, f"id de tarea no válido: {shown(token)}", field="task_id")
+        raise _error(name, _("id de tarea no válido: {token}", token=shown(token)), field="task_id")
     return int(match.group(1))
 
 
 def _exact_args(words: list[str], name: str, count: int) -> list[str]:
     if len(words) != count:
-        raise _error(name, "faltan datos" if len(words) < count else "sobran datos")
+        raise _error(name, _("faltan datos") if len(words) < count else _("sobran datos"))
     return words
 
 
@@ -89,7 +90,7 @@ def _parse_complete(args: str, ctx: Context) -> Complete:
     if not ids and ctx.quoted_task is not None:
         ids = [ctx.quoted_task]
     if not ids:
-        raise _error("x", "falta el id de la tarea", field="task_id")
+        raise _error("x", _("falta el id de la tarea"), field="task_id")
     return Complete(tuple(dict.fromkeys(ids)))
 
 
@@ -112,7 +113,7 @@ def _parse_edit(args: str, ctx: Context) -> Edit:
         kept = text if same is not None and int(same.group(1)) == ctx.quoted_task else args
         return Edit(ctx.quoted_task, description(kept, "editar"))
     if not id_token:
-        raise _error("editar", "faltan datos")
+        raise _error("editar", _("faltan datos"))
     return Edit(_task_id(id_token, "editar"), description(text, "editar"))
 
 
@@ -126,28 +127,28 @@ def _parse_mode(args: str, ctx: Context) -> SetMode:
     try:
         return SetMode(task_id, parse_mode_word(word))
     except InvalidCompletion as exc:
-        raise _error("modo", f"modo no válido: {shown(word)}", field="completion") from exc
+        raise _error("modo", _("modo no válido: {word}", word=shown(word)), field="completion") from exc
 
 
 def _parse_reminders(args: str, ctx: Context) -> SetReminders:
     words = join_phrases(args.split(), "freq")
     if len(words) not in (1, 2):
-        raise _error("recordatorios", "faltan datos" if not words else "sobran datos")
+        raise _error("recordatorios", _("faltan datos") if not words else _("sobran datos"))
     try:
         freq = parse_freq(meaning("freq", words[0]) or words[0])
     except ValueError as exc:
-        raise _error("recordatorios", f"frecuencia no válida: {shown(words[0])}", field="freq") from exc
+        raise _error("recordatorios", _("frecuencia no válida: {word}", word=shown(words[0])), field="freq") from exc
     try:
         time = normalize_reminder_time(words[1]) if len(words) == 2 else None
     except ValueError as exc:
-        raise _error("recordatorios", f"hora no válida: {shown(words[1])}", field="time") from exc
+        raise _error("recordatorios", _("hora no válida: {word}", word=shown(words[1])), field="time") from exc
     return SetReminders(freq, time)
 
 
 def _parse_list_groups(args: str, ctx: Context) -> AdminListGroups:
     words = args.split()
     if len(words) > 1 or (words and _word(words[0]) not in _STATUSES):
-        raise _error("admin grupos", f"estado no válido: {shown(args.strip())}")
+        raise _error("admin grupos", _("estado no válido: {word}", word=shown(args.strip())))
     return AdminListGroups(_STATUSES[_word(words[0])] if words else None)
 
 
@@ -158,7 +159,7 @@ def _group_target(args: str, name: str) -> str | None:
     try:
         return normalize_group_id(token)
     except ValueError as exc:
-        raise _error(name, f"grupo no válido: {shown(token)}", field="group_id") from exc
+        raise _error(name, _("grupo no válido: {word}", word=shown(token)), field="group_id") from exc
 
 
 def _table(kind: str, parsers: dict[str, _Parser]) -> dict[str, _Parser]:
@@ -226,6 +227,6 @@ def parse_command(
         return bare
     parser = parsers.get(_word(subcommand))
     if parser is None:
-        raise _error(family_name, f"orden desconocida: {shown(subcommand)}")
+        raise _error(family_name, _("orden desconocida: {word}", word=shown(subcommand)))
     return parser(args, Context(today, frozenset(mentioned), quoted_task))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from taskcore.chat.commands import SetLanguage
 from taskcore.chat.usage import usage_error
+from taskcore.i18n import _
 from taskcore.languages import InvalidLanguage, parse_language
 
 
@@ -13,7 +14,7 @@ def parse_language_command(args: str) -> SetLanguage:
     if not words:
         return SetLanguage(None)
     if len(words) > 1:
-        raise usage_error("idioma", "sobran datos", field="lang")
+        raise usage_error("idioma", _("sobran datos"), field="lang")
     try:
         return SetLanguage(parse_language(words[0]))
     except InvalidLanguage as exc:

@@ -14,6 +14,7 @@ from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import EACH_TOKEN
 from taskcore.dates import parse_due_date
 from taskcore.errors import ValidationError
+from taskcore.i18n import _
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
 from taskcore.words import join_phrases, phrase_at
@@ -51,7 +52,7 @@ def due_date(token: str, name: str, today: date, *, task_id: int | None = None) 
     try:
         return parse_due_date(token, today=today)
     except ValidationError as exc:
-        raise _error(name, f"fecha no válida: {shown(token)}", field="due_date", dates=True) from exc
+        raise _error(name, _("fecha no válida: {word}", word=shown(token)), field="due_date", dates=True) from exc
 
 
 def description(text: str, name: str) -> str:
@@ -120,7 +121,7 @@ def _joined_dates(chunks: list[Chunk]) -> list[Chunk]:
 def _new_task(parts: list[str], dates: list[str], mentions: list[str], ctx: Context, *, each: bool,
               clause: Clause | None) -> NewTask:
     if len(dates) > 1:
-        raise _error("nueva", "solo cabe una fecha por tarea", field="due_date", dates=True)
+        raise _error("nueva", _("solo cabe una fecha por tarea"), field="due_date", dates=True)
     due = due_date(dates[0], "nueva", ctx.today) if dates else None
     return NewTask(description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each,
                    clause.recurrence if clause else None, clause.rotation if clause else False)

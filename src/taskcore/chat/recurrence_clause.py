@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from taskcore.chat.commands import SetZone, ShowZone
 from taskcore.chat.usage import usage_error
 from taskcore.errors import InvalidRecurrence, InvalidTimeZone
+from taskcore.i18n import _
 from taskcore.recurrence import Recurrence, is_intro, opens_rule, pieces, read_rule
 from taskcore.words import meaning
 from taskcore.zones import parse_time_zone
@@ -47,9 +48,9 @@ def take_clause(chunks: Sequence[Chunk]) -> Clause:
     if start is not None:
         recurrence, rest = _read_clause(rest, *start)
         if _clause_start(rest, start[0]) is not None:
-            raise usage_error("nueva", "solo cabe una regla «cada» por tarea", field="recurrence", rules=True)
+            raise usage_error("nueva", _("solo cabe una regla «cada» por tarea"), field="recurrence", rules=True)
     if rotation and recurrence is None:
-        raise usage_error("nueva", "!turnos va con una regla «cada»", field="rotation", rules=True)
+        raise usage_error("nueva", _("!turnos va con una regla «cada»"), field="rotation", rules=True)
     return Clause(rest, recurrence, rotation)
 
 
@@ -92,10 +93,10 @@ def parse_zone(args: str) -> ShowZone | SetZone:
     if not words:
         return ShowZone()
     if len(words) > 1:
-        raise usage_error("zona", "sobran datos", field="tz")
+        raise usage_error("zona", _("sobran datos"), field="tz")
     if meaning("zone", words[0]) == "default":
         return SetZone(None)
     try:
         return SetZone(parse_time_zone(words[0]).key)
     except InvalidTimeZone as exc:
-        raise usage_error("zona", f"zona horaria desconocida: «{words[0][:60]}»", field="tz") from exc
+        raise usage_error("zona", _("zona horaria desconocida: «{word}»", word=words[0][:60]), field="tz") from exc

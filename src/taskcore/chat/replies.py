@@ -14,6 +14,7 @@ from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
 from taskcore.languages import LANGUAGE_NAMES, LanguageSource
 from taskcore.model import Series, Task
+from taskcore.recurrence_text import rule_text
 from taskcore.zones import UserZone, ZoneSource
 
 __all__ = ["admin_help_text", "help_text"]
@@ -54,7 +55,7 @@ def _due(day: date | None) -> str:
 
 
 def _repeats(series: Series | None) -> str:
-    return f" ↻ {series.text}" if series else ""
+    return f" ↻ {rule_text(series)}" if series else ""
 
 
 def nobody() -> str:
@@ -230,7 +231,7 @@ def task_line(task: Task, *, group: bool) -> str:
     tick = " ✓" if task.each else ""
     people = ", ".join(f"{nameless(p.name)}{tick if p.done else ''}" for p in task.assignees) or nobody()
     progress = _(" · {done}/{total} partes", done=task.progress[0], total=task.progress[1]) if task.each else ""
-    repeats = f" · ↻ {task.recurrence.text}" if task.recurrence else ""
+    repeats = f" · ↻ {rule_text(task.recurrence)}" if task.recurrence else ""
     return f"#{task.id} {short(task.description, 60)}{due}{repeats}" + (f" · {people}" if group else "") + progress
 
 

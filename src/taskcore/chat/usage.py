@@ -28,6 +28,7 @@ USAGE: dict[str, tuple[str, str]] = {
         N_("/t recordatorios diario 08:30"),
     ),
     "zona": (N_("/t zona [<zona IANA>|sin]"), N_("/t zona America/Bogota")),
+    "idioma": (N_("/t idioma [es|pt|en]"), N_("/t idioma pt")),
     "web": (N_("/t web"), N_("/t web")),
     "calendario": (N_("/t calendario [borrar]"), N_("/t calendario")),
     "admin grupos": (N_("/admin grupos [pendientes|permitidos|bloqueados]"), N_("/admin grupos pendientes")),
@@ -67,7 +68,7 @@ def usage_error(
 def _subcommand_list(name: str | None) -> str:
     if name is not None and name.startswith("admin"):
         return _("/admin [grupos|permitir|bloquear|sync]")
-    return _("/t ayuda|nueva|ver|x|tomar|soltar|fecha|editar|modo|parar|recordatorios|zona|web|calendario")
+    return _("/t ayuda|nueva|ver|x|tomar|soltar|fecha|editar|modo|parar|recordatorios|zona|idioma|web|calendario")
 
 
 def _help_lines(names: Collection[tuple[str, str]]) -> str:
