@@ -46,14 +46,22 @@ def test_every_picture_the_readme_shows_exists_and_both_screenshots_are_shown() 
         assert path.read_bytes().startswith(b"\x89PNG")
 
 
-def test_the_command_sheet_in_the_readme_is_the_generated_one() -> None:
-    start, end = "<!-- commands-sheet:start -->\n", "<!-- commands-sheet:end -->"
+@pytest.mark.parametrize("lang", ["es", "pt", "en"])
+def test_the_command_sheet_in_the_readme_is_the_generated_one(lang: str) -> None:
+    start, end = f"<!-- commands-sheet:{lang}:start -->\n", f"<!-- commands-sheet:{lang}:end -->"
     assert README.count(start) == README.count(end) == 1
     shown = README.split(start, 1)[1].split(end, 1)[0]
     # blank lines around it keep the table apart from the markers in every Markdown renderer
     assert shown.startswith("\n")
     assert shown.endswith("\n\n")
-    assert shown.strip("\n") == command_sheet().strip("\n"), "run: tasksvc commands-sheet, paste it between the markers"
+    assert shown.strip("\n") == command_sheet(lang).strip("\n"), (
+        f"run: tasksvc commands-sheet --lang {lang}, paste it between the markers")
+
+
+def test_the_three_sheets_differ_in_their_words() -> None:
+    assert "`/t nueva comprar pan mañana @Ana`" in command_sheet("es")
+    assert "`/t nova comprar pão amanhã @Ana`" in command_sheet("pt")
+    assert "`/t new buy bread tomorrow @Ana`" in command_sheet("en")
 
 
 @pytest.mark.parametrize("line", [*help_text().splitlines()[1:], *admin_help_text().splitlines()[1:]])
@@ -69,6 +77,15 @@ def test_every_usage_and_example_of_the_help_is_on_the_sheet(line: str) -> None:
 def test_the_commands_sheet_command_prints_the_sheet(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["commands-sheet"]) == 0
     assert capsys.readouterr().out == command_sheet()
+    assert main(["commands-sheet", "--lang", "pt"]) == 0
+    assert capsys.readouterr().out == command_sheet("pt")
+
+
+def test_the_commands_sheet_refuses_a_language_it_does_not_have(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["commands-sheet", "--lang", "fr"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
 
 
 def test_the_readme_links_to_operations_configuration_and_decisions() -> None:
