@@ -49,3 +49,9 @@ def phone_region(phone: str) -> str | None:
     number = phonenumbers.PhoneNumber(country_code=code, national_number=int(digits[len(str(code)):]))
     region = phonenumbers.region_code_for_number(number)
     return region if region and region != "001" else None
+
+
+def is_phone_number(digits: str) -> bool:
+    """Whether a user id's digits are a valid phone number (not a WhatsApp LID)."""
+    code = calling_code(digits) if plausible_length(digits) else None
+    return code is not None and valid_number(code, digits[len(str(code)):])

@@ -40,7 +40,8 @@ class Help:
 class NewTask:
     """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order; ``each`` (``!todos``):
     every assignee completes their own part. With ``recurrence`` (``cada <regla>``) the task repeats; ``rotation``
-    (``!turnos``) makes the mentioned people take turns."""
+    (``!turnos``) makes the mentioned people take turns. ``names`` are the typed ``@Name`` words of a group command
+    (SPEC section 23), to be told apart among the group's members."""
 
     name: ClassVar[str] = "nueva"
     description: str
@@ -49,6 +50,7 @@ class NewTask:
     each: bool = False
     recurrence: Recurrence | None = None
     rotation: bool = False
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

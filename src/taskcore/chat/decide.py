@@ -58,7 +58,7 @@ def head_of(text: str, quoted_id: str | None) -> tuple[str | None, ConversationA
 
 def decide(text: str, family_of_text: str | None, *, today: date, quoted_task: int | None,
            reply: ConversationAction | None = None, mentioned: Sequence[str] = (),
-           token: RateDecision | None = None) -> Decision:
+           token: RateDecision | None = None, in_group: bool = False) -> Decision:
     """What the admitted message asks (module docstring): ``today`` is the sender's, ``reply`` what its reply word
     or reaction asks, ``mentioned`` the digits of its mentions, ``token`` what the sender's bucket answered."""
     if token is not None and not token.allowed:
@@ -68,6 +68,6 @@ def decide(text: str, family_of_text: str | None, *, today: date, quoted_task: i
     if len(text) > MAX_COMMAND_LENGTH:
         return TooLong()
     try:
-        return parse_command(text, today=today, mentioned=mentioned, quoted_task=quoted_task)
+        return parse_command(text, today=today, mentioned=mentioned, quoted_task=quoted_task, in_group=in_group)
     except CommandSyntaxError as exc:
         return exc

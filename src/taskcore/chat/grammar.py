@@ -211,12 +211,14 @@ def _family_of(word: str) -> tuple[dict[str, _Parser], Command, str | None] | No
 
 
 def parse_command(
-    text: str, *, today: date, mentioned: Collection[str] = (), quoted_task: int | None = None
+    text: str, *, today: date, mentioned: Collection[str] = (), quoted_task: int | None = None,
+    in_group: bool = False,
 ) -> Command | None:
     """The command at the start of ``text`` (after leading @mentions), or None for ordinary chat.
 
     ``quoted_task``: the task the message's quoted message is linked to, taken by the commands that name one task
-    when their id is left out (SPEC section 18)."""
+    when their id is left out (SPEC section 18); ``in_group``: a group's command, whose typed ``@Name`` words are
+    names to tell apart (SPEC section 23) rather than text."""
     first, rest = head(text)
     family = _family_of(first)
     if family is None:
@@ -228,5 +230,5 @@ def parse_command(
     parser = parsers.get(_word(subcommand))
     if parser is None:
         raise _error(family_name, _("orden desconocida: {word}", word=shown(subcommand)))
-    return parser(args, Context(today, frozenset(mentioned), quoted_task))
+    return parser(args, Context(today, frozenset(mentioned), quoted_task, in_group))
 

@@ -12,6 +12,7 @@ from taskcore.chat.due_words import is_due_word, refused_phrase, word_date
 from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
 from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import EACH_TOKEN
+from taskcore.date_hints import day_month_guess
 from taskcore.dates import parse_due_date
 from taskcore.errors import ValidationError
 from taskcore.i18n import _
@@ -22,6 +23,7 @@ from taskcore.words import join_phrases, phrase_at
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
 
 _MENTION = re.compile(r"@([0-9]+)")
+_NAME = re.compile(r"@([^\W\d_]+)[,.;:!?]*")  # a typed name (letters only): not a WhatsApp mention
 _CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
 _NOT_PLAIN = re.compile(r'["“”@!]')  # what a chunk needs to be more than a word: quotes, mentions, flags
 
@@ -33,6 +35,7 @@ class Context:
     today: date
     mentioned: frozenset[str]
     quoted_task: int | None = None
+    in_group: bool = False
 
 
 def shown(token: str) -> str:
@@ -52,7 +55,19 @@ def due_date(token: str, name: str, today: date, *, task_id: int | None = None) 
     try:
         return parse_due_date(token, today=today)
     except ValidationError as exc:
-        raise _error(name, _("fecha no válida: {word}", word=shown(token)), field="due_date", dates=True) from exc
+        raise _error(name, _refused(token, name, today, task_id), field="due_date", dates=True) from exc
+
+
+def _refused(token: str, name: str, today: date, task_id: int | None) -> str:
+    """Why a date is refused; a day and month (``31/12``) also names the date it most likely means and the command
+    that sets it (SPEC section 23)."""
+    guess = day_month_guess(token, today)
+    if guess is None:
+        return _("fecha no válida: {word}", word=shown(token))
+    fix = f"/t fecha {task_id} {guess.isoformat()}" if name == "fecha" else _("/t nueva <texto> {date}",
+                                                                             date=guess.isoformat())
+    return _("fecha no válida: {word}; si querías el {date}: {command}", word=shown(token), date=guess.isoformat(),
+             command=fix)
 
 
 def description(text: str, name: str) -> str:
@@ -89,6 +104,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
     parts: list[str] = []
     dates: list[str] = []
     mentions: list[str] = []
+    names: list[str] = []
     each = False
     clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
     for chunk, quoted in _joined_dates(clause.rest):
@@ -101,9 +117,11 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             dates.append(chunk)
         elif mention is not None and mention.group(1) in ctx.mentioned:
             mentions.append(mention.group(1))
+        elif ctx.in_group and (name := _NAME.fullmatch(chunk)) is not None:
+            names.append(name.group(1))
         else:
             parts.append(chunk)
-    return _new_task(parts, dates, mentions, ctx, each=each, clause=clause)
+    return _new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names)
 
 
 def _joined_dates(chunks: list[Chunk]) -> list[Chunk]:
@@ -119,9 +137,10 @@ def _joined_dates(chunks: list[Chunk]) -> list[Chunk]:
 
 
 def _new_task(parts: list[str], dates: list[str], mentions: list[str], ctx: Context, *, each: bool,
-              clause: Clause | None) -> NewTask:
+              clause: Clause | None, names: list[str] | None = None) -> NewTask:
     if len(dates) > 1:
         raise _error("nueva", _("solo cabe una fecha por tarea"), field="due_date", dates=True)
     due = due_date(dates[0], "nueva", ctx.today) if dates else None
     return NewTask(description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each,
-                   clause.recurrence if clause else None, clause.rotation if clause else False)
+                   clause.recurrence if clause else None, clause.rotation if clause else False,
+                   tuple(dict.fromkeys(names or ())))

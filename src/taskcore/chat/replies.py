@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from taskcore.chat.usage import MAX_COMMAND_LENGTH, admin_help_text, help_text
+from taskcore.date_hints import looks_wrong, suggestion
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
 from taskcore.languages import LANGUAGE_NAMES, LanguageSource
@@ -270,3 +271,27 @@ def language_set(code: str, *, group: bool) -> str:
     if group:
         return _("En este grupo escribo ahora en {language}.", language=language_name(code))
     return _("A partir de ahora te escribo en {language}.", language=language_name(code))
+
+
+def name_unknown(name: str, candidates: Sequence[str]) -> str:
+    """A typed ``@Name`` that is nobody in the group, or several people: nothing was done."""
+    if candidates:
+        return _("No sé a quién te refieres con @{name}: puede ser {people}. Nada hecho; elige a la persona en la "
+                 "lista de @ de WhatsApp, así siempre funciona.", name=name, people=", ".join(candidates))
+    return _("No conozco a nadie llamado @{name} en este grupo. Nada hecho; elige a la persona en la lista de @ de "
+             "WhatsApp, así siempre funciona.", name=name)
+
+
+def date_hints(task_id: int, due: date | None, description: str, today: date) -> str:
+    """The lines added to a reply about a task's date (SPEC section 23): ⚠️ a stored date that looks wrong (before
+    today or more than a year ahead), in full, with the command that changes it; 💡 the date a text without one
+    most likely meant (a weekday, a day and month in words)."""
+    if due is not None:
+        if not looks_wrong(due, today):
+            return ""
+        return "\n" + _("⚠️ La fecha guardada es {date}, ¿es la que querías? Para cambiarla: /t fecha {id} AAAA-MM-DD",
+                         date=due.isoformat(), id=task_id)
+    meant = suggestion(description.split(), today)
+    if meant is None:
+        return ""
+    return "\n" + _("💡 Sin fecha. Si querías el {date}: /t fecha {id} {date}", date=meant.isoformat(), id=task_id)

@@ -28,11 +28,17 @@ class Mention:
 
     digits: str
     jid: str
+    name: str | None = None
 
     @property
     def tag(self) -> str:
         """``@<digits>``."""
         return f"@{self.digits}"
+
+    @property
+    def shown(self) -> str:
+        """How a reply names them: their tag, or the name a typed ``@Name`` resolved to (SPEC section 23)."""
+        return self.name or self.tag
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,3 +38,10 @@ def members_changed(db: Database, *, group_id: str, user_ids: Sequence[str], act
 def delete_inactive_members(db: Database, *, older_than: datetime) -> int:
     """Retention: delete memberships inactive since before ``older_than``; returns how many."""
     return db.transact(lambda conn: q.delete_inactive(conn, older_than))
+
+
+def member_names(db: Database, *, group_id: str) -> list[tuple[str, str | None]]:
+    """The group's active members with the names the bot knows of them (seen in their messages or given by the
+    gateway)."""
+    with db.read() as conn:
+        return q.active_member_names(conn, group_id)

@@ -6,10 +6,10 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, false, true, update
+from sqlalchemy import Connection, delete, false, select, true, update
 
 from taskcore.storage.groups import ensure_group
-from taskcore.storage.schema import group_members
+from taskcore.storage.schema import group_members, users
 from taskcore.storage.sql import upsert
 from taskcore.storage.users import ensure_user, ensure_users, seen_lately
 
@@ -82,3 +82,14 @@ def delete_inactive(conn: Connection, older_than: datetime) -> int:
     """Delete memberships inactive since strictly before ``older_than``; returns how many."""
     stmt = delete(gm).where(gm.c.active == false(), gm.c.inactive_since < older_than)
     return int(conn.execute(stmt).rowcount)
+
+
+def active_member_names(conn: Connection, group_id: str) -> list[tuple[str, str | None]]:
+    """The group's active members and the names the bot knows of them, by id."""
+    rows = conn.execute(
+        select(gm.c.user_id, users.c.display_name)
+        .select_from(gm.join(users, users.c.id == gm.c.user_id))
+        .where(gm.c.group_id == group_id, gm.c.active == true())
+        .order_by(gm.c.user_id)
+    )
+    return [(row.user_id, row.display_name) for row in rows]

@@ -39,7 +39,7 @@ def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: 
         return admitted
     with speaking(admitted.language):
         decision = decide(msg.text, head, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
-                          mentioned=msg.mentioned_digits, token=admitted.token)
+                          mentioned=msg.mentioned_digits, token=admitted.token, in_group=msg.group_id is not None)
         return answer(Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
                            language=admitted.language, own_language=admitted.own_language), admitted, decision)
 

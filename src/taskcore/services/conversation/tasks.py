@@ -29,7 +29,10 @@ from taskcore.chat.result import Answer, Mention, direct_message, rejected
 from taskcore.completion import CompletionMode
 from taskcore.errors import Conflict, Forbidden, InvalidRecurrence, NotFound, ValidationError
 from taskcore.i18n import _, speaking
+from taskcore.identity import user_jid
 from taskcore.model import Completion, Origin, Task
+from taskcore.names import match_members
+from taskcore.phones import is_phone_number
 from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import members, preferences, tasks, web_auth
@@ -56,18 +59,38 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
         return rejected(_(replies.EACH_ONLY_IN_GROUPS))
     if cmd.rotation and (turn.group_id is None or len(set(cmd.mentions) - {turn.msg.bot_id}) < 2):
         return rejected(_(replies.ROTATION_NEEDS_GROUP))
+    named = _named(turn, turn.group_id, cmd.names) if cmd.names and turn.group_id else []
+    if isinstance(named, Answer):
+        return named
     if cmd.rotation:
         try:
             with savepoint(turn.db):
-                return _create(turn, cmd)
+                return _create(turn, cmd, named)
         except InvalidRecurrence:
             return rejected(_(replies.ROTATION_NEEDS_GROUP))
-    return _create(turn, cmd)
+    return _create(turn, cmd, named)
 
 
-def _create(turn: Turn, cmd: NewTask) -> Answer:
+def _named(turn: Turn, group_id: str, names: tuple[str, ...]) -> list[tuple[str, Mention]] | Answer:
+    """The members the typed ``@Name`` words stand for (SPEC section 23), each shown by their name; a name that is
+    nobody's or several people's refuses the command before anything is written."""
+    known = members.member_names(turn.db, group_id=group_id)
+    shown = dict(known)
+    people: list[tuple[str, Mention]] = []
+    for name in names:
+        found = match_members(name, known)
+        if len(found) != 1:
+            return rejected(replies.name_unknown(name, [shown[user] or user for user in found]))
+        user = found[0]
+        jid = user_jid(user) if is_phone_number(user) else f"{user}@lid"
+        people.append((user, Mention(user, jid, shown[user] or name)))
+    return people
+
+
+def _create(turn: Turn, cmd: NewTask, named: list[tuple[str, Mention]]) -> Answer:
     msg, now = turn.msg, turn.moment.now
     people = _assignees(turn, cmd.mentions) if turn.group_id else []
+    people += [(user, mention) for user, mention in named if user not in {u for u, _m in people}]
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
     completion = CompletionMode.EACH if cmd.each else CompletionMode.ANY
     users = [user for user, _ in people]
@@ -76,8 +99,9 @@ def _create(turn: Turn, cmd: NewTask) -> Answer:
                              recurrence=cmd.recurrence, rotation=users if cmd.rotation else (),
                              today=turn.moment.today)
     mentions = tuple(mention for _, mention in people)
-    text = replies.created(task.id, task.description, task.due_date, [m.tag for m in mentions],
+    text = replies.created(task.id, task.description, task.due_date, [m.shown for m in mentions],
                            in_group=turn.group_id is not None, each=cmd.each, series=task.recurrence)
+    text += replies.date_hints(task.id, task.due_date, task.description, turn.moment.today)
     return Answer(text, mentions=mentions, task_id=task.id)
 
 
