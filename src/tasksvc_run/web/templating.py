@@ -19,6 +19,7 @@ from taskcore.dates import format_due_date
 from taskcore.i18n import current_language
 from tasksvc_run.i18n import catalog
 from tasksvc_run.keys import TEMPLATES
+from tasksvc_run.web.script_texts import script_texts
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -46,6 +47,7 @@ def make_templates() -> jinja2.Environment:
     env.policies["ext.i18n.trimmed"] = True  # as the catalogs' extraction reads them
     env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.globals["lang"] = current_language
+    env.globals["script_texts"] = script_texts
     env.filters["ddmm"] = format_due_date
     return env
 
