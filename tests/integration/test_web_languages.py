@@ -4,7 +4,9 @@ owner's language; Spanish stays as it was."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -131,3 +133,23 @@ async def test_the_calendar_feed_is_in_its_owners_language(web: WebEnv) -> None:
     status, _, headers = await get(web, f"/cal/{token}.ics", **{"Accept-Language": "en"})
     assert (status, headers["Content-Language"]) == (200, "pt")
     assert headers["ETag"].endswith('-pt"')
+
+
+class _Body(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body":
+            self.texts = json.loads(dict(attrs)["data-texts"] or "{}")
+
+
+@pytest.mark.parametrize(("user", "saving"), [(BRAZILIAN, "Salvando…"), (ME, "Guardando…"), (ENGLISH, "Saving…")])
+async def test_the_page_carries_the_scripts_texts_in_its_language(web: WebEnv, user: str, saving: str) -> None:
+    _, html, _ = await get(web, "/", user)
+    body = _Body()
+    body.feed(html)
+    assert body.texts["saving"] == saving
+    assert "{date}" in body.texts["due"]
+    assert "{name}" in body.texts["tokenConfirm"]
