@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out 
     from tasksvc_run.bot.processor import InboxProcessor
     from tasksvc_run.bot.watchdog import Watchdog
     from tasksvc_run.metrics import Metrics
+    from tasksvc_run.web.language import LanguageCache
 
 SETTINGS = web.AppKey("settings", Settings)
 DB = web.AppKey("db", Database)
@@ -36,6 +37,9 @@ SESSIONS = web.AppKey("session_cache", SessionCache)
 USER = web.RequestKey("user_id", str)
 # The request was authenticated by a personal API token, not the session cookie (SPEC section 22).
 VIA_TOKEN = web.RequestKey("via_api_token", bool)
+# The request's language (SPEC section 24) and each user's, remembered for a few seconds.
+LANG = web.RequestKey("lang", str)
+LANGUAGE_CACHE: web.AppKey[LanguageCache] = web.AppKey("language_cache")
 
 
 # Bot background work: schedulers and the outbound queue worker (issue 6).

@@ -9,13 +9,29 @@ from typing import Any
 
 from aiohttp import web
 
+from tasksvc_run.i18n import N_, _
+
 PROBLEM_JSON = "application/problem+json"
+# The titles are the registered HTTP reason phrases (RFC 9457 4.2.1: "about:blank" types take them, localised to
+# the reader): the message ids stay the English phrases, so the Spanish answers keep the titles they always had.
+TITLES = {
+    # Translators: the title of a problem details answer, the HTTP reason phrase.
+    400: N_("Bad Request"), 401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not Found"),
+    405: N_("Method Not Allowed"), 409: N_("Conflict"), 413: N_("Request Entity Too Large"),
+    415: N_("Unsupported Media Type"), 422: N_("Unprocessable Entity"), 429: N_("Too Many Requests"),
+    500: N_("Internal Server Error"), 503: N_("Service Unavailable"),
+}
+
+
+def problem_title(status: int) -> str:
+    """The status's title in the language in force (another status: its reason phrase as it is)."""
+    return _(TITLES[status]) if status in TITLES else HTTPStatus(status).phrase
 
 
 def problem_body(status: int, detail: str, *, errors: Sequence[Mapping[str, Any]] = (), kind: str | None = None,
                  ) -> dict[str, Any]:
     """The problem object: type, title, status, detail and, for field errors, errors."""
-    title = HTTPStatus(status).phrase
+    title = problem_title(status)
     body: dict[str, Any] = {
         "type": f"about:blank#{kind}" if kind else "about:blank",
         "title": title,

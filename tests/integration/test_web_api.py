@@ -15,7 +15,8 @@ from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
 OTHER_GROUP = "120363000000000002@g.us"
-MADRID = {"tz": "Europe/Madrid", "tz_source": "default"}  # TZ: +34 lists two zones (Madrid and the Canaries)
+# TZ: +34 lists two zones (Madrid and the Canaries)
+MADRID = {"tz": "Europe/Madrid", "tz_source": "default", "lang": "es"}
 
 
 @pytest.fixture

@@ -74,6 +74,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "tz": st.sampled_from(["America/Bogota", "europe/madrid", "Europe/Atlantis", "", "../etc", None]) | json_values,
     "recurrence": st.sampled_from([None, "cada lunes"]) | json_values,
     "name": st.text(max_size=70) | st.sampled_from(["Home Assistant", "", "x" * 61, "<b>x</b>"]) | json_values,
+    "lang": st.sampled_from(["es", "pt", "en", "fr", "PT", "", None]) | json_values,
 }
 
 

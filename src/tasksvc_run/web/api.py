@@ -18,13 +18,13 @@ from taskcore.access import GatingMode
 from taskcore.completion import CompletionMode
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
+from taskcore.services import languages, task_lists, zones
 from taskcore.services import preferences as prefs
-from taskcore.services import task_lists, zones
 from taskcore.services import tasks as svc
 from taskcore.services.reactions import react_to_completion
 from taskcore.storage.db import Database
 from taskcore.zones import UserZone
-from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
+from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, SETTINGS, USER
 from tasksvc_run.web import access_models as am
 from tasksvc_run.web import calendar, render, tokens
 from tasksvc_run.web import models as m
@@ -80,18 +80,29 @@ def _zone(request: web.Request) -> UserZone:
     return zones.user_zone(request.app[DB], user_id=request[USER], fallback=request.app[SETTINGS].zone)
 
 
+def _language(request: web.Request) -> str:
+    return languages.user_language(request.app[DB], user_id=request[USER],
+                                   default=request.app[SETTINGS].default_language)[0]
+
+
 async def get_preferences(request: web.Request) -> web.Response:
     """GET /api/me/preferences."""
-    return ok(render.preference(prefs.get_preference(request.app[DB], user_id=request[USER]), _zone(request)))
+    saved = prefs.get_preference(request.app[DB], user_id=request[USER])
+    return ok(render.preference(saved, _zone(request), _language(request)))
 
 
 async def set_preferences(request: web.Request) -> web.Response:
-    """POST /api/me/preferences; an absent tz keeps the zone, a null one goes back to the default."""
+    """POST /api/me/preferences; an absent tz or lang keeps it, a null one goes back to the default."""
     body, sent = await parse_body(request, m.PreferencesBody)
     zone: Any = body.tz if "tz" in sent else svc.UNSET
-    saved = await asyncio.to_thread(prefs.set_preference, request.app[DB], user_id=request[USER], freq=body.freq,
-                                    time=body.time, tz=zone, now=request.app[CLOCK].now())
-    return ok(render.preference(saved, _zone(request)))
+    app, user = request.app, request[USER]
+    saved = await asyncio.to_thread(prefs.set_preference, app[DB], user_id=user, freq=body.freq,
+                                    time=body.time, tz=zone, now=app[CLOCK].now())
+    if "lang" in sent:
+        await asyncio.to_thread(languages.choose_language, app[DB], user_id=user, lang=body.lang,
+                                default=app[SETTINGS].default_language, now=app[CLOCK].now())
+        app[LANGUAGE_CACHE].forget(user)
+    return ok(render.preference(saved, _zone(request), _language(request)))
 
 
 TaskChange = Callable[[Database, GatingMode, str, int, datetime], Task]
@@ -177,10 +188,11 @@ ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("GET", "/api/me/groups", my_groups, "listMyGroups", "My groups with counts", m.GroupList),
     ApiRoute("GET", "/api/groups/{id}/tasks", group_tasks, "listGroupTasks", "A group's open tasks",
              m.TaskList, query=m.GroupTasksParams, path_schemas=_GROUP_ID, errors=(403, 422)),
-    ApiRoute("GET", "/api/me/preferences", get_preferences, "getPreferences", "My reminder preference",
+    ApiRoute("GET", "/api/me/preferences", get_preferences, "getPreferences", "My reminder preference and language",
              m.PreferencesOut),
-    ApiRoute("POST", "/api/me/preferences", set_preferences, "setPreferences", "Save my reminder preference",
-             m.PreferencesOut, body=m.PreferencesBody, errors=(400, 415, 422, 429)),
+    ApiRoute("POST", "/api/me/preferences", set_preferences, "setPreferences",
+             "Save my reminder preference and language", m.PreferencesOut, body=m.PreferencesBody,
+             errors=(400, 415, 422, 429)),
     ApiRoute("POST", "/api/tasks/{id}/claim", claim, "claimTask", "Become an assignee", m.TaskItem,
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
     ApiRoute("POST", "/api/tasks/{id}/unassign", unassign, "unassignTask", "Stop being an assignee", m.TaskItem,

@@ -11,11 +11,12 @@ from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock, SystemClock
-from tasksvc_run.keys import CLOCK, DB, FATAL, LIMITER, SESSIONS, SETTINGS, TEMPLATES
+from tasksvc_run.keys import CLOCK, DB, FATAL, LANGUAGE_CACHE, LIMITER, SESSIONS, SETTINGS, TEMPLATES
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.api import add_api_routes
 from tasksvc_run.web.calendar import add_calendar_routes
 from tasksvc_run.web.errors import problem_middleware
+from tasksvc_run.web.language import LanguageCache, add_content_language, language_middleware
 from tasksvc_run.web.pages import add_page_routes
 from tasksvc_run.web.session import api_guard, confirm_login, login, logout, session_middleware
 from tasksvc_run.web.templating import STATIC_DIR, add_security_headers, make_templates
@@ -40,18 +41,20 @@ def _database(settings: Settings, given: Database | None) -> Callable[[web.Appli
 
 def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock | None = None,
                  fatal: FatalStop | None = None) -> web.Application:
-    """The web app: session middleware, the JSON API, the pages and the static files; ``fatal`` stops the serving
-    process on a schema error (by default nothing is stopped: an app inside a test)."""
-    app = web.Application(middlewares=[problem_middleware, session_middleware, api_guard],
-                          client_max_size=MAX_BODY)
+    """The web app: session and language middleware, the JSON API, the pages and the static files; ``fatal`` stops
+    the serving process on a schema error (by default nothing is stopped: an app inside a test)."""
+    middlewares = [problem_middleware, session_middleware, language_middleware, api_guard]
+    app = web.Application(middlewares=middlewares, client_max_size=MAX_BODY)
     app[SETTINGS] = settings
     app[CLOCK] = clock or SystemClock()
     app[LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.rate_limit_burst)
     app[FATAL] = fatal or FatalStop()
     app[TEMPLATES] = make_templates()
     app[SESSIONS] = SessionCache()
+    app[LANGUAGE_CACHE] = LanguageCache()
     app.cleanup_ctx.append(_database(settings, db))
     app.on_response_prepare.append(add_security_headers)
+    app.on_response_prepare.append(add_content_language)
     add_api_routes(app)
     add_page_routes(app)
     add_calendar_routes(app)

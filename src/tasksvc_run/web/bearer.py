@@ -12,6 +12,7 @@ from aiohttp import web
 
 from taskcore.errors import Unauthorized
 from taskcore.services.tokens import authenticate_api_token, record_token_use
+from tasksvc_run.i18n import N_
 from tasksvc_run.keys import CLOCK, DB, VIA_TOKEN
 from tasksvc_run.web.errors import RequestProblem, is_api
 
@@ -19,7 +20,7 @@ CHALLENGE = 'Bearer realm="tasksvc"'
 
 
 def _invalid() -> RequestProblem:
-    return RequestProblem(401, "invalid-token", "El token no es válido o se ha revocado.",
+    return RequestProblem(401, "invalid-token", N_("El token no es válido o se ha revocado."),
                           headers={"WWW-Authenticate": f'{CHALLENGE}, error="invalid_token"'})
 
 
@@ -31,10 +32,10 @@ def presented_token(request: web.Request, *, cookie: str) -> str | None:
         return None
     if cookie in request.cookies:
         raise RequestProblem(400, "ambiguous-credentials",
-                             "Envía la cookie de sesión o un token, no los dos en la misma petición.")
+                             N_("Envía la cookie de sesión o un token, no los dos en la misma petición."))
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise RequestProblem(401, "unsupported-authorization", "Usa Authorization: Bearer <token>.",
+        raise RequestProblem(401, "unsupported-authorization", N_("Usa Authorization: Bearer <token>."),
                              headers={"WWW-Authenticate": CHALLENGE})
     return token.strip()
 

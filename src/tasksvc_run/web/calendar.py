@@ -9,7 +9,9 @@ from aiohttp import web
 
 from taskcore.access import GatingMode
 from taskcore.calendar_feed import build_calendar, feed_etag, feed_url, uid_domain
+from taskcore.i18n import speaking
 from taskcore.services import calendar as svc
+from taskcore.services.languages import user_language
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web.templating import render
 from tasksvc_run.web.tokens import json_answer, local_stamp, public_base, tokens_page
@@ -26,19 +28,26 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
     return any(tag == "*" or tag.removeprefix("W/") == etag for tag in tags)
 
 
+def spoken_etag(etag: str, lang: str) -> str:
+    """The feed's ETag for a feed written in ``lang``: the same texts in another language are another feed."""
+    return etag if lang == "es" else f'{etag[:-1]}-{lang}"'
+
+
 def _answer(request: web.Request, token: str, if_none_match: str | None) -> web.Response:
     """Read the feed's tasks; 304 when the client's copy is current, else write the calendar (off the loop: a long
-    feed takes a while to write)."""
+    feed takes a while to write) in the language of the person whose feed it is."""
     app = request.app
     settings = app[SETTINGS]
     found = svc.read_calendar_feed(app[DB], GatingMode(settings.group_gating_mode), token=token, now=app[CLOCK].now())
+    lang = user_language(app[DB], user_id=found.user_id, default=settings.default_language)[0]
     shape = {"domain": uid_domain(settings.web_base_url), "base_url": public_base(request)}
-    etag = feed_etag(found.tasks, **shape)
-    headers = {"ETag": etag, "Cache-Control": FEED_CACHE}
-    if etag_matches(if_none_match, etag):
-        return web.Response(status=304, headers=headers)
-    return web.Response(body=build_calendar(found.tasks, **shape), content_type="text/calendar", charset="utf-8",
-                        headers=headers)
+    with speaking(lang):
+        etag = spoken_etag(feed_etag(found.tasks, **shape), lang)
+        headers = {"ETag": etag, "Cache-Control": FEED_CACHE, "Content-Language": lang}
+        if etag_matches(if_none_match, etag):
+            return web.Response(status=304, headers=headers)
+        body = build_calendar(found.tasks, **shape)
+    return web.Response(body=body, content_type="text/calendar", charset="utf-8", headers=headers)
 
 
 async def feed(request: web.Request) -> web.Response:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from tasksvc_run.i18n import N_
 from tasksvc_run.keys import VIA_TOKEN
 from tasksvc_run.web.errors import RequestProblem
 
@@ -40,4 +41,4 @@ def require_same_site_write(request: web.Request) -> None:
     token authenticated it."""
     if request.method in WRITE_METHODS and not request.get(VIA_TOKEN) and not declares_json(request):
         raise RequestProblem(415, "unsupported-media-type",
-                             "Las escrituras en /api deben enviarse con Content-Type: application/json.")
+                             N_("Las escrituras en /api deben enviarse con Content-Type: application/json."))

@@ -16,6 +16,7 @@ from taskcore.errors import InvalidDate
 from taskcore.services.task_lists import MyTasksQuery
 from taskcore.text import VISIBLE_CHARACTER
 from taskcore.zones import known_zone_names
+from tasksvc_run.i18n import N_
 
 MAX_PAGE = 1_000_000
 MAX_SOON_DAYS = 36_500  # a hundred years: beyond it today + N would leave the calendar
@@ -25,11 +26,11 @@ _FALSE = frozenset({"false", "0"})
 
 def _iso_date(value: object) -> date:
     if not isinstance(value, str):
-        raise ValueError("debe ser una fecha AAAA-MM-DD")
+        raise ValueError(N_("debe ser una fecha AAAA-MM-DD"))
     try:
         return parse_iso_date(value)
     except InvalidDate as exc:
-        raise ValueError("debe ser una fecha válida AAAA-MM-DD") from exc
+        raise ValueError(N_("debe ser una fecha válida AAAA-MM-DD")) from exc
 
 
 def _query_bool(value: object) -> bool:
@@ -37,7 +38,7 @@ def _query_bool(value: object) -> bool:
         return value
     word = str(value).strip().lower()
     if word not in _TRUE | _FALSE:
-        raise ValueError("debe ser true, false, 1 o 0")
+        raise ValueError(N_("debe ser true, false, 1 o 0"))
     return word in _TRUE
 
 
@@ -49,6 +50,7 @@ IsoDate = Annotated[date, BeforeValidator(_iso_date), WithJsonSchema({"type": "s
 QueryBool = Annotated[bool, BeforeValidator(_query_bool), WithJsonSchema({"type": "boolean"})]
 Freq = Literal["off", "daily", "weekly", "weekdays"]
 Completion = Literal["any", "each"]
+Lang = Literal["es", "pt", "en"]
 
 
 class MyTasksParams(BaseModel):
@@ -107,6 +109,9 @@ class PreferencesBody(BaseModel):
         None, description="HH:MM or H:M, 24 h; normalised to HH:MM.")
     tz: str | None = Field(None, description="An IANA time zone (any case is accepted), e.g. America/Bogota; null: "
                                              "the default.", json_schema_extra=_zone_schema)
+    lang: Lang | None = Field(None, description="es, pt or en: the language of the bot's messages and the pages; "
+                                                "null forgets the choice (the phone number's country's, else "
+                                                "DEFAULT_LANGUAGE); absent keeps it.", json_schema_extra=_no_default)
 
 
 class TaskPatch(BaseModel):
@@ -128,21 +133,21 @@ class TaskPatch(BaseModel):
     @classmethod
     def _description_not_null(cls, value: Any) -> Any:
         if value is None:
-            raise ValueError("debe ser texto")
+            raise ValueError(N_("debe ser texto"))
         return value
 
     @field_validator("completion", mode="before")
     @classmethod
     def _completion_not_null(cls, value: Any) -> Any:
         if value is None:
-            raise ValueError("debe ser any o each")
+            raise ValueError(N_("debe ser any o each"))
         return value
 
     @field_validator("recurrence", mode="before")
     @classmethod
     def _only_null(cls, value: Any) -> Any:
         if value is not None:
-            raise ValueError("solo admite null (terminar la serie); las reglas se crean desde el chat")
+            raise ValueError(N_("solo admite null (terminar la serie); las reglas se crean desde el chat"))
         return value
 
 
@@ -229,6 +234,8 @@ class PreferencesOut(BaseModel):
     tz: str = Field(description="The IANA zone in force for this user.")
     tz_source: Literal["user", "phone", "default"] = Field(
         description="user: chosen; phone: the phone number's country; default: TZ.")
+    lang: Lang = Field(description="The language in force: chosen, else the phone number's country's, else "
+                                   "DEFAULT_LANGUAGE.")
 
 
 class FieldError(BaseModel):

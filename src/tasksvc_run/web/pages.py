@@ -1,4 +1,5 @@
-"""Server-rendered pages (Spanish, mobile first); static/app.js acts on them through the JSON API."""
+"""Server-rendered pages (mobile first, in the request's language); static/app.js acts on them through the JSON
+API."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from taskcore.errors import Forbidden
+from taskcore.languages import LanguageSource
+from taskcore.services import languages, task_lists, zones
 from taskcore.services import preferences as prefs
-from taskcore.services import task_lists, zones
+from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import models as m
 from tasksvc_run.web.api import gating, user_today
@@ -18,14 +21,17 @@ from tasksvc_run.web.templating import render
 
 SOON_DAYS = 7
 FREQ_LABELS = (
-    ("off", "Desactivados"),
-    ("daily", "Cada día"),
-    ("weekdays", "De lunes a viernes"),
-    ("weekly", "Una vez por semana (los lunes)"),
+    ("off", N_("Desactivados")),
+    ("daily", N_("Cada día")),
+    ("weekdays", N_("De lunes a viernes")),
+    ("weekly", N_("Una vez por semana (los lunes)")),
 )
+# Each language by its own name, as a language menu shows them.
+LANGUAGE_LABELS = (("es", "Español"), ("pt", "Português"), ("en", "English"))
 
 
-ZONE_SOURCES = {"user": "la elegiste tú", "phone": "la del prefijo de tu número", "default": "la del servicio"}
+ZONE_SOURCES = {"user": N_("la elegiste tú"), "phone": N_("la del prefijo de tu número"),
+                "default": N_("la del servicio")}
 
 
 def _common(request: web.Request, user: str, section: str) -> dict[str, Any]:
@@ -86,11 +92,14 @@ async def group(request: web.Request) -> web.Response:
 async def reminders(request: web.Request) -> web.Response:
     """GET /recordatorios: the reminder preference form."""
     user = _signed_in(request)
-    saved = prefs.get_preference(request.app[DB], user_id=user)
-    zone = zones.user_zone(request.app[DB], user_id=user, fallback=request.app[SETTINGS].zone)
+    db, settings = request.app[DB], request.app[SETTINGS]
+    saved = prefs.get_preference(db, user_id=user)
+    zone = zones.user_zone(db, user_id=user, fallback=settings.zone)
+    lang, source = languages.user_language(db, user_id=user, default=settings.default_language)
     return render(request, "reminders.html", **_common(request, user, "recordatorios"), pref=saved,
-                  freqs=FREQ_LABELS, tz=zone.name, tz_source=ZONE_SOURCES[zone.source.value],
-                  tz_chosen=saved.tz or "")
+                  freqs=[(value, _(label)) for value, label in FREQ_LABELS], tz=zone.name,
+                  tz_source=_(ZONE_SOURCES[zone.source.value]), tz_chosen=saved.tz or "",
+                  languages=LANGUAGE_LABELS, lang_chosen=lang if source is LanguageSource.USER else "")
 
 
 def add_page_routes(app: web.Application) -> None:

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from taskcore.errors import Forbidden, NotFound
 from taskcore.identity import normalize_group_id
+from tasksvc_run.i18n import N_
 from tasksvc_run.web.crosssite import declares_json
 from tasksvc_run.web.errors import RequestProblem, invalid_fields
 
@@ -46,7 +47,8 @@ def parse_query(request: web.Request, model: type[M]) -> M:
 def require_json_type(request: web.Request) -> None:
     """415 for a body that is not application/json (with SameSite=Lax, this keeps cross-site forms out)."""
     if request.body_exists and not declares_json(request):
-        raise RequestProblem(415, "unsupported-media-type", "El cuerpo debe ser JSON (Content-Type: application/json).")
+        raise RequestProblem(415, "unsupported-media-type",
+                             N_("El cuerpo debe ser JSON (Content-Type: application/json)."))
 
 
 async def json_object(request: web.Request) -> dict[str, Any]:
@@ -54,13 +56,13 @@ async def json_object(request: web.Request) -> dict[str, Any]:
     require_json_type(request)
     raw = await request.read()
     if not raw.strip():
-        raise RequestProblem(400, "malformed-body", "Falta el cuerpo JSON.")
+        raise RequestProblem(400, "malformed-body", N_("Falta el cuerpo JSON."))
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError) as exc:
-        raise RequestProblem(400, "malformed-body", "El cuerpo no es JSON válido.") from exc
+        raise RequestProblem(400, "malformed-body", N_("El cuerpo no es JSON válido.")) from exc
     if not isinstance(body, dict):
-        raise RequestProblem(400, "malformed-body", "El cuerpo debe ser un objeto JSON.")
+        raise RequestProblem(400, "malformed-body", N_("El cuerpo debe ser un objeto JSON."))
     return body
 
 

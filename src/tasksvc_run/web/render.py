@@ -71,6 +71,6 @@ def group_list(groups: Iterable[GroupSummary]) -> dict[str, Any]:
                        "counts": {"open": group.open, "unassigned": group.unassigned}} for group in groups]}
 
 
-def preference(pref: Preference, zone: UserZone) -> dict[str, Any]:
-    """{freq, time, tz, tz_source}."""
-    return {"freq": pref.freq, "time": pref.time, "tz": zone.name, "tz_source": zone.source.value}
+def preference(pref: Preference, zone: UserZone, lang: str) -> dict[str, Any]:
+    """{freq, time, tz, tz_source, lang}."""
+    return {"freq": pref.freq, "time": pref.time, "tz": zone.name, "tz_source": zone.source.value, "lang": lang}

@@ -20,6 +20,7 @@ from taskcore.services.web_auth import (
     touch_session,
 )
 from taskcore.settings import Settings
+from tasksvc_run.i18n import _
 from tasksvc_run.keys import CLOCK, DB, LIMITER, SESSIONS, SETTINGS, USER
 from tasksvc_run.web.bearer import presented_token, token_user
 from tasksvc_run.web.crosssite import WRITE_METHODS, require_same_site_write
@@ -142,8 +143,8 @@ async def confirm_login(request: web.Request) -> web.StreamResponse:
         session = await asyncio.to_thread(confirm_login_switch, app[DB], token=token,
                                           session_id=request.cookies.get(COOKIE), code=code, now=now)
     except Unauthorized:
-        return render(request, "error.html", status=403, heading="No se pudo cambiar de cuenta",
-                      detail="Abre otra vez el enlace que te envió el bot, en este mismo navegador.", errors=[],
+        return render(request, "error.html", status=403, heading=_("No se pudo cambiar de cuenta"),
+                      detail=_("Abre otra vez el enlace que te envió el bot, en este mismo navegador."), errors=[],
                       user=None, section="error")
     return _signed_in(request, session, now)
 

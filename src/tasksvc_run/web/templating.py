@@ -1,4 +1,10 @@
-"""jinja2 with autoescape for every template, and the headers every response carries."""
+"""jinja2 with autoescape for every template, its texts from the tasksvc_run catalogs, and the headers every
+response carries.
+
+Templates mark their texts with ``{% trans %}…{% endtrans %}`` (no variables inside) or ``{{ _("… {name} …",
+name=value) }}``: one placeholder style, ``{name}``, as in the Python code, so the catalogs' check compares them.
+The values are escaped, the catalog's text is trusted (it is ours). The language is the one in force at render
+time (the request's, set by the language middleware)."""
 
 from __future__ import annotations
 
@@ -7,9 +13,13 @@ from typing import Any
 
 import jinja2
 from aiohttp import web
+from markupsafe import Markup
 
 from taskcore.dates import format_due_date
+from taskcore.i18n import current_language
+from tasksvc_run.i18n import catalog
 from tasksvc_run.keys import TEMPLATES
+from tasksvc_run.web.script_texts import script_texts
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -32,9 +42,26 @@ def make_templates() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.policies["ext.i18n.trimmed"] = True  # as the catalogs' extraction reads them
+    env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
+    env.globals["lang"] = current_language
+    env.globals["script_texts"] = script_texts
     env.filters["ddmm"] = format_due_date
     return env
+
+
+def gettext(message: str, /, **params: object) -> Markup:
+    """A template's text in the language in force, its ``{name}`` placeholders filled with escaped values."""
+    text = Markup(catalog().gettext(message))  # noqa: S704 - the catalog's texts are ours, not a visitor's
+    return text.format(**params) if params else text
+
+
+def ngettext(singular: str, plural: str, number: int, /, **params: object) -> Markup:
+    """``gettext`` for a text that depends on ``number`` (``{num}`` is the number)."""
+    text = Markup(catalog().ngettext(singular, plural, number))  # noqa: S704 - ours, as above
+    return text.format(num=number, **params)
 
 
 def render(request: web.Request, name: str, *, status: int = 200, **context: Any) -> web.Response:

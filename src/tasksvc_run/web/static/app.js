@@ -6,6 +6,14 @@
   const today = document.body.dataset.today || "";
   const statusBox = document.getElementById("status");
   const alertBox = document.getElementById("alert");
+  // The page's texts in its language (see web/script_texts.py), their {name} placeholders filled here.
+  const TEXTS = JSON.parse(document.body.dataset.texts || "{}");
+
+  function t(key, params) {
+    return (TEXTS[key] || key).replace(/\{(\w+)\}/g, function (whole, name) {
+      return params && name in params ? String(params[name]) : whole;
+    });
+  }
 
   function say(text) {
     if (alertBox) { alertBox.hidden = true; alertBox.textContent = ""; }
@@ -22,8 +30,8 @@
       return problem.errors.map(function (e) { return e.message; }).join(". ");
     }
     if (problem && problem.detail) { return problem.detail; }
-    if (response.status === 401) { return "Tu sesión ha caducado: escribe /t web en un chat para entrar de nuevo."; }
-    return "No se pudo completar (error " + response.status + "). Inténtalo de nuevo.";
+    if (response.status === 401) { return t("expired"); }
+    return t("failed", { status: response.status });
   }
 
   async function api(method, url, body) {
@@ -35,7 +43,7 @@
     try {
       response = await fetch(url, init);
     } catch (err) {
-      throw new Error("Sin conexión con el servidor. Comprueba tu red e inténtalo de nuevo.");
+      throw new Error(t("offline"));
     }
     const data = await response.json().catch(function () { return null; });
     if (!response.ok) { throw new Error(problemText(data, response)); }
@@ -64,19 +72,19 @@
     const box = item.querySelector('[data-field="assignees"]');
     const each = task.completion === "each";
     box.replaceChildren();
-    if (!task.assignees.length) { box.textContent = "Sin responsable"; }
+    if (!task.assignees.length) { box.textContent = t("nobody"); }
     task.assignees.forEach(function (p, index) {
       const person = span("person" + (each && p.done ? " part-done" : ""), "");
       person.dataset.person = p.id;
       if (each) { person.append(span("tick", p.done ? "✓" : "○"), " "); person.firstChild.setAttribute("aria-hidden", "true"); }
       person.append(p.name || p.id);
-      if (each) { person.append(span("visually-hidden", p.done ? " (parte hecha)" : " (parte pendiente)")); }
+      if (each) { person.append(span("visually-hidden", " " + (p.done ? t("partDone") : t("partPending")))); }
       box.append(person);
       if (index < task.assignees.length - 1) { box.append(", "); }
     });
     const progress = item.querySelector('[data-field="progress"]');
     const done = task.assignees.filter(function (p) { return p.done; }).length;
-    progress.textContent = done + "/" + task.assignees.length + " partes";
+    progress.textContent = t("parts", { done: done, total: task.assignees.length });
     progress.hidden = !each;
   }
 
@@ -86,18 +94,18 @@
     const mine = Boolean(part);
     const each = task.completion === "each";
     setText(item, "description", task.description);
-    const due = setText(item, "due", task.due_date ? "Vence el " + ddmm(task.due_date) : "Sin fecha");
+    const due = setText(item, "due", task.due_date ? t("due", { date: ddmm(task.due_date) }) : t("noDate"));
     if (due) { due.classList.toggle("overdue", Boolean(task.due_date && task.due_date < today && !task.completed)); }
     fillAssignees(item, task);
     item.dataset.completion = task.completion;
     const repeats = setText(item, "recurrence", task.recurrence
-      ? "↻ " + task.recurrence.text + (task.recurrence.rotation.length ? " · por turnos" : "") : "");
+      ? "↻ " + task.recurrence.text + (task.recurrence.rotation.length ? " · " + t("turns") : "") : "");
     if (repeats) { repeats.hidden = !task.recurrence; }
     item.querySelector('[data-field="done"]').hidden = !task.completed;
     item.classList.toggle("is-done", task.completed);
     item.querySelector(".task-actions").hidden = task.completed;
     const complete = item.querySelector('[data-action="complete"]');
-    complete.textContent = each && task.assignees.length ? "Terminar mi parte" : "Completar";
+    complete.textContent = each && task.assignees.length ? t("finishPart") : t("complete");
     complete.hidden = each && task.assignees.length > 0 && !(mine && !part.done);
     item.querySelector('[data-action="claim"]').hidden = mine;
     item.querySelector('[data-action="unassign"]').hidden = !mine;
@@ -107,15 +115,15 @@
     if (mode) { mode.checked = true; }
   }
 
-  const ZONE_SOURCES = { user: "la elegiste tú", phone: "la del prefijo de tu número", default: "la del servicio" };
+  const ZONE_SOURCES = { user: t("zoneUser"), phone: t("zonePhone"), default: t("zoneDefault") };
 
-  const DONE_TEXT = { complete: "Tarea completada.", part: "Tu parte queda hecha.", claim: "Ahora eres responsable.",
-                      unassign: "Ya no eres responsable.", edit: "Cambios guardados." };
+  const DONE_TEXT = { complete: t("doneComplete"), part: t("donePart"), claim: t("doneClaim"),
+                      unassign: t("doneUnassign"), edit: t("doneEdit") };
 
   async function busy(control, item, work) {
     control.disabled = true;
     if (item) { item.setAttribute("aria-busy", "true"); }
-    say("Guardando…");
+    say(t("saving"));
     try {
       await work();
     } catch (err) {
@@ -135,8 +143,8 @@
       const task = await api("POST", "/api/tasks/" + item.dataset.taskId + "/" + action);
       fill(item, task);
       const done = action === "complete" && !task.completed ? DONE_TEXT.part : DONE_TEXT[action];
-      say(done + (task.next ? " Próxima: #" + task.next.id + ", " +
-          (task.next.due_date ? ddmm(task.next.due_date) : "sin fecha") + "." : ""));
+      say(done + (task.next ? " " + t("next", { id: task.next.id,
+        date: task.next.due_date ? ddmm(task.next.due_date) : t("noDateLower") }) : ""));
       // The pressed button may now be hidden: keep keyboard focus on something that makes sense next.
       const counterpart = { claim: "unassign", unassign: "claim" }[action];
       const next = counterpart && !task.completed ? item.querySelector('[data-action="' + counterpart + '"]')
@@ -161,15 +169,16 @@
     const body = { freq: freq ? freq.value : "off" };
     if (form.elements.time.value) { body.time = form.elements.time.value; }
     if (form.elements.tz) { body.tz = form.elements.tz.value.trim() || null; }
+    if (form.elements.lang) { body.lang = form.elements.lang.value || null; }
     const saved = await api("POST", "/api/me/preferences", body);
+    if (saved.lang !== document.documentElement.lang) { window.location.reload(); return; }  // the page in it
     form.elements.time.value = saved.time;
     if (form.elements.tz) { form.elements.tz.placeholder = saved.tz; }
     const zone = document.querySelector('[data-field="tz"]');
     if (zone) { zone.textContent = saved.tz; }
     const source = document.querySelector('[data-field="tz-source"]');
     if (source) { source.textContent = ZONE_SOURCES[saved.tz_source] || ""; }
-    say(saved.freq === "off" ? "Recordatorios desactivados." :
-        "Guardado: te avisaremos a las " + saved.time + " (" + saved.tz + ").");
+    say(saved.freq === "off" ? t("remindersOff") : t("remindersOn", { time: saved.time, zone: saved.tz }));
   }
 
   document.addEventListener("submit", function (event) {
@@ -206,21 +215,21 @@
       const made = await api("POST", "/api/me/calendar");
       document.getElementById("calendar-webcal").href = made.url.replace(/^https?:/, "webcal:");
       showSecret(box, document.getElementById("calendar-url"), made.url);
-      state.textContent = "Tienes una dirección de calendario activa; la anterior, si tenías, ya no funciona.";
-      create.textContent = "Crear una dirección nueva";
+      state.textContent = t("calendarActive");
+      create.textContent = t("calendarNew");
       remove.hidden = false;
-      say("Dirección de calendario creada.");
+      say(t("calendarCreated"));
       return;
     }
-    if (!window.confirm("¿Desactivar tu calendario? La dirección dejará de funcionar en todas partes.")) { say(""); return; }
+    if (!window.confirm(t("calendarConfirm"))) { say(""); return; }
     await api("DELETE", "/api/me/calendar");
     box.hidden = true;
     document.getElementById("calendar-url").value = "";
-    state.textContent = "Aún no tienes una dirección de calendario.";
-    create.textContent = "Crear dirección";
+    state.textContent = t("calendarNone");
+    create.textContent = t("calendarCreate");
     remove.hidden = true;
     create.focus();
-    say("Calendario desactivado: su dirección ya no funciona.");
+    say(t("calendarOff"));
   }
 
   // Tokens: created from the form (shown once), revoked from the list.
@@ -233,14 +242,14 @@
     name.textContent = token.name;
     const meta = document.createElement("p");
     meta.className = "task-meta";
-    meta.textContent = "Creado ahora · Sin usar";
+    meta.textContent = t("tokenFresh");
     const actions = document.createElement("div");
     actions.className = "task-actions";
     const revoke = document.createElement("button");
     revoke.type = "button";
     revoke.className = "secondary";
     revoke.dataset.tokenAction = "revoke";
-    revoke.textContent = "Revocar";
+    revoke.textContent = t("revoke");
     actions.appendChild(revoke);
     item.append(name, meta, actions);
     return item;
@@ -252,18 +261,18 @@
     document.getElementById("token-empty").hidden = true;
     form.reset();
     showSecret(document.getElementById("token-new"), document.getElementById("token-value"), made.token);
-    say("Token «" + made.name + "» creado.");
+    say(t("tokenCreated", { name: made.name }));
   }
 
   async function revokeToken(item) {
     const name = item.querySelector(".task-desc").textContent;
-    if (!window.confirm("¿Revocar el token «" + name + "»? Lo que lo use dejará de funcionar.")) { say(""); return; }
+    if (!window.confirm(t("tokenConfirm", { name: name }))) { say(""); return; }
     await api("DELETE", "/api/me/tokens/" + item.dataset.tokenId);
     const list = item.parentNode;
     item.remove();
     document.getElementById("token-empty").hidden = list.children.length > 0;
     document.getElementById("token-name").focus();
-    say("Token «" + name + "» revocado.");
+    say(t("tokenRevoked", { name: name }));
   }
 
   document.addEventListener("click", function (event) {
