@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator, Sequence
 from datetime import MAXYEAR, date, timedelta
 
+from taskcore.dates import format_due_date
+from taskcore.i18n import N_, _
 from taskcore.text import fold
 
 __all__ = ["AHEAD_LIMIT_DAYS", "When", "day_month_guess", "day_month_words_guess", "looks_wrong", "suggestion",
@@ -144,3 +146,13 @@ def day_month_words_guess(words: Sequence[str], today: date) -> date | None:
 def suggestion(words: Sequence[str], today: date) -> date | None:
     """The date a dateless task's words most likely mean: a day and month in words, else a weekday; None."""
     return day_month_words_guess(words, today) or weekday_guess(words, today)
+
+
+_MARKS = {When.TODAY: N_("(hoy)"), When.TOMORROW: N_("(mañana)"), When.OVERDUE: N_("(vencida)")}
+
+
+def shown_due(due: date, today: date) -> str:
+    """A due date as listings show it (D4), followed by ``(hoy)``, ``(mañana)`` or ``(vencida)`` when it is today,
+    tomorrow or before today, in the language in force."""
+    mark = when_mark(due, today)
+    return format_due_date(due) + (f" {_(_MARKS[mark])}" if mark is not None else "")

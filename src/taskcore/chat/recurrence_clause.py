@@ -22,7 +22,7 @@ from taskcore.errors import InvalidRecurrence, InvalidTimeZone
 from taskcore.i18n import _
 from taskcore.recurrence import Recurrence, is_intro, opens_rule, pieces, read_rule
 from taskcore.words import meaning
-from taskcore.zones import parse_time_zone
+from taskcore.zones import zone_by_city
 
 Chunk = tuple[str, str | None]
 """A chunk of ``/t nueva``'s arguments: its text and, for a quoted chunk, the text inside the quotes."""
@@ -88,15 +88,14 @@ def _read_clause(chunks: Sequence[Chunk], start: int, rule_start: int) -> tuple[
 
 
 def parse_zone(args: str) -> ShowZone | SetZone:
-    """``/t zona``: show it; ``/t zona <IANA>``: choose it; ``/t zona sin``: back to the default."""
+    """``/t zona``: show it; ``/t zona <ciudad|IANA>``: choose it (``new york``, ``Bogotá``, ``America/Bogota``);
+    ``/t zona sin``: back to the default. An unknown or ambiguous city names up to three close zones."""
     words = args.split()
     if not words:
         return ShowZone()
-    if len(words) > 1:
-        raise usage_error("zona", _("sobran datos"), field="tz")
-    if meaning("zone", words[0]) == "default":
+    if len(words) == 1 and meaning("zone", words[0]) == "default":
         return SetZone(None)
     try:
-        return SetZone(parse_time_zone(words[0]).key)
+        return SetZone(zone_by_city(" ".join(words)).key)
     except InvalidTimeZone as exc:
-        raise usage_error("zona", _("zona horaria desconocida: «{word}»", word=words[0][:60]), field="tz") from exc
+        raise usage_error("zona", str(exc), field="tz") from exc

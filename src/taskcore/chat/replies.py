@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from taskcore.chat.usage import MAX_COMMAND_LENGTH, admin_help_text, help_text
-from taskcore.date_hints import looks_wrong, suggestion
+from taskcore.date_hints import looks_wrong, shown_due, suggestion
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
 from taskcore.languages import LANGUAGE_NAMES, LanguageSource
@@ -201,11 +201,11 @@ def edited(task: Task) -> str:
     return _("Tarea #{id} cambiada: {text}", id=task.id, text=short(task.description))
 
 
-def reminders_set(freq: str, time: str) -> str:
-    """/t recordatorios."""
+def reminders_set(freq: str, time: str, zone: str) -> str:
+    """/t recordatorios: the choice confirmed, naming the zone the hour is read in (SPEC section 23)."""
     if freq == "off":
         return _(REMINDERS_OFF)
-    return _("Recordatorios {when} a las {time}.", when=_(FREQ_NAMES[freq]), time=time)
+    return _("Recordatorios {when} a las {time} (hora de {zone}).", when=_(FREQ_NAMES[freq]), time=time, zone=zone)
 
 
 def web_link(url: str) -> str:
@@ -225,10 +225,10 @@ def throttled(seconds: int) -> str:
     return _("Demasiadas órdenes, espera {seconds} s.", seconds=seconds)
 
 
-def task_line(task: Task, *, group: bool) -> str:
-    """One line of /t ver: id, description, due date, and in a group who has it; a shared task (each mode) ticks
-    the parts done (✓) and shows its progress."""
-    due = f" · {format_due_date(task.due_date)}" if task.due_date else ""
+def task_line(task: Task, *, group: bool, today: date) -> str:
+    """One line of /t ver: id, description, due date (with ``(hoy)``, ``(mañana)``, ``(vencida)``), and in a group
+    who has it; a shared task (each mode) ticks the parts done (✓) and shows its progress."""
+    due = f" · {shown_due(task.due_date, today)}" if task.due_date else ""
     tick = " ✓" if task.each else ""
     people = ", ".join(f"{nameless(p.name)}{tick if p.done else ''}" for p in task.assignees) or nobody()
     progress = _(" · {done}/{total} partes", done=task.progress[0], total=task.progress[1]) if task.each else ""

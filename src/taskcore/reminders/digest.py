@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import Protocol
 
-from taskcore.dates import format_due_date
+from taskcore.date_hints import shown_due
 from taskcore.i18n import _
 
 DIGEST_DAYS = 7
@@ -43,10 +43,10 @@ def digest_until(today: date) -> date:
     return today + timedelta(days=DIGEST_DAYS)
 
 
-def _line(task: DigestItem, *, with_date: bool) -> str:
+def _line(task: DigestItem, *, with_date: bool, today: date) -> str:
     parts = [f"• #{task.id} {task.description}"]
     if with_date and task.due_date is not None:
-        parts.append(format_due_date(task.due_date))
+        parts.append(shown_due(task.due_date, today))
     if task.group_name:
         parts.append(task.group_name)
     return " · ".join(parts)
@@ -76,7 +76,7 @@ def digest_text(tasks: Sequence[DigestItem], *, today: date, unassigned: int) ->
         total += len(items)
         room = max(0, DIGEST_LINES - shown)
         if room:
-            lines += ["", f"{title} ({len(items)}):", *(_line(t, with_date=dated) for t in items[:room])]
+            lines += ["", f"{title} ({len(items)}):", *(_line(t, with_date=dated, today=today) for t in items[:room])]
             shown += min(room, len(items))
     if total > shown:
         lines.append(_("… y {more} más: míralas con /t web", more=total - shown))

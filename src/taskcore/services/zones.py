@@ -10,7 +10,7 @@ from sqlalchemy import Connection
 from taskcore.storage import preferences as q
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
-from taskcore.zones import UserZone, effective_zone, parse_time_zone
+from taskcore.zones import UserZone, effective_zone, zone_by_city
 
 
 def zone_of(conn: Connection, user_id: str, fallback: ZoneInfo) -> UserZone:
@@ -32,7 +32,7 @@ def user_today(db: Database, *, user_id: str, fallback: ZoneInfo, now: datetime)
 def set_time_zone(db: Database, *, user_id: str, name: str | None, fallback: ZoneInfo, now: datetime) -> UserZone:
     """Choose the user's zone (an IANA name, any case; InvalidTimeZone otherwise), or with None go back to the
     default; their reminders are planned again in the zone now in force."""
-    chosen = None if name is None else parse_time_zone(name).key
+    chosen = None if name is None else zone_by_city(name).key
 
     def work(conn: Connection) -> UserZone:
         ensure_user(conn, user_id, now)

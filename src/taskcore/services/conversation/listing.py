@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 
 from taskcore.chat import replies
 from taskcore.chat.commands import ListTasks
@@ -24,7 +25,7 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
                                today=turn.moment.today, now=turn.moment.now)
     if not page.items:
         return Answer(_(replies.NO_MY_TASKS))
-    lines = [replies.list_heading(page.total, group=False), *_by_group(page.items)]
+    lines = [replies.list_heading(page.total, group=False), *_by_group(page.items, turn.moment.today)]
     return Answer(_with_more(lines, page.total - len(page.items)))
 
 
@@ -36,11 +37,13 @@ def _group_list(turn: Turn, group_id: str) -> Answer:
         return rejected(_(replies.NO_GROUP_TASKS))
     if not page.items:
         return Answer(_(replies.NO_GROUP_TASKS))
-    lines = [replies.list_heading(page.total, group=True), *(replies.task_line(t, group=True) for t in page.items)]
+    today = turn.moment.today
+    lines = [replies.list_heading(page.total, group=True),
+             *(replies.task_line(t, group=True, today=today) for t in page.items)]
     return Answer(_with_more(lines, page.total - len(page.items)))
 
 
-def _by_group(items: Sequence[Task]) -> list[str]:
+def _by_group(items: Sequence[Task], today: date) -> list[str]:
     """Personal tasks first, then each group by name; tasks keep their due-date order inside each heading."""
     sections: dict[tuple[bool, str, str], list[Task]] = {}
     for task in items:
@@ -49,7 +52,7 @@ def _by_group(items: Sequence[Task]) -> list[str]:
     lines: list[str] = []
     for (in_group, name, _gid), group_tasks in sorted(sections.items(), key=lambda item: item[0]):
         lines.append(f"*{name if in_group else _(replies.PERSONAL_HEADING)}*")
-        lines.extend(replies.task_line(t, group=False) for t in group_tasks)
+        lines.extend(replies.task_line(t, group=False, today=today) for t in group_tasks)
     return lines
 
 

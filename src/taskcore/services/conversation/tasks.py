@@ -35,7 +35,7 @@ from taskcore.names import match_members
 from taskcore.phones import is_phone_number
 from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import ReactionRequest, completion_check
-from taskcore.services import members, preferences, tasks, web_auth
+from taskcore.services import members, preferences, tasks, web_auth, zones
 from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
 from taskcore.services.conversation.language import set_language
 from taskcore.services.conversation.listing import list_tasks
@@ -218,8 +218,12 @@ def set_mode(turn: Turn, cmd: SetMode) -> Answer:
 
 def set_due(turn: Turn, cmd: SetDue) -> Answer:
     """/t fecha."""
+    def said(task: Task) -> str:
+        return replies.due_set(task) + (replies.date_hints(task.id, task.due_date, "", turn.moment.today)
+                                        if task.due_date else "")
+
     return _change(turn, cmd.task_id, lambda: tasks.edit_task(
-        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due), replies.due_set)
+        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due), said)
 
 
 def edit(turn: Turn, cmd: Edit) -> Answer:
@@ -246,7 +250,8 @@ def set_reminders(turn: Turn, cmd: SetReminders) -> Answer:
     """/t recordatorios."""
     saved = preferences.set_preference(turn.db, user_id=turn.user_id, freq=cmd.freq, time=cmd.time,
                                        now=turn.moment.now)
-    return Answer(replies.reminders_set(saved.freq, saved.time))
+    zone = zones.user_zone(turn.db, user_id=turn.user_id, fallback=turn.policy.zone)
+    return Answer(replies.reminders_set(saved.freq, saved.time, zone.name))
 
 
 def web_link(turn: Turn, cmd: WebLink) -> Answer:
