@@ -19,7 +19,7 @@ from taskcore.completion import CompletionMode
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
 from taskcore.services import preferences as prefs
-from taskcore.services import task_lists, zones
+from taskcore.services import task_lists, web_tasks, zones
 from taskcore.services import tasks as svc
 from taskcore.services.reactions import react_to_completion
 from taskcore.storage.db import Database
@@ -27,6 +27,7 @@ from taskcore.zones import UserZone
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import access_models as am
 from tasksvc_run.web import calendar, render, tokens
+from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
 from tasksvc_run.web.openapi import ApiRoute, build_document
 from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, task_id_of
@@ -34,9 +35,10 @@ from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, task_i
 log = logging.getLogger(__name__)
 
 
-def ok(body: Any) -> web.Response:
-    """200 with a compact UTF-8 JSON body (orjson: the bytes compact ``json.dumps`` would write, ~10x faster)."""
-    return web.Response(body=orjson.dumps(body), content_type="application/json", charset="utf-8")
+def ok(body: Any, *, status: int = 200) -> web.Response:
+    """200 (or ``status``) with a compact UTF-8 JSON body (orjson: the bytes compact ``json.dumps`` would write, ~10x
+    faster)."""
+    return web.Response(status=status, body=orjson.dumps(body), content_type="application/json", charset="utf-8")
 
 
 def gating(request: web.Request) -> GatingMode:
@@ -156,6 +158,24 @@ async def edit(request: web.Request) -> web.Response:
     return ok(render.task_item(task))
 
 
+async def create(request: web.Request) -> web.Response:
+    """POST /api/tasks: 201 with the task item; a group task is announced in its group (SPEC section 23)."""
+    body, _ = await parse_body(request, cm.TaskCreate)
+    app = request.app
+    new = web_tasks.NewTask(body.description, body.due_date, body.group_id, tuple(body.assignees))
+    announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
+    task = await asyncio.to_thread(web_tasks.create_from_web, app[DB], gating(request), user_id=request[USER],
+                                   new=new, now=app[CLOCK].now(), announcing=announcing)
+    return ok(render.task_item(task), status=201)
+
+
+async def group_members(request: web.Request) -> web.Response:
+    """GET /api/groups/{id}/members."""
+    people = task_lists.list_group_members(request.app[DB], gating(request), user_id=request[USER],
+                                           group_id=group_id_of(request))
+    return ok(render.member_list(people))
+
+
 async def openapi(request: web.Request) -> web.Response:
     """GET /api/openapi.json."""
     return ok(document())
@@ -204,6 +224,12 @@ ROUTES: tuple[ApiRoute, ...] = (
              am.TokenList),
     ApiRoute("DELETE", "/api/me/tokens/{id}", tokens.delete_token, "deleteToken", "Revoke one of my API tokens",
              None, path_schemas=_TASK_ID, errors=(404, 415, 429), status=204),
+    # Creating from the web (SPEC section 23).
+    ApiRoute("POST", "/api/tasks", create, "createTask",
+             "Create a personal task, or a task of one of my groups (announced there by the bot)", m.TaskItem,
+             body=cm.TaskCreate, errors=(403, 415, 422, 429), status=201),
+    ApiRoute("GET", "/api/groups/{id}/members", group_members, "listGroupMembers", "A group's active members",
+             cm.MemberList, path_schemas=_GROUP_ID, errors=(403,)),
 )
 
 
