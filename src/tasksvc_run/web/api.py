@@ -15,7 +15,7 @@ import orjson
 from aiohttp import web
 
 from taskcore.access import GatingMode
-from taskcore.completion import CompletionMode
+from taskcore.completion import CompletionMode, InvalidCompletion
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
 from taskcore.services import preferences as prefs
@@ -29,6 +29,7 @@ from tasksvc_run.web import access_models as am
 from tasksvc_run.web import calendar, render, tokens
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
+from tasksvc_run.web.errors import RequestProblem
 from tasksvc_run.web.openapi import ApiRoute, build_document
 from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, task_id_of
 
@@ -153,9 +154,18 @@ async def edit(request: web.Request) -> web.Response:
         changes["completion"] = CompletionMode(str(body.completion))
     if "due_date" in changes:
         changes["due"] = changes.pop("due_date")
-    task = await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request), user_id=request[USER],
-                                           task_id=task_id, **changes))
-    return ok(render.task_item(task))
+    return ok(render.task_item(await _edited(request, task_id, changes)))
+
+
+async def _edited(request: web.Request, task_id: int, changes: dict[str, Any]) -> Task:
+    """The edit use case; parts asked of a personal task are a valid value this task cannot take: 403, not 422
+    (SPEC 6 and 28: a request the document allows gets no 422 for the state of its task)."""
+    try:
+        return await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request),
+                                               user_id=request[USER], task_id=task_id, **changes))
+    except InvalidCompletion as exc:
+        raise RequestProblem(403, "forbidden", f"{str(exc).capitalize()}.",
+                             [{"field": "completion", "message": str(exc)}]) from exc
 
 
 async def create(request: web.Request) -> web.Response:

@@ -25,9 +25,9 @@ def _matching(pattern: str, message: str) -> AfterValidator:
     return AfterValidator(check)
 
 
-def _at_most(limit: int, message: str, kind: type[str | list[Any]]) -> BeforeValidator:
+def _at_most(limit: int, message: str) -> BeforeValidator:
     def check(value: Any) -> Any:
-        if isinstance(value, kind) and len(value) > limit:
+        if isinstance(value, list) and len(value) > limit:
             raise ValueError(message)
         return value
 
@@ -51,12 +51,12 @@ class TaskCreate(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_personal_takes_no_assignees)
 
-    description: Annotated[str, _at_most(MAX_DESCRIPTION, f"pasa de {MAX_DESCRIPTION} caracteres", str),
-                           WithJsonSchema({**TEXT, "maxLength": MAX_DESCRIPTION})] = Field(
-        description=f"Plain text, 1 to {MAX_DESCRIPTION} characters, sanitised as in the chat.")
+    # As PATCH's: its length is checked once sanitised (taskcore), so the schema cannot carry it as a maxLength.
+    description: Annotated[str, WithJsonSchema(TEXT)] = Field(
+        description=f"Plain text, 1 to {MAX_DESCRIPTION} characters after sanitising (as in the chat).")
     due_date: IsoDate | None = Field(None, description="YYYY-MM-DD; absent or null: no due date.")
     group_id: GroupId | None = Field(None, description="One of my groups; absent or null: a personal task.")
-    assignees: Annotated[list[UserId], _at_most(MAX_ASSIGNEES, f"admite hasta {MAX_ASSIGNEES} personas", list)] = Field(
+    assignees: Annotated[list[UserId], _at_most(MAX_ASSIGNEES, f"admite hasta {MAX_ASSIGNEES} personas")] = Field(
         default_factory=list, json_schema_extra={"maxItems": MAX_ASSIGNEES},
         description="Active members of the group (ids as its members list gives them); a personal task takes none.")
 
