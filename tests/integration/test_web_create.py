@@ -70,6 +70,10 @@ class TestPersonalTask:
         status, body = await web.call("POST", "/api/tasks", json={"description": "Pan", **extra})
         assert (status, body["group_id"], body["due_date"]) == (201, None, None)
 
+    async def test_the_length_counts_once_sanitised_as_in_the_chat(self, web: WebEnv) -> None:
+        status, body = await web.call("POST", "/api/tasks", json={"description": "Pan" + " " * 2000 + "y leche"})
+        assert (status, body["description"]) == (201, "Pan y leche")
+
     async def test_assignees_on_a_personal_task_are_a_422_naming_them(self, web: WebEnv) -> None:
         status, body = await web.call("POST", "/api/tasks", json={"description": "Pan", "assignees": [OTHER]})
         assert status == 422
