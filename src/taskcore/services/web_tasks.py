@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode, sees_group
-from taskcore.chat.replies import short
 from taskcore.dates import format_due_date
 from taskcore.errors import Forbidden, ValidationError
 from taskcore.gateway.wire import send_text_body
@@ -28,6 +27,7 @@ from taskcore.storage.users import display_names
 from taskcore.text import sanitize_description
 
 ANNOUNCEMENT_LABEL = "notice"
+SHORT_DESCRIPTION = 80  # as the chat's replies (chat.replies.short; the web process does not load the chat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +97,13 @@ def announcement(task: Task, creator_name: str | None) -> dict[str, Any]:
     its assignees mentioned as the reply to ``/t nueva`` gives them; a creator without a known name is mentioned."""
     name = creator_name or f"@{task.created_by}"
     head = _("{name} ha creado la tarea #{id} desde la web: {text}", name=name, id=task.id,
-             text=short(task.description))
+             text=_short(task.description))
     details = [_("Vence el {date}.", date=format_due_date(task.due_date))] if task.due_date else []
     tags = [f"@{person.id}" for person in task.assignees]
     details.append(_("Para {people}.", people=", ".join(tags)) if tags else _("Sin asignar."))
     mentioned = [person.id for person in task.assignees] + ([] if creator_name else [task.created_by])
     return send_text_body(chat_id=str(task.group_id), text=f"{head}\n{' '.join(details)}", mentioned=mentioned)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= SHORT_DESCRIPTION else text[: SHORT_DESCRIPTION - 1].rstrip() + "…"
