@@ -62,8 +62,7 @@ def create_from_web(
         raise ValidationError(_("una tarea personal es solo de quien la crea: no lleva asignados"),
                               field="assignees")
     new = NewTask(text, new.due, new.group_id, tuple(dict.fromkeys(new.assignees)))
-    return db.transact(lambda conn: _create(conn, mode, user_id=user_id, new=new, now=now,
-                                                         announcing=announcing))
+    return db.transact(lambda conn: _create(conn, mode, user_id=user_id, new=new, now=now, announcing=announcing))
 
 
 def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime,
