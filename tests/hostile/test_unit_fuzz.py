@@ -22,7 +22,7 @@ from tests.property.test_webhook_properties import json_values, near_events
 ROUTES = ["/", "/grupos", "/grupos/{id}", "/recordatorios", "/login", "/logout", "/health", "/metrics", "/webhook",
           "/webhook/{id}", "/api/me/tasks", "/api/me/groups", "/api/me/preferences", "/api/groups/{id}/tasks",
           "/api/tasks/{id}", "/api/tasks/{id}/claim", "/api/tasks/{id}/unassign", "/api/tasks/{id}/complete",
-          "/api/openapi.json", "/static/app.js", "/static/{id}"]
+          "/api/openapi.json", "/static/app.js", "/static/{id}", "/api/tasks", "/api/groups/{id}/members"]
 METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIONS"]
 QUERY_NAMES = ["page", "limit", "search", "status", "soonDays", "dueBefore", "token", "x"]
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

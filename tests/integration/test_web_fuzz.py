@@ -75,6 +75,8 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "recurrence": st.sampled_from([None, "cada lunes"]) | json_values,
     "name": st.text(max_size=70) | st.sampled_from(["Home Assistant", "", "x" * 61, "<b>x</b>"]) | json_values,
     "lang": st.sampled_from(["es", "pt", "en", "fr", "PT", "", None]) | json_values,
+    "group_id": st.sampled_from([*SEEDED_GROUPS, "1@g.us", " 1@g.us", None]) | json_values,
+    "assignees": st.lists(st.sampled_from([ME, "34600000002", "x", ""]) | texts, max_size=3) | json_values,
 }
 
 

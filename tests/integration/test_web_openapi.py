@@ -84,6 +84,11 @@ SAMPLES: list[tuple[str, str, str, Any]] = [
     ("POST", "/api/me/preferences", "/api/me/preferences", [1]),
     ("GET", "/api/groups/1@g.us/tasks", "/api/groups/{id}/tasks", None),
     ("POST", "/api/tasks/999999/claim", "/api/tasks/{id}/claim", None),
+    ("POST", "/api/tasks", "/api/tasks", {"description": "Pan", "group_id": GROUP, "assignees": [OTHER]}),
+    ("POST", "/api/tasks", "/api/tasks", {"description": "Pan", "assignees": [OTHER]}),
+    ("POST", "/api/tasks", "/api/tasks", {"description": "Pan", "group_id": "1@g.us"}),
+    ("GET", f"/api/groups/{GROUP}/members", "/api/groups/{id}/members", None),
+    ("GET", "/api/groups/1@g.us/members", "/api/groups/{id}/members", None),
 ]
 
 

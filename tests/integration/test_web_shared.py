@@ -85,7 +85,7 @@ async def test_patch_refuses_any_other_completion_naming_the_field(web: WebEnv, 
 async def test_patch_refuses_parts_for_a_personal_task(web: WebEnv) -> None:
     task = make_task(web.db, creator=ME, group_id=None)
     status, body = await web.call("PATCH", f"/api/tasks/{task.id}", json={"completion": "each"})
-    assert status == 422
+    assert status == 403  # a valid value this task cannot take (SPEC 6 and 28: not a 422)
     assert body["errors"] == [{"field": "completion", "message": "solo las tareas de grupo se completan por partes"}]
 
 

@@ -120,6 +120,8 @@ SAMPLES: dict[str, tuple[str, str, Any]] = {
     "createToken": ("POST", "/api/me/tokens", {"name": "otro"}),
     "listTokens": ("GET", "/api/me/tokens", None),
     "deleteToken": ("DELETE", "/api/me/tokens/{token}", None),
+    "createTask": ("POST", "/api/tasks", {"description": "Pan", "group_id": GROUP, "assignees": [OTHER]}),
+    "listGroupMembers": ("GET", f"/api/groups/{GROUP}/members", None),
 }
 
 

@@ -30,8 +30,9 @@ from tests.system.chatting import say
 from tests.system.unit import Unit, gateway_env, http_status, unit_env
 
 ANA = "34600000001"
-# schemathesis's warning when more than one operation answered nothing but 401 or 403
-UNAUTHENTICATED = re.compile(r"Authentication failed: ([2-9]|[1-9][0-9]+) operations")
+# schemathesis's warning when more than two operations answered nothing but 401 or 403 (the two of a group: its
+# tasks and its members, for group ids that are not Ana's)
+UNAUTHENTICATED = re.compile(r"Authentication failed: ([3-9]|[1-9][0-9]+) operations")
 WITHIN = 30.0
 MAX_TIME = 45  # seconds schemathesis may spend on one run (its phases stop when the budget is spent)
 MAX_EXAMPLES = 12  # per operation and phase
@@ -124,4 +125,4 @@ async def test_schemathesis_with_every_check_finds_no_failure(credential: str, t
     figures = re.search(r"\d+ generated, \d+ passed.*", output)
     assert figures is not None, output
     print(f"\nschemathesis ({credential}): {figures.group(0)}")  # in the log of a run with -s
-    assert not UNAUTHENTICATED.search(output), output  # at most the group tasks of groups that are not Ana's
+    assert not UNAUTHENTICATED.search(output), output  # at most the group endpoints, for groups not Ana's

@@ -44,4 +44,4 @@ def member_names(db: Database, *, group_id: str) -> list[tuple[str, str | None]]
     """The group's active members with the names the bot knows of them (seen in their messages or given by the
     gateway)."""
     with db.read() as conn:
-        return q.active_member_names(conn, group_id)
+        return [(person.id, person.name) for person in q.active_members(conn, group_id)]

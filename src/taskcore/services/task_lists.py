@@ -9,10 +9,10 @@ from typing import Any
 
 from taskcore.access import GatingMode, GroupFacts, sees_group
 from taskcore.errors import Forbidden
-from taskcore.model import GroupSummary, Task
+from taskcore.model import GroupSummary, Person, Task
 from taskcore.pagination import Page
+from taskcore.storage import members, task_page
 from taskcore.storage import task_lists as lists
-from taskcore.storage import task_page
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
 from taskcore.text import may_occur_in_description
@@ -92,3 +92,11 @@ def list_group_tasks(
 def _require_group_access(facts: GroupFacts, mode: GatingMode) -> None:
     if not sees_group(mode, facts):
         raise Forbidden("the group is not available to this user")
+
+
+def list_group_members(db: Database, mode: GatingMode, *, user_id: str, group_id: str) -> list[Person]:
+    """A group's active members by name (SPEC section 23: whom a task made on the web may be for); gated like
+    ``list_group_tasks``."""
+    with db.read() as conn:
+        _require_group_access(q.group_facts(conn, group_id, user_id), mode)
+        return members.active_members(conn, group_id)

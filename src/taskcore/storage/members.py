@@ -6,8 +6,9 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, false, select, true, update
+from sqlalchemy import Connection, delete, false, func, select, true, update
 
+from taskcore.model import Person
 from taskcore.storage.groups import ensure_group
 from taskcore.storage.schema import group_members, users
 from taskcore.storage.sql import upsert
@@ -84,12 +85,21 @@ def delete_inactive(conn: Connection, older_than: datetime) -> int:
     return int(conn.execute(stmt).rowcount)
 
 
-def active_member_names(conn: Connection, group_id: str) -> list[tuple[str, str | None]]:
-    """The group's active members and the names the bot knows of them, by id."""
+def active_members(conn: Connection, group_id: str) -> list[Person]:
+    """The group's active members by name (ignoring case; nameless ones last), then id."""
+    name = users.c.display_name
     rows = conn.execute(
-        select(gm.c.user_id, users.c.display_name)
-        .select_from(gm.join(users, users.c.id == gm.c.user_id))
+        select(users.c.id, name).join(gm, gm.c.user_id == users.c.id)
         .where(gm.c.group_id == group_id, gm.c.active == true())
-        .order_by(gm.c.user_id)
+        .order_by(name.is_(None), func.lower(name), users.c.id)
     )
-    return [(row.user_id, row.display_name) for row in rows]
+    return [Person(row.id, row.display_name) for row in rows]
+
+
+def active_among(conn: Connection, group_id: str, user_ids: Collection[str]) -> set[str]:
+    """Those of ``user_ids`` who are active members of the group."""
+    if not user_ids:
+        return set()
+    found = conn.execute(select(gm.c.user_id).where(
+        gm.c.group_id == group_id, gm.c.active == true(), gm.c.user_id.in_(list(user_ids))))
+    return set(found.scalars())

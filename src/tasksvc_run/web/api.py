@@ -15,10 +15,10 @@ import orjson
 from aiohttp import web
 
 from taskcore.access import GatingMode
-from taskcore.completion import CompletionMode
+from taskcore.completion import CompletionMode, InvalidCompletion
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
-from taskcore.services import languages, task_lists, zones
+from taskcore.services import languages, task_lists, web_tasks, zones
 from taskcore.services import preferences as prefs
 from taskcore.services import tasks as svc
 from taskcore.services.reactions import react_to_completion
@@ -27,16 +27,19 @@ from taskcore.zones import UserZone
 from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, SETTINGS, USER
 from tasksvc_run.web import access_models as am
 from tasksvc_run.web import calendar, render, tokens
+from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
+from tasksvc_run.web.errors import RequestProblem
 from tasksvc_run.web.openapi import ApiRoute, build_document
 from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, task_id_of
 
 log = logging.getLogger(__name__)
 
 
-def ok(body: Any) -> web.Response:
-    """200 with a compact UTF-8 JSON body (orjson: the bytes compact ``json.dumps`` would write, ~10x faster)."""
-    return web.Response(body=orjson.dumps(body), content_type="application/json", charset="utf-8")
+def ok(body: Any, *, status: int = 200) -> web.Response:
+    """200 (or ``status``) with a compact UTF-8 JSON body (orjson: the bytes compact ``json.dumps`` would write, ~10x
+    faster)."""
+    return web.Response(status=status, body=orjson.dumps(body), content_type="application/json", charset="utf-8")
 
 
 def gating(request: web.Request) -> GatingMode:
@@ -162,9 +165,36 @@ async def edit(request: web.Request) -> web.Response:
         changes["completion"] = CompletionMode(str(body.completion))
     if "due_date" in changes:
         changes["due"] = changes.pop("due_date")
-    task = await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request), user_id=request[USER],
-                                           task_id=task_id, **changes))
-    return ok(render.task_item(task))
+    return ok(render.task_item(await _edited(request, task_id, changes)))
+
+
+async def _edited(request: web.Request, task_id: int, changes: dict[str, Any]) -> Task:
+    """The edit use case; parts asked of a personal task are a valid value this task cannot take: 403, not 422
+    (SPEC 6 and 28: a request the document allows gets no 422 for the state of its task)."""
+    try:
+        return await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request),
+                                               user_id=request[USER], task_id=task_id, **changes))
+    except InvalidCompletion as exc:
+        raise RequestProblem(403, "forbidden", f"{str(exc).capitalize()}.",
+                             [{"field": "completion", "message": str(exc)}]) from exc
+
+
+async def create(request: web.Request) -> web.Response:
+    """POST /api/tasks: 201 with the task item; a group task is announced in its group (SPEC section 23)."""
+    body, _ = await parse_body(request, cm.TaskCreate)
+    app = request.app
+    new = web_tasks.NewTask(body.description, body.due_date, body.group_id, tuple(body.assignees))
+    announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
+    task = await asyncio.to_thread(web_tasks.create_from_web, app[DB], gating(request), user_id=request[USER],
+                                   new=new, now=app[CLOCK].now(), announcing=announcing)
+    return ok(render.task_item(task), status=201)
+
+
+async def group_members(request: web.Request) -> web.Response:
+    """GET /api/groups/{id}/members."""
+    people = task_lists.list_group_members(request.app[DB], gating(request), user_id=request[USER],
+                                           group_id=group_id_of(request))
+    return ok(render.member_list(people))
 
 
 async def openapi(request: web.Request) -> web.Response:
@@ -216,6 +246,12 @@ ROUTES: tuple[ApiRoute, ...] = (
              am.TokenList),
     ApiRoute("DELETE", "/api/me/tokens/{id}", tokens.delete_token, "deleteToken", "Revoke one of my API tokens",
              None, path_schemas=_TASK_ID, errors=(404, 415, 429), status=204),
+    # Creating from the web (SPEC section 23).
+    ApiRoute("POST", "/api/tasks", create, "createTask",
+             "Create a personal task, or a task of one of my groups (announced there by the bot)", m.TaskItem,
+             body=cm.TaskCreate, errors=(403, 415, 422, 429), status=201),
+    ApiRoute("GET", "/api/groups/{id}/members", group_members, "listGroupMembers", "A group's active members",
+             cm.MemberList, path_schemas=_GROUP_ID, errors=(403,)),
 )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from taskcore.model import GroupSummary, Preference, Series, Task
+from taskcore.model import GroupSummary, Person, Preference, Series, Task
 from taskcore.pagination import Page
 from taskcore.zones import UserZone
 
@@ -74,3 +74,8 @@ def group_list(groups: Iterable[GroupSummary]) -> dict[str, Any]:
 def preference(pref: Preference, zone: UserZone, lang: str) -> dict[str, Any]:
     """{freq, time, tz, tz_source, lang}."""
     return {"freq": pref.freq, "time": pref.time, "tz": zone.name, "tz_source": zone.source.value, "lang": lang}
+
+
+def member_list(people: Iterable[Person]) -> dict[str, Any]:
+    """{items: [{id, name}]}."""
+    return {"items": [{"id": person.id, "name": person.name} for person in people]}

@@ -1,0 +1,110 @@
+"""Creating a task from the web (SPEC section 23): the rules of ``/t nueva``, gated like the group endpoints, and a
+group task announced in its group by the bot, queued in the same transaction and linked to the task (section 18)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import Connection
+
+from taskcore.access import GatingMode, sees_group
+from taskcore.dates import format_due_date
+from taskcore.errors import Forbidden, ValidationError
+from taskcore.gateway.wire import send_text_body
+from taskcore.i18n import SOURCE, _, speaking
+from taskcore.model import Task
+from taskcore.queue_rules import JobKind
+from taskcore.services.languages import group_language_of
+from taskcore.services.tasks import create_task
+from taskcore.storage import members
+from taskcore.storage import tasks as q
+from taskcore.storage.db import Database
+from taskcore.storage.queue import enqueue
+from taskcore.storage.unit import Unit
+from taskcore.storage.users import display_names
+from taskcore.text import sanitize_description
+
+ANNOUNCEMENT_LABEL = "notice"
+SHORT_DESCRIPTION = 80  # as the chat's replies (chat.replies.short; the web process does not load the chat)
+
+
+@dataclass(frozen=True, slots=True)
+class NewTask:
+    """What the web form sends: a personal task (no group) or a task of one of the user's groups for some of its
+    active members (none: unassigned)."""
+
+    description: str
+    due: date | None = None
+    group_id: str | None = None
+    assignees: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Announcing:
+    """How the bot's message about a task made on the web is queued: its attempts, and the language of groups that
+    chose none (DEFAULT_LANGUAGE: what the bot starts in a group is in the group's language, SPEC section 24)."""
+
+    max_attempts: int
+    lang: str = SOURCE
+
+
+def create_from_web(
+    db: Database, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime, announcing: Announcing
+) -> Task:
+    """Create the task as ``/t nueva`` would and return it; in a group, queue the bot's announcement there.
+
+    ValidationError (field ``description`` or ``assignees``) for an empty or too long description, assignees on a
+    personal task (it is its creator's) or someone who is not an active member of the group; Forbidden unless the
+    group is effectively allowed and the user an active member of it. Nothing is written then."""
+    text = sanitize_description(new.description)
+    if new.group_id is None and new.assignees:
+        raise ValidationError(_("una tarea personal es solo de quien la crea: no lleva asignados"),
+                              field="assignees")
+    new = NewTask(text, new.due, new.group_id, tuple(dict.fromkeys(new.assignees)))
+    return db.transact(lambda conn: _create(conn, mode, user_id=user_id, new=new, now=now, announcing=announcing))
+
+
+def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime,
+            announcing: Announcing) -> Task:
+    if new.group_id is not None:
+        _check_group(conn, mode, user_id, new.group_id, new.assignees)
+    made = create_task(Unit(conn), creator=user_id, description=new.description, group_id=new.group_id,
+                       due=new.due, assignees=new.assignees, now=now)
+    task = q.load_tasks(conn, [made.id])[0]
+    if task.group_id is not None:
+        creator = display_names(conn, [user_id]).get(user_id)
+        with speaking(group_language_of(conn, task.group_id, announcing.lang)):
+            payload = announcement(task, creator)
+        enqueue(conn, chat_id=task.group_id, kind=JobKind.TEXT, payload=payload, label=ANNOUNCEMENT_LABEL,
+                max_attempts=announcing.max_attempts, now=now, task_id=task.id)
+    return task
+
+
+def _check_group(conn: Connection, mode: GatingMode, user_id: str, group_id: str, assignees: Sequence[str]) -> None:
+    if not sees_group(mode, q.group_facts(conn, group_id, user_id)):
+        raise Forbidden("the group is not available to this user")
+    present = members.active_among(conn, group_id, assignees)
+    strangers = [person for person in assignees if person not in present]
+    if strangers:
+        raise ValidationError(_("no es miembro activo del grupo: {ids}", ids=", ".join(strangers)),
+                              field="assignees")
+
+
+def announcement(task: Task, creator_name: str | None) -> dict[str, Any]:
+    """The sendText body of "Ana ha creado la tarea #N desde la web: …" in the task's group, with its due date and
+    its assignees mentioned as the reply to ``/t nueva`` gives them; a creator without a known name is mentioned."""
+    name = creator_name or f"@{task.created_by}"
+    head = _("{name} ha creado la tarea #{id} desde la web: {text}", name=name, id=task.id,
+             text=_short(task.description))
+    details = [_("Vence el {date}.", date=format_due_date(task.due_date))] if task.due_date else []
+    tags = [f"@{person.id}" for person in task.assignees]
+    details.append(_("Para {people}.", people=", ".join(tags)) if tags else _("Sin asignar."))
+    mentioned = [person.id for person in task.assignees] + ([] if creator_name else [task.created_by])
+    return send_text_body(chat_id=str(task.group_id), text=f"{head}\n{' '.join(details)}", mentioned=mentioned)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= SHORT_DESCRIPTION else text[: SHORT_DESCRIPTION - 1].rstrip() + "…"

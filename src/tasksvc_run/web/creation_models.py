@@ -1,0 +1,74 @@
+"""Pydantic models of creating a task from the web and of a group's members (SPEC section 23); documented like
+``models.py``."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+
+from taskcore.text import MAX_DESCRIPTION
+from tasksvc_run.web.models import TEXT, IsoDate
+
+GROUP_ID = r"[0-9]+(-[0-9]+)?@g\.us"  # as GET /api/me/groups lists it
+USER_ID = r"[0-9]{1,64}"  # as GET /api/groups/{id}/members lists it
+MAX_ASSIGNEES = 1024  # a WhatsApp group's largest size
+
+
+def _matching(pattern: str, message: str) -> AfterValidator:
+    def check(value: str) -> str:
+        if not re.fullmatch(pattern, value):
+            raise ValueError(message)
+        return value
+
+    return AfterValidator(check)
+
+
+def _at_most(limit: int, message: str) -> BeforeValidator:
+    def check(value: Any) -> Any:
+        if isinstance(value, list) and len(value) > limit:
+            raise ValueError(message)
+        return value
+
+    return BeforeValidator(check)
+
+
+GroupId = Annotated[str, _matching(GROUP_ID, "debe ser el id de un grupo: <dígitos>@g.us"),
+                    WithJsonSchema({"type": "string", "pattern": f"^{GROUP_ID}$"})]
+UserId = Annotated[str, _matching(USER_ID, "debe ser el id de una persona (dígitos)"),
+                   WithJsonSchema({"type": "string", "pattern": f"^{USER_ID}$"})]
+
+
+def _personal_takes_no_assignees(schema: dict[str, Any]) -> None:
+    schema["anyOf"] = [{"required": ["group_id"], "properties": {"group_id": {"type": "string"}}},
+                       {"properties": {"assignees": {"maxItems": 0}}}]
+
+
+class TaskCreate(BaseModel):
+    """Body of POST /api/tasks: a personal task (no group: it is assigned to its creator and takes no assignees), or
+    a task of one of my groups for some of its active members (none: unassigned)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_personal_takes_no_assignees)
+
+    # As PATCH's: its length is checked once sanitised (taskcore), so the schema cannot carry it as a maxLength.
+    description: Annotated[str, WithJsonSchema(TEXT)] = Field(
+        description=f"Plain text, 1 to {MAX_DESCRIPTION} characters after sanitising (as in the chat).")
+    due_date: IsoDate | None = Field(None, description="YYYY-MM-DD; absent or null: no due date.")
+    group_id: GroupId | None = Field(None, description="One of my groups; absent or null: a personal task.")
+    assignees: Annotated[list[UserId], _at_most(MAX_ASSIGNEES, f"admite hasta {MAX_ASSIGNEES} personas")] = Field(
+        default_factory=list, json_schema_extra={"maxItems": MAX_ASSIGNEES},
+        description="Active members of the group (ids as its members list gives them); a personal task takes none.")
+
+
+class MemberOut(BaseModel):
+    """An active member of a group."""
+
+    id: str
+    name: str | None
+
+
+class MemberList(BaseModel):
+    """A group's active members, by name."""
+
+    items: list[MemberOut]
