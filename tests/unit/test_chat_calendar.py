@@ -35,8 +35,8 @@ def test_calendario_with_a_revoke_word_revokes(word: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("/t calendario ver", "opción no válida: «ver»"), ("/t calendario borrar ya", "sobran datos"),
-    ("/t calendario " + "z" * 60, "opción no válida: «" + "z" * 40 + "…»")])
+    ("/t calendario ver", "Opción no válida: «ver»"), ("/t calendario borrar ya", "Sobran datos"),
+    ("/t calendario " + "z" * 60, "Opción no válida: «" + "z" * 40 + "…»")])
 def test_anything_else_is_refused_with_the_accepted_form(db: Database, text: str, reason: str) -> None:
     run(db, wa_text(text, group=None))
     assert texts(db) == [f"{reason}.\nUso: /t calendario [borrar]"]

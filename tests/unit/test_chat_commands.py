@@ -73,7 +73,7 @@ def test_nueva_in_private_creates_a_personal_task_for_the_sender(db: Database) -
 
 def test_a_bad_date_rejects_nueva_with_the_accepted_forms_and_creates_nothing(db: Database, group: str) -> None:
     reply = say(db, "/t nueva pagar 25-12")
-    assert "fecha no válida: «25-12»" in reply
+    assert "Fecha no válida: «25-12»" in reply
     assert "AAAA-MM-DD" in reply
     assert task_rows(db) == []
 
@@ -172,9 +172,12 @@ def test_a_group_task_can_be_changed_from_a_private_chat(db: Database, group: st
 
 
 @pytest.mark.parametrize(("command", "reply", "saved"), [
-    ("/t recordatorios diario 7:5", "Recordatorios cada día a las 07:05.", ("daily", "07:05")),
-    ("/t recordatorios laborables", "Recordatorios de lunes a viernes a las 08:30.", ("weekdays", "08:30")),
-    ("/t recordatorios weekly 18:00", "Recordatorios los lunes a las 18:00.", ("weekly", "18:00")),
+    ("/t recordatorios diario 7:5", "Recordatorios cada día a las 07:05 (hora de Europe/Madrid).",
+     ("daily", "07:05")),
+    ("/t recordatorios laborables", "Recordatorios de lunes a viernes a las 08:30 (hora de Europe/Madrid).",
+     ("weekdays", "08:30")),
+    ("/t recordatorios weekly 18:00", "Recordatorios los lunes a las 18:00 (hora de Europe/Madrid).",
+     ("weekly", "18:00")),
     ("/t recordatorios off", "Recordatorios desactivados.", ("off", "08:30")),
 ])
 def test_recordatorios_saves_the_preference(db: Database, command: str, reply: str, saved: tuple[str, str]) -> None:
@@ -211,7 +214,7 @@ def test_help_lists_every_command(db: Database) -> None:
 
 
 def test_an_unknown_subcommand_is_answered_with_the_command_list(db: Database) -> None:
-    assert say(db, "/t borrar 1", group=None).startswith("orden desconocida: «borrar».\nUso: /t ayuda|nueva")
+    assert say(db, "/t borrar 1", group=None).startswith("Orden desconocida: «borrar».\nUso: /t ayuda|nueva")
 
 
 def test_ordinary_chat_gets_no_reply(db: Database, group: str) -> None:

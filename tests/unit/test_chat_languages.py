@@ -76,7 +76,7 @@ def test_a_link_asked_in_a_group_is_sent_privately_in_the_person_s_own_language(
 
 def test_a_malformed_command_is_refused_in_the_reader_s_language(db: Database) -> None:
     reply = say(db, "/t calendario ya", sender=GB, group=None)
-    assert reply == "invalid option: «ya».\nUsage: /t calendar [delete]"
+    assert reply == "Invalid option: «ya».\nUsage: /t calendar [delete]"
 
 
 def test_the_help_is_in_the_reader_s_language(db: Database) -> None:
@@ -111,7 +111,7 @@ def test_an_english_speaker_s_task_with_a_rule_reads_in_english(db: Database) ->
     reply = say(db, "/t new take out the bins every monday and thursday", sender=GB, group=None)
     assert reply == "Task #1 created: take out the bins (due 23/11) ↻ every Monday and Thursday"
     assert say(db, "/t list", sender=GB, group=None) == (
-        "Your open tasks (1):\n*Personal*\n#1 take out the bins · 23/11 · ↻ every Monday and Thursday")
+        "Your open tasks (1):\n*Personal*\n#1 take out the bins · 23/11 (tomorrow) · ↻ every Monday and Thursday")
 
 
 def test_a_spanish_reader_sees_the_rule_as_it_was_read(db: Database) -> None:

@@ -64,7 +64,7 @@ def test_the_list_marks_recurring_tasks(db: Database, group: str) -> None:
     say(db, "/t nueva regar cada lunes")
     say(db, "/t nueva comprar pan")
     listing = say(db, "/t ver")
-    assert "#1 regar · 23/11 · ↻ cada lunes · sin asignar" in listing
+    assert "#1 regar · 23/11 (mañana) · ↻ cada lunes · sin asignar" in listing
     assert "#2 comprar pan · sin asignar" in listing
 
 
@@ -81,9 +81,9 @@ def test_parar_of_a_missing_task_says_so(db: Database, group: str) -> None:
 
 
 @pytest.mark.parametrize(("command", "reason"), [
-    ("/t nueva regar cada 0 días", "el número de «cada N» va de 1 a 99: «0»."),
-    ("/t nueva regar cada 100 días", "el número de «cada N» va de 1 a 99: «100»."),
-    ("/t nueva regar cada lunes martes", "une los días con «y» o con comas (cada lunes y martes): «martes»."),
+    ("/t nueva regar cada 0 días", "El número de «cada N» va de 1 a 99: «0»."),
+    ("/t nueva regar cada 100 días", "El número de «cada N» va de 1 a 99: «100»."),
+    ("/t nueva regar cada lunes martes", "Une los días con «y» o con comas (cada lunes y martes): «martes»."),
     ("/t nueva regar !turnos", "!turnos va con una regla «cada»."),
 ])
 def test_a_malformed_rule_rejects_the_command_showing_the_accepted_forms(
@@ -127,7 +127,7 @@ class TestZones:
     def test_zona_alone_shows_the_default_and_where_it_comes_from(self, db: Database) -> None:
         assert say(db, "/t zona", group=None) == (
             "Tu zona horaria es Europe/Madrid (la del servicio); allí son las 11:00.\n"
-            "Para cambiarla: /t zona <zona IANA>, p. ej. /t zona America/Bogota")
+            "Para cambiarla: /t zona <ciudad>, p. ej. /t zona Bogota")
 
     def test_a_colombian_number_is_in_bogota_by_default(self, db: Database) -> None:
         assert say(db, "/t zona", sender=NURIA, group=None).startswith(
@@ -142,7 +142,8 @@ class TestZones:
 
     def test_an_unknown_zone_is_rejected_with_the_accepted_form(self, db: Database) -> None:
         assert say(db, "/t zona Marte/Olimpo", group=None) == (
-            "zona horaria desconocida: «Marte/Olimpo».\nUso: /t zona [<zona IANA>|sin]")
+            "Zona horaria desconocida: «Marte/Olimpo»; usa un nombre IANA como America/Bogota o Europe/Madrid.\n"
+            "Uso: /t zona [<ciudad>|sin]")
 
     def test_manana_means_the_senders_tomorrow(self, db: Database, group: str) -> None:
         # 23:30 on Sunday in Bogotá is already 05:30 on Monday in Madrid
@@ -167,6 +168,6 @@ class TestZones:
 def test_help_shows_the_rule_forms_and_the_new_commands(db: Database) -> None:
     help_text = say(db, "/t ayuda", group=None)
     assert "• /t parar <id> — ej.: /t parar 12" in help_text
-    assert "• /t zona [<zona IANA>|sin] — ej.: /t zona America/Bogota" in help_text
+    assert "• /t zona [<ciudad>|sin] — ej.: /t zona Bogota" in help_text
     assert "Reglas: cada día|semana|mes" in help_text
     assert BOT not in help_text

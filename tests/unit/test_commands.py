@@ -471,7 +471,7 @@ def test_the_syntax_error_is_a_validation_error_and_a_value_error() -> None:
 
 
 def test_the_syntax_error_reply_says_what_was_wrong_and_the_accepted_form() -> None:
-    assert str(rejection("/t tomar")) == "faltan datos.\nUso: /t tomar <id>"
+    assert str(rejection("/t tomar")) == "Faltan datos.\nUso: /t tomar <id>"
 
 
 def test_a_very_long_bad_token_is_shortened_in_the_reply() -> None:

@@ -40,8 +40,8 @@ def test_quoted_text_is_never_a_rule() -> None:
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("/t nueva a cada día y cada lunes", "solo cabe una regla «cada» por tarea"),
-    ("/t nueva a cada 3 veces", "tras «cada N» van días, semanas o meses"),
+    ("/t nueva a cada día y cada lunes", "Solo cabe una regla «cada» por tarea"),
+    ("/t nueva a cada 3 veces", "Tras «cada N» van días, semanas o meses"),
     ("/t nueva a !turns", "!turnos va con una regla «cada»"),
 ])
 def test_malformed_clauses_are_syntax_errors_with_the_rule_forms(text: str, reason: str) -> None:
@@ -53,7 +53,9 @@ def test_malformed_clauses_are_syntax_errors_with_the_rule_forms(text: str, reas
 
 @pytest.mark.parametrize(("text", "command"), [
     ("/t zona", ShowZone()), ("/t zone", ShowZone()), ("/t tz europe/madrid", SetZone("Europe/Madrid")),
-    ("/t zona SIN", SetZone(None)), ("/t zona auto", SetZone(None)), ("/t parar #7", StopSeries(7)),
+    ("/t zona SIN", SetZone(None)), ("/t zona madrid", SetZone("Europe/Madrid")),
+    ("/t zona new york", SetZone("America/New_York")), ("/t zona Bogotá", SetZone("America/Bogota")),
+    ("/t zona auto", SetZone(None)), ("/t parar #7", StopSeries(7)),
     ("/t stop 7", StopSeries(7)),
 ])
 def test_zona_and_parar(text: str, command: object) -> None:
@@ -61,8 +63,9 @@ def test_zona_and_parar(text: str, command: object) -> None:
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("/t zona Europe/Madrid ya", "sobran datos"), ("/t zona Madrid", "zona horaria desconocida: «Madrid»"),
-    ("/t parar", "faltan datos"), ("/t parar x", "id de tarea no válido"),
+    ("/t zona Europe/Madrid ya", "Zona horaria desconocida: «Europe/Madrid ya»; nombres parecidos: Europe/Madrid"),
+    ("/t zona Marte", "Zona horaria desconocida: «Marte»"),
+    ("/t parar", "Faltan datos"), ("/t parar x", "Id de tarea no válido"),
 ])
 def test_bad_zona_and_parar_show_their_usage(text: str, reason: str) -> None:
     with pytest.raises(CommandSyntaxError, match=reason):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from taskcore.model import Task
 from taskcore.reminders.digest import DIGEST_LINES, digest_text
@@ -20,8 +20,14 @@ def test_the_digest_lists_overdue_today_and_the_next_seven_days_with_dd_mm_dates
     tasks = [task(1, date(2026, 11, 20), group="Ops"), task(2, TODAY), task(3, date(2026, 11, 30)),
              task(4, date(2026, 12, 1))]
     text = digest_text(tasks, today=TODAY, unassigned=0)
-    assert text == ("⏰ Recordatorio de tus tareas\n\nVencidas (1):\n• #1 Tarea 1 · 20/11 · Ops\n\n"
+    assert text == ("⏰ Recordatorio de tus tareas\n\nVencidas (1):\n• #1 Tarea 1 · 20/11 (vencida) · Ops\n\n"
                     "Hoy (1):\n• #2 Tarea 2\n\nPróximos 7 días (1):\n• #3 Tarea 3 · 30/11")
+
+
+def test_a_task_due_tomorrow_says_so_in_the_digest() -> None:
+    text = digest_text([task(5, TODAY + timedelta(days=1))], today=TODAY, unassigned=0)
+    assert text is not None
+    assert text.endswith(f"• #5 Tarea 5 · {(TODAY + timedelta(days=1)):%d/%m} (mañana)")
 
 
 def test_the_digest_ends_with_the_unassigned_count_of_the_users_groups() -> None:

@@ -59,10 +59,10 @@ def test_an_explicit_id_still_wins_in_a_reply(text: str, command: Command) -> No
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("/t x", "falta el id de la tarea"),
-    ("/t tomar", "faltan datos"),
-    ("/t fecha mañana", "faltan datos"),
-    ("/t modo todos", "faltan datos"),
+    ("/t x", "Falta el id de la tarea"),
+    ("/t tomar", "Faltan datos"),
+    ("/t fecha mañana", "Faltan datos"),
+    ("/t modo todos", "Faltan datos"),
 ])
 def test_outside_a_reply_the_id_is_still_required(text: str, reason: str) -> None:
     with pytest.raises(CommandSyntaxError, match=reason):
@@ -94,10 +94,10 @@ def test_modo_takes_todos_or_uno(word: str, mode: CompletionMode) -> None:
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("/t modo 4 algunos", "modo no válido: «algunos»"),
-    ("/t modo 4", "faltan datos"),
-    ("/t modo x todos", "id de tarea no válido"),
-    ("/t modo 4 todos ya", "sobran datos"),
+    ("/t modo 4 algunos", "Modo no válido: «algunos»"),
+    ("/t modo 4", "Faltan datos"),
+    ("/t modo x todos", "Id de tarea no válido"),
+    ("/t modo 4 todos ya", "Sobran datos"),
 ])
 def test_a_bad_modo_is_refused_with_its_usage(text: str, reason: str) -> None:
     with pytest.raises(CommandSyntaxError, match=reason) as caught:

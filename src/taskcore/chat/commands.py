@@ -19,6 +19,7 @@ class CommandSyntaxError(ValidationError):
     """A message that is a command but not a well-formed one; str() is the reply, in the language in force."""
 
     def __init__(self, reason: str, *, command: str | None, accepted: str, field: str | None = None) -> None:
+        reason = reason[:1].upper() + reason[1:]  # a sentence (SPEC section 23), whatever the reason starts with
         super().__init__(_("{reason}.\nUso: {accepted}", reason=reason, accepted=accepted), field=field)
         self.command = command
         self.accepted = accepted

@@ -115,7 +115,7 @@ def not_recurring(task_id: int) -> str:
 def zone_shown(zone: UserZone, now: datetime) -> str:
     """/t zona: the sender's zone, where it comes from, and how to change it."""
     return _("Tu zona horaria es {zone} ({source}); allí son las {time}.\n"
-             "Para cambiarla: /t zona <zona IANA>, p. ej. /t zona America/Bogota",
+             "Para cambiarla: /t zona <ciudad>, p. ej. /t zona Bogota",
              zone=zone.name, source=_(ZONE_SOURCES[zone.source]), time=f"{now.astimezone(zone.zone):%H:%M}")
 
 

@@ -27,7 +27,7 @@ USAGE: dict[str, tuple[str, str]] = {
         N_("/t recordatorios <off|diario|laborables|semanal> [HH:MM]"),
         N_("/t recordatorios diario 08:30"),
     ),
-    "zona": (N_("/t zona [<zona IANA>|sin]"), N_("/t zona America/Bogota")),
+    "zona": (N_("/t zona [<ciudad>|sin]"), N_("/t zona Bogota")),
     "idioma": (N_("/t idioma [es|pt|en]"), N_("/t idioma pt")),
     "web": (N_("/t web"), N_("/t web")),
     "calendario": (N_("/t calendario [borrar]"), N_("/t calendario")),
