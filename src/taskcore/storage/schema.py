@@ -107,6 +107,9 @@ groups = Table(
     Column("created_at", TS, nullable=False),
     Column("last_synced_at", TS),
     Column("lang", Text),
+    Column("summary_weekday", Integer),
+    Column("summary_time", Text),
+    Column("summary_next_at", TS, index=True),
 )
 
 allowed_groups = Table(
@@ -152,6 +155,10 @@ tasks = Table(
     Column("recurrence_text", Text),
     Column("rotation_people", Text),
     Column("rotation_turn", Integer),
+    Column("points", Integer, nullable=False, default=1, server_default="1"),
+    Column("nag_every_hours", Integer),
+    Column("nag_escalated_at", TS),
+    Column("turn_passed_at", TS),
 )
 
 task_assignments = Table(
@@ -162,6 +169,9 @@ task_assignments = Table(
     Column("assigned_at", TS, nullable=False),
     Column("assigned_by", Text),
     Column("done_at", TS),
+    Column("nag_count", Integer, nullable=False, default=0, server_default="0"),
+    Column("nag_last_at", TS),
+    Column("nag_next_at", TS, index=True),
 )
 
 user_preferences = Table(
@@ -174,6 +184,9 @@ user_preferences = Table(
     Column("tz", Text),
     Column("next_due_at", TS),
     Column("lang", Text),
+    Column("quiet_from", Text),
+    Column("quiet_to", Text),
+    Column("away_until", Text),
 )
 
 web_tokens = Table(
@@ -296,4 +309,17 @@ api_tokens = Table(
     Column("token_hash", Text, nullable=False, unique=True),
     Column("created_at", TS, nullable=False),
     Column("last_used_at", TS),
+)
+
+held_messages = Table(  # SPEC section 25: what the bot started for a person inside their quiet hours
+    "held_messages",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("chat_id", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("label", Text),
+    Column("dedupe_key", Text, unique=True),
+    Column("held_at", TS, nullable=False),
+    Column("release_at", TS, nullable=False),
 )
