@@ -23,9 +23,10 @@ COMMANDS = [
     ("/t soltar 1", "Sueltas la tarea #1: pan", "Sueltas la tarea #1: pan"),
     ("/t fecha 1 26-01-15", "La tarea #1 vence el 15/01.", "La tarea #1 vence el 15/01."),
     ("/t editar 1 pan de centeno", "Tarea #1 cambiada: pan de centeno", "Tarea #1 cambiada: pan de centeno"),
-    ("/t recordatorios semanal 9:00", "Recordatorios los lunes a las 09:00.", "Recordatorios los lunes a las 09:00."),
+    ("/t recordatorios semanal 9:00", "Recordatorios los lunes a las 09:00 (hora de Europe/Madrid).",
+     "Recordatorios los lunes a las 09:00 (hora de Europe/Madrid)."),
     ("/t web", "Te lo envío por privado.", "Tu enlace para entrar en la web (vale 15 minutos, un solo uso):"),
-    ("/t fecha 1 12/25/2025", "fecha no válida: «12/25/2025».", "fecha no válida: «12/25/2025»."),
+    ("/t fecha 1 12/25/2025", "Fecha no válida: «12/25/2025».", "Fecha no válida: «12/25/2025»."),
 ]
 
 

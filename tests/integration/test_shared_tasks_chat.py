@@ -123,4 +123,4 @@ async def test_todos_and_modo_are_for_group_tasks_only(chat: Conversation) -> No
 
 async def test_a_bad_mode_gets_the_accepted_form(chat: Conversation) -> None:
     reply = await say(chat, "/t modo 1 algunos")
-    assert reply.text == f"@{ANA} modo no válido: «algunos».\nUso: /t modo <id> todos|uno"
+    assert reply.text == f"@{ANA} Modo no válido: «algunos».\nUso: /t modo <id> todos|uno"

@@ -94,9 +94,9 @@ class Watchdog:
             return
         if lasted is None:
             return
+        late = await asyncio.to_thread(due_count, self.db, now=now)  # counted before the worker sends them
         if self.worker is not None:
             self.worker.resume()
-        late = await asyncio.to_thread(due_count, self.db, now=now)
         log.info("gateway connected again: sending resumed", extra={"seconds": int(lasted.total_seconds()),
                                                                      "late": late})
         if tell_admins(lasted):
