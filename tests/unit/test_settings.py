@@ -56,6 +56,17 @@ def test_tz_defaults_to_europe_madrid() -> None:
     assert load_settings({}).tz == "Europe/Madrid"
 
 
+def test_default_language_is_spanish_and_accepts_the_three_languages() -> None:
+    assert load_settings({}).default_language == "es"
+    assert load_settings({"DEFAULT_LANGUAGE": "pt"}).default_language == "pt"
+    assert load_settings({"DEFAULT_LANGUAGE": "en"}).default_language == "en"
+
+
+def test_another_default_language_stops_the_start_naming_the_variable() -> None:
+    lines = config_lines({"DEFAULT_LANGUAGE": "fr"})
+    assert any("DEFAULT_LANGUAGE" in line for line in lines), lines
+
+
 def test_reminders_grace_defaults_to_60_minutes() -> None:
     assert load_settings({}).reminders_grace_minutes == 60
 
