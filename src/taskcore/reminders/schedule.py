@@ -10,6 +10,7 @@ from datetime import time as clock_time
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from taskcore.chores.clock import wall_instant
 from taskcore.errors import InvalidFreq, InvalidTime
 from taskcore.i18n import N_, _
 
@@ -115,7 +116,7 @@ def next_slot(freq: ReminderFreq | str, time: str, *, after: datetime, tz: ZoneI
     day = instant.astimezone(zone).date() - _DAY  # a day early: a slot's instant may fall on the next local date
     for _day in range(_WEEK_AND_A_DAY):
         if day.weekday() in _WEEKDAYS[schedule]:
-            slot = _instant(datetime.combine(day, at), zone)
+            slot = wall_instant(datetime.combine(day, at), zone)
             if slot > instant:
                 return slot.astimezone(zone)
         day += _DAY
@@ -163,7 +164,7 @@ def _latest_slot(weekdays: frozenset[int], at: clock_time, now: datetime, zone: 
     day = horizon.date() if at <= horizon.time() else horizon.date() - _DAY
     while True:
         day = _matching_day_at_or_before(day, weekdays)
-        slot = _instant(datetime.combine(day, at), zone)
+        slot = wall_instant(datetime.combine(day, at), zone)
         if slot <= now:
             return slot
         day -= _DAY
@@ -180,25 +181,3 @@ def _matching_day_at_or_before(day: date, weekdays: frozenset[int]) -> date:
     return day
 
 
-def _instant(wall: datetime, zone: ZoneInfo) -> datetime:
-    # The UTC instant of a local wall time: a repeated one takes its first occurrence (fold=0), a
-    # nonexistent one the end of the gap.
-    instant = wall.replace(tzinfo=zone).astimezone(UTC)
-    if instant.astimezone(zone).replace(tzinfo=None) == wall:
-        return instant
-    return _gap_end(wall, zone)
-
-
-def _gap_end(wall: datetime, zone: ZoneInfo) -> datetime:
-    # In a gap, fold=1 reads the wall time with the offset after the jump (an instant before it) and
-    # fold=0 with the offset before (an instant after it); bisect by minutes for the jump itself.
-    before = wall.replace(tzinfo=zone, fold=1).astimezone(UTC)
-    after = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
-    new_offset = _offset(after, zone)
-    while after - before > _MINUTE:
-        middle = before + (after - before) // _MINUTE // 2 * _MINUTE
-        if _offset(middle, zone) == new_offset:
-            after = middle
-        else:
-            before = middle
-    return after
