@@ -196,8 +196,14 @@ class TestForgery:
         fields = {"form_check": await me.check("/"), "description": "De otro sitio"}
         status, _, _ = await me.post("/", fields, Origin="https://evil.example")
         assert status == 403
+        assert (await me.post("/", fields, **{"Sec-Fetch-Site": "cross-site"}))[0] == 403
+        assert (await me.post("/", fields, **{"Sec-Fetch-Site": "same-site"}))[0] == 403
+        assert tasks(web.db) == []
         host = f"{web.client.host}:{web.client.port}"
         assert (await me.post("/", fields, Origin=f"http://{host}"))[0] == 303
+        assert (await me.post("/", fields, Origin="null"))[0] == 303  # as under Referrer-Policy: no-referrer
+        assert (await me.post("/", fields, Origin="null", **{"Sec-Fetch-Site": "same-origin"}))[0] == 303
+        assert len(tasks(web.db)) == 3
 
     async def test_a_visitor_is_sent_home(self, web: WebEnv) -> None:
         async with web.client.post("/", data={"description": "x"}, allow_redirects=False) as response:

@@ -2,8 +2,9 @@
 
 It calls the use case of POST /api/tasks. A page form cannot declare JSON, so the cross-site rule of the API
 (``crosssite``) is replaced here by two checks: the form carries a token derived from the session cookie (another
-site can neither read the cookie nor the page), and a browser's ``Origin`` header, when sent, must be this site's.
-The session cookie is SameSite=Lax besides. Writes take from the user's rate-limit bucket as the API's do."""
+site can neither read the cookie nor the page), and the browser must not say the form came from another site
+(``Sec-Fetch-Site``, else ``Origin``). The session cookie is SameSite=Lax besides. Writes take from the user's
+rate-limit bucket as the API's do."""
 
 from __future__ import annotations
 
@@ -51,13 +52,16 @@ def form_token(request: web.Request) -> str:
 
 
 def _same_origin(request: web.Request) -> bool:
-    """True without an Origin header (an older browser, a script) or when it names this site as the browser saw it."""
-    origin = request.headers.get("Origin")
-    if origin is None:
-        return True
+    """True when the browser says the form came from this site: ``Sec-Fetch-Site`` when sent, else an ``Origin``
+    naming this site as the browser saw it. Neither (an older browser, a script) or ``Origin: null`` (what a
+    browser sends under this site's Referrer-Policy: no-referrer) leaves it to the token."""
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        return fetch_site == "same-origin"
+    origin = request.headers.get("Origin", "null")
     base = request.app[SETTINGS].web_base_url or ""
     ours = {request.host, request.headers.get("X-Forwarded-Host"), urlsplit(str(base)).netloc or None}
-    return urlsplit(origin).netloc in ours
+    return origin == "null" or urlsplit(origin).netloc in ours
 
 
 async def read_form(request: web.Request, user: str) -> TaskForm:
