@@ -183,7 +183,7 @@ def test_a_calendar_link_and_a_token_are_made_on_their_pages(tab: Tab, server: T
     expect(page.get_by_role("button", name="Desactivar")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "browser-calendario.png"), full_page=True)
 
-    page.get_by_role("link", name="Tokens").click()
+    page.get_by_role("link", name="Apps y scripts").click()
     page.get_by_label("Nombre").fill("Home Assistant")
     page.get_by_role("button", name="Crear token").click()
     expect(page.get_by_role("status")).to_have_text("Token «Home Assistant» creado.")

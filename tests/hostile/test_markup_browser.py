@@ -55,7 +55,7 @@ def _nothing_ran(tab: Page, met: list[str]) -> None:
 def test_markup_in_every_page_shows_as_text_and_never_runs(page: tuple[Page, list[str]], running: Running) -> None:
     tab, met = page
     expect(tab.get_by_role("heading", name="Mis tareas")).to_be_visible()
-    expect(tab.get_by_text(GROUP_NAME, exact=True).first).to_be_visible()
+    expect(tab.locator("#task-list").get_by_text(GROUP_NAME, exact=True).first).to_be_visible()
     expect(tab.get_by_text(PERSON_NAME, exact=True).first).to_be_visible()
     expect(tab.get_by_text(RAW_DESCRIPTION, exact=True).first).to_be_visible()
     _nothing_ran(tab, met)

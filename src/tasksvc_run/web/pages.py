@@ -3,12 +3,13 @@ API."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from aiohttp import web
 
-from taskcore.errors import Forbidden
+from taskcore.errors import Forbidden, ValidationError
 from taskcore.languages import LanguageSource
 from taskcore.services import languages, task_lists, zones
 from taskcore.services import preferences as prefs
@@ -17,6 +18,7 @@ from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import models as m
 from tasksvc_run.web.api import gating, user_today
 from tasksvc_run.web.parsing import parse_query
+from tasksvc_run.web.task_form import TaskForm, create, form_context, read_form, refused
 from tasksvc_run.web.templating import render
 
 SOON_DAYS = 7
@@ -51,6 +53,10 @@ async def home(request: web.Request) -> web.Response:
     user = request.get(USER)
     if user is None:
         return render(request, "signin.html", user=None, section="signin")
+    return _my_tasks(request, user, TaskForm())
+
+
+def _my_tasks(request: web.Request, user: str, form: TaskForm, status: int = 200) -> web.Response:
     params = parse_query(request, m.MyTasksParams)
     app = request.app
     common = _common(request, user, "tareas")
@@ -59,7 +65,21 @@ async def home(request: web.Request) -> web.Response:
     links = {"prev": _link(params, page=params.page - 1) if params.page > 1 else None,
              "next": _link(params, page=params.page + 1) if page.has_more else None,
              "open": _link(params, status="open", page=1), "recent": _link(params, status="recent", page=1)}
-    return render(request, "tasks.html", **common, page=page, params=params, links=links, soon_days=SOON_DAYS)
+    mine = task_lists.list_my_groups(app[DB], gating(request), user_id=user)
+    return render(request, "tasks.html", status=status, **common, **form_context(request, form), page=page,
+                  params=params, links=links, soon_days=SOON_DAYS, form_groups=[g for g in mine if g.active])
+
+
+async def add_my_task(request: web.Request) -> web.Response:
+    """POST /: the "Mis tareas" form; a task in a group chosen there is the user's own; 303 back to /."""
+    user = _signed_in(request)
+    form = await read_form(request, user)
+    form = replace(form, assignees=(user,) if form.group_id else ())
+    try:
+        await create(request, user, form)
+    except ValidationError as exc:
+        return _my_tasks(request, user, refused(form, exc), status=422)
+    raise web.HTTPSeeOther("/")
 
 
 def _signed_in(request: web.Request) -> str:
@@ -77,8 +97,11 @@ async def groups(request: web.Request) -> web.Response:
 
 
 async def group(request: web.Request) -> web.Response:
-    """GET /grupos/{id}: one group's open tasks, unassigned first."""
-    user = _signed_in(request)
+    """GET /grupos/{id}: one group's open tasks, unassigned first, and the form to add one."""
+    return _group(request, _signed_in(request), TaskForm())
+
+
+def _group(request: web.Request, user: str, form: TaskForm, status: int = 200) -> web.Response:
     group_id = request.match_info["id"]
     mine = task_lists.list_my_groups(request.app[DB], gating(request), user_id=user)
     summary = next((item for item in mine if item.id == group_id), None)
@@ -86,7 +109,21 @@ async def group(request: web.Request) -> web.Response:
         raise Forbidden("the group is not available to this user")
     page = task_lists.list_group_tasks(request.app[DB], gating(request), user_id=user, group_id=group_id,
                                 unassigned_first=True, limit=100)
-    return render(request, "group.html", **_common(request, user, "grupos"), group=summary, page=page)
+    people = task_lists.list_group_members(request.app[DB], gating(request), user_id=user, group_id=group_id)
+    return render(request, "group.html", status=status, **_common(request, user, "grupos"),
+                  **form_context(request, form), group=summary, page=page, members=people)
+
+
+async def add_group_task(request: web.Request) -> web.Response:
+    """POST /grupos/{id}: the group page's form (for the members ticked, or nobody yet); 303 back to the page."""
+    user = _signed_in(request)
+    group_id = request.match_info["id"]
+    form = replace(await read_form(request, user), group_id=group_id)
+    try:
+        await create(request, user, form)
+    except ValidationError as exc:
+        return _group(request, user, refused(form, exc), status=422)
+    raise web.HTTPSeeOther(f"/grupos/{quote(group_id, safe='@')}")
 
 
 async def reminders(request: web.Request) -> web.Response:
@@ -107,4 +144,6 @@ def add_page_routes(app: web.Application) -> None:
     app.router.add_get("/", home)
     app.router.add_get("/grupos", groups)
     app.router.add_get("/grupos/{id}", group)
+    app.router.add_post("/", add_my_task)
+    app.router.add_post("/grupos/{id}", add_group_task)
     app.router.add_get("/recordatorios", reminders)

@@ -289,4 +289,8 @@
   });
 
   document.querySelectorAll(".task-desc").forEach(function (node) { node.tabIndex = -1; });
+
+  // On a phone the sections scroll sideways: show the current one.
+  const section = document.querySelector('.top nav [aria-current="page"]');
+  if (section) { section.scrollIntoView({ block: "nearest", inline: "nearest" }); }
 }());
