@@ -83,8 +83,3 @@ def joined(conn: Connection, task_id: int, user_id: str, zone: ZoneInfo = EARLIE
 def settle(conn: Connection, task_id: int) -> None:
     """After a completion: the done parts (all of them once the task is completed) are nagged no more."""
     q.stop(conn, task_id, done_only=True)
-
-
-def nag_of(task: Task) -> dict[str, int] | None:
-    """The API's ``nag`` of a task: {every_hours} or None."""
-    return None if task.nag_every_hours is None else {"every_hours": task.nag_every_hours}
