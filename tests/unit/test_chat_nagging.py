@@ -4,6 +4,7 @@ tells the group once after the third nag, and completing, unassigning, re-dating
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -173,3 +174,21 @@ def _task_dues(db: Database) -> list[tuple[int, str]]:
     with db.read() as conn:
         rows = conn.execute(select(schema.tasks.c.id, schema.tasks.c.due_date).where(schema.tasks.c.id == 2)).all()
     return [(row.id, row.due_date) for row in rows]
+
+
+def test_two_bot_instances_ticking_together_send_each_nag_once(db: Database, group: str) -> None:
+    for n in range(6):
+        say(db, f"/t nueva tarea {n} hoy @{ANA} @{LUIS} !insistir")
+    other = Database.from_url(db.engine.url.render_as_string(hide_password=False))
+    before = len(queued(db))
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            results = list(pool.map(lambda instance: tick(instance, FIRST_ANA), [db, other]))
+    finally:
+        other.dispose()
+    assert sum(result.sent for result in results) == 12
+    nags_sent = [job for job in queued(db)[before:] if job.label == "nag"]
+    assert len(nags_sent) == 12
+    assert {(job.chat_id, job.text) for job in nags_sent} == {
+        (f"{user}@s.whatsapp.net", text) for user in (ANA, LUIS)
+        for text in (job.text for job in nags_sent if job.chat_id == f"{ANA}@s.whatsapp.net")}
