@@ -62,6 +62,7 @@ class Task:
     origin: Origin | None = field(default=None, compare=False)
     completion: CompletionMode = CompletionMode.ANY
     recurrence: Series | None = None
+    nag_every_hours: int | None = None
 
     @property
     def assignee_ids(self) -> frozenset[str]:

@@ -52,6 +52,7 @@ class NewTask:
     recurrence: Recurrence | None = None
     rotation: bool = False
     names: tuple[str, ...] = ()
+    nag: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +215,29 @@ class AdminSync:
     name: ClassVar[str] = "admin sync"
 
 
+@dataclass(frozen=True, slots=True)
+class SetNag:
+    """``/t insistir <id> [cada N h]``: the task nags its pending assignees every ``every_hours`` once overdue;
+    ``every_hours is None`` (``/t insistir <id> no``) stops it (SPEC section 25)."""
+
+    name: ClassVar[str] = "insistir"
+    task_id: int
+    every_hours: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PassTurn:
+    """``/t pasar <id>``: the current holder of a rotation's occurrence hands it to the next person in turn."""
+
+    name: ClassVar[str] = "pasar"
+    task_id: int
+
+
 AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
 """The ``/admin`` commands, for administrators only (A4)."""
 TaskCommand: TypeAlias = (
     Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode | StopSeries
+    | SetNag | PassTurn
 )
 """The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone``, ``SetLanguage``, ``WebLink`` and the
 calendar's), for anyone in an allowed chat."""

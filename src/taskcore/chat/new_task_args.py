@@ -4,7 +4,7 @@ context of the message and the readers of a date and a description that raise th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from taskcore.chat.commands import NewTask
@@ -18,7 +18,7 @@ from taskcore.errors import ValidationError
 from taskcore.i18n import _
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
-from taskcore.words import join_phrases, phrase_at
+from taskcore.words import join_phrases, key, phrase_at, words_of
 
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
 
@@ -26,6 +26,7 @@ _MENTION = re.compile(r"@([0-9]+)")
 _NAME = re.compile(r"@([^\W\d_]+)[,.;:!?]*")  # a typed name (letters only): not a WhatsApp mention
 _CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
 _NOT_PLAIN = re.compile(r'["“”@!]')  # what a chunk needs to be more than a word: quotes, mentions, flags
+_NAG_FLAGS = frozenset(f"!{word}" for word in words_of("task.insistir"))  # !insistir, !nag (SPEC section 25)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
     dates: list[str] = []
     mentions: list[str] = []
     names: list[str] = []
-    each = False
+    each = nag = False
     clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
     for chunk, quoted in _joined_dates(clause.rest):
         mention = _MENTION.fullmatch(chunk)
@@ -113,6 +114,8 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             parts.append(quoted)
         elif chunk.casefold() == EACH_TOKEN:
             each = True
+        elif key(chunk) in _NAG_FLAGS:
+            nag = True
         elif is_due_word(chunk):
             dates.append(chunk)
         elif mention is not None and mention.group(1) in ctx.mentioned:
@@ -121,7 +124,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             names.append(name.group(1))
         else:
             parts.append(chunk)
-    return _new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names)
+    return replace(_new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names), nag=nag)
 
 
 def _joined_dates(chunks: list[Chunk]) -> list[Chunk]:

@@ -12,6 +12,7 @@ from taskcore.errors import InvalidRecurrence
 from taskcore.i18n import _
 from taskcore.model import Series, Task
 from taskcore.recurrence import Recurrence, first_occurrence, next_occurrence, pinned
+from taskcore.services.nagging import restart
 from taskcore.storage import series as q
 from taskcore.storage.tasks import insert_assignments, load_tasks
 
@@ -56,4 +57,5 @@ def follow_up(
         people = [known[series.rotation[turn]]] if series.rotation[turn] in known else []
     new_id = q.insert_next(conn, task_id, due=due, turn=turn, now=now)
     insert_assignments(conn, new_id, people, by=by, now=now)
+    restart(conn, new_id)
     return load_tasks(conn, [new_id])[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Any, Final
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection
 
@@ -22,6 +23,7 @@ from taskcore.errors import NotFound
 from taskcore.i18n import N_, _
 from taskcore.model import Completion, CreatedTask, Origin, Task
 from taskcore.recurrence import Recurrence
+from taskcore.services import nagging
 from taskcore.services import series as recurring
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
@@ -111,9 +113,12 @@ def _change(
 
 
 def claim_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Task:
-    """Add the user as an assignee of an open task they can see (idempotent)."""
-    return _change(db, mode, TaskAction.CLAIM, user_id=user_id, task_id=task_id,
-                   apply=lambda conn, _: q.add_assignment(conn, task_id, user_id, by=user_id, now=now))
+    """Add the user as an assignee of an open task they can see (idempotent); a nagging task nags them too."""
+    def apply(conn: Connection, facts: TaskFacts) -> None:
+        if q.add_assignment(conn, task_id, user_id, by=user_id, now=now):
+            nagging.joined(conn, task_id, user_id)
+
+    return _change(db, mode, TaskAction.CLAIM, user_id=user_id, task_id=task_id, apply=apply)
 
 
 def unassign_task(
@@ -139,6 +144,7 @@ def _complete_when_every_part_is_done(conn: Connection, task_id: int, now: datet
     when = now or done[last]
     if not q.mark_completed(conn, task_id, last, when):
         return False
+    nagging.settle(conn, task_id)
     # A recurring shared task completed this way goes on like any other completion (SPEC section 20).
     recurring.follow_up(conn, task_id, previous_assignees=list(parts), by=last, today=when.date(), now=when)
     return True
@@ -163,10 +169,12 @@ def complete_task(
             q.add_assignment(conn, task_id, user_id, by=user_id, now=now)
         if facts.each and not facts.completed:
             outcome["part"] = q.mark_part_done(conn, task_id, user_id, now)
+            nagging.settle(conn, task_id)
             if not every_part_done(q.parts(conn, task_id).values()):
                 outcome["newly"] = False
                 return
         outcome["newly"] = q.mark_completed(conn, task_id, user_id, now)
+        nagging.settle(conn, task_id)
         if outcome["newly"]:
             following[0] = recurring.follow_up(conn, task_id, previous_assignees=before, by=user_id,
                                                today=today or now.date(), now=now)
@@ -186,11 +194,13 @@ def edit_task(
     description: str | _Unset = UNSET,
     completion: CompletionMode | _Unset = UNSET,
     recurrence: _Unset | None = UNSET,
+    zone: ZoneInfo = nagging.EARLIEST,
 ) -> Task:
     """Change the due date (None clears it), the description and/or the completion mode of an open task;
     ``recurrence=None`` ends its series (SPEC section 20: this occurrence stays, no other follows).
 
-    The each mode is for group tasks only (InvalidCompletion); back in the any mode no part counts as done."""
+    The each mode is for group tasks only (InvalidCompletion); back in the any mode no part counts as done.
+    A new date starts a nagging task's nags again from it (``zone``: TZ, for assignees with no other zone)."""
     values: dict[str, Any] = {}
     if not isinstance(due, _Unset):
         values["due_date"] = due.isoformat() if due else None
@@ -207,5 +217,7 @@ def edit_task(
         q.update_task(conn, task_id, values)
         if values.get("completion") == CompletionMode.ANY.value and facts.each:
             q.clear_parts(conn, task_id)
+        if "due_date" in values:
+            nagging.restart(conn, task_id, zone)
 
     return _change(db, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id, apply=apply)

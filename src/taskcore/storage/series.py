@@ -15,7 +15,8 @@ t = tasks
 # Columns the next occurrence does not copy: it is a new, open task with its own date and turn.
 _NOT_COPIED = frozenset({
     "id", "due_date", "created_at", "completed", "completed_at", "completed_by", "origin_chat_id",
-    "origin_message_id", "origin_participant", "origin_message_at", "rotation_turn",
+    "origin_message_id", "origin_participant", "origin_message_at", "rotation_turn", "nag_escalated_at",
+    "turn_passed_at",
 })
 _COPIED = [column for column in t.columns if column.name not in _NOT_COPIED]
 # INSERT ... SELECT: every other column (description, group, creator, rule, and whatever later columns describe the

@@ -203,4 +203,5 @@ def _task(row: Row[Any], assignees: Iterable[Person]) -> Task:
         origin=origin,
         completion=CompletionMode(row.completion),
         recurrence=series_of(row),
+        nag_every_hours=row.nag_every_hours,
     )

@@ -18,6 +18,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.web": ("web",),
     "task.calendario": ("calendar",),
     "task.idioma": ("language",),
+    "task.insistir": ("nag",),
+    "task.pasar": ("pass",),
     "admin.ayuda": ("help",),
     "admin.grupos": ("groups",),
     "admin.permitir": ("allow",),

@@ -18,6 +18,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.web": ("web",),
     "task.calendario": ("calendario", "cal"),
     "task.idioma": ("idioma",),
+    "task.insistir": ("insistir",),
+    "task.pasar": ("pasar",),
     "admin.ayuda": ("ayuda",),
     "admin.grupos": ("grupos",),
     "admin.permitir": ("permitir",),

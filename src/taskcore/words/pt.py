@@ -18,6 +18,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.web": ("web",),
     "task.calendario": ("calendário",),
     "task.idioma": ("língua", "idioma"),
+    "task.insistir": ("insistir",),
+    "task.pasar": ("passar",),
     "admin.ayuda": ("ajuda",),
     "admin.grupos": ("grupos",),
     "admin.permitir": ("permitir",),

@@ -18,7 +18,9 @@ from taskcore.pacing import within_window
 from taskcore.services import groups as group_service
 from taskcore.services import sync
 from taskcore.services.maintenance import run_maintenance
+from taskcore.services.nag_tick import nag_tick
 from taskcore.services.reminder_tick import reminder_tick
+from taskcore.services.turns import auto_pass_tick
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
@@ -129,12 +131,25 @@ async def maintenance(ctx: JobContext) -> None:
     log.info("maintenance done", extra=deleted)
 
 
+async def chores(ctx: JobContext) -> None:
+    """The minute tick of SPEC section 25's chores: the nags due, then the turns two days late."""
+    s, now = ctx.settings, ctx.clock.now()
+    nags = await asyncio.to_thread(nag_tick, ctx.db, now=now, zone=s.zone, max_attempts=s.rq_max_attempts,
+                                   default_language=s.default_language)
+    passed = await asyncio.to_thread(auto_pass_tick, ctx.db, now=now, zone=s.zone, max_attempts=s.rq_max_attempts,
+                                     default_language=s.default_language)
+    if nags.sent or nags.notices or passed:
+        ctx.notify()
+        log.info("chores done", extra={"nags": nags.sent, "nag_notices": nags.notices, "turns_passed": passed})
+
+
 def build_jobs(ctx: JobContext) -> list[Job]:
     """Every job with its schedule; the sync jobs only when a gateway is configured."""
     s = ctx.settings
     jobs = [
         Job("reminders", ReminderJob(ctx), every_minute, at_start=True),
         Job("maintenance", partial(maintenance, ctx), every(DAY), at_start=True),
+        Job("chores", partial(chores, ctx), every_minute, at_start=True),
     ]
     if s.backups_enabled:
         jobs.append(Job("backup", BackupJob(ctx), every(CHECK_EVERY), at_start=True))

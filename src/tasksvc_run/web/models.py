@@ -168,6 +168,12 @@ class RecurrenceOut(BaseModel):
     rotation: list[str] = Field(description="Who takes turns, user ids in order; empty when nobody does.")
 
 
+class NagOut(BaseModel):
+    """A task that nags its pending assignees once overdue (SPEC section 25)."""
+
+    every_hours: int = Field(ge=1, le=168, description="Hours between two nags of one person.")
+
+
 class TaskItem(BaseModel):
     """A task as every endpoint returns it; timestamps are ISO 8601 in UTC with Z."""
 
@@ -184,6 +190,7 @@ class TaskItem(BaseModel):
     completed_at: datetime | None
     completed_by: str | None
     recurrence: RecurrenceOut | None
+    nag: NagOut | None = Field(None, description="Nagging (SPEC section 25): null when the task does not nag.")
 
 
 class CompletedTask(TaskItem):

@@ -22,7 +22,7 @@ def utc_stamp(moment: datetime | None) -> str | None:
 
 def task_item(task: Task) -> dict[str, Any]:
     """One task item: {id, description, due_date, group_id, group_name, completion, assignees (each with their
-    part: done, done_at), created_*, completed*}."""
+    part: done, done_at), created_*, completed*, recurrence, nag}."""
     return {
         "id": task.id,
         "description": task.description,
@@ -38,6 +38,7 @@ def task_item(task: Task) -> dict[str, Any]:
         "completed_at": utc_stamp(task.completed_at),
         "completed_by": task.completed_by,
         "recurrence": recurrence(task.recurrence),
+        "nag": None if task.nag_every_hours is None else {"every_hours": task.nag_every_hours},
     }
 
 

@@ -37,6 +37,7 @@ from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import members, preferences, tasks, web_auth, zones
 from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
+from taskcore.services.conversation.chores import CHORE_COMMANDS, with_nag
 from taskcore.services.conversation.language import set_language
 from taskcore.services.conversation.listing import list_tasks
 from taskcore.services.conversation.turn import Turn
@@ -223,7 +224,8 @@ def set_due(turn: Turn, cmd: SetDue) -> Answer:
                                         if task.due_date else "")
 
     return _change(turn, cmd.task_id, lambda: tasks.edit_task(
-        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due), said)
+        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due, zone=turn.policy.zone),
+        said)
 
 
 def edit(turn: Turn, cmd: Edit) -> Answer:
@@ -274,7 +276,7 @@ def help_text(turn: Turn, cmd: Help) -> Answer:
 
 TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     Help: help_text,
-    NewTask: new_task,
+    NewTask: with_nag(new_task),
     ListTasks: list_tasks,
     Complete: complete,
     Claim: claim,
@@ -289,6 +291,7 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     SetLanguage: set_language,
     WebLink: web_link,
     **CALENDAR_COMMANDS,
+    **CHORE_COMMANDS,
 }
 """Each ``/t`` command type and the function that carries it out."""
 

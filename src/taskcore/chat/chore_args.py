@@ -1,0 +1,71 @@
+"""How ``/t insistir`` and ``/t pasar`` read (SPEC section 25).
+
+Choices the SPEC leaves open: the interval is written ``cada 12 h``, ``cada 12h``, ``12 h``, ``12`` (``horas``,
+``hours``, ``hs`` too; ``every``/``a cada`` in the other languages); without one it is 24 hours; ``no`` (``off``,
+``não``) stops the nags. In a reply to a task's message the id may be left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from taskcore.chat.commands import PassTurn, SetNag
+from taskcore.chat.new_task_args import Context, shown
+from taskcore.chat.usage import usage_error as _error
+from taskcore.chores.nagging import DEFAULT_EVERY_HOURS, MAX_EVERY_HOURS, MIN_EVERY_HOURS
+from taskcore.i18n import _
+from taskcore.words import join_phrases, key, meaning
+
+__all__ = ["parse_nag", "parse_pass"]
+
+_TASK_ID = re.compile(r"#?([0-9]{1,18})")
+_HOURS = re.compile(r"([0-9]{1,4})\s*(?:h|hs|hora|horas|hour|hours)?")
+_STOP = frozenset({"no", "nao", "off"})
+
+
+def _task_id(token: str, name: str) -> int:
+    match = _TASK_ID.fullmatch(token)
+    if match is None or int(match.group(1)) == 0:
+        raise _error(name, _("id de tarea no válido: {token}", token=shown(token)), field="task_id")
+    return int(match.group(1))
+
+
+def _split_id(words: list[str], name: str, ctx: Context) -> tuple[int, list[str]]:
+    """The task id (the first word, or the quoted task when the first word is no id) and the words after it."""
+    if words and _TASK_ID.fullmatch(words[0]):
+        return _task_id(words[0], name), words[1:]
+    if ctx.quoted_task is not None:
+        return ctx.quoted_task, words
+    if not words:
+        raise _error(name, _("falta el id de la tarea"), field="task_id")
+    return _task_id(words[0], name), words[1:]
+
+
+def _hours(words: list[str]) -> int | None:
+    """The interval written in ``words`` (``cada`` dropped), None when it is no interval."""
+    if words and meaning("rule", words[0]) == "intro":
+        words = words[1:]
+    match = _HOURS.fullmatch(" ".join(words))
+    return int(match.group(1)) if match and words else None
+
+
+def parse_nag(args: str, ctx: Context) -> SetNag:
+    """``/t insistir <id> [cada N h]`` or ``/t insistir <id> no``."""
+    task_id, rest = _split_id(join_phrases(args.split(), "rule"), "insistir", ctx)
+    if not rest:
+        return SetNag(task_id, DEFAULT_EVERY_HOURS)
+    if len(rest) == 1 and (key(rest[0]) in _STOP or meaning("freq", rest[0]) == "off"):
+        return SetNag(task_id, None)
+    hours = _hours(rest)
+    if hours is None or not MIN_EVERY_HOURS <= hours <= MAX_EVERY_HOURS:
+        raise _error("insistir", _("intervalo no válido: {word} (de {low} a {high} horas)", word=shown(" ".join(rest)),
+                                   low=MIN_EVERY_HOURS, high=MAX_EVERY_HOURS), field="nag")
+    return SetNag(task_id, hours)
+
+
+def parse_pass(args: str, ctx: Context) -> PassTurn:
+    """``/t pasar <id>``."""
+    task_id, rest = _split_id(args.split(), "pasar", ctx)
+    if rest:
+        raise _error("pasar", _("sobran datos"))
+    return PassTurn(task_id)
