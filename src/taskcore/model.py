@@ -42,6 +42,7 @@ class Series:
     text: str
     rotation: tuple[str, ...] = ()
     turn: int = 0
+    balanced: bool = False  # !reparto (SPEC section 25): the fewest points of the last 30 days, not plain turns
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class Task:
     origin: Origin | None = field(default=None, compare=False)
     completion: CompletionMode = CompletionMode.ANY
     recurrence: Series | None = None
+    points: int = 1
 
     @property
     def assignee_ids(self) -> frozenset[str]:

@@ -4,17 +4,18 @@ context of the message and the readers of a date and a description that raise th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from taskcore.chat.commands import NewTask
 from taskcore.chat.due_words import is_due_word, refused_phrase, word_date
 from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
 from taskcore.chat.usage import usage_error as _error
+from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
 from taskcore.completion import EACH_TOKEN
 from taskcore.date_hints import day_month_guess
 from taskcore.dates import parse_due_date
-from taskcore.errors import ValidationError
+from taskcore.errors import InvalidChoreSetting, ValidationError
 from taskcore.i18n import _
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
@@ -105,7 +106,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
     dates: list[str] = []
     mentions: list[str] = []
     names: list[str] = []
-    each = False
+    each, points = False, DEFAULT_POINTS
     clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
     for chunk, quoted in _joined_dates(clause.rest):
         mention = _MENTION.fullmatch(chunk)
@@ -113,6 +114,8 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             parts.append(quoted)
         elif chunk.casefold() == EACH_TOKEN:
             each = True
+        elif is_points_token(chunk):
+            points = _points(chunk)
         elif is_due_word(chunk):
             dates.append(chunk)
         elif mention is not None and mention.group(1) in ctx.mentioned:
@@ -121,7 +124,16 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             names.append(name.group(1))
         else:
             parts.append(chunk)
-    return _new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names)
+    task = _new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names)
+    return replace(task, points=points, balanced=clause.balanced)
+
+
+def _points(token: str) -> int:
+    """``!N`` (1 to 10) of ``/t nueva``, or its usage error."""
+    try:
+        return parse_points(token)
+    except InvalidChoreSetting as exc:
+        raise _error("nueva", _("los puntos van de !1 a !10: {word}", word=shown(token)), field="points") from exc
 
 
 def _joined_dates(chunks: list[Chunk]) -> list[Chunk]:

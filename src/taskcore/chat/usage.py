@@ -31,6 +31,9 @@ USAGE: dict[str, tuple[str, str]] = {
     "idioma": (N_("/t idioma [es|pt|en]"), N_("/t idioma pt")),
     "web": (N_("/t web"), N_("/t web")),
     "calendario": (N_("/t calendario [borrar]"), N_("/t calendario")),
+    "puntos": (N_("/t puntos <id> <1-10>"), N_("/t puntos 12 3")),
+    "resumen": (N_("/t resumen [semana|mes] · /t resumen semanal <día> HH:MM|no"),
+                N_("/t resumen semanal domingo 20:00")),
     "admin grupos": (N_("/admin grupos [pendientes|permitidos|bloqueados]"), N_("/admin grupos pendientes")),
     "admin permitir": (N_("/admin permitir <dígitos>@g.us|aquí"), N_("/admin permitir aquí")),
     "admin bloquear": (N_("/admin bloquear <dígitos>@g.us|aquí"), N_("/admin bloquear 120363000000000000@g.us")),
@@ -94,6 +97,8 @@ def help_text() -> str:
         rule_forms(),
         _("Al completar una tarea que se repite se crea la siguiente; con !turnos le toca a la siguiente persona "
           "mencionada: /t nueva sacar la basura cada lunes y jueves @Ana @Luis !turnos"),
+        _("!N (1 a 10): los puntos de la tarea (1 si no). Con !reparto en vez de !turnos, le toca a quien menos "
+          "puntos ha completado en el grupo en 30 días: /t nueva limpiar el baño cada sábado @Ana @Luis !3 !reparto"),
     ])
 
 

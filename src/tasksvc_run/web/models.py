@@ -184,6 +184,7 @@ class TaskItem(BaseModel):
     completed_at: datetime | None
     completed_by: str | None
     recurrence: RecurrenceOut | None
+    points: int = Field(ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25); 1 unless set.")
 
 
 class CompletedTask(TaskItem):

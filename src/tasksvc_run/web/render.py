@@ -38,6 +38,7 @@ def task_item(task: Task) -> dict[str, Any]:
         "completed_at": utc_stamp(task.completed_at),
         "completed_by": task.completed_by,
         "recurrence": recurrence(task.recurrence),
+        "points": task.points,
     }
 
 
