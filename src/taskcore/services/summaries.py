@@ -18,7 +18,7 @@ from sqlalchemy import Connection
 
 from taskcore.chat.summary_replies import summary_text
 from taskcore.chores.clock import local_wall
-from taskcore.chores.summary import Period, Span, period_span, span_instants, summarise, weekly_span
+from taskcore.chores.summary import MemberSummary, Period, Span, period_span, span_instants, summarise, weekly_span
 from taskcore.chores.weekly import WeeklyMoment, next_weekly
 from taskcore.gateway.wire import send_text_body
 from taskcore.i18n import speaking
@@ -42,15 +42,30 @@ class Whose:
     user_id: str | None = None
 
 
-def summary_for(conn: Connection, whose: Whose, period: Period | Span, *, today: date, zone: ZoneInfo) -> str:
-    """The summary text, in the language in force: per member, done and points in the period, their overdue."""
-    span = period_span(period, today) if isinstance(period, Period) else period
+def summary_lines(conn: Connection, whose: Whose, span: Span, *, today: date, zone: ZoneInfo
+                  ) -> tuple[list[MemberSummary], dict[str, str]]:
+    """Per member, done and points in ``span`` (in ``zone``) and their overdue at ``today``; the members' names."""
     start, end = span_instants(span, zone)
     rows = q.summary_rows(conn, start=start, end=end, today=today, group_id=whose.group_id, user_id=whose.user_id)
     members = [p.id for p in active_members(conn, whose.group_id)] if whose.group_id else [str(whose.user_id)]
     lines = summarise(rows, span, today, zone, members=members)
     names = {user: name for user, name in display_names(conn, [line.user_id for line in lines]).items() if name}
+    return lines, names
+
+
+def summary_for(conn: Connection, whose: Whose, period: Period | Span, *, today: date, zone: ZoneInfo) -> str:
+    """The summary text, in the language in force: per member, done and points in the period, their overdue."""
+    span = period_span(period, today) if isinstance(period, Period) else period
+    lines, names = summary_lines(conn, whose, span, today=today, zone=zone)
     return summary_text(period if isinstance(period, Period) else Period.WEEK, span, lines, names)
+
+
+def group_week(db: Database, *, group_id: str, now: datetime, zone: ZoneInfo) -> list[tuple[str, MemberSummary]]:
+    """This week's summary of a group (its page, SPEC section 25): each member's shown name and line."""
+    today = local_wall(now, zone).date()
+    with db.read() as conn:
+        lines, names = summary_lines(conn, Whose(group_id), period_span(Period.WEEK, today), today=today, zone=zone)
+    return [(names.get(line.user_id) or line.user_id, line) for line in lines]
 
 
 def set_weekly(db: Database, *, group_id: str, moment: WeeklyMoment | None, now: datetime,

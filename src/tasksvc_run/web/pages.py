@@ -10,7 +10,7 @@ from aiohttp import web
 
 from taskcore.errors import Forbidden
 from taskcore.languages import LanguageSource
-from taskcore.services import languages, task_lists, zones
+from taskcore.services import languages, summaries, task_lists, zones
 from taskcore.services import preferences as prefs
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
@@ -86,7 +86,9 @@ async def group(request: web.Request) -> web.Response:
         raise Forbidden("the group is not available to this user")
     page = task_lists.list_group_tasks(request.app[DB], gating(request), user_id=user, group_id=group_id,
                                 unassigned_first=True, limit=100)
-    return render(request, "group.html", **_common(request, user, "grupos"), group=summary, page=page)
+    week = summaries.group_week(request.app[DB], group_id=group_id, now=request.app[CLOCK].now(),
+                                zone=request.app[SETTINGS].zone)
+    return render(request, "group.html", **_common(request, user, "grupos"), group=summary, page=page, week=week)
 
 
 async def reminders(request: web.Request) -> web.Response:
