@@ -147,3 +147,22 @@ def test_the_api_rotation_hides_the_balanced_mark(db: Database, group: str) -> N
     assert task.recurrence is not None
     assert task.recurrence.rotation == (ANA, LUIS)
     assert task.recurrence.balanced
+
+
+def test_the_help_names_points_and_summaries_in_each_language(db: Database, group: str) -> None:
+    spanish = say(db, "/t ayuda")
+    assert "/t puntos <id> <1-10>" in spanish
+    assert "!reparto" in spanish
+    say(db, "/t idioma en")
+    english = say(db, "/t help")
+    assert "/t points <id> <1-10>" in english
+    assert "/t summary [week|month]" in english
+
+
+def test_a_summary_in_an_english_group_speaks_english(db: Database, group: str) -> None:
+    say(db, "/t idioma en")
+    say(db, "/t new clean !2")
+    _complete_at(db, NOW, 1)
+    assert say(db, "/t summary").endswith("• Ana: 1 done, 2 points\n• Luis: 0 done, 0 points")
+    say(db, "/t new sweep")
+    assert say(db, "/t points 2 4") == f"@{ANA} Task #2 is now worth 4 points."
