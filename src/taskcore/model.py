@@ -42,6 +42,7 @@ class Series:
     text: str
     rotation: tuple[str, ...] = ()
     turn: int = 0
+    balanced: bool = False  # !reparto (SPEC section 25): the fewest points of the last 30 days, not plain turns
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class Task:
     completion: CompletionMode = CompletionMode.ANY
     recurrence: Series | None = None
     nag_every_hours: int | None = None
+    points: int = 1
 
     @property
     def assignee_ids(self) -> frozenset[str]:

@@ -158,6 +158,7 @@ def _expected_item(task: dict[str, Any], people: list[dict[str, Any]], names: di
         "completed_by": task["completed_by"],
         "recurrence": None if not rule else {"rule": rule, "text": task["recurrence_text"] or "",
                                              "rotation": (task["rotation_people"] or "").split()},
+        "points": task.get("points") or 1,
     }
 
 

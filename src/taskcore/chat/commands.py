@@ -7,6 +7,8 @@ from datetime import date
 from typing import ClassVar, TypeAlias
 
 from taskcore.access import GroupStatus
+from taskcore.chores.summary import Period
+from taskcore.chores.weekly import WeeklyMoment
 from taskcore.completion import CompletionMode
 from taskcore.conversation import ConversationAction
 from taskcore.errors import ValidationError
@@ -53,6 +55,8 @@ class NewTask:
     rotation: bool = False
     names: tuple[str, ...] = ()
     nag: bool = False
+    points: int = 1  # !N (SPEC section 25)
+    balanced: bool = False  # !reparto: a rotation by the fewest points (``rotation`` is True too)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +237,31 @@ class PassTurn:
     task_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class SetPoints:
+    """``/t puntos <id> N``: a task's effort, 1 to 10 (SPEC section 25)."""
+
+    name: ClassVar[str] = "puntos"
+    task_id: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSummary:
+    """``/t resumen [semana|mes]``: per member, done and points in the period and their overdue tasks."""
+
+    name: ClassVar[str] = "resumen"
+    period: Period
+
+
+@dataclass(frozen=True, slots=True)
+class SetWeeklySummary:
+    """``/t resumen semanal <día> HH:MM``: post the week's summary in the group then; ``moment is None`` stops it."""
+
+    name: ClassVar[str] = "resumen"
+    moment: WeeklyMoment | None
+
+
 AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
 """The ``/admin`` commands, for administrators only (A4)."""
 TaskCommand: TypeAlias = (
@@ -243,7 +272,7 @@ TaskCommand: TypeAlias = (
 calendar's), for anyone in an allowed chat."""
 Command: TypeAlias = (
     TaskCommand | SetReminders | ShowZone | SetZone | SetLanguage | WebLink | CalendarLink | CalendarRevoke
-    | AdminCommand
+    | AdminCommand | SetPoints | ShowSummary | SetWeeklySummary
 )
 """Every command ``parse_command`` can return."""
 

@@ -40,6 +40,7 @@ from taskcore.chat.commands import (
     ListTasks,
     SetDue,
     SetMode,
+    SetPoints,
     SetReminders,
     StopSeries,
     Unassign,
@@ -49,6 +50,7 @@ from taskcore.chat.heads import command_family, family_key, head, split_first
 from taskcore.chat.language_args import parse_language_command
 from taskcore.chat.new_task_args import Context, description, due_date, parse_new, shown
 from taskcore.chat.recurrence_clause import parse_zone
+from taskcore.chat.summary_args import parse_points_command, parse_summary
 from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import InvalidCompletion, parse_mode_word
 from taskcore.i18n import _
@@ -146,6 +148,13 @@ def _parse_reminders(args: str, ctx: Context) -> SetReminders:
     return SetReminders(freq, time)
 
 
+def _parse_points(args: str, ctx: Context) -> SetPoints:
+    id_token, rest = split_first(args)
+    if not id_token:
+        raise _error("puntos", _("faltan datos"))
+    return parse_points_command(rest, _task_id(id_token, "puntos"))
+
+
 def _parse_list_groups(args: str, ctx: Context) -> AdminListGroups:
     words = args.split()
     if len(words) > 1 or (words and _word(words[0]) not in _STATUSES):
@@ -188,6 +197,8 @@ _TASK_PARSERS = _table(
         "idioma": lambda args, ctx: parse_language_command(args),
         "insistir": parse_nag,
         "pasar": parse_pass,
+        "puntos": _parse_points,
+        "resumen": parse_summary,
     },
 )
 _ADMIN_PARSERS = _table(

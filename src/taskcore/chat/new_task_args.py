@@ -11,10 +11,11 @@ from taskcore.chat.commands import NewTask
 from taskcore.chat.due_words import is_due_word, refused_phrase, word_date
 from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
 from taskcore.chat.usage import usage_error as _error
+from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
 from taskcore.completion import EACH_TOKEN
 from taskcore.date_hints import day_month_guess
 from taskcore.dates import parse_due_date
-from taskcore.errors import ValidationError
+from taskcore.errors import InvalidChoreSetting, ValidationError
 from taskcore.i18n import _
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
@@ -107,6 +108,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
     mentions: list[str] = []
     names: list[str] = []
     each = nag = False
+    points = DEFAULT_POINTS
     clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
     for chunk, quoted in _joined_dates(clause.rest):
         mention = _MENTION.fullmatch(chunk)
@@ -116,6 +118,8 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             each = True
         elif key(chunk) in _NAG_FLAGS:
             nag = True
+        elif is_points_token(chunk):
+            points = _points(chunk)
         elif is_due_word(chunk):
             dates.append(chunk)
         elif mention is not None and mention.group(1) in ctx.mentioned:
@@ -124,7 +128,16 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             names.append(name.group(1))
         else:
             parts.append(chunk)
-    return replace(_new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names), nag=nag)
+    task = _new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names)
+    return replace(task, nag=nag, points=points, balanced=clause.balanced)
+
+
+def _points(token: str) -> int:
+    """``!N`` (1 to 10) of ``/t nueva``, or its usage error."""
+    try:
+        return parse_points(token)
+    except InvalidChoreSetting as exc:
+        raise _error("nueva", _("los puntos van de !1 a !10: {word}", word=shown(token)), field="points") from exc
 
 
 def _joined_dates(chunks: list[Chunk]) -> list[Chunk]:

@@ -28,6 +28,7 @@ Chunk = tuple[str, str | None]
 """A chunk of ``/t nueva``'s arguments: its text and, for a quoted chunk, the text inside the quotes."""
 
 _ROTATION = frozenset({"!turnos", "!turns"})
+_BALANCED = frozenset({"!reparto", "!fair", "!divisao", "!divisão"})  # SPEC section 25: turns by fewest points
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +38,15 @@ class Clause:
     rest: list[Chunk]
     recurrence: Recurrence | None
     rotation: bool
+    balanced: bool = False
 
 
 def take_clause(chunks: Sequence[Chunk]) -> Clause:
     """Take the ``cada <regla>`` clause and the ``!turnos`` flag out of ``/t nueva``'s chunks."""
-    rotation = any(quoted is None and text.casefold() in _ROTATION for text, quoted in chunks)
-    rest = [(text, quoted) for text, quoted in chunks if quoted is not None or text.casefold() not in _ROTATION]
+    balanced = any(quoted is None and text.casefold() in _BALANCED for text, quoted in chunks)
+    rotation = balanced or any(quoted is None and text.casefold() in _ROTATION for text, quoted in chunks)
+    rest = [(text, quoted) for text, quoted in chunks
+            if quoted is not None or text.casefold() not in _ROTATION | _BALANCED]
     start = _clause_start(rest, 0)
     recurrence = None
     if start is not None:
@@ -50,8 +54,9 @@ def take_clause(chunks: Sequence[Chunk]) -> Clause:
         if _clause_start(rest, start[0]) is not None:
             raise usage_error("nueva", _("solo cabe una regla «cada» por tarea"), field="recurrence", rules=True)
     if rotation and recurrence is None:
-        raise usage_error("nueva", _("!turnos va con una regla «cada»"), field="rotation", rules=True)
-    return Clause(rest, recurrence, rotation)
+        flag = _("!reparto va con una regla «cada»") if balanced else _("!turnos va con una regla «cada»")
+        raise usage_error("nueva", flag, field="rotation", rules=True)
+    return Clause(rest, recurrence, rotation, balanced)
 
 
 def _clause_start(chunks: Sequence[Chunk], first: int) -> tuple[int, int] | None:

@@ -33,6 +33,9 @@ USAGE: dict[str, tuple[str, str]] = {
     "calendario": (N_("/t calendario [borrar]"), N_("/t calendario")),
     "insistir": (N_("/t insistir <id> [cada <N> h]|no (o !insistir en /t nueva)"), N_("/t insistir 12 cada 12 h")),
     "pasar": (N_("/t pasar <id>"), N_("/t pasar 12")),
+    "puntos": (N_("/t puntos <id> <1-10>"), N_("/t puntos 12 3")),
+    "resumen": (N_("/t resumen [semana|mes] · /t resumen semanal <día> HH:MM|no"),
+                N_("/t resumen semanal domingo 20:00")),
     "admin grupos": (N_("/admin grupos [pendientes|permitidos|bloqueados]"), N_("/admin grupos pendientes")),
     "admin permitir": (N_("/admin permitir <dígitos>@g.us|aquí"), N_("/admin permitir aquí")),
     "admin bloquear": (N_("/admin bloquear <dígitos>@g.us|aquí"), N_("/admin bloquear 120363000000000000@g.us")),
@@ -71,7 +74,7 @@ def _subcommand_list(name: str | None) -> str:
     if name is not None and name.startswith("admin"):
         return _("/admin [grupos|permitir|bloquear|sync]")
     return _("/t ayuda|nueva|ver|x|tomar|soltar|fecha|editar|modo|parar|recordatorios|zona|idioma|web|calendario"
-             "|insistir|pasar")
+             "|insistir|pasar|puntos|resumen")
 
 
 def _help_lines(names: Collection[tuple[str, str]]) -> str:
@@ -97,6 +100,8 @@ def help_text() -> str:
         rule_forms(),
         _("Al completar una tarea que se repite se crea la siguiente; con !turnos le toca a la siguiente persona "
           "mencionada: /t nueva sacar la basura cada lunes y jueves @Ana @Luis !turnos"),
+        _("!N (1 a 10): los puntos de la tarea (1 si no). Con !reparto en vez de !turnos, le toca a quien menos "
+          "puntos ha completado en el grupo en 30 días: /t nueva limpiar el baño cada sábado @Ana @Luis !3 !reparto"),
     ])
 
 

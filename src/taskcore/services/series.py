@@ -8,19 +8,22 @@ from datetime import date, datetime
 
 from sqlalchemy import Connection
 
+from taskcore.chores.points import FAIRNESS_WINDOW, balanced_pick, points_since
 from taskcore.errors import InvalidRecurrence
 from taskcore.i18n import _
 from taskcore.model import Series, Task
 from taskcore.recurrence import Recurrence, first_occurrence, next_occurrence, pinned
 from taskcore.services.nagging import restart
 from taskcore.storage import series as q
+from taskcore.storage.summaries import away_users, completion_rows
 from taskcore.storage.tasks import insert_assignments, load_tasks
 
 MIN_ROTATION = 2
 
 
 def new_series(
-    recurrence: Recurrence, rotation: Sequence[str], *, group_id: str | None, due: date | None, today: date
+    recurrence: Recurrence, rotation: Sequence[str], *, group_id: str | None, due: date | None, today: date,
+    balanced: bool = False,
 ) -> tuple[Series, date]:
     """The series of a task being created and its first due date: the one given, else the first occurrence on or
     after ``today``. A rotation needs a group and at least two different people (InvalidRecurrence otherwise)."""
@@ -31,7 +34,7 @@ def new_series(
     if first is None:
         raise InvalidRecurrence(_("la regla no tiene fechas: {rule}", rule=recurrence.rule), field="recurrence")
     fixed = pinned(recurrence, first)
-    return Series(fixed.rule, fixed.text, people, 0), first
+    return Series(fixed.rule, fixed.text, people, 0, balanced and bool(people)), first
 
 
 def follow_up(
@@ -52,10 +55,22 @@ def follow_up(
         return None
     turn, people = None, list(previous_assignees)
     if series.rotation:
-        turn = (series.turn + 1) % len(series.rotation)
+        turn = _next_turn(conn, series, done, today=today, now=now)
         known = q.current_people(conn, series.rotation)
         people = [known[series.rotation[turn]]] if series.rotation[turn] in known else []
     new_id = q.insert_next(conn, task_id, due=due, turn=turn, now=now)
     insert_assignments(conn, new_id, people, by=by, now=now)
     restart(conn, new_id)
     return load_tasks(conn, [new_id])[0]
+
+
+def _next_turn(conn: Connection, series: Series, done: Task, *, today: date, now: datetime) -> int:
+    """The index of the next turn: the plain next one, or with ``!reparto`` the present person with the fewest
+    points completed in the group over the last 30 days (ties: turn order after the holder, SPEC section 25)."""
+    if not series.balanced or done.group_id is None:
+        return (series.turn + 1) % len(series.rotation)
+    people = series.rotation
+    rows = completion_rows(conn, group_id=done.group_id, start=now - FAIRNESS_WINDOW, end=now)
+    away = away_users(conn, people, today)
+    holder = people[series.turn % len(people)]
+    return people.index(balanced_pick(people, points_since(rows, now), away, after=holder))

@@ -18,6 +18,7 @@ from taskcore.access import (
     check_action,
     completion_assigns_completer,
 )
+from taskcore.chores.points import check_points
 from taskcore.completion import CompletionMode, InvalidCompletion, every_part_done
 from taskcore.errors import NotFound
 from taskcore.i18n import N_, _
@@ -55,6 +56,8 @@ def create_task(
     recurrence: Recurrence | None = None,
     rotation: Sequence[str] = (),
     today: date | None = None,
+    points: int = 1,
+    balanced: bool = False,
 ) -> CreatedTask:
     """Create a group task assigned to ``assignees`` (none: unassigned) or a personal task assigned to its creator.
     ``completion`` each (every assignee completes their part) is for group tasks only (InvalidCompletion).
@@ -65,19 +68,20 @@ def create_task(
 
     With ``recurrence`` the task is the first of a series (SPEC section 20): without ``due`` it is due on the rule's
     first date on or after ``today`` (the creator's today; UTC's when None). With ``rotation`` (people in turn order,
-    a group task only) the first of them is its assignee, whoever ``assignees`` names."""
-    text = sanitize_description(description)
+    a group task only) the first of them is its assignee, whoever ``assignees`` names; ``balanced`` (``!reparto``):
+    each next occurrence goes to the one with the fewest points. ``points``: 1 to 10 (SPEC section 25)."""
+    text, points = sanitize_description(description), check_points(points)
     series = None
     if recurrence is not None:
         series, due = recurring.new_series(recurrence, rotation, group_id=group_id, due=due,
-                                           today=today or now.date())
+                                           today=today or now.date(), balanced=balanced)
     people = assignees_on_creation(creator, group_id, series.rotation[:1] if series and series.rotation else assignees)
     if completion is CompletionMode.EACH and group_id is None:
         raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
 
     def work(conn: Connection) -> CreatedTask:
         task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
-                                origin=origin, completion=completion, series=series)
+                                origin=origin, completion=completion, series=series, points=points)
         q.insert_assignments(conn, task_id, people, by=creator, now=now)
         return CreatedTask(task_id, text, due, group_id, people, series)
 
@@ -195,8 +199,9 @@ def edit_task(
     completion: CompletionMode | _Unset = UNSET,
     recurrence: _Unset | None = UNSET,
     zone: ZoneInfo = nagging.EARLIEST,
+    points: int | _Unset = UNSET,
 ) -> Task:
-    """Change the due date (None clears it), the description and/or the completion mode of an open task;
+    """Change the due date (None clears it), the description, the points and/or the completion mode of an open task;
     ``recurrence=None`` ends its series (SPEC section 20: this occurrence stays, no other follows).
 
     The each mode is for group tasks only (InvalidCompletion); back in the any mode no part counts as done.
@@ -210,6 +215,8 @@ def edit_task(
         values["completion"] = CompletionMode(completion).value
     if recurrence is None:
         values |= q.series_columns(None)
+    if not isinstance(points, _Unset):
+        values["points"] = check_points(points)
 
     def apply(conn: Connection, facts: TaskFacts) -> None:
         if "completion" in values and facts.group_id is None:

@@ -140,6 +140,7 @@ _PAGE_COLUMNS = (
     t.c.completion, users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
     raw_column(_assigned.c.done_at), t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.rotation_turn,
     t.c.nag_every_hours,
+    t.c.points,
 )
 
 
@@ -218,7 +219,7 @@ def _task_from_row(rows: Iterable[Any]) -> Task:
         assignees=assignees,
         origin=Origin(chat, message, participant, utc_from_db(sent_at)) if chat and message else None,
         completion=CompletionMode(completion),
-        recurrence=series_of(first),
+        recurrence=series_of(first), points=int(first.points),
         nag_every_hours=first.nag_every_hours,
     )
 

@@ -35,12 +35,13 @@ from taskcore.storage.task_lists import (
     page_parameters,
     raw_column,
 )
+from taskcore.storage.tasks import rotation_of
 
 t, ta = tasks, task_assignments
 _ITEM_COLUMNS = (
     t.c.id, t.c.description, t.c.due_date, t.c.group_id, g.c.name, t.c.completion, t.c.created_by,
     raw_column(t.c.created_at), raw_column(t.c.completed), raw_column(t.c.completed_at), t.c.completed_by,
-    t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people,
+    t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.points,
     t.c.nag_every_hours,  # last: _item reads it from the end
 )
 _PAGE_KEYS = ("user_id", "limit", "offset", "since", "pattern", "due_before")
@@ -107,7 +108,7 @@ def my_task_items(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasks
 
 def _item(row: Any, people: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
     (_, task_id, description, due, group_id, group_name, completion, created_by, created_at, completed,
-     completed_at, completed_by, rule, text, rotation) = row[:15]
+     completed_at, completed_by, rule, text, rotation, points) = row[:16]
     nag = row[-1]
     return {
         "id": task_id,
@@ -122,6 +123,8 @@ def _item(row: Any, people: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
         "completed": bool(completed),
         "completed_at": json_stamp(completed_at),
         "completed_by": completed_by,
-        "recurrence": {"rule": rule, "text": text or "", "rotation": (rotation or "").split()} if rule else None,
+        "recurrence": {"rule": rule, "text": text or "", "rotation": list(rotation_of(rotation)[0])}
+        if rule else None,
+        "points": int(points),
         "nag": None if nag is None else {"every_hours": int(nag)},
     }

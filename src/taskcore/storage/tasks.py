@@ -19,22 +19,23 @@ t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, group
 
 _TASK_KEYS = ("group_id", "description", "due_date", "created_by", "created_at", "completed", "origin_chat_id",
               "origin_message_id", "origin_participant", "origin_message_at", "completion", "recurrence_rule",
-              "recurrence_text", "rotation_people", "rotation_turn")
+              "recurrence_text", "rotation_people", "rotation_turn", "points")
 # Built once; rows go in as parameters. Every "/t nueva" runs them: prepared (storage/prepared.py).
 _INSERT_TASK = Prepared(insert(t).returning(t.c.id), _TASK_KEYS)
-_INSERT_ASSIGNMENT = Prepared(insert(ta), ["task_id", "user_id", "assigned_at", "assigned_by"])
+_INSERT_ASSIGNMENT = Prepared(insert(ta), ["task_id", "user_id", "assigned_at", "assigned_by", "nag_count"])
 
 
 def insert_task(
     conn: Connection, *, group_id: str | None, description: str, due: date | None, created_by: str, now: datetime,
     origin: Origin | None = None, completion: CompletionMode = CompletionMode.ANY, series: Series | None = None,
+    points: int = 1,
 ) -> int:
     """Insert an open task and return its id."""
     row: dict[str, Any] = {
         "group_id": group_id, "description": description, "due_date": due.isoformat() if due else None,
         "created_by": created_by, "created_at": now, "completed": False, "completion": completion.value,
         "origin_chat_id": None, "origin_message_id": None, "origin_participant": None, "origin_message_at": None,
-        **series_columns(series),
+        **series_columns(series), "points": points,
     }
     if origin is not None:
         row |= {"origin_chat_id": origin.chat_id, "origin_message_id": origin.message_id,
@@ -49,7 +50,7 @@ def series_columns(series: Series | None) -> dict[str, Any]:
     """The task columns that hold a series (all NULL for a task that does not repeat)."""
     if series is None:
         return dict.fromkeys(("recurrence_rule", "recurrence_text", "rotation_people", "rotation_turn"))
-    people = " ".join(series.rotation) or None
+    people = " ".join(((BALANCED_MARK,) if series.balanced else ()) + series.rotation) or None
     return {"recurrence_rule": series.rule, "recurrence_text": series.text, "rotation_people": people,
             "rotation_turn": series.turn if people else None}
 
@@ -58,14 +59,25 @@ def series_of(row: Any) -> Series | None:
     """The series a task row carries, or None."""
     if not row.recurrence_rule:
         return None
-    rotation = tuple((row.rotation_people or "").split())
-    return Series(row.recurrence_rule, row.recurrence_text or "", rotation, int(row.rotation_turn or 0))
+    rotation, balanced = rotation_of(row.rotation_people)
+    return Series(row.recurrence_rule, row.recurrence_text or "", rotation, int(row.rotation_turn or 0), balanced)
+
+
+BALANCED_MARK = "!reparto"
+"""The first word of ``rotation_people`` of a balanced rotation (``!reparto``, SPEC section 25): never a user id."""
+
+
+def rotation_of(people: str | None) -> tuple[tuple[str, ...], bool]:
+    """The people of a stored ``rotation_people`` in turn order, and whether the rotation is balanced."""
+    words = tuple((people or "").split())
+    return (words[1:], True) if words[:1] == (BALANCED_MARK,) else (words, False)
 
 
 def insert_assignments(conn: Connection, task_id: int, user_ids: Sequence[str], *, by: str, now: datetime) -> None:
     """Assign a task just inserted (it has no assignment yet) to each of ``user_ids``."""
     for user_id in user_ids:
-        _INSERT_ASSIGNMENT.run(conn, {"task_id": task_id, "user_id": user_id, "assigned_at": now, "assigned_by": by})
+        _INSERT_ASSIGNMENT.run(conn, {"task_id": task_id, "user_id": user_id, "assigned_at": now, "assigned_by": by,
+                                      "nag_count": 0})
 
 
 def assignee_ids(conn: Connection, task_id: int) -> list[str]:
@@ -204,4 +216,5 @@ def _task(row: Row[Any], assignees: Iterable[Person]) -> Task:
         completion=CompletionMode(row.completion),
         recurrence=series_of(row),
         nag_every_hours=row.nag_every_hours,
+        points=int(row.points),
     )

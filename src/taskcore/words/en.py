@@ -54,4 +54,6 @@ WORDS: dict[str, tuple[str, ...]] = {
          "november", "december"), start=1)},
     "reply.complete": ("done",),
     "reply.claim": ("mine",),
+    "task.puntos": ("points",),
+    "task.resumen": ("summary",),
 }

@@ -59,4 +59,6 @@ WORDS: dict[str, tuple[str, ...]] = {
          "noviembre", "diciembre"), start=1)},
     "reply.complete": ("x", "hecho", "listo", "✅"),
     "reply.claim": ("yo", "tomo", "✋"),
+    "task.puntos": ("puntos",),
+    "task.resumen": ("resumen",),
 }

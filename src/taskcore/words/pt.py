@@ -57,4 +57,6 @@ WORDS: dict[str, tuple[str, ...]] = {
          "novembro", "dezembro"), start=1)},
     "reply.complete": ("feito", "pronto"),
     "reply.claim": ("eu",),
+    "task.puntos": ("pontos",),
+    "task.resumen": ("resumo",),
 }

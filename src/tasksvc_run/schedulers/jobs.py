@@ -29,6 +29,7 @@ from tasksvc_run.outage import FatalStop
 from tasksvc_run.schedulers.backups import CHECK_EVERY, BackupJob
 from tasksvc_run.schedulers.leases import DatabaseLeases, Sleep, process_owner
 from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, every, every_minute
+from tasksvc_run.schedulers.summaries import WeeklySummaryJob
 
 log = logging.getLogger(__name__)
 DAY = timedelta(days=1)
@@ -150,6 +151,7 @@ def build_jobs(ctx: JobContext) -> list[Job]:
         Job("reminders", ReminderJob(ctx), every_minute, at_start=True),
         Job("maintenance", partial(maintenance, ctx), every(DAY), at_start=True),
         Job("chores", partial(chores, ctx), every_minute, at_start=True),
+        Job("weekly_summary", WeeklySummaryJob(ctx), every_minute, at_start=True),
     ]
     if s.backups_enabled:
         jobs.append(Job("backup", BackupJob(ctx), every(CHECK_EVERY), at_start=True))

@@ -11,7 +11,7 @@ from aiohttp import web
 
 from taskcore.errors import Forbidden, ValidationError
 from taskcore.languages import LanguageSource
-from taskcore.services import languages, task_lists, zones
+from taskcore.services import languages, summaries, task_lists, zones
 from taskcore.services import preferences as prefs
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
@@ -110,8 +110,10 @@ def _group(request: web.Request, user: str, form: TaskForm, status: int = 200) -
     page = task_lists.list_group_tasks(request.app[DB], gating(request), user_id=user, group_id=group_id,
                                 unassigned_first=True, limit=100)
     people = task_lists.list_group_members(request.app[DB], gating(request), user_id=user, group_id=group_id)
+    week = summaries.group_week(request.app[DB], group_id=group_id, now=request.app[CLOCK].now(),
+                                zone=request.app[SETTINGS].zone)
     return render(request, "group.html", status=status, **_common(request, user, "grupos"),
-                  **form_context(request, form), group=summary, page=page, members=people)
+                  **form_context(request, form), group=summary, page=page, members=people, week=week)
 
 
 async def add_group_task(request: web.Request) -> web.Response:

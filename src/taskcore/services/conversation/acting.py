@@ -18,11 +18,12 @@ from taskcore.chat.result import Answer, rejected
 from taskcore.errors import TaskcoreError
 from taskcore.i18n import _
 from taskcore.services.conversation.admin import ADMIN_COMMANDS
+from taskcore.services.conversation.summaries import SUMMARY_COMMANDS
 from taskcore.services.conversation.tasks import CHECKED_FIRST, TASK_COMMANDS
 from taskcore.services.conversation.turn import Turn
 from taskcore.storage.unit import savepoint
 
-COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {**TASK_COMMANDS, **ADMIN_COMMANDS}
+COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {**TASK_COMMANDS, **SUMMARY_COMMANDS, **ADMIN_COMMANDS}
 """Every command type and the function that carries it out."""
 
 

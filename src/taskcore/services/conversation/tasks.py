@@ -26,6 +26,7 @@ from taskcore.chat.commands import (
     WebLink,
 )
 from taskcore.chat.result import Answer, Mention, direct_message, rejected
+from taskcore.chat.summary_replies import points_note
 from taskcore.completion import CompletionMode
 from taskcore.errors import Conflict, Forbidden, InvalidRecurrence, NotFound, ValidationError
 from taskcore.i18n import _, speaking
@@ -98,11 +99,11 @@ def _create(turn: Turn, cmd: NewTask, named: list[tuple[str, Mention]]) -> Answe
     task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
                              due=cmd.due, assignees=users, origin=origin, completion=completion, now=now,
                              recurrence=cmd.recurrence, rotation=users if cmd.rotation else (),
-                             today=turn.moment.today)
+                             today=turn.moment.today, points=cmd.points, balanced=cmd.balanced)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.shown for m in mentions],
                            in_group=turn.group_id is not None, each=cmd.each, series=task.recurrence)
-    text += replies.date_hints(task.id, task.due_date, task.description, turn.moment.today)
+    text += points_note(cmd.points) + replies.date_hints(task.id, task.due_date, task.description, turn.moment.today)
     return Answer(text, mentions=mentions, task_id=task.id)
 
 
@@ -183,13 +184,14 @@ def _check(turn: Turn, done: Completion) -> tuple[ReactionRequest, ...]:
     return () if check is None else (check,)
 
 
-def _change(turn: Turn, task_id: int, change: Callable[[], Task], render: Callable[[Task], str]) -> Answer:
+def change_task(turn: Turn, task_id: int, change: Callable[[], Task], render: Callable[[Task], str]) -> Answer:
+    """Run ``change`` on one task named in this chat and answer with ``render`` of it, or why not."""
     return _on_task(turn, task_id, lambda: Answer(render(change()), task_id=task_id))
 
 
 def claim(turn: Turn, cmd: Claim) -> Answer:
     """/t tomar."""
-    return _change(turn, cmd.task_id, lambda: tasks.claim_task(
+    return change_task(turn, cmd.task_id, lambda: tasks.claim_task(
         turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, now=turn.moment.now), replies.claimed)
 
 
@@ -210,7 +212,7 @@ def _unassign(turn: Turn, task_id: int) -> Answer:
 def set_mode(turn: Turn, cmd: SetMode) -> Answer:
     """/t modo: one completion for all (uno), or each assignee their part (todos)."""
     try:
-        return _change(turn, cmd.task_id, lambda: tasks.edit_task(
+        return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
             turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, completion=cmd.completion),
             replies.mode_set)
     except ValidationError:
@@ -223,14 +225,14 @@ def set_due(turn: Turn, cmd: SetDue) -> Answer:
         return replies.due_set(task) + (replies.date_hints(task.id, task.due_date, "", turn.moment.today)
                                         if task.due_date else "")
 
-    return _change(turn, cmd.task_id, lambda: tasks.edit_task(
+    return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
         turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due, zone=turn.policy.zone),
         said)
 
 
 def edit(turn: Turn, cmd: Edit) -> Answer:
     """/t editar."""
-    return _change(turn, cmd.task_id, lambda: tasks.edit_task(
+    return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
         turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, description=cmd.description),
         replies.edited)
 
