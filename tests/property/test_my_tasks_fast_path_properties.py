@@ -159,6 +159,7 @@ def _expected_item(task: dict[str, Any], people: list[dict[str, Any]], names: di
         "recurrence": None if not rule else {"rule": rule, "text": task["recurrence_text"] or "",
                                              "rotation": (task["rotation_people"] or "").split()},
         "points": task.get("points") or 1,
+        "nag": None if task.get("nag_every_hours") is None else {"every_hours": task["nag_every_hours"]},
     }
 
 

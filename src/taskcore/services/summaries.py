@@ -16,9 +16,9 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection
 
-from taskcore.chat.summary_replies import summary_text
 from taskcore.chores.clock import local_wall
 from taskcore.chores.summary import MemberSummary, Period, Span, period_span, span_instants, summarise, weekly_span
+from taskcore.chores.texts import summary_text
 from taskcore.chores.weekly import WeeklyMoment, next_weekly
 from taskcore.gateway.wire import send_text_body
 from taskcore.i18n import speaking

@@ -2,79 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any, overload
+from sqlalchemy import BigInteger, Boolean, Column, ForeignKey, Integer, MetaData, Table, Text
 
-from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    Dialect,
-    ForeignKey,
-    Integer,
-    MetaData,
-    Table,
-    Text,
-    TypeDecorator,
-)
+from taskcore.storage.utc import UtcDateTime, utc_from_db
 
-from taskcore.storage.utc import default_sqlite_datetime, sqlite_text
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """Aware datetimes in, stored as naive UTC, aware UTC out (same on SQLite and PostgreSQL)."""
-
-    impl = DateTime
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        """Convert an aware value to naive UTC; refuse naive values, which are ambiguous."""
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("naive datetime given to a UTC column")
-        return value.astimezone(UTC).replace(tzinfo=None)
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        """Attach UTC to the stored naive value."""
-        stamp: datetime | None = utc_from_db(value)
-        return stamp
-
-    def bind_processor(self, dialect: Dialect) -> Callable[[datetime | None], Any] | None:
-        """SQLite's in one step (``utc.sqlite_text``), else SQLAlchemy's two: a tick binds thousands."""
-        fused = default_sqlite_datetime(self.impl_instance, dialect)
-        return sqlite_text if fused else super().bind_processor(dialect)
-
-    def result_processor(self, dialect: Dialect, coltype: Any) -> Callable[[Any], datetime | None] | None:
-        """SQLite's in one parse where the text is ``utc.sqlite_text``'s (``YYYY-MM-DD HH:MM:SS.ffffff``: no room
-        for an offset), else ``utc_from_db``, which reads it as SQLAlchemy's DATETIME does; else SQLAlchemy's two."""
-        if not default_sqlite_datetime(self.impl_instance, dialect):
-            return super().result_processor(dialect, coltype)
-
-        def process(value: str | datetime | None) -> datetime | None:
-            if isinstance(value, str) and len(value) == 26 and value[19] == ".":
-                return datetime.fromisoformat(value + "+00:00")
-            return utc_from_db(value)
-
-        return process
-
-
-@overload
-def utc_from_db(value: None) -> None: ...
-
-
-@overload
-def utc_from_db(value: str | datetime) -> datetime: ...
-
-
-def utc_from_db(value: str | datetime | None) -> datetime | None:
-    """A stored timestamp as the driver returns it (SQLite: text, PostgreSQL: a naive datetime) to aware UTC."""
-    if value is None:
-        return None
-    stamp: datetime = datetime.fromisoformat(value) if isinstance(value, str) else value
-    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
+__all__ = ["UtcDateTime", "metadata", "utc_from_db"]
 
 
 metadata = MetaData()

@@ -1,4 +1,4 @@
-"""``/t calendario``: the sender's calendar feed from the chat (SPEC section 22).
+"""``/t web`` and ``/t calendario``: the private links of the chat (SPEC sections 5 and 22).
 
 The feed's token is stored hashed, so an address cannot be sent twice: each ``/t calendario`` makes a new one (the
 previous one stops working) and sends it by direct message only, like ``/t web``; a group hears only that it was
@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from taskcore.calendar_feed import feed_url
 from taskcore.chat import replies
-from taskcore.chat.commands import CalendarLink, CalendarRevoke
+from taskcore.chat.commands import CalendarLink, CalendarRevoke, WebLink
 from taskcore.chat.result import Answer, direct_message, rejected
 from taskcore.i18n import _, speaking
 from taskcore.queue_rules import LOGIN_LINK_LABEL
-from taskcore.services import calendar
+from taskcore.services import calendar, web_auth
 from taskcore.services.conversation.turn import Turn
 
 
@@ -40,7 +41,21 @@ def calendar_revoke(turn: Turn, cmd: CalendarRevoke) -> Answer:
     return Answer(_(replies.CALENDAR_REVOKED) if had else _(replies.NO_CALENDAR))
 
 
+def web_link(turn: Turn, cmd: WebLink) -> Answer:
+    """/t web: the login link goes by direct message only; a group hears only that it was sent."""
+    base = turn.policy.web_base_url
+    if not base:
+        return rejected(_(replies.WEB_UNAVAILABLE))
+    token = web_auth.issue_login_token(turn.db, user_id=turn.user_id, now=turn.moment.now)
+    with speaking(turn.own_language):
+        link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
+    if turn.group_id is None:
+        return Answer(link, label=LOGIN_LINK_LABEL)
+    return Answer(_(replies.WEB_IN_PRIVATE), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
+
+
 CALENDAR_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
+    WebLink: web_link,
     CalendarLink: calendar_link,
     CalendarRevoke: calendar_revoke,
 }

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from taskcore.chat import summary_replies as texts
 from taskcore.chat.commands import SetPoints, SetWeeklySummary, ShowSummary
 from taskcore.chat.result import Answer, rejected
+from taskcore.chores import texts
 from taskcore.i18n import _
 from taskcore.services import tasks, zones
 from taskcore.services.conversation.tasks import change_task

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from typing import Any
-from urllib.parse import quote
 
 from taskcore.chat import replies
 from taskcore.chat.commands import (
@@ -23,20 +22,18 @@ from taskcore.chat.commands import (
     ShowZone,
     StopSeries,
     Unassign,
-    WebLink,
 )
-from taskcore.chat.result import Answer, Mention, direct_message, rejected
-from taskcore.chat.summary_replies import points_note
+from taskcore.chat.result import Answer, Mention, rejected
+from taskcore.chores.texts import points_note
 from taskcore.completion import CompletionMode
 from taskcore.errors import Conflict, Forbidden, InvalidRecurrence, NotFound, ValidationError
-from taskcore.i18n import _, speaking
+from taskcore.i18n import _
 from taskcore.identity import user_jid
 from taskcore.model import Completion, Origin, Task
 from taskcore.names import match_members
 from taskcore.phones import is_phone_number
-from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.reactions import ReactionRequest, completion_check
-from taskcore.services import members, preferences, tasks, web_auth, zones
+from taskcore.services import members, preferences, tasks, zones
 from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
 from taskcore.services.conversation.chores import CHORE_COMMANDS, with_nag
 from taskcore.services.conversation.language import set_language
@@ -258,19 +255,6 @@ def set_reminders(turn: Turn, cmd: SetReminders) -> Answer:
     return Answer(replies.reminders_set(saved.freq, saved.time, zone.name))
 
 
-def web_link(turn: Turn, cmd: WebLink) -> Answer:
-    """/t web: the login link goes by direct message only; a group hears only that it was sent."""
-    base = turn.policy.web_base_url
-    if not base:
-        return rejected(_(replies.WEB_UNAVAILABLE))
-    token = web_auth.issue_login_token(turn.db, user_id=turn.user_id, now=turn.moment.now)
-    with speaking(turn.own_language):
-        link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
-    if turn.group_id is None:
-        return Answer(link, label=LOGIN_LINK_LABEL)
-    return Answer(_(replies.WEB_IN_PRIVATE), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
-
-
 def help_text(turn: Turn, cmd: Help) -> Answer:
     """/t, /t ayuda."""
     return Answer(replies.help_text())
@@ -291,7 +275,6 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     ShowZone: show_zone,
     SetZone: set_zone,
     SetLanguage: set_language,
-    WebLink: web_link,
     **CALENDAR_COMMANDS,
     **CHORE_COMMANDS,
 }
