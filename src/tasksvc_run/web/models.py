@@ -190,8 +190,8 @@ class TaskItem(BaseModel):
     completed_at: datetime | None
     completed_by: str | None
     recurrence: RecurrenceOut | None
-    nag: NagOut | None = Field(None, description="Nagging (SPEC section 25): null when the task does not nag.")
     points: int = Field(ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25); 1 unless set.")
+    nag: NagOut | None = Field(None, description="Nagging (SPEC section 25): null when the task does not nag.")
 
 
 class CompletedTask(TaskItem):

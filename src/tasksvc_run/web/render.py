@@ -38,8 +38,8 @@ def task_item(task: Task) -> dict[str, Any]:
         "completed_at": utc_stamp(task.completed_at),
         "completed_by": task.completed_by,
         "recurrence": recurrence(task.recurrence),
-        "nag": None if task.nag_every_hours is None else {"every_hours": task.nag_every_hours},
         "points": task.points,
+        "nag": None if task.nag_every_hours is None else {"every_hours": task.nag_every_hours},
     }
 
 
