@@ -25,6 +25,7 @@ from datetime import date
 
 from taskcore.access import GroupStatus
 from taskcore.chat.calendar_args import parse_calendar
+from taskcore.chat.chore_args import CHORE_PARSERS
 from taskcore.chat.commands import (
     AdminAllow,
     AdminBlock,
@@ -185,6 +186,7 @@ _TASK_PARSERS = _table(
         "web": lambda args, ctx: WebLink(),
         "calendario": parse_calendar,
         "idioma": lambda args, ctx: parse_language_command(args),
+        **CHORE_PARSERS,
     },
 )
 _ADMIN_PARSERS = _table(

@@ -31,6 +31,9 @@ USAGE: dict[str, tuple[str, str]] = {
     "idioma": (N_("/t idioma [es|pt|en]"), N_("/t idioma pt")),
     "web": (N_("/t web"), N_("/t web")),
     "calendario": (N_("/t calendario [borrar]"), N_("/t calendario")),
+    "silencio": (N_("/t silencio HH:MM-HH:MM|no"), N_("/t silencio 22:00-07:30")),
+    "ausente": (N_("/t ausente <fecha>"), N_("/t ausente 2026-08-15")),
+    "vuelvo": (N_("/t vuelvo"), N_("/t vuelvo")),
     "admin grupos": (N_("/admin grupos [pendientes|permitidos|bloqueados]"), N_("/admin grupos pendientes")),
     "admin permitir": (N_("/admin permitir <dígitos>@g.us|aquí"), N_("/admin permitir aquí")),
     "admin bloquear": (N_("/admin bloquear <dígitos>@g.us|aquí"), N_("/admin bloquear 120363000000000000@g.us")),
@@ -68,7 +71,8 @@ def usage_error(
 def _subcommand_list(name: str | None) -> str:
     if name is not None and name.startswith("admin"):
         return _("/admin [grupos|permitir|bloquear|sync]")
-    return _("/t ayuda|nueva|ver|x|tomar|soltar|fecha|editar|modo|parar|recordatorios|zona|idioma|web|calendario")
+    return _("/t ayuda|nueva|ver|x|tomar|soltar|fecha|editar|modo|parar|recordatorios|zona|idioma|web|calendario|"
+             "silencio|ausente|vuelvo")
 
 
 def _help_lines(names: Collection[tuple[str, str]]) -> str:

@@ -155,7 +155,7 @@ tasks = Table(
     Column("recurrence_text", Text),
     Column("rotation_people", Text),
     Column("rotation_turn", Integer),
-    Column("points", Integer, nullable=False, default=1, server_default="1"),
+    Column("points", Integer, nullable=False, server_default="1"),
     Column("nag_every_hours", Integer),
     Column("nag_escalated_at", TS),
     Column("turn_passed_at", TS),
@@ -169,7 +169,7 @@ task_assignments = Table(
     Column("assigned_at", TS, nullable=False),
     Column("assigned_by", Text),
     Column("done_at", TS),
-    Column("nag_count", Integer, nullable=False, default=0, server_default="0"),
+    Column("nag_count", Integer, nullable=False, server_default="0"),
     Column("nag_last_at", TS),
     Column("nag_next_at", TS, index=True),
 )

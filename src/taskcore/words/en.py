@@ -52,4 +52,8 @@ WORDS: dict[str, tuple[str, ...]] = {
          "november", "december"), start=1)},
     "reply.complete": ("done",),
     "reply.claim": ("mine",),
+    "task.silencio": ("quiet",),
+    "task.ausente": ("away",),
+    "task.vuelvo": ("back",),
+    "quiet.off": ("no", "off"),
 }

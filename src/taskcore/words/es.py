@@ -57,4 +57,8 @@ WORDS: dict[str, tuple[str, ...]] = {
          "noviembre", "diciembre"), start=1)},
     "reply.complete": ("x", "hecho", "listo", "✅"),
     "reply.claim": ("yo", "tomo", "✋"),
+    "task.silencio": ("silencio",),
+    "task.ausente": ("ausente",),
+    "task.vuelvo": ("vuelvo",),
+    "quiet.off": ("no", "sin"),
 }

@@ -55,4 +55,8 @@ WORDS: dict[str, tuple[str, ...]] = {
          "novembro", "dezembro"), start=1)},
     "reply.complete": ("feito", "pronto"),
     "reply.claim": ("eu",),
+    "task.silencio": ("silêncio",),
+    "task.ausente": ("fora",),
+    "task.vuelvo": ("voltei",),
+    "quiet.off": ("não",),
 }

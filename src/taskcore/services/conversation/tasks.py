@@ -39,6 +39,7 @@ from taskcore.services import members, preferences, tasks, web_auth, zones
 from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
 from taskcore.services.conversation.language import set_language
 from taskcore.services.conversation.listing import list_tasks
+from taskcore.services.conversation.quiet import CHORE_COMMANDS
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.conversation.zones import set_zone, show_zone
 from taskcore.services.identities import resolve_mentions
@@ -289,6 +290,7 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     SetLanguage: set_language,
     WebLink: web_link,
     **CALENDAR_COMMANDS,
+    **CHORE_COMMANDS,
 }
 """Each ``/t`` command type and the function that carries it out."""
 
