@@ -3,13 +3,15 @@ and /t ver marking who is away."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from sqlalchemy import select
 
 from taskcore.storage.db import Database
 from taskcore.storage.schema import user_preferences
 from tests.builders import GROUP, make_group, wa_text
-from tests.chat_support import run, texts
+from tests.chat_support import assignees, run, texts
 
 ANA, BEA = "34600111111", "34600222222"
 
@@ -79,3 +81,17 @@ def test_list_marks_who_is_away(db: Database) -> None:
     say(db, "/t nueva regar plantas @34600222222", mentioned=(f"{BEA}@s.whatsapp.net",))
     say(db, "/t ausente 2026-12-05", sender=BEA, push_name="Bea", group=None)
     assert "Bea (fuera hasta 05/12)" in say(db, "/t ver")
+
+
+def test_a_rotation_skips_whoever_is_away_when_the_next_turn_is_created(db: Database) -> None:
+    luis = "34600333333"
+    make_group(db, GROUP, name="Piso", members=(ANA, BEA, luis))
+    people = tuple(f"{p}@s.whatsapp.net" for p in (ANA, BEA, luis))
+    say(db, f"/t nueva basura cada lunes @{ANA} @{BEA} @{luis} !turnos", mentioned=people)
+    say(db, "/t away 2026-11-30", sender=BEA, group=None)
+    run(db, wa_text("/t x 1"), now=datetime(2026, 11, 23, 19, 0, tzinfo=UTC))
+    assert assignees(db, 2) == {luis}  # Bea is away through the next Monday
+    run(db, wa_text("/t x 2", sender=luis), now=datetime(2026, 11, 30, 19, 0, tzinfo=UTC))
+    assert assignees(db, 3) == {ANA}  # still away on the 30th, included
+    run(db, wa_text("/t x 3"), now=datetime(2026, 12, 7, 19, 0, tzinfo=UTC))
+    assert assignees(db, 4) == {BEA}  # back in turn after her date

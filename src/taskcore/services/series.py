@@ -3,16 +3,19 @@ completed one. Called by ``services.tasks`` inside its transactions; never by a 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from sqlalchemy import Connection
 
+from taskcore.chores.away import is_away
+from taskcore.chores.turns import next_in_turn
 from taskcore.errors import InvalidRecurrence
 from taskcore.i18n import _
 from taskcore.model import Series, Task
 from taskcore.recurrence import Recurrence, first_occurrence, next_occurrence, pinned
 from taskcore.storage import series as q
+from taskcore.storage.quiet import away_dates
 from taskcore.storage.tasks import insert_assignments, load_tasks
 
 MIN_ROTATION = 2
@@ -51,9 +54,17 @@ def follow_up(
         return None
     turn, people = None, list(previous_assignees)
     if series.rotation:
-        turn = (series.turn + 1) % len(series.rotation)
         known = q.current_people(conn, series.rotation)
+        turn = next_turn(conn, series, known, today)
         people = [known[series.rotation[turn]]] if series.rotation[turn] in known else []
     new_id = q.insert_next(conn, task_id, due=due, turn=turn, now=now)
     insert_assignments(conn, new_id, people, by=by, now=now)
     return load_tasks(conn, [new_id])[0]
+
+
+def next_turn(conn: Connection, series: Series, known: Mapping[str, str], today: date) -> int:
+    """The index in the rotation of the next person in turn, skipping those away on ``today`` (SPEC section 25; their
+    away dates read in one statement)."""
+    away_until = away_dates(conn, set(known.values()))
+    away = {person for person, user in known.items() if is_away(away_until.get(user), today)}
+    return series.rotation.index(next_in_turn(series.rotation, series.rotation[series.turn], away))
