@@ -59,7 +59,8 @@ def notice(db: Database, now: datetime, text: str = "Aviso: la tarea #1 vence ho
 def test_a_digest_inside_quiet_hours_is_held_and_released_merged_once_after_the_window(db: Database) -> None:
     setup(db, window=QuietHours(time(7, 0), time(9, 0)))
     assert tick(db, MONDAY_0830) == TickResult(sent=1)
-    assert queued(db) == [] and held_count(db) == 1
+    assert queued(db) == []
+    assert held_count(db) == 1
     assert notice(db, MONDAY_0830 + timedelta(minutes=10)) == HELD
     assert release(db, WINDOW_END - timedelta(seconds=1)) == 0
     assert release(db, WINDOW_END) == 1
@@ -67,7 +68,8 @@ def test_a_digest_inside_quiet_hours_is_held_and_released_merged_once_after_the_
     [(chat, text)] = queued(db)
     assert chat == f"{USER}@s.whatsapp.net"
     assert text.startswith("🔕 Mientras estabas en horas de silencio:\n\n")
-    assert "Pagar la luz" in text and text.endswith("Aviso: la tarea #1 vence hoy")
+    assert "Pagar la luz" in text
+    assert text.endswith("Aviso: la tarea #1 vence hoy")
     assert held_count(db) == 0
 
 
@@ -84,7 +86,8 @@ def test_outside_quiet_hours_messages_go_at_once(db: Database) -> None:
     setup(db, window=QuietHours(time(22, 0), time(7, 0)))
     assert tick(db, MONDAY_0830) == TickResult(sent=1)
     assert notice(db, MONDAY_0830) not in (None, HELD)
-    assert len(queued(db)) == 2 and held_count(db) == 0
+    assert len(queued(db)) == 2
+    assert held_count(db) == 0
 
 
 def test_quiet_hours_across_midnight_hold_until_the_morning(db: Database) -> None:
