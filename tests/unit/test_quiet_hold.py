@@ -4,6 +4,7 @@ released merged, once, when it ends, whatever the number of runs; the away get n
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -104,3 +105,14 @@ def test_an_away_person_gets_no_digest_through_the_date_and_again_after(db: Data
     with db.read() as conn:
         assert conn.execute(select(reminder_deliveries.c.outcome)).scalars().all() == ["empty"]
     assert tick(db, MONDAY_0830 + timedelta(days=1)) == TickResult(sent=1)
+
+
+def test_two_instances_releasing_at_the_same_moment_send_once(db: Database) -> None:
+    setup(db, window=QuietHours(time(7, 0), time(9, 0)))
+    for minutes in range(5):
+        notice(db, MONDAY_0830 + timedelta(minutes=minutes), text=f"aviso {minutes}")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda _: release(db, WINDOW_END), range(2)))
+    assert sorted(results) == [0, 1]
+    [(_, text)] = queued(db)
+    assert text.count("aviso") == 5
