@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from taskcore.chores.away import is_away
 from taskcore.chores.quiet import held_until
-from taskcore.reminders.slots import Plan
+from taskcore.reminders.slots import DueReminder, Plan
 from taskcore.services.quiet import window_of
 from taskcore.zones import effective_zone
 
@@ -18,6 +18,13 @@ def away_users(plans: Iterable[Plan]) -> frozenset[str]:
     """The users of the due plans who are away on their own today: no digest for them."""
     return frozenset(plan.row.user_id for plan in plans if plan.due is not None and plan.row.away_until is not None
                      and is_away(date.fromisoformat(plan.row.away_until), plan.due.today))
+
+
+def reachable(plans: Iterable[Plan]) -> list[DueReminder]:
+    """The due reminders of the plans but those of the away: the digests to write."""
+    listed = list(plans)
+    away = away_users(listed)
+    return [plan.due for plan in listed if plan.due is not None and plan.row.user_id not in away]
 
 
 def held_releases(plans: Iterable[Plan], *, now: datetime, fallback: ZoneInfo) -> dict[str, datetime]:

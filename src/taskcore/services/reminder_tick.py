@@ -27,7 +27,7 @@ from taskcore.queue_rules import DIGEST_LABEL, JobKind
 from taskcore.reminders.digest import digest_text, digest_until
 from taskcore.reminders.slots import DueReminder, Plan, Planner, SavedPreference, slot_outcome
 from taskcore.services.languages import languages_of
-from taskcore.services.quiet_tick import away_users, held_releases
+from taskcore.services.quiet_tick import held_releases, reachable
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
 from taskcore.storage.quiet import hold_many
@@ -97,9 +97,7 @@ def reminder_tick(
                 break
             after = (rows[-1].next_due_at, rows[-1].user_id)
             plans = [planner.plan(row) for row in rows]
-            away = away_users(plans)
-            texts = _digests(conn, mode, [p.due for p in plans if p.due is not None and p.row.user_id not in away],
-                             default_language)
+            texts = _digests(conn, mode, reachable(plans), default_language)
         holds = held_releases(plans, now=now, fallback=zone)
         for first in range(0, len(plans), CHUNK):
             spread = _Spread(now, counts["sent"] + counts["late"], grace_minutes, sends_per_min)
