@@ -32,7 +32,7 @@ USAGE: dict[str, tuple[str, str]] = {
     "web": (N_("/t web"), N_("/t web")),
     "calendario": (N_("/t calendario [borrar]"), N_("/t calendario")),
     "silencio": (N_("/t silencio HH:MM-HH:MM|no"), N_("/t silencio 22:00-07:30")),
-    "ausente": (N_("/t ausente <fecha>"), N_("/t ausente 2026-08-15")),
+    "ausente": (N_("/t ausente <fecha>"), N_("/t ausente mañana")),
     "vuelvo": (N_("/t vuelvo"), N_("/t vuelvo")),
     "admin grupos": (N_("/admin grupos [pendientes|permitidos|bloqueados]"), N_("/admin grupos pendientes")),
     "admin permitir": (N_("/admin permitir <dígitos>@g.us|aquí"), N_("/admin permitir aquí")),
