@@ -16,7 +16,7 @@ from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
 OTHER_GROUP = "120363000000000002@g.us"
 # TZ: +34 lists two zones (Madrid and the Canaries)
-MADRID = {"tz": "Europe/Madrid", "tz_source": "default", "lang": "es"}
+MADRID = {"tz": "Europe/Madrid", "tz_source": "default", "lang": "es", "quiet": None, "away_until": None}
 
 
 @pytest.fixture
@@ -193,3 +193,33 @@ class TestPreferences:
                                                                    field: str) -> None:
         status, problem = await web.call("POST", "/api/me/preferences", json=body)
         assert (status, [e["field"] for e in problem["errors"]]) == (422, [field])
+
+
+class TestQuietAndAway:
+    """SPEC section 25 in the preferences: quiet {from, to} or null, away_until YYYY-MM-DD or null."""
+
+    async def test_quiet_hours_and_away_are_saved_read_back_and_removed(self, web: WebEnv) -> None:
+        body = {"freq": "daily", "quiet": {"from": "22:00", "to": "07:30"}, "away_until": "2026-12-05"}
+        status, saved = await web.call("POST", "/api/me/preferences", json=body)
+        assert (status, saved["quiet"], saved["away_until"]) == (200, {"from": "22:00", "to": "07:30"}, "2026-12-05")
+        assert await web.call("GET", "/api/me/preferences") == (200, saved)
+        kept = await web.call("POST", "/api/me/preferences", json={"freq": "weekly"})
+        assert (kept[1]["quiet"], kept[1]["away_until"]) == (saved["quiet"], saved["away_until"])
+        _, cleared = await web.call("POST", "/api/me/preferences", json={"freq": "daily", "quiet": None,
+                                                                         "away_until": None})
+        assert (cleared["quiet"], cleared["away_until"]) == (None, None)
+
+    async def test_away_today_is_accepted(self, web: WebEnv) -> None:
+        _, saved = await web.call("POST", "/api/me/preferences", json={"freq": "off", "away_until": "2026-11-22"})
+        assert saved["away_until"] == "2026-11-22"
+
+    @pytest.mark.parametrize(("extra", "field"), [
+        ({"quiet": {"from": "22:00", "to": "22:00"}}, "quiet"), ({"quiet": {"from": "24:00", "to": "07:00"}}, "quiet"),
+        ({"quiet": {"from": "22:00"}}, "quiet"), ({"quiet": "22:00-07:00"}, "quiet"),
+        ({"away_until": "2026-11-21"}, "away_until"), ({"away_until": "mañana"}, "away_until")])
+    async def test_bad_values_are_a_422_naming_the_field_and_nothing_is_saved(
+        self, web: WebEnv, extra: dict[str, Any], field: str,
+    ) -> None:
+        status, problem = await web.call("POST", "/api/me/preferences", json={"freq": "daily", **extra})
+        assert (status, [e["field"].split(".")[0] for e in problem["errors"]]) == (422, [field])
+        assert (await web.call("GET", "/api/me/preferences"))[1]["freq"] == "off"

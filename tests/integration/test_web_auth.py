@@ -14,7 +14,7 @@ from tasksvc_run.web.api import ROUTES
 from tasksvc_run.web.session import COOKIE
 from tests.integration.web_helpers import ME, WebEnv, web_env
 
-MADRID = {"tz": "Europe/Madrid", "tz_source": "default", "lang": "es"}
+MADRID = {"tz": "Europe/Madrid", "tz_source": "default", "lang": "es", "quiet": None, "away_until": None}
 
 
 @pytest.fixture

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import date, time
 from html.parser import HTMLParser
 
 import pytest
 from sqlalchemy import update
 
+from taskcore.chores.quiet import QuietHours
+from taskcore.services import quiet
 from taskcore.services.preferences import set_preference
 from taskcore.storage import schema
 from taskcore.storage.db import Database
@@ -174,3 +177,14 @@ class TestEveryPage:
         assert "innerHTML" not in script
         assert "insertAdjacentHTML" not in script
         assert "textContent" in script
+
+
+async def test_the_preferences_page_shows_quiet_hours_and_away(web: WebEnv) -> None:
+    """SPEC section 25: the form's quiet hours and away date, saved through the preferences API."""
+    quiet.set_quiet(web.db, user_id=ME, window=QuietHours(time(22, 0), time(7, 30)), now=NOW)
+    quiet.set_away(web.db, user_id=ME, until=date(2026, 12, 5), today=NOW.date(), now=NOW)
+    _, html = await page(web, "/recordatorios")
+    assert 'name="quiet_from" value="22:00"' in html
+    assert 'name="quiet_to" value="07:30"' in html
+    assert 'name="away_until" value="2026-12-05"' in html
+    assert "Horas de silencio" in html

@@ -85,23 +85,27 @@ async def test_a_recurrence_other_than_null_is_a_422(web: WebEnv, value: object)
     status, problem = await call(web, "PATCH", f"/api/tasks/{task_id}", "/api/tasks/{id}", json={"recurrence": value})
     assert (status, [e["field"] for e in problem["errors"]]) == (422, ["recurrence"])
 
+NOTHING_SET = {"quiet": None, "away_until": None}  # SPEC section 25's fields, unset
+
 
 async def test_preferences_answer_the_zone_in_force_and_its_source(web: WebEnv) -> None:
     assert await call(web, "GET", "/api/me/preferences", "/api/me/preferences", user=COLOMBIAN) == (
         200, {"freq": "off", "time": "08:30", "tz": "America/Bogota", "tz_source": "phone",
-                 "lang": "es"})
+                 "lang": "es", **NOTHING_SET})
 
 
 async def test_a_zone_is_chosen_kept_and_cleared_through_the_preferences(web: WebEnv) -> None:
     path = "/api/me/preferences"
     saved = await call(web, "POST", path, path, json={"freq": "daily", "tz": "america/lima"})
-    assert saved == (200, {"freq": "daily", "time": "08:30", "tz": "America/Lima", "tz_source": "user", "lang": "es"})
+    assert saved == (200, {"freq": "daily", "time": "08:30", "tz": "America/Lima", "tz_source": "user", "lang": "es",
+                           **NOTHING_SET})
     kept = await call(web, "POST", path, path, json={"freq": "weekly", "time": "9:00"})
-    assert kept == (200, {"freq": "weekly", "time": "09:00", "tz": "America/Lima", "tz_source": "user", "lang": "es"})
+    assert kept == (200, {"freq": "weekly", "time": "09:00", "tz": "America/Lima", "tz_source": "user", "lang": "es",
+                           **NOTHING_SET})
     assert await call(web, "GET", path, path) == kept
     cleared = await call(web, "POST", path, path, json={"freq": "weekly", "tz": None})
     assert cleared == (200, {"freq": "weekly", "time": "09:00", "tz": "Europe/Madrid", "tz_source": "default",
-                           "lang": "es"})
+                           "lang": "es", **NOTHING_SET})
 
 
 @pytest.mark.parametrize("tz", ["Europe/Atlantis", "", 5])

@@ -7,6 +7,7 @@ from datetime import date
 from typing import ClassVar, TypeAlias
 
 from taskcore.access import GroupStatus
+from taskcore.chores.quiet import QuietHours
 from taskcore.chores.summary import Period
 from taskcore.chores.weekly import WeeklyMoment
 from taskcore.completion import CompletionMode
@@ -262,6 +263,29 @@ class SetWeeklySummary:
     moment: WeeklyMoment | None
 
 
+@dataclass(frozen=True, slots=True)
+class SetQuiet:
+    """``/t silencio HH:MM-HH:MM``: the sender's quiet hours; ``window is None`` (``/t silencio no``) removes them."""
+
+    name: ClassVar[str] = "silencio"
+    window: QuietHours | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetAway:
+    """``/t ausente <fecha>``: the sender is away through ``until``."""
+
+    name: ClassVar[str] = "ausente"
+    until: date
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """``/t vuelvo``: the sender is no longer away."""
+
+    name: ClassVar[str] = "vuelvo"
+
+
 AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
 """The ``/admin`` commands, for administrators only (A4)."""
 TaskCommand: TypeAlias = (
@@ -272,7 +296,7 @@ TaskCommand: TypeAlias = (
 calendar's), for anyone in an allowed chat."""
 Command: TypeAlias = (
     TaskCommand | SetReminders | ShowZone | SetZone | SetLanguage | WebLink | CalendarLink | CalendarRevoke
-    | AdminCommand | SetPoints | ShowSummary | SetWeeklySummary
+    | AdminCommand | SetPoints | ShowSummary | SetWeeklySummary | SetQuiet | SetAway | Back
 )
 """Every command ``parse_command`` can return."""
 

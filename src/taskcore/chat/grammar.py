@@ -49,6 +49,7 @@ from taskcore.chat.commands import (
 from taskcore.chat.heads import command_family, family_key, head, split_first
 from taskcore.chat.language_args import parse_language_command
 from taskcore.chat.new_task_args import Context, description, due_date, parse_new, shown
+from taskcore.chat.quiet_args import CHORE_PARSERS
 from taskcore.chat.recurrence_clause import parse_zone
 from taskcore.chat.summary_args import parse_points_command, parse_summary
 from taskcore.chat.usage import usage_error as _error
@@ -199,6 +200,7 @@ _TASK_PARSERS = _table(
         "pasar": parse_pass,
         "puntos": _parse_points,
         "resumen": parse_summary,
+        **CHORE_PARSERS,
     },
 )
 _ADMIN_PARSERS = _table(

@@ -6,9 +6,10 @@ the language in force (``taskcore.i18n``); the constants are message ids, marked
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
+from taskcore.chat.quiet_replies import away_mark
 from taskcore.chat.usage import MAX_COMMAND_LENGTH, admin_help_text, help_text
 from taskcore.date_hints import looks_wrong, shown_due, suggestion
 from taskcore.dates import format_due_date
@@ -225,12 +226,14 @@ def throttled(seconds: int) -> str:
     return _("Demasiadas órdenes, espera {seconds} s.", seconds=seconds)
 
 
-def task_line(task: Task, *, group: bool, today: date) -> str:
+def task_line(task: Task, *, group: bool, today: date, away: Mapping[str, date] | None = None) -> str:
     """One line of /t ver: id, description, due date (with ``(hoy)``, ``(mañana)``, ``(vencida)``), and in a group
-    who has it; a shared task (each mode) ticks the parts done (✓) and shows its progress."""
+    who has it (``away``: the last day of those away, SPEC section 25); a shared task (each mode) ticks the parts
+    done (✓) and shows its progress."""
     due = f" · {shown_due(task.due_date, today)}" if task.due_date else ""
-    tick = " ✓" if task.each else ""
-    people = ", ".join(f"{nameless(p.name)}{tick if p.done else ''}" for p in task.assignees) or nobody()
+    tick, gone = " ✓" if task.each else "", away or {}
+    people = ", ".join(f"{nameless(p.name)}{tick if p.done else ''}{away_mark(gone[p.id]) if p.id in gone else ''}"
+                       for p in task.assignees) or nobody()
     progress = _(" · {done}/{total} partes", done=task.progress[0], total=task.progress[1]) if task.each else ""
     repeats = f" · ↻ {rule_text(task.recurrence)}" if task.recurrence else ""
     return f"#{task.id} {short(task.description, 60)}{due}{repeats}" + (f" · {people}" if group else "") + progress
@@ -244,8 +247,6 @@ def list_heading(total: int, *, group: bool) -> str:
 def more(count: int) -> str:
     """Last line of a list cut at its limit."""
     return _("y {count} más: /t web para verlas todas", count=count)
-
-
 
 
 LANGUAGE_SOURCES = {LanguageSource.USER: N_("lo elegiste con /t idioma"),

@@ -36,6 +36,9 @@ USAGE: dict[str, tuple[str, str]] = {
     "puntos": (N_("/t puntos <id> <1-10>"), N_("/t puntos 12 3")),
     "resumen": (N_("/t resumen [semana|mes] · /t resumen semanal <día> HH:MM|no"),
                 N_("/t resumen semanal domingo 20:00")),
+    "silencio": (N_("/t silencio HH:MM-HH:MM|no"), N_("/t silencio 22:00-07:30")),
+    "ausente": (N_("/t ausente <fecha>"), N_("/t ausente mañana")),
+    "vuelvo": (N_("/t vuelvo"), N_("/t vuelvo")),
     "admin grupos": (N_("/admin grupos [pendientes|permitidos|bloqueados]"), N_("/admin grupos pendientes")),
     "admin permitir": (N_("/admin permitir <dígitos>@g.us|aquí"), N_("/admin permitir aquí")),
     "admin bloquear": (N_("/admin bloquear <dígitos>@g.us|aquí"), N_("/admin bloquear 120363000000000000@g.us")),
@@ -74,7 +77,7 @@ def _subcommand_list(name: str | None) -> str:
     if name is not None and name.startswith("admin"):
         return _("/admin [grupos|permitir|bloquear|sync]")
     return _("/t ayuda|nueva|ver|x|tomar|soltar|fecha|editar|modo|parar|recordatorios|zona|idioma|web|calendario"
-             "|insistir|pasar|puntos|resumen")
+             "|insistir|pasar|puntos|resumen|silencio|ausente|vuelvo")
 
 
 def _help_lines(names: Collection[tuple[str, str]]) -> str:

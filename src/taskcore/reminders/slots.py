@@ -32,6 +32,9 @@ class SavedPreference(NamedTuple):
     tz: str | None
     next_due_at: datetime
     updated_at: datetime
+    quiet_from: str | None = None  # SPEC section 25: quiet hours (HH:MM, both or neither) and the last day away
+    quiet_to: str | None = None
+    away_until: str | None = None
 
 
 class DueReminder(NamedTuple):

@@ -4,11 +4,14 @@ search, so a quiet minute costs nothing however many users and zones there are),
 so a restart or a second instance never sends twice, and store each row's next look in the same transaction.
 
 Each digest is written in its reader's language (SPEC section 24), read for a whole batch of users with one statement.
+The one read of the due rows brings each user's quiet hours and away date (SPEC section 25): the away get no digest
+(their slot is recorded empty), a digest due inside its reader's quiet hours is held (``held_messages``) until the
+window ends, when ``services.quiet.release_held`` sends it merged with whatever else was held.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -24,8 +27,10 @@ from taskcore.queue_rules import DIGEST_LABEL, JobKind
 from taskcore.reminders.digest import digest_text, digest_until
 from taskcore.reminders.slots import DueReminder, Plan, Planner, SavedPreference, slot_outcome
 from taskcore.services.languages import languages_of
+from taskcore.services.quiet_tick import held_releases, reachable
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
+from taskcore.storage.quiet import hold_many
 from taskcore.storage.reminders import claim_deliveries, digest_tasks, due_preferences, plan_next, unassigned_counts
 
 # Preferences read and digests built together (a few statements per chunk): at the peak each read starts again from
@@ -92,11 +97,12 @@ def reminder_tick(
                 break
             after = (rows[-1].next_due_at, rows[-1].user_id)
             plans = [planner.plan(row) for row in rows]
-            texts = _digests(conn, mode, [plan.due for plan in plans if plan.due is not None], default_language)
+            texts = _digests(conn, mode, reachable(plans), default_language)
+        holds = held_releases(plans, now=now, fallback=zone)
         for first in range(0, len(plans), CHUNK):
             spread = _Spread(now, counts["sent"] + counts["late"], grace_minutes, sends_per_min)
             outcomes = db.transact(partial(_deliver, plans=plans[first : first + CHUNK], texts=texts, now=now,
-                                           max_attempts=max_attempts, spread=spread))
+                                           max_attempts=max_attempts, spread=spread, holds=holds))
             for outcome in outcomes:
                 counts[outcome] += 1
         if len(rows) < READ_CHUNK:
@@ -139,16 +145,21 @@ class _Spread:
 
 def _deliver(
     conn: Connection, *, plans: Sequence[Plan], texts: dict[str, str | None], now: datetime, max_attempts: int,
-    spread: _Spread,
+    spread: _Spread, holds: Mapping[str, datetime],
 ) -> list[str]:
-    """Claim every due slot (one statement), queue the digests of the claimed ones (one driver call) and store each
-    row's next look; only the claimer queues. The outcomes of the claimed slots."""
-    wanted = [(item, texts[item.user_id]) for item in (plan.due for plan in plans) if item is not None]
+    """Claim every due slot (one statement), queue the digests of the claimed ones (one driver call; those of
+    ``holds``, inside their quiet hours, held until then instead) and store each row's next look; only the claimer
+    queues. The outcomes of the claimed slots."""
+    wanted = [(item, texts.get(item.user_id)) for item in (plan.due for plan in plans) if item is not None]
     outcome = {item.user_id: "empty" if text is None else slot_outcome(item.slot, now) for item, text in wanted}
     claimed = claim_deliveries(conn, [(item.user_id, item.key, outcome[item.user_id]) for item, _ in wanted],
                                now=now)
     mine = [(item, text) for item, text in wanted if (item.user_id, item.key) in claimed]
-    digests = [(item, text) for item, text in mine if text is not None]
+    digests = [(item, text) for item, text in mine if text is not None and item.user_id not in holds]
+    hold_many(conn, [{"user_id": item.user_id, "chat_id": item.user_id, "text": text, "label": DIGEST_LABEL,
+                      "dedupe_key": f"reminder:{item.user_id}:{item.key}", "held_at": now,
+                      "release_at": holds[item.user_id]}
+                     for item, text in mine if text is not None and item.user_id in holds])
     enqueue_many(conn, [
         {"chat_id": chat_number(item.user_id), "kind": JobKind.TEXT.value, "label": DIGEST_LABEL,
          "payload": send_text_body(chat_id=item.user_id, text=text), "due": spread.due(n, item.slot),

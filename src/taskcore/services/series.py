@@ -3,18 +3,21 @@ completed one. Called by ``services.tasks`` inside its transactions; never by a 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from sqlalchemy import Connection
 
+from taskcore.chores.away import is_away
 from taskcore.chores.points import FAIRNESS_WINDOW, balanced_pick, points_since
+from taskcore.chores.turns import next_in_turn
 from taskcore.errors import InvalidRecurrence
 from taskcore.i18n import _
 from taskcore.model import Series, Task
 from taskcore.recurrence import Recurrence, first_occurrence, next_occurrence, pinned
 from taskcore.services.nagging import restart
 from taskcore.storage import series as q
+from taskcore.storage.quiet import away_dates
 from taskcore.storage.summaries import away_users, completion_rows
 from taskcore.storage.tasks import insert_assignments, load_tasks
 
@@ -55,8 +58,9 @@ def follow_up(
         return None
     turn, people = None, list(previous_assignees)
     if series.rotation:
-        turn = _next_turn(conn, series, done, today=today, now=now)
         known = q.current_people(conn, series.rotation)
+        turn = _balanced_turn(conn, series, done, today=today, now=now) if series.balanced and done.group_id \
+            else next_turn(conn, series, known, today)
         people = [known[series.rotation[turn]]] if series.rotation[turn] in known else []
     new_id = q.insert_next(conn, task_id, due=due, turn=turn, now=now)
     insert_assignments(conn, new_id, people, by=by, now=now)
@@ -64,13 +68,20 @@ def follow_up(
     return load_tasks(conn, [new_id])[0]
 
 
-def _next_turn(conn: Connection, series: Series, done: Task, *, today: date, now: datetime) -> int:
-    """The index of the next turn: the plain next one, or with ``!reparto`` the present person with the fewest
-    points completed in the group over the last 30 days (ties: turn order after the holder, SPEC section 25)."""
-    if not series.balanced or done.group_id is None:
-        return (series.turn + 1) % len(series.rotation)
+def _balanced_turn(conn: Connection, series: Series, done: Task, *, today: date, now: datetime) -> int:
+    """With ``!reparto``, the index of the present person with the fewest points completed in the group over the last
+    30 days (ties: turn order after the holder, SPEC section 25)."""
+    assert done.group_id is not None  # noqa: S101 - only group rotations are balanced (the caller checks)
     people = series.rotation
     rows = completion_rows(conn, group_id=done.group_id, start=now - FAIRNESS_WINDOW, end=now)
     away = away_users(conn, people, today)
     holder = people[series.turn % len(people)]
     return people.index(balanced_pick(people, points_since(rows, now), away, after=holder))
+
+
+def next_turn(conn: Connection, series: Series, known: Mapping[str, str], today: date) -> int:
+    """The index in the rotation of the next person in turn, skipping those away on ``today`` (SPEC section 25; their
+    away dates read in one statement)."""
+    away_until = away_dates(conn, set(known.values()))
+    away = {person for person, user in known.items() if is_away(away_until.get(user), today)}
+    return series.rotation.index(next_in_turn(series.rotation, series.rotation[series.turn], away))

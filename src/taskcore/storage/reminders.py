@@ -64,7 +64,8 @@ class DigestTask(NamedTuple):
 
 def _due_statement(*, after: bool) -> Prepared:
     due_at = p.c.next_due_at
-    query = select(p.c.user_id, p.c.freq, p.c.time, p.c.tz, due_at, p.c.updated_at).where(
+    query = select(p.c.user_id, p.c.freq, p.c.time, p.c.tz, due_at, p.c.updated_at, p.c.quiet_from, p.c.quiet_to,
+                   p.c.away_until).where(
         due_at <= bindparam("now", type_=UtcDateTime()))
     keys = ["now", "limit", "skip"]  # an OFFSET bound too: SQLite's compiler adds a literal one to a bound LIMIT
     if after:
@@ -84,7 +85,8 @@ def due_preferences(
     conn: Connection, *, now: datetime, after: tuple[datetime, str] | None, limit: int
 ) -> list[SavedPreference]:
     """Up to ``limit`` preferences whose next look (``next_due_at``) has come by ``now``, in (next_due_at, user_id)
-    order, from after the key ``after`` on: one range search of the index, however many users there are."""
+    order, from after the key ``after`` on: one range search of the index, however many users there are. Each row
+    carries its quiet hours and away date (SPEC section 25), so the tick holds or skips without another query."""
     if after is None:
         rows = _DUE_FROM_START.all(conn, {"now": now, "limit": limit, "skip": 0})
     else:

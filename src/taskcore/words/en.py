@@ -56,4 +56,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "reply.claim": ("mine",),
     "task.puntos": ("points",),
     "task.resumen": ("summary",),
+    "task.silencio": ("quiet",),
+    "task.ausente": ("away",),
+    "task.vuelvo": ("back",),
+    "quiet.off": ("no", "off"),
 }

@@ -61,4 +61,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "reply.claim": ("yo", "tomo", "✋"),
     "task.puntos": ("puntos",),
     "task.resumen": ("resumen",),
+    "task.silencio": ("silencio",),
+    "task.ausente": ("ausente",),
+    "task.vuelvo": ("vuelvo",),
+    "quiet.off": ("no", "sin"),
 }

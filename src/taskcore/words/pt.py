@@ -59,4 +59,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "reply.claim": ("eu",),
     "task.puntos": ("pontos",),
     "task.resumen": ("resumo",),
+    "task.silencio": ("silêncio",),
+    "task.ausente": ("fora",),
+    "task.vuelvo": ("voltei",),
+    "quiet.off": ("não",),
 }

@@ -16,7 +16,7 @@ from taskcore.access import GatingMode
 from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.pacing import within_window
 from taskcore.services import groups as group_service
-from taskcore.services import sync
+from taskcore.services import quiet, sync
 from taskcore.services.maintenance import run_maintenance
 from taskcore.services.nag_tick import nag_tick
 from taskcore.services.reminder_tick import reminder_tick
@@ -144,6 +144,16 @@ async def chores(ctx: JobContext) -> None:
         log.info("chores done", extra={"nags": nags.sent, "nag_notices": nags.notices, "turns_passed": passed})
 
 
+async def release_held(ctx: JobContext) -> None:
+    """Quiet hours (SPEC section 25): queue, merged per person, what was held for those whose window has ended."""
+    s = ctx.settings
+    queued = await asyncio.to_thread(quiet.release_held, ctx.db, now=ctx.clock.now(), max_attempts=s.rq_max_attempts,
+                                     default_language=s.default_language)
+    if queued:
+        log.info("held messages released", extra={"queued": queued})
+        ctx.notify()
+
+
 def build_jobs(ctx: JobContext) -> list[Job]:
     """Every job with its schedule; the sync jobs only when a gateway is configured."""
     s = ctx.settings
@@ -152,6 +162,9 @@ def build_jobs(ctx: JobContext) -> list[Job]:
         Job("maintenance", partial(maintenance, ctx), every(DAY), at_start=True),
         Job("chores", partial(chores, ctx), every_minute, at_start=True),
         Job("weekly_summary", WeeklySummaryJob(ctx), every_minute, at_start=True),
+
+
+        Job("held", partial(release_held, ctx), every_minute, at_start=True),
     ]
     if s.backups_enabled:
         jobs.append(Job("backup", BackupJob(ctx), every(CHECK_EVERY), at_start=True))

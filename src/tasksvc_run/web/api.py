@@ -26,7 +26,7 @@ from taskcore.storage.db import Database
 from taskcore.zones import UserZone
 from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, SETTINGS, USER
 from tasksvc_run.web import access_models as am
-from tasksvc_run.web import calendar, render, tokens
+from tasksvc_run.web import calendar, chores, render, tokens
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
 from tasksvc_run.web.errors import RequestProblem
@@ -91,7 +91,12 @@ def _language(request: web.Request) -> str:
 async def get_preferences(request: web.Request) -> web.Response:
     """GET /api/me/preferences."""
     saved = prefs.get_preference(request.app[DB], user_id=request[USER])
-    return ok(render.preference(saved, _zone(request), _language(request)))
+    return ok(render.preference(saved, _zone(request), _language(request)) | _chores(request))
+
+
+def _chores(request: web.Request) -> dict[str, Any]:
+    user = request[USER]
+    return chores.chore_fields(request.app[DB], user_id=user, today=user_today(request, user))
 
 
 async def set_preferences(request: web.Request) -> web.Response:
@@ -99,13 +104,16 @@ async def set_preferences(request: web.Request) -> web.Response:
     body, sent = await parse_body(request, m.PreferencesBody)
     zone: Any = body.tz if "tz" in sent else svc.UNSET
     app, user = request.app, request[USER]
+    checked = chores.checked_chores(body, sent, today=user_today(request, user))
     saved = await asyncio.to_thread(prefs.set_preference, app[DB], user_id=user, freq=body.freq,
                                     time=body.time, tz=zone, now=app[CLOCK].now())
     if "lang" in sent:
         await asyncio.to_thread(languages.choose_language, app[DB], user_id=user, lang=body.lang,
                                 default=app[SETTINGS].default_language, now=app[CLOCK].now())
         app[LANGUAGE_CACHE].forget(user)
-    return ok(render.preference(saved, _zone(request), _language(request)))
+    await asyncio.to_thread(chores.save_chores, app[DB], user_id=user, checked=checked,
+                            today=user_today(request, user), now=app[CLOCK].now())
+    return ok(render.preference(saved, _zone(request), _language(request)) | _chores(request))
 
 
 TaskChange = Callable[[Database, GatingMode, str, int, datetime], Task]

@@ -97,6 +97,18 @@ def _zone_schema(schema: dict[str, Any]) -> None:
     schema["anyOf"] = [{"type": "string", "enum": known_zone_names()}, {"type": "null"}]
 
 
+HHMM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+
+
+class QuietWindow(BaseModel):
+    """Quiet hours (SPEC section 25): local HH:MM, ``from`` included, ``to`` excluded; may cross midnight."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    start: str = Field(alias="from", pattern=HHMM, description="HH:MM, 24 h, in the user's zone.")
+    end: str = Field(alias="to", pattern=HHMM, description="HH:MM, 24 h; not the same as from.")
+
+
 class PreferencesBody(BaseModel):
     """Body of POST /api/me/preferences; an absent (or null) time keeps the saved one; an absent tz keeps the zone,
     a null one goes back to the default (the phone number's country, else TZ)."""
@@ -112,6 +124,12 @@ class PreferencesBody(BaseModel):
     lang: Lang | None = Field(None, description="es, pt or en: the language of the bot's messages and the pages; "
                                                 "null forgets the choice (the phone number's country's, else "
                                                 "DEFAULT_LANGUAGE); absent keeps it.", json_schema_extra=_no_default)
+    quiet: QuietWindow | None = Field(None, description="Quiet hours: what the bot starts for you inside them waits, "
+                                                        "merged, until they end; null removes them; absent keeps "
+                                                        "them.", json_schema_extra=_no_default)
+    away_until: IsoDate | None = Field(None, description="YYYY-MM-DD, today or later: no reminders or nags through "
+                                                         "that date and rotations skip you; null: back; absent "
+                                                         "keeps it.", json_schema_extra=_no_default)
 
 
 class TaskPatch(BaseModel):
@@ -244,6 +262,8 @@ class PreferencesOut(BaseModel):
         description="user: chosen; phone: the phone number's country; default: TZ.")
     lang: Lang = Field(description="The language in force: chosen, else the phone number's country's, else "
                                    "DEFAULT_LANGUAGE.")
+    quiet: QuietWindow | None = Field(description="Quiet hours in the zone tz; null when none.")
+    away_until: date | None = Field(description="The last day away (YYYY-MM-DD); null when not away.")
 
 
 class FieldError(BaseModel):

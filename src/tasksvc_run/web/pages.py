@@ -15,6 +15,7 @@ from taskcore.services import languages, summaries, task_lists, zones
 from taskcore.services import preferences as prefs
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
+from tasksvc_run.web import chores
 from tasksvc_run.web import models as m
 from tasksvc_run.web.api import gating, user_today
 from tasksvc_run.web.parsing import parse_query
@@ -138,7 +139,15 @@ async def reminders(request: web.Request) -> web.Response:
     return render(request, "reminders.html", **_common(request, user, "recordatorios"), pref=saved,
                   freqs=[(value, _(label)) for value, label in FREQ_LABELS], tz=zone.name,
                   tz_source=_(ZONE_SOURCES[zone.source.value]), tz_chosen=saved.tz or "",
-                  languages=LANGUAGE_LABELS, lang_chosen=lang if source is LanguageSource.USER else "")
+                  languages=LANGUAGE_LABELS, lang_chosen=lang if source is LanguageSource.USER else "",
+                  **_chores(request, user))
+
+
+def _chores(request: web.Request, user: str) -> dict[str, Any]:
+    """The form's quiet hours and away date (SPEC section 25), empty when unset."""
+    found = chores.chore_fields(request.app[DB], user_id=user, today=user_today(request, user))
+    window = found["quiet"] or {"from": "", "to": ""}
+    return {"quiet_from": window["from"], "quiet_to": window["to"], "away_until": found["away_until"] or ""}
 
 
 def add_page_routes(app: web.Application) -> None:

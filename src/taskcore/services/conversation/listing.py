@@ -11,7 +11,7 @@ from taskcore.chat.result import Answer, rejected
 from taskcore.errors import Forbidden
 from taskcore.i18n import _
 from taskcore.model import Task
-from taskcore.services import task_lists
+from taskcore.services import quiet, task_lists
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.task_lists import MyTasksQuery
 
@@ -38,8 +38,9 @@ def _group_list(turn: Turn, group_id: str) -> Answer:
     if not page.items:
         return Answer(_(replies.NO_GROUP_TASKS))
     today = turn.moment.today
+    away = quiet.away_today(turn.db, user_ids={p.id for t in page.items for p in t.assignees}, today=today)
     lines = [replies.list_heading(page.total, group=True),
-             *(replies.task_line(t, group=True, today=today) for t in page.items)]
+             *(replies.task_line(t, group=True, today=today, away=away) for t in page.items)]
     return Answer(_with_more(lines, page.total - len(page.items)))
 
 

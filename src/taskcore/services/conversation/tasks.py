@@ -38,6 +38,7 @@ from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
 from taskcore.services.conversation.chores import CHORE_COMMANDS, with_nag
 from taskcore.services.conversation.language import set_language
 from taskcore.services.conversation.listing import list_tasks
+from taskcore.services.conversation.quiet import QUIET_COMMANDS
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.conversation.zones import set_zone, show_zone
 from taskcore.services.identities import resolve_mentions
@@ -277,6 +278,7 @@ TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
     SetLanguage: set_language,
     **CALENDAR_COMMANDS,
     **CHORE_COMMANDS,
+    **QUIET_COMMANDS,
 }
 """Each ``/t`` command type and the function that carries it out."""
 

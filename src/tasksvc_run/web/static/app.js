@@ -170,6 +170,11 @@
     if (form.elements.time.value) { body.time = form.elements.time.value; }
     if (form.elements.tz) { body.tz = form.elements.tz.value.trim() || null; }
     if (form.elements.lang) { body.lang = form.elements.lang.value || null; }
+    if (form.elements.quiet_from) {  // both or neither: one alone is refused by the API, naming quiet
+      const from = form.elements.quiet_from.value, to = form.elements.quiet_to.value;
+      body.quiet = from || to ? { from: from, to: to } : null;
+    }
+    if (form.elements.away_until) { body.away_until = form.elements.away_until.value || null; }
     const saved = await api("POST", "/api/me/preferences", body);
     if (saved.lang !== document.documentElement.lang) { window.location.reload(); return; }  // the page in it
     form.elements.time.value = saved.time;

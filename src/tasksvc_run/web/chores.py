@@ -1,0 +1,42 @@
+"""The preferences API's quiet hours and away (SPEC section 25): read them into the answer, save what was sent."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import date, datetime
+from typing import Any
+
+from taskcore.chores.away import check_away_until, is_away
+from taskcore.chores.quiet import QuietHours, parse_quiet
+from taskcore.services import quiet
+from taskcore.storage.db import Database
+from tasksvc_run.web.models import PreferencesBody
+
+
+def chore_fields(db: Database, *, user_id: str, today: date) -> dict[str, Any]:
+    """``quiet`` ({from, to} or null) and ``away_until`` (YYYY-MM-DD, null when not away on ``today``)."""
+    saved = quiet.chore_settings(db, user_id=user_id)
+    window = saved.quiet
+    away = saved.away_until if is_away(saved.away_until, today) else None
+    return {"quiet": None if window is None else {"from": f"{window.start:%H:%M}", "to": f"{window.end:%H:%M}"},
+            "away_until": None if away is None else away.isoformat()}
+
+
+def checked_chores(body: PreferencesBody, sent: Collection[str], *, today: date) -> dict[str, Any]:
+    """What of quiet and away_until was sent, checked before anything is saved (InvalidChoreSetting, a 422)."""
+    found: dict[str, Any] = {}
+    if "quiet" in sent:
+        window = body.quiet
+        found["quiet"] = None if window is None else parse_quiet(f"{window.start}-{window.end}")
+    if "away_until" in sent:
+        found["away_until"] = None if body.away_until is None else check_away_until(body.away_until, today)
+    return found
+
+
+def save_chores(db: Database, *, user_id: str, checked: dict[str, Any], today: date, now: datetime) -> None:
+    """Save the values ``checked_chores`` let through."""
+    if "quiet" in checked:
+        window: QuietHours | None = checked["quiet"]
+        quiet.set_quiet(db, user_id=user_id, window=window, now=now)
+    if "away_until" in checked:
+        quiet.set_away(db, user_id=user_id, until=checked["away_until"], today=today, now=now)
