@@ -102,7 +102,8 @@ def _send(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: _Tick) -> N
         text = texts.nag_message(item.task_id, facts.description, facts.due_date or tick.now.date())
     key = f"nag:{item.task_id}:{item.user_id}:{facts.count + 1}:{int(item.next_at.timestamp())}"
     start_message(conn, user_id=item.user_id, chat_id=chat_number(item.user_id), text=text, label=NAG_LABEL,
-                  max_attempts=tick.max_attempts, now=tick.now, dedupe_key=key, task_id=item.task_id)
+                  max_attempts=tick.max_attempts, now=tick.now, dedupe_key=key, task_id=item.task_id,
+                  fallback=tick.zone)
 
 
 def _escalate(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: _Tick) -> bool:
