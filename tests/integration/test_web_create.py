@@ -59,7 +59,7 @@ class TestPersonalTask:
             "group_name": None, "completion": "any",
             "assignees": [{"id": ME, "name": "Ana", "done": False, "done_at": None}], "created_by": ME,
             "created_at": "2026-11-22T10:00:00Z", "completed": False, "completed_at": None, "completed_by": None,
-            "recurrence": None, "points": 1}
+            "recurrence": None, "points": 1, "nag": None}
         assert queued(web.db) == []
         _, mine = await web.call("GET", "/api/me/tasks")
         assert [item["id"] for item in mine["items"]] == [body["id"]]

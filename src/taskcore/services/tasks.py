@@ -18,6 +18,7 @@ from taskcore.access import (
     check_action,
     completion_assigns_completer,
 )
+from taskcore.chores.nagging import Nag
 from taskcore.chores.points import check_points
 from taskcore.completion import CompletionMode, InvalidCompletion, every_part_done
 from taskcore.errors import NotFound
@@ -200,12 +201,16 @@ def edit_task(
     recurrence: _Unset | None = UNSET,
     zone: ZoneInfo = nagging.EARLIEST,
     points: int | _Unset = UNSET,
+    nag: int | _Unset | None = UNSET,
 ) -> Task:
-    """Change the due date (None clears it), the description, the points and/or the completion mode of an open task;
-    ``recurrence=None`` ends its series (SPEC section 20: this occurrence stays, no other follows).
+    """Change the due date (None clears it), the description, the points, the nag interval (None: stop nagging)
+    and/or the completion mode of an open task; ``recurrence=None`` ends its series (SPEC section 20: this occurrence
+    stays, no other follows).
 
     The each mode is for group tasks only (InvalidCompletion); back in the any mode no part counts as done.
-    A new date starts a nagging task's nags again from it (``zone``: TZ, for assignees with no other zone)."""
+    A new date starts a nagging task's nags again from it (``zone``: TZ, for assignees with no other zone). ``nag``
+    follows ``/t insistir``'s rules on the task as edited (InvalidChoreSetting, field nag_group or nag_due: nothing is
+    written then)."""
     values: dict[str, Any] = {}
     if not isinstance(due, _Unset):
         values["due_date"] = due.isoformat() if due else None
@@ -217,6 +222,8 @@ def edit_task(
         values |= q.series_columns(None)
     if not isinstance(points, _Unset):
         values["points"] = check_points(points)
+    if isinstance(nag, int):
+        Nag(nag)  # InvalidChoreSetting outside 1..168
 
     def apply(conn: Connection, facts: TaskFacts) -> None:
         if "completion" in values and facts.group_id is None:
@@ -224,7 +231,9 @@ def edit_task(
         q.update_task(conn, task_id, values)
         if values.get("completion") == CompletionMode.ANY.value and facts.each:
             q.clear_parts(conn, task_id)
-        if "due_date" in values:
+        if not isinstance(nag, _Unset):
+            nagging.start_nagging(conn, task_id, nag, zone)
+        elif "due_date" in values:
             nagging.restart(conn, task_id, zone)
 
     return _change(db, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id, apply=apply)

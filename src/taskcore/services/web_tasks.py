@@ -4,19 +4,23 @@ group task announced in its group by the bot, queued in the same transaction and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode, sees_group
+from taskcore.chores.nagging import Nag
+from taskcore.chores.points import DEFAULT_POINTS, check_points
 from taskcore.dates import format_due_date
-from taskcore.errors import Forbidden, ValidationError
+from taskcore.errors import Forbidden, InvalidChoreSetting, ValidationError
 from taskcore.gateway.wire import send_text_body
 from taskcore.i18n import SOURCE, _, speaking
 from taskcore.model import Task
 from taskcore.queue_rules import JobKind
+from taskcore.services import nagging
 from taskcore.services.languages import group_language_of
 from taskcore.services.tasks import create_task
 from taskcore.storage import members
@@ -34,12 +38,14 @@ SHORT_DESCRIPTION = 80  # as the chat's replies (chat.replies.short; the web pro
 @dataclass(frozen=True, slots=True)
 class NewTask:
     """What the web form sends: a personal task (no group) or a task of one of the user's groups for some of its
-    active members (none: unassigned)."""
+    active members (none: unassigned); its points (1 to 10) and whether it nags, every ``nag`` hours (SPEC 25)."""
 
     description: str
     due: date | None = None
     group_id: str | None = None
     assignees: tuple[str, ...] = ()
+    points: int = DEFAULT_POINTS
+    nag: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,27 +58,46 @@ class Announcing:
 
 
 def create_from_web(
-    db: Database, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime, announcing: Announcing
+    db: Database, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime, announcing: Announcing,
+    zone: ZoneInfo = nagging.EARLIEST,
 ) -> Task:
     """Create the task as ``/t nueva`` would and return it; in a group, queue the bot's announcement there.
 
-    ValidationError (field ``description`` or ``assignees``) for an empty or too long description, assignees on a
-    personal task (it is its creator's) or someone who is not an active member of the group; Forbidden unless the
-    group is effectively allowed and the user an active member of it. Nothing is written then."""
+    ValidationError (field ``description``, ``assignees``, ``points`` or ``nag``) for an empty or too long
+    description, assignees on a personal task (it is its creator's) or someone who is not an active member of the
+    group, points outside 1..10, or a nag (1..168 hours) on a personal or undated task (``!insistir``'s rules);
+    Forbidden unless the group is effectively allowed and the user an active member of it. Nothing is written then.
+    ``zone``: TZ, for the first nags of assignees with no zone of their own."""
     text = sanitize_description(new.description)
     if new.group_id is None and new.assignees:
         raise ValidationError(_("una tarea personal es solo de quien la crea: no lleva asignados"),
                               field="assignees")
-    new = NewTask(text, new.due, new.group_id, tuple(dict.fromkeys(new.assignees)))
-    return db.transact(lambda conn: _create(conn, mode, user_id=user_id, new=new, now=now, announcing=announcing))
+    _check_chores(new)
+    new = replace(new, description=text, assignees=tuple(dict.fromkeys(new.assignees)))
+    return db.transact(lambda conn: _create(conn, mode, user_id=user_id, new=new, now=now, announcing=announcing,
+                                            zone=zone))
+
+
+def _check_chores(new: NewTask) -> None:
+    """Points and nagging as ``!N`` and ``!insistir`` take them, refused with the field the API names."""
+    check_points(new.points)
+    if new.nag is None:
+        return
+    Nag(new.nag)  # field nag outside 1..168
+    if new.group_id is None:
+        raise InvalidChoreSetting(_(nagging.NEEDS_GROUP), field="nag")
+    if new.due is None:
+        raise InvalidChoreSetting(_(nagging.NEEDS_DUE), field="nag")
 
 
 def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime,
-            announcing: Announcing) -> Task:
+            announcing: Announcing, zone: ZoneInfo) -> Task:
     if new.group_id is not None:
         _check_group(conn, mode, user_id, new.group_id, new.assignees)
     made = create_task(Unit(conn), creator=user_id, description=new.description, group_id=new.group_id,
-                       due=new.due, assignees=new.assignees, now=now)
+                       due=new.due, assignees=new.assignees, now=now, points=new.points)
+    if new.nag is not None:
+        nagging.start_nagging(conn, made.id, new.nag, zone)
     task = q.load_tasks(conn, [made.id])[0]
     if task.group_id is not None:
         creator = display_names(conn, [user_id]).get(user_id)

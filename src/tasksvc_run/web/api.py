@@ -16,6 +16,7 @@ from aiohttp import web
 
 from taskcore.access import GatingMode
 from taskcore.completion import CompletionMode, InvalidCompletion
+from taskcore.errors import InvalidChoreSetting
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
 from taskcore.services import languages, task_lists, web_tasks, zones
@@ -164,37 +165,52 @@ async def _react(request: web.Request, done: Completion, now: datetime) -> None:
 
 async def edit(request: web.Request) -> web.Response:
     """PATCH /api/tasks/{id}: absent keys stay as they are; a null due_date clears it, a null recurrence ends the
-    series."""
+    series, a null nag stops it."""
     task_id = task_id_of(request)
     body, sent = await parse_body(request, m.TaskPatch)
-    changes: dict[str, Any] = {key: getattr(body, key) for key in ("due_date", "description", "recurrence")
-                               if key in sent}
+    keys = ("due_date", "description", "recurrence", "points")
+    changes: dict[str, Any] = {key: getattr(body, key) for key in keys if key in sent}
     if "completion" in sent:
         changes["completion"] = CompletionMode(str(body.completion))
     if "due_date" in changes:
         changes["due"] = changes.pop("due_date")
+    if "nag" in sent:
+        changes["nag"] = None if body.nag is None else body.nag.every_hours
     return ok(render.task_item(await _edited(request, task_id, changes)))
 
 
 async def _edited(request: web.Request, task_id: int, changes: dict[str, Any]) -> Task:
-    """The edit use case; parts asked of a personal task are a valid value this task cannot take: 403, not 422
-    (SPEC 6 and 28: a request the document allows gets no 422 for the state of its task)."""
+    """The edit use case; parts or nagging asked of a task that cannot take them (personal, or undated) are a valid
+    value this task cannot take: 403, not 422 (SPEC 6 and 28: a request the document allows gets no 422 for the state
+    of its task)."""
     try:
-        return await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request),
-                                               user_id=request[USER], task_id=task_id, **changes))
+        return await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request), user_id=request[USER],
+                                               task_id=task_id, zone=request.app[SETTINGS].zone, **changes))
     except InvalidCompletion as exc:
-        raise RequestProblem(403, "forbidden", f"{str(exc).capitalize()}.",
-                             [{"field": "completion", "message": str(exc)}]) from exc
+        raise _refused("completion", str(exc)) from exc
+    except InvalidChoreSetting as exc:
+        if exc.field not in NAG_STATE:
+            raise
+        raise _refused("nag", str(exc)) from exc
+
+
+NAG_STATE = ("nag_group", "nag_due")  # the fields of nagging.start_nagging's refusals: the state of the task
+
+
+def _refused(field: str, message: str) -> RequestProblem:
+    """A 403 naming the field whose value this task cannot take."""
+    return RequestProblem(403, "forbidden", f"{message.capitalize()}.", [{"field": field, "message": message}])
 
 
 async def create(request: web.Request) -> web.Response:
     """POST /api/tasks: 201 with the task item; a group task is announced in its group (SPEC section 23)."""
     body, _ = await parse_body(request, cm.TaskCreate)
     app = request.app
-    new = web_tasks.NewTask(body.description, body.due_date, body.group_id, tuple(body.assignees))
+    new = web_tasks.NewTask(body.description, body.due_date, body.group_id, tuple(body.assignees), body.points,
+                            None if body.nag is None else body.nag.every_hours)
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
     task = await asyncio.to_thread(web_tasks.create_from_web, app[DB], gating(request), user_id=request[USER],
-                                   new=new, now=app[CLOCK].now(), announcing=announcing)
+                                   new=new, now=app[CLOCK].now(), announcing=announcing, zone=app[SETTINGS].zone)
     return ok(render.task_item(task), status=201)
 
 
@@ -239,7 +255,8 @@ ROUTES: tuple[ApiRoute, ...] = (
              "Complete a task (a recurring one: and create its next occurrence)", m.CompletedTask,
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
     ApiRoute("PATCH", "/api/tasks/{id}", edit, "editTask",
-             "Change the due date, description or completion mode, or end the series (recurrence: null)",
+             "Change the due date, description, completion mode, points or nagging, or end the series "
+             "(recurrence: null)",
              m.TaskItem, body=m.TaskPatch, path_schemas=_TASK_ID, errors=(*_TASK_ERRORS, 400, 422)),
     ApiRoute("GET", "/api/openapi.json", openapi, "getOpenApi", "This document", m.OpenApiDocument),
     # Calendars and API tokens (SPEC section 22).

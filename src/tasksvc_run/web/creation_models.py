@@ -8,8 +8,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
+from taskcore.chores.points import DEFAULT_POINTS
 from taskcore.text import MAX_DESCRIPTION
-from tasksvc_run.web.models import TEXT, IsoDate
+from tasksvc_run.web.models import POINTS, TEXT, IsoDate, NagIn, WholeNumber
 
 GROUP_ID = r"[0-9]+(-[0-9]+)?@g\.us"  # as GET /api/me/groups lists it
 USER_ID = r"[0-9]{1,64}"  # as GET /api/groups/{id}/members lists it
@@ -40,16 +41,21 @@ UserId = Annotated[str, _matching(USER_ID, "debe ser el id de una persona (dígi
                    WithJsonSchema({"type": "string", "pattern": f"^{USER_ID}$"})]
 
 
-def _personal_takes_no_assignees(schema: dict[str, Any]) -> None:
-    schema["anyOf"] = [{"required": ["group_id"], "properties": {"group_id": {"type": "string"}}},
-                       {"properties": {"assignees": {"maxItems": 0}}}]
+def _personal_rules(schema: dict[str, Any]) -> None:
+    """A personal task takes no assignees; only a group task with a due date nags (SPEC section 25)."""
+    in_a_group = {"required": ["group_id"], "properties": {"group_id": {"type": "string"}}}
+    dated_group = {"required": ["group_id", "due_date"],
+                   "properties": {"group_id": {"type": "string"}, "due_date": {"type": "string"}}}
+    schema["allOf"] = [{"anyOf": [in_a_group, {"properties": {"assignees": {"maxItems": 0}}}]},
+                       {"anyOf": [dated_group, {"properties": {"nag": {"type": "null"}}}]}]
 
 
 class TaskCreate(BaseModel):
     """Body of POST /api/tasks: a personal task (no group: it is assigned to its creator and takes no assignees), or
-    a task of one of my groups for some of its active members (none: unassigned)."""
+    a task of one of my groups for some of its active members (none: unassigned); its points, and nagging (a group
+    task with a due date only)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_personal_takes_no_assignees)
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_personal_rules)
 
     # As PATCH's: its length is checked once sanitised (taskcore), so the schema cannot carry it as a maxLength.
     description: Annotated[str, WithJsonSchema(TEXT)] = Field(
@@ -59,6 +65,10 @@ class TaskCreate(BaseModel):
     assignees: Annotated[list[UserId], _at_most(MAX_ASSIGNEES, f"admite hasta {MAX_ASSIGNEES} personas")] = Field(
         default_factory=list, json_schema_extra={"maxItems": MAX_ASSIGNEES},
         description="Active members of the group (ids as its members list gives them); a personal task takes none.")
+    points: Annotated[WholeNumber, WithJsonSchema(POINTS)] = Field(
+        DEFAULT_POINTS, ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25); absent: 1.")
+    nag: NagIn | None = Field(None, description="Nag every N hours once overdue: a group task with a due date "
+                                                "only; absent or null: it does not nag.")
 
 
 class MemberOut(BaseModel):

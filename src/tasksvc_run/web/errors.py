@@ -53,6 +53,7 @@ _PYDANTIC_MESSAGES = {
     "int_parsing": N_("debe ser un número entero"),
     "int_type": N_("debe ser un número entero"),
     "int_from_float": N_("debe ser un número entero"),
+    "model_type": N_("debe ser un objeto JSON"),
 }
 INVALID = N_("Hay datos no válidos.")
 

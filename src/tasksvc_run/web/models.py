@@ -89,6 +89,16 @@ def _no_default(schema: dict[str, Any]) -> None:
 # What the server accepts, declared for clients and for tools that generate requests from the document (SPEC 28):
 # taskcore still validates, with its own Spanish messages.
 TEXT = {"type": "string", "minLength": 1, "pattern": VISIBLE_CHARACTER}  # not blank once sanitised
+POINTS = {"type": "integer", "minimum": 1, "maximum": 10}
+
+
+def _not_text_nor_bool(value: Any) -> Any:
+    if isinstance(value, bool | str):  # JSON's true and "3" are not integers; 3.0 is (as JSON Schema counts them)
+        raise ValueError(N_("debe ser un número entero"))
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_not_text_nor_bool)]
 TIME_PATTERN = r"^\s*([01]?[0-9]|2[0-3]):[0-5]?[0-9]\s*$"  # H:M or HH:MM, 24 h (normalize_reminder_time)
 
 
@@ -132,6 +142,16 @@ class PreferencesBody(BaseModel):
                                                          "keeps it.", json_schema_extra=_no_default)
 
 
+class NagIn(BaseModel):
+    """Nagging asked of a task (SPEC section 25): a direct message to each pending assignee every N hours once the
+    task is overdue."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    every_hours: WholeNumber = Field(ge=1, le=168, description="Hours between two nags of one person, 1 to "
+                                                                     "168 (one week).")
+
+
 class TaskPatch(BaseModel):
     """Body of PATCH /api/tasks/{id}; absent keys stay unchanged, a null due_date clears it."""
 
@@ -146,6 +166,11 @@ class TaskPatch(BaseModel):
                           "(group tasks only).", json_schema_extra=_no_default)
     recurrence: None = Field(None, description="null ends the series: no occurrence follows this one.",
                              json_schema_extra=_no_default)
+    points: Annotated[WholeNumber | None, WithJsonSchema(POINTS)] = Field(
+        None, ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25).",
+        json_schema_extra=_no_default)
+    nag: NagIn | None = Field(None, description="Nag every N hours once overdue (a group task with a due date: "
+                                                "else 403); null stops it.", json_schema_extra=_no_default)
 
     @field_validator("description", mode="before")
     @classmethod
@@ -159,6 +184,13 @@ class TaskPatch(BaseModel):
     def _completion_not_null(cls, value: Any) -> Any:
         if value is None:
             raise ValueError(N_("debe ser any o each"))
+        return value
+
+    @field_validator("points", mode="before")
+    @classmethod
+    def _points_not_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError(N_("debe ser un número entero del 1 al 10"))
         return value
 
     @field_validator("recurrence", mode="before")
