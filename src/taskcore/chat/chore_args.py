@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from taskcore.chat.commands import PassTurn, SetNag
+from taskcore.chat.chore_commands import PassTurn, SetNag
 from taskcore.chat.new_task_args import Context, shown
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.nagging import DEFAULT_EVERY_HOURS, MAX_EVERY_HOURS, MIN_EVERY_HOURS

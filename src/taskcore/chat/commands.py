@@ -7,9 +7,16 @@ from datetime import date
 from typing import ClassVar, TypeAlias
 
 from taskcore.access import GroupStatus
-from taskcore.chores.quiet import QuietHours
-from taskcore.chores.summary import Period
-from taskcore.chores.weekly import WeeklyMoment
+from taskcore.chat.chore_commands import (
+    Back,
+    PassTurn,
+    SetAway,
+    SetNag,
+    SetPoints,
+    SetQuiet,
+    SetWeeklySummary,
+    ShowSummary,
+)
 from taskcore.completion import CompletionMode
 from taskcore.conversation import ConversationAction
 from taskcore.errors import ValidationError
@@ -218,72 +225,6 @@ class AdminSync:
     """``/admin sync``: synchronise groups now."""
 
     name: ClassVar[str] = "admin sync"
-
-
-@dataclass(frozen=True, slots=True)
-class SetNag:
-    """``/t insistir <id> [cada N h]``: the task nags its pending assignees every ``every_hours`` once overdue;
-    ``every_hours is None`` (``/t insistir <id> no``) stops it (SPEC section 25)."""
-
-    name: ClassVar[str] = "insistir"
-    task_id: int
-    every_hours: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class PassTurn:
-    """``/t pasar <id>``: the current holder of a rotation's occurrence hands it to the next person in turn."""
-
-    name: ClassVar[str] = "pasar"
-    task_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class SetPoints:
-    """``/t puntos <id> N``: a task's effort, 1 to 10 (SPEC section 25)."""
-
-    name: ClassVar[str] = "puntos"
-    task_id: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class ShowSummary:
-    """``/t resumen [semana|mes]``: per member, done and points in the period and their overdue tasks."""
-
-    name: ClassVar[str] = "resumen"
-    period: Period
-
-
-@dataclass(frozen=True, slots=True)
-class SetWeeklySummary:
-    """``/t resumen semanal <día> HH:MM``: post the week's summary in the group then; ``moment is None`` stops it."""
-
-    name: ClassVar[str] = "resumen"
-    moment: WeeklyMoment | None
-
-
-@dataclass(frozen=True, slots=True)
-class SetQuiet:
-    """``/t silencio HH:MM-HH:MM``: the sender's quiet hours; ``window is None`` (``/t silencio no``) removes them."""
-
-    name: ClassVar[str] = "silencio"
-    window: QuietHours | None
-
-
-@dataclass(frozen=True, slots=True)
-class SetAway:
-    """``/t ausente <fecha>``: the sender is away through ``until``."""
-
-    name: ClassVar[str] = "ausente"
-    until: date
-
-
-@dataclass(frozen=True, slots=True)
-class Back:
-    """``/t vuelvo``: the sender is no longer away."""
-
-    name: ClassVar[str] = "vuelvo"
 
 
 AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync

@@ -26,6 +26,7 @@ from datetime import date
 from taskcore.access import GroupStatus
 from taskcore.chat.calendar_args import parse_calendar
 from taskcore.chat.chore_args import parse_nag, parse_pass
+from taskcore.chat.chore_commands import SetPoints
 from taskcore.chat.commands import (
     AdminAllow,
     AdminBlock,
@@ -40,7 +41,6 @@ from taskcore.chat.commands import (
     ListTasks,
     SetDue,
     SetMode,
-    SetPoints,
     SetReminders,
     StopSeries,
     Unassign,

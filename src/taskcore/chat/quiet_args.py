@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from taskcore.chat.commands import Back, Command, SetAway, SetQuiet
+from taskcore.chat.chore_commands import Back, SetAway, SetQuiet
+from taskcore.chat.commands import Command
 from taskcore.chat.new_task_args import Context, due_date, shown
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.quiet import parse_quiet

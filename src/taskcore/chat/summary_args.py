@@ -7,7 +7,7 @@ languages; the week without one); ``/t resumen semanal`` (``weekly``) is followe
 
 from __future__ import annotations
 
-from taskcore.chat.commands import SetPoints, SetWeeklySummary, ShowSummary
+from taskcore.chat.chore_commands import SetPoints, SetWeeklySummary, ShowSummary
 from taskcore.chat.usage import usage_error
 from taskcore.chores.points import check_points
 from taskcore.chores.summary import parse_period

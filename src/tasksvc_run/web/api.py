@@ -30,6 +30,7 @@ from tasksvc_run.web import access_models as am
 from tasksvc_run.web import calendar, chores, render, tokens
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
+from tasksvc_run.web import problem_models as pm
 from tasksvc_run.web.errors import RequestProblem
 from tasksvc_run.web.openapi import ApiRoute, build_document
 from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, task_id_of
@@ -258,7 +259,7 @@ ROUTES: tuple[ApiRoute, ...] = (
              "Change the due date, description, completion mode, points or nagging, or end the series "
              "(recurrence: null)",
              m.TaskItem, body=m.TaskPatch, path_schemas=_TASK_ID, errors=(*_TASK_ERRORS, 400, 422)),
-    ApiRoute("GET", "/api/openapi.json", openapi, "getOpenApi", "This document", m.OpenApiDocument),
+    ApiRoute("GET", "/api/openapi.json", openapi, "getOpenApi", "This document", pm.OpenApiDocument),
     # Calendars and API tokens (SPEC section 22).
     ApiRoute("POST", "/api/me/calendar", calendar.create_calendar, "createCalendar",
              "Make my calendar feed's address, or a new one (the old one stops working)", am.CalendarOut,

@@ -23,13 +23,17 @@ def chore_fields(db: Database, *, user_id: str, today: date) -> dict[str, Any]:
 
 
 def checked_chores(body: PreferencesBody, sent: Collection[str], *, today: date) -> dict[str, Any]:
-    """What of quiet and away_until was sent, checked before anything is saved (InvalidChoreSetting, a 422)."""
+    """What of quiet and away_until was sent, checked before anything is saved (InvalidChoreSetting, a 422); an
+    away date already past means not away."""
     found: dict[str, Any] = {}
     if "quiet" in sent:
         window = body.quiet
         found["quiet"] = None if window is None else parse_quiet(f"{window.start}-{window.end}")
     if "away_until" in sent:
-        found["away_until"] = None if body.away_until is None else check_away_until(body.away_until, today)
+        # A date before today is no absence (as if back already): the document cannot say "today or later", and a
+        # request it allows is never refused for the day it is sent on (SPEC section 28).
+        until = body.away_until
+        found["away_until"] = None if until is None or until < today else check_away_until(until, today)
     return found
 
 

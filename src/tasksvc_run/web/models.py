@@ -296,28 +296,3 @@ class PreferencesOut(BaseModel):
                                    "DEFAULT_LANGUAGE.")
     quiet: QuietWindow | None = Field(description="Quiet hours in the zone tz; null when none.")
     away_until: date | None = Field(description="The last day away (YYYY-MM-DD); null when not away.")
-
-
-class FieldError(BaseModel):
-    """One invalid field."""
-
-    field: str
-    message: str
-
-
-class Problem(BaseModel):
-    """RFC 9457 problem details."""
-
-    type: str
-    title: str
-    status: int
-    detail: str
-    errors: list[FieldError] | None = None
-
-
-class OpenApiDocument(BaseModel):
-    """This document."""
-
-    model_config = ConfigDict(extra="allow")
-
-    openapi: str

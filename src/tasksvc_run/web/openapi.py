@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from tasksvc_run.web.models import Problem
+from tasksvc_run.web.problem_models import Problem
 
 Handler = Callable[..., Awaitable[Any]]
 REF = "#/components/schemas/{model}"

@@ -9,7 +9,8 @@ from typing import Any
 
 from taskcore.chat import chore_replies as texts
 from taskcore.chat import replies
-from taskcore.chat.commands import NewTask, PassTurn, SetNag
+from taskcore.chat.chore_commands import PassTurn, SetNag
+from taskcore.chat.commands import NewTask
 from taskcore.chat.result import Answer, Mention, rejected
 from taskcore.chores.nagging import DEFAULT_EVERY_HOURS
 from taskcore.errors import Conflict, Forbidden, InvalidChoreSetting, NotFound

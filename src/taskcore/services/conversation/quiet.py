@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from taskcore.chat import quiet_replies as replies
-from taskcore.chat.commands import Back, SetAway, SetQuiet
+from taskcore.chat.chore_commands import Back, SetAway, SetQuiet
 from taskcore.chat.result import Answer, rejected
 from taskcore.errors import InvalidChoreSetting
 from taskcore.i18n import _

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from taskcore.chat.commands import SetPoints, SetWeeklySummary, ShowSummary
+from taskcore.chat.chore_commands import SetPoints, SetWeeklySummary, ShowSummary
 from taskcore.chat.result import Answer, rejected
 from taskcore.chores import texts
 from taskcore.i18n import _
