@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from taskcore.gateway.client import GatewayError
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, Sleep, every, every_minute
 from tests.fakes.clock import FrozenClock
@@ -53,6 +54,27 @@ async def test_a_failing_run_is_logged_and_tried_again_at_the_next_tick(caplog: 
     assert ran[:3] == [START, START + timedelta(seconds=10), START + timedelta(seconds=20)]
     assert "scheduled job failed" in caplog.text
     assert "gateway down" in caplog.text
+
+
+async def test_a_gateway_that_does_not_answer_is_one_warning_line_without_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clock = FrozenClock(START)
+    ran: list[datetime] = []
+
+    async def sync() -> None:
+        ran.append(clock.now())
+        raise GatewayError(None, "group/fetchAllGroups: ClientConnectorError: Cannot connect", True)
+
+    runtime = SchedulerRuntime([Job("group_sync", sync, every(timedelta(seconds=10)), at_start=True)], clock=clock,
+                               sleep=moving_sleep(clock), sync_at_start=False)
+    runtime.start()
+    await wait_until(lambda: len(ran) >= 2)
+    await runtime.stop()
+    failed = [r for r in caplog.records if "the gateway did not answer" in r.getMessage()]
+    assert failed
+    assert all(r.levelno == logging.WARNING and r.exc_info is None for r in failed)
+    assert "Traceback" not in caplog.text
 
 
 async def test_minute_ticks_run_at_the_start_of_each_minute_never_early() -> None:

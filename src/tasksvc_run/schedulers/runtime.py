@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from taskcore.gateway.client import GatewayError
 from tasksvc_run.clock import Clock
 from tasksvc_run.outage import FatalStop, Outage
 from tasksvc_run.schedulers.leases import JobLeases, LocalLeases, Sleep
@@ -106,6 +107,10 @@ class SchedulerRuntime:
                     started = self.clock.now()
                     await job.run()
                     finished = self.clock.now()  # inside the lease: runs of one job never overlap in the logs
+            except GatewayError as exc:  # the gateway did not answer (down, restarting): no bug, no traceback
+                log.warning("scheduled job failed: the gateway did not answer; it runs again at its next tick",
+                            extra={"job": job.name, "error": str(exc)})
+                return False
             except Exception as exc:
                 self._outages[job.name].failed(exc, what="scheduled job failed; it runs again at its next tick")
                 return False
