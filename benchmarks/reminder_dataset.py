@@ -1,7 +1,8 @@
 """A generated dataset for the reminder tick: 100k users with preferences spread over 20 time zones, open tasks,
 groups; built once, cached. Each preference's next look is planned as a running bot leaves it (its first slot after
 START in its user's zone): 80% chose a zone (``/t zona``), 10% are Colombian numbers (Bogotá by their country), 10%
-Spanish ones on TZ (Madrid)."""
+Spanish ones on TZ (Madrid). Over them, SPEC section 25's state (``chores_dataset``): quiet hours, away, nags,
+rotations, held messages, weekly summaries."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from benchmarks.chores_dataset import add_chores
 from taskcore.reminders import next_slot
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
@@ -31,7 +33,7 @@ ZONES = (
 )
 _FREQS = ("daily",) * 5 + ("weekdays",) * 3 + ("weekly",) + ("off",)
 _TIMES = [f"{h:02d}:{m:02d}" for h in range(6, 23) for m in (0, 15, 30, 45)]
-VERSION = 2  # of the generated data: a change makes a new master file
+VERSION = 3  # of the generated data: a change makes a new master file
 
 
 def _user(i: int) -> str:
@@ -83,8 +85,10 @@ def build(users: int = 100_000, groups: int = 1_000) -> Path:
         db = Database.from_url(sqlite_url(master))
         migrator.migrate(db)
         rows = _rows(users, groups, random.Random(7))
+        add_chores(rows, random.Random(25), start=START, today=TODAY, fallback=TZ)
         tables = {"users": schema.users, "groups": schema.groups, "members": schema.group_members,
-                  "prefs": schema.user_preferences, "tasks": schema.tasks, "assign": schema.task_assignments}
+                  "prefs": schema.user_preferences, "tasks": schema.tasks, "assign": schema.task_assignments,
+                  "held": schema.held_messages}
         with db.write() as conn:
             for key, table in tables.items():
                 conn.execute(table.insert(), rows[key])

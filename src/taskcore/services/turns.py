@@ -9,7 +9,7 @@ them. A pass by hand also counts as the occurrence's one pass: the new holder's 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import partial
 from zoneinfo import ZoneInfo
 
@@ -30,6 +30,7 @@ from taskcore.storage import turns as q
 from taskcore.storage.db import Database
 from taskcore.storage.series import current_people
 from taskcore.storage.tasks import load_tasks, task_facts
+from taskcore.zones import effective_zone
 
 BATCH = 200
 MAX_BATCHES = 10_000
@@ -103,13 +104,28 @@ def auto_pass_tick(db: Database, *, now: datetime, zone: ZoneInfo, max_attempts:
     for _ in range(MAX_BATCHES):
         with db.read() as conn:
             ids = q.late_turns(conn, due_on_or_before=latest, after=after, limit=BATCH)
-        for task_id in ids:
+            ready = _maybe_late(conn, ids, now, zone)
+        for task_id in ready:
             passed += db.transact(partial(_auto_one, task_id=task_id, now=now, zone=zone, max_attempts=max_attempts,
                                           default=default_language))
         if len(ids) < BATCH:
             break
         after = ids[-1]
     return passed
+
+
+def _maybe_late(conn: Connection, ids: list[int], now: datetime, zone: ZoneInfo) -> list[int]:
+    """The ids worth a transaction: no assignee or no date, or an assignee whose today is two days past the date.
+    The others (late in UTC, not yet in their holder's calendar) are read each minute until then, but cost no write."""
+    found = q.turn_holders(conn, ids)
+    return [task_id for task_id in ids if task_id not in found or _late_for_one(*found[task_id], now, zone)]
+
+
+def _late_for_one(due: date, people: list[tuple[str, str | None]], now: datetime, zone: ZoneInfo) -> bool:
+    if not people:
+        return True
+    return any(auto_pass_due(due, now.astimezone(effective_zone(tz, user, zone).zone).date(), passed_already=False)
+               for user, tz in people)
 
 
 def _auto_one(conn: Connection, *, task_id: int, now: datetime, zone: ZoneInfo, max_attempts: int,

@@ -22,6 +22,20 @@ def late_turns(conn: Connection, *, due_on_or_before: date, after: int, limit: i
     return [int(task_id) for task_id in conn.execute(query).scalars()]
 
 
+def turn_holders(conn: Connection, task_ids: Collection[int]) -> dict[int, tuple[date, list[tuple[str, str | None]]]]:
+    """Of each task of ``task_ids`` that has a date: the date, and its assignees with their chosen zones (one
+    statement)."""
+    query = (select(t.c.id, t.c.due_date, ta.c.user_id, up.c.tz)
+             .select_from(t.outerjoin(ta, ta.c.task_id == t.c.id).outerjoin(up, up.c.user_id == ta.c.user_id))
+             .where(t.c.id.in_(list(task_ids)), t.c.due_date.is_not(None)))
+    found: dict[int, tuple[date, list[tuple[str, str | None]]]] = {}
+    for task_id, due, user_id, tz in conn.execute(query):
+        people = found.setdefault(int(task_id), (date.fromisoformat(due), []))[1]
+        if user_id is not None:
+            people.append((str(user_id), tz))
+    return found
+
+
 def away_dates(conn: Connection, user_ids: Collection[str]) -> dict[str, date]:
     """The away date of each of ``user_ids`` that has one."""
     rows = conn.execute(select(up.c.user_id, up.c.away_until).where(up.c.user_id.in_(list(user_ids)),
