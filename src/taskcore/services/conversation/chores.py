@@ -8,34 +8,28 @@ from dataclasses import replace
 from typing import Any
 
 from taskcore.chat import chore_replies as texts
-from taskcore.chat import replies
 from taskcore.chat.chore_commands import PassTurn, SetNag
 from taskcore.chat.commands import NewTask
 from taskcore.chat.result import Answer, Mention, rejected
 from taskcore.chores.nagging import DEFAULT_EVERY_HOURS
-from taskcore.errors import Conflict, Forbidden, InvalidChoreSetting, NotFound
+from taskcore.errors import InvalidChoreSetting
 from taskcore.gateway.wire import mention_jid
 from taskcore.i18n import _
-from taskcore.services import nagging, tasks, turns
+from taskcore.services import nagging, turns
+from taskcore.services.conversation.on_task import on_task
 from taskcore.services.conversation.turn import Turn
 
 
 def _guarded(turn: Turn, task_id: int, action: Callable[[], Answer]) -> Answer:
-    """Run ``action`` on a task named here (a group names only its own) and turn the errors into short replies."""
-    try:
-        if turn.group_id is not None:
-            task = tasks.get_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id)
-            if task.group_id != turn.group_id:
-                return rejected(replies.not_in_this_group(task_id))
-        return action()
-    except NotFound:
-        return rejected(replies.not_found(task_id))
-    except Conflict:
-        return rejected(replies.already_completed(task_id), task_id)
-    except Forbidden:
-        return rejected(replies.forbidden(task_id), task_id)
-    except InvalidChoreSetting as exc:
-        return rejected(texts.nag_refused(task_id, str(exc)), task_id)
+    """Run ``action`` on a task named here (``on_task``); a nag that cannot be set is a short reply too."""
+
+    def refused_or_done() -> Answer:
+        try:
+            return action()
+        except InvalidChoreSetting as exc:
+            return rejected(texts.nag_refused(task_id, str(exc)), task_id)
+
+    return on_task(turn, task_id, refused_or_done)
 
 
 def set_nag(turn: Turn, cmd: SetNag) -> Answer:

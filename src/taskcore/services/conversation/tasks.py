@@ -26,7 +26,7 @@ from taskcore.chat.commands import (
 from taskcore.chat.result import Answer, Mention, rejected
 from taskcore.chores.texts import points_note
 from taskcore.completion import CompletionMode
-from taskcore.errors import Conflict, Forbidden, InvalidRecurrence, NotFound, ValidationError
+from taskcore.errors import InvalidRecurrence, ValidationError
 from taskcore.i18n import _
 from taskcore.identity import user_jid
 from taskcore.model import Completion, Origin, Task
@@ -38,15 +38,12 @@ from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
 from taskcore.services.conversation.chores import CHORE_COMMANDS, with_nag
 from taskcore.services.conversation.language import set_language
 from taskcore.services.conversation.listing import list_tasks
+from taskcore.services.conversation.on_task import on_task
 from taskcore.services.conversation.quiet import QUIET_COMMANDS
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.conversation.zones import set_zone, show_zone
 from taskcore.services.identities import resolve_mentions
 from taskcore.storage.unit import savepoint
-
-
-class _NotHere(NotFound):
-    """A task that exists but belongs to another chat than the group it was named in."""
 
 
 def new_task(turn: Turn, cmd: NewTask) -> Answer:
@@ -118,34 +115,9 @@ def _assignees(turn: Turn, digits: tuple[str, ...]) -> list[tuple[str, Mention]]
     return people
 
 
-def _visible_here(turn: Turn, task_id: int) -> None:
-    """In a group, only that group's tasks may be named (nothing private is shown there)."""
-    if turn.group_id is None:
-        return
-    task = tasks.get_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id)
-    if task.group_id != turn.group_id:
-        raise _NotHere(f"task {task_id} is not in this group")
-
-
-def _on_task(turn: Turn, task_id: int, action: Callable[[], Any]) -> Answer:
-    """Run a change to one task and turn the domain errors into short replies."""
-    try:
-        _visible_here(turn, task_id)
-        result = action()
-    except _NotHere:
-        return rejected(replies.not_in_this_group(task_id))
-    except NotFound:
-        return rejected(replies.not_found(task_id))
-    except Conflict:
-        return rejected(replies.already_completed(task_id), task_id)
-    except Forbidden:
-        return rejected(replies.forbidden(task_id), task_id)
-    return result if isinstance(result, Answer) else Answer(str(result), task_id=task_id)
-
-
 def complete(turn: Turn, cmd: Complete) -> Answer:
     """/t x: each task completed (or why not), one line each; the check mark on each origin message."""
-    answers = [_on_task(turn, task_id, partial(_complete_one, turn, task_id)) for task_id in cmd.task_ids]
+    answers = [on_task(turn, task_id, partial(_complete_one, turn, task_id)) for task_id in cmd.task_ids]
     reactions = tuple(r for a in answers for r in a.reactions)
     about = answers[0].task_id if len(answers) == 1 else None
     return Answer("\n".join(a.text for a in answers), ok=all(a.ok for a in answers), reactions=reactions,
@@ -184,7 +156,7 @@ def _check(turn: Turn, done: Completion) -> tuple[ReactionRequest, ...]:
 
 def change_task(turn: Turn, task_id: int, change: Callable[[], Task], render: Callable[[Task], str]) -> Answer:
     """Run ``change`` on one task named in this chat and answer with ``render`` of it, or why not."""
-    return _on_task(turn, task_id, lambda: Answer(render(change()), task_id=task_id))
+    return on_task(turn, task_id, lambda: Answer(render(change()), task_id=task_id))
 
 
 def claim(turn: Turn, cmd: Claim) -> Answer:
@@ -195,7 +167,7 @@ def claim(turn: Turn, cmd: Claim) -> Answer:
 
 def unassign(turn: Turn, cmd: Unassign) -> Answer:
     """/t soltar; in a shared task whose remaining parts are all done, that completes it."""
-    return _on_task(turn, cmd.task_id, partial(_unassign, turn, cmd.task_id))
+    return on_task(turn, cmd.task_id, partial(_unassign, turn, cmd.task_id))
 
 
 def _unassign(turn: Turn, task_id: int) -> Answer:
@@ -245,7 +217,7 @@ def stop_series(turn: Turn, cmd: StopSeries) -> Answer:
             turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, recurrence=None)),
             task_id=cmd.task_id)
 
-    return _on_task(turn, cmd.task_id, stop)
+    return on_task(turn, cmd.task_id, stop)
 
 
 def set_reminders(turn: Turn, cmd: SetReminders) -> Answer:
