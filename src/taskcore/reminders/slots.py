@@ -35,6 +35,7 @@ class SavedPreference(NamedTuple):
     quiet_from: str | None = None  # SPEC section 25: quiet hours (HH:MM, both or neither) and the last day away
     quiet_to: str | None = None
     away_until: str | None = None
+    lang: str | None = None  # SPEC section 24: the language the user chose, read with the row
 
 
 class DueReminder(NamedTuple):

@@ -22,11 +22,11 @@ from sqlalchemy import Connection
 from taskcore.access import GatingMode
 from taskcore.gateway.wire import chat_number, send_text_body
 from taskcore.i18n import SOURCE, speaking
+from taskcore.languages import effective_language
 from taskcore.pacing import digest_due
 from taskcore.queue_rules import DIGEST_LABEL, JobKind
 from taskcore.reminders.digest import digest_text, digest_until
 from taskcore.reminders.slots import DueReminder, Plan, Planner, SavedPreference, slot_outcome
-from taskcore.services.languages import languages_of
 from taskcore.services.quiet_tick import held_releases, reachable
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
@@ -97,7 +97,8 @@ def reminder_tick(
                 break
             after = (rows[-1].next_due_at, rows[-1].user_id)
             plans = [planner.plan(row) for row in rows]
-            texts = _digests(conn, mode, reachable(plans), default_language)
+            chosen = {plan.row.user_id: plan.row.lang for plan in plans if plan.row.lang}
+            texts = _digests(conn, mode, reachable(plans), chosen, default_language)
         holds = held_releases(plans, now=now, fallback=zone)
         for first in range(0, len(plans), CHUNK):
             spread = _Spread(now, counts["sent"] + counts["late"], grace_minutes, sends_per_min)
@@ -110,18 +111,18 @@ def reminder_tick(
     return TickResult(sent=counts["sent"], late=counts["late"], skipped=counts["empty"])
 
 
-def _digests(conn: Connection, mode: GatingMode, due: Sequence[DueReminder], default: str) -> dict[str, str | None]:
-    """The digest of each due user in their own today and language (None: nothing to tell), read for all with three
-    statements."""
+def _digests(conn: Connection, mode: GatingMode, due: Sequence[DueReminder], chosen: Mapping[str, str],
+             default: str) -> dict[str, str | None]:
+    """The digest of each due user in their own today and language (``chosen``: the languages read with their rows;
+    None: nothing to tell), read for all with two statements."""
     if not due:
         return {}
     users = [item.user_id for item in due]
     tasks = digest_tasks(conn, users, mode, until=digest_until(max(item.today for item in due)))
     unassigned = unassigned_counts(conn, users, mode)
-    langs = languages_of(conn, users, default)
     texts: dict[str, str | None] = {}
     for item in due:
-        with speaking(langs[item.user_id]):
+        with speaking(effective_language(chosen.get(item.user_id), item.user_id, default)[0]):
             texts[item.user_id] = digest_text(tasks.get(item.user_id, ()), today=item.today,
                                               unassigned=unassigned.get(item.user_id, 0))
     return texts

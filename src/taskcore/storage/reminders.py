@@ -65,7 +65,7 @@ class DigestTask(NamedTuple):
 def _due_statement(*, after: bool) -> Prepared:
     due_at = p.c.next_due_at
     query = select(p.c.user_id, p.c.freq, p.c.time, p.c.tz, due_at, p.c.updated_at, p.c.quiet_from, p.c.quiet_to,
-                   p.c.away_until).where(
+                   p.c.away_until, p.c.lang).where(
         due_at <= bindparam("now", type_=UtcDateTime()))
     keys = ["now", "limit", "skip"]  # an OFFSET bound too: SQLite's compiler adds a literal one to a bound LIMIT
     if after:
