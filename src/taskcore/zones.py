@@ -71,8 +71,8 @@ def parse_time_zone(name: str) -> ZoneInfo:
     """An IANA zone name, any case, surrounding spaces ignored -> its ZoneInfo; InvalidTimeZone otherwise."""
     key = _known_names().get(name.strip().casefold())
     if key is None:
-        raise InvalidTimeZone(f"zona horaria desconocida: «{name.strip()[:60]}»; usa un nombre IANA como "
-                              "America/Bogota o Europe/Madrid", field="tz")
+        raise InvalidTimeZone(_("zona horaria desconocida: «{city}»; escribe una zona como America/Bogota o "
+                                "Europe/Madrid", city=name.strip()[:_SHOWN]), field="tz")
     return ZoneInfo(key)
 
 
@@ -174,8 +174,8 @@ def _unsettled(text: str, several: tuple[str, ...]) -> AmbiguousTimeZone:
     if close:
         message = _("zona horaria desconocida: «{city}»; nombres parecidos: {names}", city=city, names=", ".join(close))
     else:
-        message = _("zona horaria desconocida: «{city}»; usa un nombre IANA como America/Bogota o Europe/Madrid",
-                    city=city)
+        message = _("zona horaria desconocida: «{city}»; escribe una ciudad grande de tu zona (Bogota, Madrid) "
+                    "o una zona como America/Bogota", city=city)
     return AmbiguousTimeZone(message, suggestions=close)
 
 

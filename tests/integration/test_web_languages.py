@@ -94,6 +94,28 @@ async def test_a_problem_is_in_the_english_users_language(web: WebEnv) -> None:
     assert body["errors"][0]["message"].startswith("value not allowed; expected 'off'")
 
 
+@pytest.mark.parametrize(("path", "body", "field", "spanish", "english"), [
+    (PREFS, {"freq": "daily", "quiet": {"from": "22:00", "to": "22:00"}}, "quiet",
+     "las horas de silencio no pueden empezar y acabar a la misma hora",
+     "quiet hours cannot start and end at the same time"),
+    (PREFS, {"freq": "daily", "quiet": {"from": "25:00", "to": "07:00"}}, "quiet.from",
+     "debe ser una hora HH:MM, de 00:00 a 23:59", "must be a time HH:MM, from 00:00 to 23:59"),
+    (PREFS, {"freq": "daily", "tz": "Mars/Olympus"}, "tz",
+     "zona horaria desconocida: «Mars/Olympus»; escribe una zona como America/Bogota o Europe/Madrid",
+     "unknown time zone: «Mars/Olympus»; write a zone like America/New_York or Europe/London"),
+    ("/api/tasks", {"description": "Comprar pan", "group_id": GROUP, "assignees": ME}, "assignees",
+     "debe ser una lista", "must be a list"),
+])
+async def test_each_field_message_is_in_the_users_language(  # noqa: PLR0917 - one row of the table each
+    web: WebEnv, path: str, body: dict[str, Any], field: str, spanish: str, english: str,
+) -> None:
+    """Not only the title and detail: what each field's message says comes from the catalogs too, whether pydantic
+    or taskcore's rules refused it."""
+    for user, expected in ((ME, spanish), (ENGLISH, english)):
+        status, problem = await web.call("POST", path, user=user, json=body)
+        assert (status, problem["errors"]) == (422, [{"field": field, "message": expected}])
+
+
 async def test_a_problem_for_a_visitor_is_in_the_accept_language(web: WebEnv) -> None:
     status, body = await web.call("GET", "/api/me/tasks", user=None, headers={"Accept-Language": "pt-BR"})
     assert status == 401

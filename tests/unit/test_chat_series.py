@@ -142,7 +142,8 @@ class TestZones:
 
     def test_an_unknown_zone_is_rejected_with_the_accepted_form(self, db: Database) -> None:
         assert say(db, "/t zona Marte/Olimpo", group=None) == (
-            "Zona horaria desconocida: «Marte/Olimpo»; usa un nombre IANA como America/Bogota o Europe/Madrid.\n"
+            "Zona horaria desconocida: «Marte/Olimpo»; escribe una ciudad grande de tu zona (Bogota, Madrid) o "
+            "una zona como America/Bogota.\n"
             "Uso: /t zona [<ciudad>|sin]")
 
     def test_manana_means_the_senders_tomorrow(self, db: Database, group: str) -> None:

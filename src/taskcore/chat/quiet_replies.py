@@ -14,20 +14,20 @@ BACK = N_("¡Bienvenido de vuelta! Vuelves a recibir recordatorios y avisos, y e
 def quiet_set(window: QuietHours, zone: str) -> str:
     """/t silencio HH:MM-HH:MM: the window confirmed in the person's zone."""
     return _("Horas de silencio de {start} a {end} (hora de {zone}): lo que te escriba en ese rato te llegará junto "
-             "al terminar.", start=f"{window.start:%H:%M}", end=f"{window.end:%H:%M}", zone=zone)
+             "al terminar.", start=window.start.strftime("%H:%M"), end=window.end.strftime("%H:%M"), zone=zone)
 
 
 def away_set(until: date) -> str:
     """/t ausente <fecha>: away through that date."""
     return _("Fuera hasta el {date} (incluido): no te enviaré recordatorios ni avisos, y los turnos te saltarán.",
-             date=f"{until:%d/%m}")
+             date=until.strftime("%d/%m"))
 
 
 def away_mark(until: date) -> str:
     """What /t ver writes by the name of someone away."""
-    return _(" (fuera hasta {date})", date=f"{until:%d/%m}")
+    return _(" (fuera hasta {date})", date=until.strftime("%d/%m"))
 
 
 def away_past(until: date) -> str:
     """/t ausente with a date already past."""
-    return _("El {date} ya pasó: indica hoy o una fecha futura.", date=f"{until:%d/%m}")
+    return _("El {date} ya pasó: indica hoy o una fecha futura.", date=until.strftime("%d/%m"))

@@ -117,14 +117,14 @@ def zone_shown(zone: UserZone, now: datetime) -> str:
     """/t zona: the sender's zone, where it comes from, and how to change it."""
     return _("Tu zona horaria es {zone} ({source}); allí son las {time}.\n"
              "Para cambiarla: /t zona <ciudad>, p. ej. /t zona Bogota",
-             zone=zone.name, source=_(ZONE_SOURCES[zone.source]), time=f"{now.astimezone(zone.zone):%H:%M}")
+             zone=zone.name, source=_(ZONE_SOURCES[zone.source]), time=now.astimezone(zone.zone).strftime("%H:%M"))
 
 
 def zone_set(zone: UserZone, now: datetime) -> str:
     """/t zona <IANA> or /t zona sin."""
     if zone.source is ZoneSource.USER:
         return _("Tu zona horaria es ahora {zone}; allí son las {time}.", zone=zone.name,
-                 time=f"{now.astimezone(zone.zone):%H:%M}")
+                 time=now.astimezone(zone.zone).strftime("%H:%M"))
     return _("Vuelves a la zona por defecto: {zone} ({source}).", zone=zone.name, source=_(ZONE_SOURCES[zone.source]))
 
 

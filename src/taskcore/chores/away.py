@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from datetime import date
 
 from taskcore.errors import InvalidChoreSetting
+from taskcore.i18n import _
 
 
 def is_away(away_until: date | None, today: date) -> bool:
@@ -20,7 +21,7 @@ def is_away(away_until: date | None, today: date) -> bool:
 def check_away_until(away_until: date, today: date) -> date:
     """The date itself when it is today or later; InvalidChoreSetting (field ``away_until``) when it is past."""
     if away_until < today:
-        raise InvalidChoreSetting("the away date is in the past", field="away_until")
+        raise InvalidChoreSetting(_("la fecha de vuelta ya ha pasado"), field="away_until")
     return away_until
 
 

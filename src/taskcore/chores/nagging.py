@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 from taskcore.chores.clock import require_aware, wall_instant
 from taskcore.chores.quiet import QuietHours, held_until
 from taskcore.errors import InvalidChoreSetting
+from taskcore.i18n import _
 
 MIN_EVERY_HOURS = 1
 MAX_EVERY_HOURS = 168
@@ -40,7 +41,8 @@ class Nag:
     def __post_init__(self) -> None:
         hours = self.every_hours
         if isinstance(hours, bool) or not isinstance(hours, int) or not MIN_EVERY_HOURS <= hours <= MAX_EVERY_HOURS:
-            raise InvalidChoreSetting(f"a nag interval is {MIN_EVERY_HOURS} to {MAX_EVERY_HOURS} hours", field="nag")
+            raise InvalidChoreSetting(_("el intervalo de aviso va de {low} a {high} horas", low=MIN_EVERY_HOURS,
+                                    high=MAX_EVERY_HOURS), field="nag")
 
     @property
     def interval(self) -> timedelta:

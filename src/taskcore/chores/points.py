@@ -20,6 +20,7 @@ from taskcore.chores.clock import require_aware
 from taskcore.chores.rows import CompletionRow
 from taskcore.chores.turns import turn_order_after
 from taskcore.errors import InvalidChoreSetting
+from taskcore.i18n import _
 
 MIN_POINTS = 1
 MAX_POINTS = 10
@@ -38,14 +39,16 @@ def is_points_token(token: str) -> bool:
 def parse_points(token: str) -> int:
     """``!N`` with N from 1 to 10 -> N; InvalidChoreSetting (field ``points``) otherwise."""
     if _POINTS.fullmatch(token) is None:
-        raise InvalidChoreSetting(f"points are !{MIN_POINTS} to !{MAX_POINTS}", field="points")
+        message = _("los puntos van de !{low} a !{high}", low=MIN_POINTS, high=MAX_POINTS)
+        raise InvalidChoreSetting(message, field="points")
     return check_points(int(token[1:]))
 
 
 def check_points(points: object) -> int:
     """An integer from 1 to 10 (``/t puntos``, the API) -> itself; InvalidChoreSetting (field ``points``) otherwise."""
     if isinstance(points, bool) or not isinstance(points, int) or not MIN_POINTS <= points <= MAX_POINTS:
-        raise InvalidChoreSetting(f"points are {MIN_POINTS} to {MAX_POINTS}", field="points")
+        message = _("los puntos van de {low} a {high}", low=MIN_POINTS, high=MAX_POINTS)
+        raise InvalidChoreSetting(message, field="points")
     return points
 
 

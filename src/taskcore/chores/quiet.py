@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from taskcore.chores.clock import local_wall, require_aware, wall_instant
 from taskcore.errors import InvalidChoreSetting
+from taskcore.i18n import _
 
 T = TypeVar("T")
 
@@ -40,9 +41,10 @@ class QuietHours:
     def __post_init__(self) -> None:
         for at in (self.start, self.end):
             if at.tzinfo is not None or at.second or at.microsecond:
-                raise InvalidChoreSetting("quiet hours are whole minutes of local time", field="quiet")
+                raise InvalidChoreSetting(_("las horas de silencio van en minutos enteros"), field="quiet")
         if self.start == self.end:
-            raise InvalidChoreSetting("quiet hours must not start and end at the same time", field="quiet")
+            raise InvalidChoreSetting(_("las horas de silencio no pueden empezar y acabar a la misma hora"),
+                                      field="quiet")
 
     @property
     def crosses_midnight(self) -> bool:
@@ -54,10 +56,10 @@ def parse_quiet(text: str) -> QuietHours:
     """``HH:MM-HH:MM`` -> QuietHours; InvalidChoreSetting (field ``quiet``) otherwise."""
     match = _WINDOW.fullmatch(text)
     if match is None:
-        raise InvalidChoreSetting("quiet hours are HH:MM-HH:MM", field="quiet")
+        raise InvalidChoreSetting(_("las horas de silencio se escriben HH:MM-HH:MM"), field="quiet")
     hours, minutes = [int(match[i]) for i in (1, 3)], [int(match[i]) for i in (2, 4)]
     if max(hours) > 23 or max(minutes) > 59:
-        raise InvalidChoreSetting("quiet hours are times from 00:00 to 23:59", field="quiet")
+        raise InvalidChoreSetting(_("las horas de silencio van de 00:00 a 23:59"), field="quiet")
     return QuietHours(time(hours[0], minutes[0]), time(hours[1], minutes[1]))
 
 

@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 from taskcore.chores.clock import wall_instant
 from taskcore.chores.rows import CompletionRow, OpenRow
 from taskcore.errors import InvalidChoreSetting
+from taskcore.i18n import _
 
 _WEEK = timedelta(days=7)
 _FRIDAY = 4
@@ -66,7 +67,7 @@ def parse_period(word: str | None) -> Period:
     folded = unicodedata.normalize("NFD", word.strip()).casefold()
     period = _PERIOD_WORDS.get("".join(c for c in folded if not unicodedata.combining(c)))
     if period is None:
-        raise InvalidChoreSetting("a summary covers a week or a month", field="period")
+        raise InvalidChoreSetting(_("el resumen es de una semana o de un mes"), field="period")
     return period
 
 

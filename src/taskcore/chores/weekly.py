@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 from taskcore.chores.clock import local_wall, require_aware, wall_instant
 from taskcore.errors import InvalidChoreSetting
+from taskcore.i18n import _
 
 _NAMES = (
     ("lunes", "segunda", "segunda-feira", "monday"),
@@ -55,10 +56,10 @@ def parse_weekly(words: Sequence[str]) -> WeeklyMoment | None:
     if len(folded) == 1 and folded[0] in _OFF:
         return None
     if len(folded) != 2 or folded[0] not in _WEEKDAYS:
-        raise InvalidChoreSetting("a weekly summary takes a weekday and a time: lunes 20:00", field="weekly")
+        raise InvalidChoreSetting(_("el resumen semanal lleva un día y una hora: lunes 20:00"), field="weekly")
     match = _TIME.fullmatch(folded[1])
     if match is None or int(match[1]) > 23 or int(match[2]) > 59:
-        raise InvalidChoreSetting("a weekly summary's time is HH:MM, from 00:00 to 23:59", field="weekly")
+        raise InvalidChoreSetting(_("la hora del resumen semanal es HH:MM, de 00:00 a 23:59"), field="weekly")
     return WeeklyMoment(_WEEKDAYS[folded[0]], time(int(match[1]), int(match[2])))
 
 
@@ -67,7 +68,7 @@ def next_weekly(now: datetime, weekday: int, at: time, zone: ZoneInfo) -> dateti
     if not 0 <= weekday <= 6:
         raise ValueError("weekday is 0 (Monday) to 6 (Sunday)")
     day = local_wall(require_aware(now, "now"), zone).date() - _DAY  # a day early: the gap end may cross midnight
-    for _ in range(9):
+    for _attempt in range(9):
         if day.weekday() == weekday:
             moment = wall_instant(datetime.combine(day, at), zone)
             if moment > now:

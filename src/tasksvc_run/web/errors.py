@@ -29,6 +29,7 @@ from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import FATAL, USER
 from tasksvc_run.problems import problem
 from tasksvc_run.web.language import request_language
+from tasksvc_run.web.models import HHMM
 from tasksvc_run.web.templating import render
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,15 @@ _PYDANTIC_MESSAGES = {
     "int_type": N_("debe ser un número entero"),
     "int_from_float": N_("debe ser un número entero"),
     "model_type": N_("debe ser un objeto JSON"),
+    "dict_type": N_("debe ser un objeto JSON"),
+    "list_type": N_("debe ser una lista"),
+    "bool_type": N_("debe ser true o false"),
+    "bool_parsing": N_("debe ser true o false"),
+    "string_pattern_mismatch": N_("no tiene la forma esperada"),
+    "too_long": N_("tiene demasiados elementos"),
+    "string_too_long": N_("es demasiado largo"),
 }
+_HOUR_PATTERN = N_("debe ser una hora HH:MM, de 00:00 a 23:59")
 INVALID = N_("Hay datos no válidos.")
 
 
@@ -79,6 +88,8 @@ def invalid_fields(exc: pydantic.ValidationError) -> RequestProblem:
 
 def _message(error: Any) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == HHMM:
+        return _(_HOUR_PATTERN)
     if kind in _PYDANTIC_MESSAGES:
         return _(_PYDANTIC_MESSAGES[kind])
     if kind == "value_error":
@@ -89,7 +100,7 @@ def _message(error: Any) -> str:
     if kind in ("greater_than_equal", "less_than_equal"):
         limit = f"{'>=' if kind == 'greater_than_equal' else '<='} {ctx.get('ge', ctx.get('le'))}"
         return _("debe ser {limit}", limit=limit)
-    return str(error["msg"])
+    return _("valor no válido")  # a kind no model here produces today: still a sentence in the person's language
 
 
 def loggable_path(path: str) -> str:
