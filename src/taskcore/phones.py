@@ -21,6 +21,7 @@ def calling_code(digits: str) -> int | None:
     return None
 
 
+@lru_cache(maxsize=4_096)  # a reminder tick asks twice of a user (zone, then language): both in one read chunk
 def valid_number(code: int, national: str) -> bool:
     """Whether ``national`` is a valid number of calling code ``code``."""
     import phonenumbers  # noqa: PLC0415

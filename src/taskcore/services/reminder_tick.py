@@ -122,9 +122,12 @@ def _digests(conn: Connection, mode: GatingMode, due: Sequence[DueReminder], cho
     unassigned = unassigned_counts(conn, users, mode)
     texts: dict[str, str | None] = {}
     for item in due:
+        mine, free = tasks.get(item.user_id, ()), unassigned.get(item.user_id, 0)
+        if not mine and free <= 0:
+            texts[item.user_id] = None  # most users due at a peak: nothing to tell, no language to look up
+            continue
         with speaking(effective_language(chosen.get(item.user_id), item.user_id, default)[0]):
-            texts[item.user_id] = digest_text(tasks.get(item.user_id, ()), today=item.today,
-                                              unassigned=unassigned.get(item.user_id, 0))
+            texts[item.user_id] = digest_text(mine, today=item.today, unassigned=free)
     return texts
 
 
