@@ -25,9 +25,11 @@ MENTIONED = ("111", "222")
 
 @dataclass(frozen=True, slots=True)
 class Say:
-    """A meaning of the tables, written with one of its words in some language."""
+    """A meaning of the tables, written with one of its words in some language (after ``prefix``: ``!`` for a
+    flag such as ``!todos``)."""
 
     meaning: str
+    prefix: str = ""
 
 
 Part = str | Say
@@ -70,7 +72,7 @@ def new_tasks(draw: st.DrawFn) -> Template:
     rule = draw(st.one_of(st.just(()), RULES, RULES))
     due = draw(st.one_of(st.just(()), DATES.map(lambda due: (due,))))
     mentions = tuple(f"@{digits}" for digits in draw(st.lists(st.sampled_from(MENTIONED), max_size=2)))
-    each = draw(st.sampled_from([(), ("!todos",)]))
+    each = draw(st.sampled_from([(), (Say("flag.each", "!"),)]))
     return Template(("/t", Say("task.nueva"), *draw(DESCRIPTIONS), *rule, *due, *mentions, *each), "nueva")
 
 
@@ -129,7 +131,7 @@ def written(draw: st.DrawFn, template: Template, language: str | None) -> str:
     for part in template.parts:
         if isinstance(part, Say):
             table = TABLES[language or draw(st.sampled_from(LANGUAGES))]
-            words.append(draw(st.sampled_from(table[part.meaning])))
+            words.append(part.prefix + draw(st.sampled_from(table[part.meaning])))
         else:
             words.append(part)
     return " ".join(words)

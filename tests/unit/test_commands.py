@@ -154,7 +154,8 @@ def test_d3_a_rejected_date_like_token_rejects_the_whole_command_showing_the_dat
     error = rejection(f"/t nueva comprar pan {bad}")
     assert error.command == "nueva"
     assert error.field == "due_date"
-    assert "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos]" in error.accepted
+    assert "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]" in (
+        error.accepted)
     assert "AAAA-MM-DD, AA-MM-DD" in str(error)
     assert bad in str(error)
 
@@ -211,7 +212,8 @@ def test_a_task_of_only_a_date_and_mentions_is_rejected_for_lack_of_text() -> No
 
 
 def test_nueva_without_text_is_rejected_with_its_usage() -> None:
-    assert rejection("/t nueva").accepted == "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos]"
+    assert rejection("/t nueva").accepted == (
+        "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]")
 
 
 def test_a_description_over_1000_characters_is_rejected() -> None:

@@ -74,14 +74,16 @@ def test_a_reply_word_or_reaction_stands_for_complete_or_claim() -> None:
     assert command_for(ConversationAction.CLAIM, 5) == Claim(5)
 
 
-@pytest.mark.parametrize("token", ["!todos", "!TODOS", "!Todos"])
+@pytest.mark.parametrize("token", ["!todos", "!TODOS", "!Todos", "!all", "!ALL", "!each"])
 def test_todos_outside_quotes_makes_a_task_done_by_each(token: str) -> None:
+    """!todos, or in English !all or !each (SPEC section 24: a command's words from any language)."""
     assert in_reply(f"/t nueva enviar la hoja {token} @346001 mañana") == NewTask(
         "enviar la hoja", date(2026, 11, 23), ("346001",), each=True)
 
 
 def test_todos_inside_quotes_is_text() -> None:
     assert in_reply('/t nueva "avisar !todos" @346001') == NewTask("avisar !todos", None, ("346001",), each=False)
+    assert in_reply('/t new "tell !all" @346001') == NewTask("tell !all", None, ("346001",), each=False)
 
 
 @pytest.mark.parametrize(("word", "mode"), [

@@ -12,7 +12,8 @@ Choices the SPEC leaves open:
 - In a reply to a message linked to a task (``quoted_task``), ``x``, ``tomar``, ``soltar`` and ``modo`` without an
   id, and ``fecha`` with only a date, act on that task; ``editar`` there takes all its words as the new text (a
   leading id equal to the quoted task's is dropped), since ``/t editar 3 huevos`` must not edit task 3.
-- ``!todos`` in ``nueva`` (any case, outside quotes, anywhere) asks for each assignee's part; ``!TODOS`` too.
+- ``!todos`` (in English ``!all`` or ``!each``) in ``nueva`` (any case, outside quotes, anywhere) asks for each
+  assignee's part; ``!TODOS`` too.
 - Admin command names start with ``admin`` (``AdminAllow.name == "admin permitir"``), and so does
   ``CommandSyntaxError.command`` for admin errors: ``error.admin`` lets the bot stay silent for non-admins.
 """

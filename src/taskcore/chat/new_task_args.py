@@ -12,7 +12,6 @@ from taskcore.chat.due_words import is_due_word, refused_phrase, word_date
 from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
-from taskcore.completion import EACH_TOKEN
 from taskcore.date_hints import day_month_guess
 from taskcore.dates import parse_due_date
 from taskcore.errors import InvalidChoreSetting, ValidationError
@@ -28,6 +27,7 @@ _NAME = re.compile(r"@([^\W\d_]+)[,.;:!?]*")  # a typed name (letters only): not
 _CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
 _NOT_PLAIN = re.compile(r'["“”@!]')  # what a chunk needs to be more than a word: quotes, mentions, flags
 _NAG_FLAGS = frozenset(f"!{word}" for word in words_of("task.insistir"))  # !insistir, !nag (SPEC section 25)
+_EACH_FLAGS = frozenset(f"!{word}" for word in words_of("flag.each"))  # !todos, !all, !each
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +114,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
         mention = _MENTION.fullmatch(chunk)
         if quoted is not None:
             parts.append(quoted)
-        elif chunk.casefold() == EACH_TOKEN:
+        elif key(chunk) in _EACH_FLAGS:
             each = True
         elif key(chunk) in _NAG_FLAGS:
             nag = True

@@ -12,7 +12,7 @@ from taskcore.recurrence import ACCEPTED_RULES
 USAGE: dict[str, tuple[str, str]] = {
     "ayuda": (N_("/t ayuda"), N_("/t ayuda")),
     "nueva": (
-        N_("/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos]"),
+        N_("/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]"),
         N_("/t nueva comprar pan mañana @Ana"),
     ),
     "ver": (N_("/t ver"), N_("/t ver")),

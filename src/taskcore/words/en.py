@@ -19,6 +19,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.calendario": ("calendar",),
     "task.idioma": ("language",),
     "task.insistir": ("nag",),
+    "flag.each": ("all", "each"),  # /t nueva !todos: each assignee does their part
     "task.pasar": ("pass",),
     "admin.ayuda": ("help",),
     "admin.grupos": ("groups",),

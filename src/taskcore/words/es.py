@@ -19,6 +19,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.calendario": ("calendario", "cal"),
     "task.idioma": ("idioma",),
     "task.insistir": ("insistir",),
+    "flag.each": ("todos",),  # /t nueva !todos: each assignee does their part
     "task.pasar": ("pasar",),
     "admin.ayuda": ("ayuda",),
     "admin.grupos": ("grupos",),

@@ -19,6 +19,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.calendario": ("calendário",),
     "task.idioma": ("língua", "idioma"),
     "task.insistir": ("insistir",),
+    "flag.each": ("todos",),  # /t nueva !todos: each assignee does their part
     "task.pasar": ("passar",),
     "admin.ayuda": ("ajuda",),
     "admin.grupos": ("grupos",),
