@@ -10,15 +10,16 @@ changed in the catalog), filled in by ``update``.
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -79,12 +80,34 @@ def _po_bytes(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
+# gettext's plural rules, fixed here: Babel derives them from its CLDR release (2.19 gives Spanish three forms), and
+# the compiled bytes must not depend on which Babel made them. Portuguese is Brazil's (one for 0 and 1).
+PLURAL_FORMS = {"es": "nplurals=2; plural=(n != 1);", "pt": "nplurals=2; plural=(n > 1);",
+                "en": "nplurals=2; plural=(n != 1);"}
+
+
+class _Compiled(Catalog):
+    """A catalog as it is compiled: its header without the ``Generated-By`` line and with our plural rule, so a
+    developer's Babel and the pinned one make the same bytes of the same messages."""
+
+    def __iter__(self) -> Iterator[Message]:
+        header, *messages = super().__iter__()
+        lines = [line for line in str(header.string).split("\n")
+                 if not line.startswith(("Generated-By:", "Plural-Forms:"))]
+        header.string = "\n".join([*lines, f"Plural-Forms: {PLURAL_FORMS[str(self.locale)]}"])
+        yield header
+        yield from messages
+
+
 def _mo_bytes(catalog: Catalog) -> bytes:
-    """The compiled catalog, the same bytes whenever it is made (its header carries no clock)."""
-    catalog.project, catalog.version = "tasksvc", "1"
-    catalog.creation_date = catalog.revision_date = _EPOCH
+    """The compiled catalog, the same bytes whenever and with whichever Babel it is made (its header carries no
+    clock and no Babel version)."""
+    compiled = copy.copy(catalog)
+    compiled.__class__ = _Compiled
+    compiled.project, compiled.version = "tasksvc", "1"
+    compiled.creation_date = compiled.revision_date = _EPOCH
     out = io.BytesIO()
-    write_mo(out, catalog, use_fuzzy=False)
+    write_mo(out, compiled, use_fuzzy=False)
     return out.getvalue()
 
 
