@@ -21,9 +21,14 @@ def save_picture(png: bytes, name: str) -> Path | None:
         return None
     PICTURES.mkdir(exist_ok=True)
     target = PICTURES / name
-    if not target.exists() or changed_share(target.read_bytes(), png) > SAME_PICTURE_MAX_CHANGED:
+    if not target.exists() or not same_picture(target.read_bytes(), png):
         target.write_bytes(png)
     return target
+
+
+def same_picture(old: bytes, new: bytes) -> bool:
+    """Whether two PNGs are the same picture: at most SAME_PICTURE_MAX_CHANGED of their pixels differ."""
+    return changed_share(old, new) <= SAME_PICTURE_MAX_CHANGED
 
 
 def changed_share(old: bytes, new: bytes) -> float:

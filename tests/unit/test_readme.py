@@ -14,7 +14,7 @@ import pytest
 from taskcore.chat.sheet import command_sheet
 from taskcore.chat.usage import admin_help_text, help_text
 from tasksvc_run.cli import main
-from tests.pictures import SAME_PICTURE_MAX_CHANGED, changed_share
+from tests.pictures import SAME_PICTURE_MAX_CHANGED, changed_share, same_picture
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -116,6 +116,9 @@ def test_pictures_that_differ_in_a_few_edge_pixels_count_as_the_same_and_others_
     assert changed_share(plain, one_pixel) == 1 / 1000
     assert changed_share(plain, png(40, 25, lambda x, y: bytes([y, x, 7]))) > SAME_PICTURE_MAX_CHANGED
     assert changed_share(plain, png(41, 25, lambda x, y: bytes([x, y, 7]))) == 1.0
+    # the picture tests compare with this, not byte for byte: a kept picture may differ in an edge pixel
+    assert same_picture(plain, one_pixel)
+    assert not same_picture(plain, png(40, 25, lambda x, y: bytes([y, x, 7])))
 
 
 def test_the_readme_says_which_python_is_needed() -> None:
