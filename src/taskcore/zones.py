@@ -6,7 +6,9 @@ Pure rules: names and numbers in, zones out. Choices the SPEC leaves open:
   database lists; anything else (paths, ``localtime``, POSIX strings) is refused.
 - "The country's zone" is the zone phonenumbers' time-zone data gives the number's country calling code, when it
   gives exactly one (+57 Colombia: America/Bogota; +34 Spain lists Madrid and the Canaries, +1 dozens: neither
-  counts). The number must be a valid one for that country, which keeps WhatsApp LIDs (long digit strings that are
+  counts). Names that keep one clock since 1970 are one zone, named as CLDR names the calling code's main country's
+  zone (+44 lists London, Guernsey, Jersey and the Isle of Man: Europe/London; +353: Europe/Dublin; +47:
+  Europe/Oslo). The number must be a valid one for that country, which keeps WhatsApp LIDs (long digit strings that are
   no phone number) on TZ.
 - A city (SPEC section 23) is an IANA name's last part, or a whole name, compared ignoring case, accents and the
   difference between spaces, ``_`` and ``-`` (``sao paulo``, ``Port au Prince``). Names of one city that keep the
@@ -82,7 +84,23 @@ def _calling_code_zone(code: int) -> str | None:
 
     # The country-level list (typed in phonenumbers' stubs): the zones of every number with this calling code.
     zones = timezone._country_level_time_zones_for_number(PhoneNumber(country_code=code))
-    return zones[0] if len(zones) == 1 and zones[0] != _UNKNOWN else None
+    if len(zones) == 1:
+        return zones[0] if zones[0] != _UNKNOWN else None
+    if _UNKNOWN in zones or len({_clock(zone) for zone in zones}) != 1:
+        return None
+    return _country_zone(code, zones)
+
+
+def _country_zone(code: int, zones: tuple[str, ...]) -> str | None:
+    """The name to use for a calling code whose zones keep one clock (+44: Europe/London beside Guernsey, Jersey and
+    the Isle of Man): the calling code's main country's own zone in CLDR, when it keeps that clock."""
+    from babel.core import get_global  # noqa: PLC0415 - CLDR data loads only when needed
+    from phonenumbers import region_code_for_country_code  # noqa: PLC0415
+
+    own = get_global("territory_zones").get(region_code_for_country_code(code), ())
+    if len(own) == 1 and _clock(own[0]) == _clock(zones[0]):
+        return str(own[0])
+    return None
 
 
 @lru_cache(maxsize=16_384)

@@ -36,6 +36,10 @@ def test_anything_else_is_refused_naming_the_field(name: str) -> None:
     ("4915112345678", "Europe/Berlin"),
     ("525512345678", None),  # Mexico lists several zones
     ("34600111111", None),  # Spain: Madrid and the Canaries
+    ("447911123456", "Europe/London"),  # +44 lists London, Guernsey, Jersey, Isle of Man: one clock
+    ("353851234567", "Europe/Dublin"),  # phonenumbers lists London's names for Ireland: Ireland's own, same clock
+    ("4791234567", "Europe/Oslo"),  # Oslo and Longyearbyen
+    ("393123456789", "Europe/Rome"),  # Rome and the Vatican
     ("12125551234", None),  # +1: dozens
     ("5730012", None),  # too short to be a valid Colombian number
     ("198765432100001", None),  # a WhatsApp LID, no phone number
