@@ -88,6 +88,25 @@ async def test_retries_then_success_sends_exactly_once(
     assert value(metrics, "outbound_sent_total", kind="text") == 1
 
 
+async def test_the_watchdog_hears_of_an_accepted_send_before_the_job_reads_sent(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+) -> None:
+    """The echo is due from the gateway's acceptance: anyone who sees the job "sent" (a watchdog tick, a test) finds
+    the watchdog already waiting for its echo."""
+    heard: list[tuple[str | None, str]] = []
+    job = put(db, "34600000001", "hola")
+
+    def on_sent(message_id: str | None) -> None:
+        heard.append((message_id, row(db, job).status))
+
+    worker = QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST, on_sent=on_sent)
+    await run_until_drained(worker, db)
+    assert len(heard) == 1
+    message_id, status_then = heard[0]
+    assert message_id == row(db, job).gateway_message_id
+    assert status_then == "sending"
+
+
 @pytest.mark.parametrize("name", [
     "send_failed_socket_closed_400", "send_failed_whatsapp_rate_limit_400_derived", "unhandled_error_500"])
 async def test_rate_overlimit_and_connection_closed_are_retried(

@@ -217,9 +217,11 @@ class QueueWorker:
             log.exception("outbound: unexpected error while sending", extra={"job": job.id})
             await self._record_failure(job, FailureKind.RETRY, f"{type(exc).__name__}: {exc}")
         else:
-            await self._record_outcome(job, queue.mark_sent, gateway_message_id=message_id)
             if self._on_sent is not None and settled is None:
+                # The echo is due from the gateway's acceptance: the watchdog knows before the job reads "sent"
+                # (else a tick between the two judged a send it had not heard of yet).
                 self._on_sent(message_id)
+            await self._record_outcome(job, queue.mark_sent, gateway_message_id=message_id)
             self.metrics.outbound_sent.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:
                 self.metrics.reactions_sent.labels(emoji=job.label or "other").inc()
