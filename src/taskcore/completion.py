@@ -18,9 +18,6 @@ class CompletionMode(StrEnum):
     EACH = "each"
 
 
-EACH_TOKEN = "!todos"  # noqa: S105 - a chat keyword, not a secret
-"""In ``/t nueva``, outside quotes: the task is done when each assignee has done their part."""
-
 _MODE_WORDS = {word: CompletionMode(said) for word, said in lookup("mode").items()}
 
 

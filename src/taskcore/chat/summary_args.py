@@ -34,7 +34,7 @@ def parse_points_command(args: str, task_id: int) -> SetPoints:
     try:
         return SetPoints(task_id, check_points(int(number)))
     except InvalidChoreSetting as exc:
-        raise usage_error("puntos", _("los puntos van de 1 a 10"), field="points") from exc
+        raise usage_error("puntos", str(exc), field="points") from exc  # check_points's own message
 
 
 def parse_summary(args: str, _ctx: object) -> ShowSummary | SetWeeklySummary:
