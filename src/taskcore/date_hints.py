@@ -3,12 +3,14 @@
 Pure rules: words and ``today`` in, dates out; nothing here refuses or accepts a date (D1-D3 do), it only names the
 date a person most likely meant. Choices the SPEC leaves open:
 
-- Words are compared ignoring case and accents (``text.fold``) and the punctuation around them (``viernes,``).
+- Words are read by the lexicons' readers (``taskcore.words.read``): any case, accents optional, the punctuation
+  around them ignored (``viernes,``).
 - A weekday word may follow ``el``, ``este``, ``próximo`` (``na``, ``no``, ``esta``, ``próxima``; ``on``, ``this``,
   ``next``) or stand alone: the guess is the same, the next such weekday strictly after today (``próximo viernes``
-  on a Thursday is the next day). ``segunda-feira`` reads as ``segunda``.
+  on a Thursday is the next day). Free text is searched for full weekday names only (``mar`` is the sea).
 - A day and month in words is ``1 de diciembre``, ``1º de dezembro``, ``1 December``, ``December 1``, ``1st of
-  December`` (any language's month names: ``setiembre`` too); a year written after it is not read.
+  December``, ``Dec 1``, ``1 dic`` (any language's month names and abbreviations); a year written after it is not
+  read.
 - When a text holds both, the day and month in words wins over a weekday (it names one day; a weekday one in every
   week); within each kind the first in the text wins.
 - A day and month that never exists (``31/04``) guesses nothing; ``29/02`` is the next leap year's.
@@ -17,13 +19,12 @@ date a person most likely meant. Choices the SPEC leaves open:
 from __future__ import annotations
 
 import enum
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import MAXYEAR, date, timedelta
 
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
-from taskcore.text import fold
+from taskcore.words.read import day_month, day_months, weekday
 
 __all__ = ["AHEAD_LIMIT_DAYS", "When", "day_month_guess", "day_month_words_guess", "looks_wrong", "suggestion",
            "weekday_guess", "when_mark"]
@@ -31,24 +32,7 @@ __all__ = ["AHEAD_LIMIT_DAYS", "When", "day_month_guess", "day_month_words_guess
 AHEAD_LIMIT_DAYS = 365
 """A due date further ahead than this many days looks wrong."""
 
-_DAY_MONTH = re.compile(r"([0-9]{1,2})[/-]([0-9]{1,2})")
-_DAY = re.compile(r"([0-9]{1,2})(?:st|nd|rd|th|o)?")
-_EDGES = re.compile(r"^\W+|\W+$")
-_OF = frozenset({"de", "of"})
 _LEAP_CYCLE = 9  # years to look ahead: 29/02 comes back within eight (2096, then 2104)
-
-
-def _table(rows: Sequence[str], first: int) -> dict[str, int]:
-    return {word: first + index for row in rows for index, word in enumerate(row.split())}
-
-
-_WEEKDAYS = _table(("lunes martes miercoles jueves viernes sabado domingo",
-                    "segunda terca quarta quinta sexta sabado domingo",
-                    "monday tuesday wednesday thursday friday saturday sunday"), 0)
-_MONTHS = _table(("enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
-                  "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro",
-                  "january february march april may june july august september october november december"), 1)
-_MONTHS["setiembre"] = 9
 
 
 class When(enum.StrEnum):
@@ -88,56 +72,35 @@ def _next_day_month(day: int, month: int, today: date) -> date | None:
 
 
 def day_month_guess(token: str, today: date) -> date | None:
-    """The date a ``31/12``, ``31-12`` or ``5/3`` token most likely means (day first): the next on or after today."""
-    match = _DAY_MONTH.fullmatch(token.strip())
-    if match is None:
+    """The date a ``31/12``, ``31-12`` or ``5/3`` token most likely means (day first): the next on or after today;
+    with a year (``30/11/2026``), that day."""
+    written = day_month(token)
+    if written is None:
         return None
-    return _next_day_month(int(match.group(1)), int(match.group(2)), today)
-
-
-def _plain(word: str) -> str:
-    return _EDGES.sub("", fold(word))
-
-
-def _weekday(word: str) -> int | None:
-    return _WEEKDAYS.get(_plain(word).removesuffix("-feira"))
+    if written.year is not None:  # 30/11/2026: that very day, when it is one
+        try:
+            return date(written.year, written.month, written.day)
+        except ValueError:
+            return None
+    return _next_day_month(written.day, written.month, today)
 
 
 def weekday_guess(words: Sequence[str], today: date) -> date | None:
     """The next date strictly after today on the first weekday the words name (``el viernes``, ``segunda``)."""
     for word in words:
-        weekday = _weekday(word)
-        if weekday is not None:
+        day = weekday(word, short=False)
+        if day is not None:
             try:
-                return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+                return today + timedelta(days=(day - today.weekday() - 1) % 7 + 1)
             except OverflowError:  # the last days of the calendar
                 return None
     return None
 
 
-def _day(word: str | None) -> int | None:
-    match = None if word is None else _DAY.fullmatch(word)
-    return None if match is None else int(match.group(1))
-
-
-def _day_months(plain: list[str]) -> Iterator[tuple[int, int]]:
-    """Every (day, month) written around a month name: ``1 de diciembre``, ``1st of December``, ``December 1``."""
-    for at, word in enumerate(plain):
-        month = _MONTHS.get(word)
-        if month is None:
-            continue
-        before = plain[at - 1] if at >= 1 else None
-        if before in _OF and at >= 2:
-            before = plain[at - 2]
-        for day in (_day(before), _day(plain[at + 1] if at + 1 < len(plain) else None)):
-            if day is not None:
-                yield day, month
-
-
 def day_month_words_guess(words: Sequence[str], today: date) -> date | None:
     """The next date on or after today with the first day and month the words name (``1 de diciembre``)."""
-    for day, month in _day_months([_plain(word) for word in words]):
-        guess = _next_day_month(day, month, today)
+    for written in day_months(words):
+        guess = _next_day_month(written.day, written.month, today)
         if guess is not None:
             return guess
     return None

@@ -13,22 +13,16 @@ Choices the SPEC leaves open:
 
 from __future__ import annotations
 
-import unicodedata
 from enum import StrEnum
 from functools import lru_cache
 
 from taskcore.errors import ValidationError
 from taskcore.i18n import LANGUAGES, N_, _
 from taskcore.phones import phone_region
+from taskcore.words import meaning
 
 __all__ = ["LANGUAGES", "LanguageSource", "effective_language", "parse_language", "phone_language"]
 
-_NAMES = {
-    "es": ("es", "español", "espanol", "castellano", "spanish", "espanhol"),
-    "pt": ("pt", "pt-br", "português", "portugues", "portuguese", "portugués", "brasileiro"),
-    "en": ("en", "english", "inglés", "ingles", "inglês", "ingles"),
-}
-_BY_NAME = {unicodedata.normalize("NFC", name).casefold(): code for code, names in _NAMES.items() for name in names}
 LANGUAGE_NAMES = {"es": N_("español"), "pt": N_("portugués"), "en": N_("inglés")}
 """Each language's name as the catalogs write it for the reader."""
 
@@ -47,7 +41,7 @@ class InvalidLanguage(ValidationError):
 
 def parse_language(word: str) -> str:
     """A language code or name -> its code (``es``, ``pt`` or ``en``); InvalidLanguage otherwise."""
-    code = _BY_NAME.get(unicodedata.normalize("NFC", word.strip()).casefold())
+    code = meaning("lang", word.strip())
     if code is None:
         raise InvalidLanguage(_("Idioma no disponible: «{word}». Elige es, pt o en.", word=word.strip()[:40]),
                               field="lang")

@@ -71,9 +71,13 @@ def test_a_second_date_word_in_another_language_rejects_the_command_as_a_second_
     assert refusal("/t nueva pan hoy tomorrow").field == "due_date"
 
 
-def test_the_public_date_reader_stays_the_seeds_spanish_one() -> None:
+def test_the_public_date_reader_reads_every_language_s_date_words_as_the_chat_does() -> None:
     assert parse_due_date("mañana", today=TODAY) == TOMORROW
-    for word in ("tomorrow", "amanhã", "hoje", "today", "pasado mañana"):
+    for word in ("tomorrow", "amanhã", "Amanha"):
+        assert parse_due_date(word, today=TODAY) == TOMORROW
+    for word in ("hoje", "today", "HOY"):
+        assert parse_due_date(word, today=TODAY) == TODAY
+    for word in ("pasado mañana", "day after tomorrow", "depois de amanhã", "ayer"):
         with pytest.raises(InvalidDate):
             parse_due_date(word, today=TODAY)
 

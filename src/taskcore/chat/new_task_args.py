@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, timedelta
 
 from taskcore.chat.commands import NewTask
-from taskcore.chat.due_words import is_due_word, refused_phrase, word_date
 from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
 from taskcore.date_hints import day_month_guess
-from taskcore.dates import parse_due_date
 from taskcore.errors import InvalidChoreSetting, ValidationError
 from taskcore.i18n import _
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
-from taskcore.words import join_phrases, key, phrase_at, words_of
+from taskcore.words import join_phrases, key, meaning, phrase_at, words_of
+from taskcore.words.read import due_date as read_due_date
+from taskcore.words.read import is_date_like as is_due_word
 
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
 
@@ -47,29 +47,31 @@ def shown(token: str) -> str:
 
 def due_date(token: str, name: str, today: date, *, task_id: int | None = None) -> date:
     """A due date of command ``name`` (a date word of any language too), or its usage error naming the date
-    forms."""
-    named = word_date(token, today)
-    if named is not None:
-        return named
-    refusal = refused_phrase(token, today, name, task_id)
-    if refusal is not None:
-        raise _error(name, refusal, field="due_date", dates=True)
+    forms; ``pasado mañana`` (and its kin) is refused naming the date it means and the command that sets it."""
     try:
-        return parse_due_date(token, today=today)
+        return read_due_date(token, today=today)
     except ValidationError as exc:
         raise _error(name, _refused(token, name, today, task_id), field="due_date", dates=True) from exc
+
+
+def _fix(name: str, day: date, task_id: int | None) -> str:
+    """The command that sets ``day`` with command ``name``."""
+    return f"/t fecha {task_id} {day.isoformat()}" if name == "fecha" else _("/t nueva <texto> {date}",
+                                                                            date=day.isoformat())
 
 
 def _refused(token: str, name: str, today: date, task_id: int | None) -> str:
     """Why a date is refused; a day and month (``31/12``) also names the date it most likely means and the command
     that sets it (SPEC section 23)."""
+    if meaning("date", token) == "after_tomorrow":
+        day = today + timedelta(days=2)
+        return _("«{words}» no es una fecha que acepte; si querías el {date}: {command}",
+                 words=" ".join(token.split()), date=day.isoformat(), command=_fix(name, day, task_id))
     guess = day_month_guess(token, today)
     if guess is None:
         return _("fecha no válida: {word}", word=shown(token))
-    fix = f"/t fecha {task_id} {guess.isoformat()}" if name == "fecha" else _("/t nueva <texto> {date}",
-                                                                             date=guess.isoformat())
     return _("fecha no válida: {word}; si querías el {date}: {command}", word=shown(token), date=guess.isoformat(),
-             command=fix)
+             command=_fix(name, guess, task_id))
 
 
 def description(text: str, name: str) -> str:

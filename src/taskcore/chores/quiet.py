@@ -3,7 +3,8 @@ what falls due inside it is held and goes out, merged into one bundle per person
 
 Choices the SPEC leaves open:
 
-- ``HH:MM-HH:MM`` (``H:MM`` too, spaces around the dash allowed); the start is inside the window, the end is not, so
+- Any time range the lexicons read (``taskcore.words.read``: ``22:00-07:30``, ``23h-7h``, ``23:00 a 7:30``, ``10pm
+  to 7am``, ``23h até 7h``); the start is inside the window, the end is not, so
   ``22:00-07:30`` is quiet from 22:00 up to 07:29:59. A window may cross midnight; an empty one (start == end) is
   refused rather than read as "all day".
 - The release is the window's end in the person's wall time: a skipped end (spring forward) is the end of the gap;
@@ -14,7 +15,6 @@ Choices the SPEC leaves open:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
@@ -24,10 +24,10 @@ from zoneinfo import ZoneInfo
 from taskcore.chores.clock import local_wall, require_aware, wall_instant
 from taskcore.errors import InvalidChoreSetting
 from taskcore.i18n import _
+from taskcore.words.read import time_range
 
 T = TypeVar("T")
 
-_WINDOW = re.compile(r"\s*([0-9]{1,2}):([0-9]{2})\s*[-\u2013]\s*([0-9]{1,2}):([0-9]{2})\s*")
 _DAY = timedelta(days=1)
 
 
@@ -53,14 +53,12 @@ class QuietHours:
 
 
 def parse_quiet(text: str) -> QuietHours:
-    """``HH:MM-HH:MM`` -> QuietHours; InvalidChoreSetting (field ``quiet``) otherwise."""
-    match = _WINDOW.fullmatch(text)
-    if match is None:
+    """A time range (``HH:MM-HH:MM``, ``23h-7h``...) -> QuietHours; InvalidChoreSetting (field ``quiet``)
+    otherwise."""
+    found = time_range(text)
+    if found is None:
         raise InvalidChoreSetting(_("las horas de silencio se escriben HH:MM-HH:MM"), field="quiet")
-    hours, minutes = [int(match[i]) for i in (1, 3)], [int(match[i]) for i in (2, 4)]
-    if max(hours) > 23 or max(minutes) > 59:
-        raise InvalidChoreSetting(_("las horas de silencio van de 00:00 a 23:59"), field="quiet")
-    return QuietHours(time(hours[0], minutes[0]), time(hours[1], minutes[1]))
+    return QuietHours(*found)
 
 
 def format_quiet(window: QuietHours) -> str:

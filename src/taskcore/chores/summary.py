@@ -14,7 +14,6 @@ Choices the SPEC leaves open:
 from __future__ import annotations
 
 import enum
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -24,6 +23,7 @@ from taskcore.chores.clock import wall_instant
 from taskcore.chores.rows import CompletionRow, OpenRow
 from taskcore.errors import InvalidChoreSetting
 from taskcore.i18n import _
+from taskcore.words.read import period as period_word
 
 _WEEK = timedelta(days=7)
 _FRIDAY = 4
@@ -34,12 +34,6 @@ class Period(enum.StrEnum):
 
     WEEK = "week"
     MONTH = "month"
-
-
-_PERIOD_WORDS = {
-    **dict.fromkeys(("semana", "week"), Period.WEEK),
-    **dict.fromkeys(("mes", "month"), Period.MONTH),  # pt "mês" reads as "mes" once its accent is dropped
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +58,10 @@ def parse_period(word: str | None) -> Period:
     """``semana``/``week`` or ``mes``/``mês``/``month`` (any case, accents optional); None is the week."""
     if word is None:
         return Period.WEEK
-    folded = unicodedata.normalize("NFD", word.strip()).casefold()
-    period = _PERIOD_WORDS.get("".join(c for c in folded if not unicodedata.combining(c)))
-    if period is None:
+    said = period_word(word)
+    if said is None:
         raise InvalidChoreSetting(_("el resumen es de una semana o de un mes"), field="period")
-    return period
+    return Period(said)
 
 
 def period_span(period: Period, today: date) -> Span:

@@ -2,17 +2,15 @@
 
 Choices the SPEC leaves open:
 
-- Weekday names in Spanish (``lunes`` … ``domingo``), Portuguese (``segunda`` … ``domingo``, also ``segunda-feira``)
-  and English (``monday`` … ``sunday``), any case, accents optional; the time is ``H:MM`` or ``HH:MM``, 24-hour.
-  ``no``, ``off`` or ``não`` alone stop it.
+- The day and the time are read by the lexicons' readers (``taskcore.words.read``): a weekday's name or abbreviation
+  in any language (``lunes``, ``segunda feira``, ``sun``), a time as people write it (``20:00``, ``20h``, ``8pm``).
+  An off word of the reminders (``no``, ``off``, ``não``) alone stops it.
 - A local time the clock skips that week (spring forward) posts at the end of the gap; a repeated one (fall back)
   posts at its first pass, once.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
@@ -21,19 +19,9 @@ from zoneinfo import ZoneInfo
 from taskcore.chores.clock import local_wall, require_aware, wall_instant
 from taskcore.errors import InvalidChoreSetting
 from taskcore.i18n import _
+from taskcore.words import join_phrases, meaning
+from taskcore.words.read import time_of_day, weekday
 
-_NAMES = (
-    ("lunes", "segunda", "segunda-feira", "monday"),
-    ("martes", "terca", "terca-feira", "tuesday"),
-    ("miercoles", "quarta", "quarta-feira", "wednesday"),
-    ("jueves", "quinta", "quinta-feira", "thursday"),
-    ("viernes", "sexta", "sexta-feira", "friday"),
-    ("sabado", "saturday"),
-    ("domingo", "sunday"),
-)
-_WEEKDAYS = {name: day for day, names in enumerate(_NAMES) for name in names}
-_OFF = frozenset({"no", "off", "nao"})
-_TIME = re.compile(r"([0-9]{1,2}):([0-9]{2})")
 _DAY = timedelta(days=1)
 
 
@@ -45,22 +33,18 @@ class WeeklyMoment:
     at: time
 
 
-def _folded(word: str) -> str:
-    decomposed = unicodedata.normalize("NFD", word.strip())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
 def parse_weekly(words: Sequence[str]) -> WeeklyMoment | None:
     """``<día> HH:MM`` -> WeeklyMoment; ``no`` -> None (stop); InvalidChoreSetting (field ``weekly``) otherwise."""
-    folded = [_folded(word) for word in words]
-    if len(folded) == 1 and folded[0] in _OFF:
+    joined = join_phrases(words, "weekday")
+    if len(joined) == 1 and meaning("freq", joined[0]) == "off":
         return None
-    if len(folded) != 2 or folded[0] not in _WEEKDAYS:
+    day = weekday(joined[0]) if joined else None
+    if day is None or len(joined) < 2:
         raise InvalidChoreSetting(_("el resumen semanal lleva un día y una hora: lunes 20:00"), field="weekly")
-    match = _TIME.fullmatch(folded[1])
-    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+    at = time_of_day(" ".join(joined[1:]))
+    if at is None:
         raise InvalidChoreSetting(_("la hora del resumen semanal es HH:MM, de 00:00 a 23:59"), field="weekly")
-    return WeeklyMoment(_WEEKDAYS[folded[0]], time(int(match[1]), int(match[2])))
+    return WeeklyMoment(day, at)
 
 
 def next_weekly(now: datetime, weekday: int, at: time, zone: ZoneInfo) -> datetime:

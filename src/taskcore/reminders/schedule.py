@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import enum
-import re
-import unicodedata
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as clock_time
 from functools import lru_cache
@@ -13,10 +11,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from taskcore.chores.clock import wall_instant
 from taskcore.errors import InvalidFreq, InvalidTime
 from taskcore.i18n import N_, _
+from taskcore.words import meaning
+from taskcore.words.read import time_of_day
 
 DEFAULT_TIME = "08:30"
 
-_TIME = re.compile(r"([0-9]{1,2}):([0-9]{1,2})")
 _MINUTE = timedelta(minutes=1)
 _DAY = timedelta(days=1)
 _WEEK_AND_A_DAY = 10
@@ -31,20 +30,6 @@ class ReminderFreq(enum.StrEnum):
     WEEKDAYS = "weekdays"
 
 
-_FREQ_WORDS: dict[str, ReminderFreq] = {
-    "off": ReminderFreq.OFF,
-    "apagado": ReminderFreq.OFF,
-    "no": ReminderFreq.OFF,
-    "daily": ReminderFreq.DAILY,
-    "diario": ReminderFreq.DAILY,
-    "diário": ReminderFreq.DAILY,  # SPEC section 24: the Portuguese words too
-    "weekdays": ReminderFreq.WEEKDAYS,
-    "laborables": ReminderFreq.WEEKDAYS,
-    "dias úteis": ReminderFreq.WEEKDAYS,
-    "dias uteis": ReminderFreq.WEEKDAYS,
-    "weekly": ReminderFreq.WEEKLY,
-    "semanal": ReminderFreq.WEEKLY,
-}
 ACCEPTED_FREQS = N_("off, diario, laborables o semanal (también daily, weekdays, weekly)")
 """The frequencies accepted, marked: ``_(ACCEPTED_FREQS)`` where it is shown."""
 
@@ -58,21 +43,21 @@ _WEEKDAYS: dict[ReminderFreq, frozenset[int]] = {
 
 def parse_freq(value: str) -> ReminderFreq:
     """Read a frequency in English or in the Spanish or Portuguese chat words; raise InvalidFreq otherwise."""
-    word = unicodedata.normalize("NFC", value.strip()).casefold()
-    freq = _FREQ_WORDS.get(word)
-    if freq is None:
+    said = meaning("freq", value.strip())
+    if said is None:
         raise InvalidFreq(_("frecuencia no válida: {value}; usa {accepted}", value=repr(value.strip()),
                             accepted=_(ACCEPTED_FREQS)), field="freq")
-    return freq
+    return ReminderFreq(said)
 
 
 def normalize_reminder_time(value: str) -> str:
-    """``H:M`` or ``HH:MM`` on a 24-hour clock -> ``HH:MM``; raise InvalidTime otherwise."""
-    match = _TIME.fullmatch(value.strip())
-    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+    """A time of day as people write it (``8:30``, ``8:5``, ``8h30``, ``8pm``: ``taskcore.words.read``) ->
+    ``HH:MM``; raise InvalidTime otherwise."""
+    at = time_of_day(value)
+    if at is None:
         raise InvalidTime(_("hora no válida: {value}; usa HH:MM, de 00:00 a 23:59", value=repr(value.strip())),
                           field="time")
-    return f"{int(match[1]):02d}:{int(match[2]):02d}"
+    return f"{at:%H:%M}"
 
 
 def reminder_due_slot(

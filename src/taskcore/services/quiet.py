@@ -95,7 +95,7 @@ def _release_batch(conn: Connection, now: datetime, max_attempts: int, default: 
     rows = q.due_held(conn, now=now, limit=RELEASE_BATCH)
     taken = q.take_held(conn, [row.id for row in rows])
     mine = [row for row in rows if row.id in taken]
-    bundles = merge_held(HeldMessage(row.user_id, row.held_at, row) for row in mine)
+    bundles = merge_held(HeldMessage(row.user_id, row.held_at, row) for row in sorted(mine, key=lambda row: row.id))
     langs = languages_of(conn, [bundle.user_id for bundle in bundles], default)
     queued = sum(_queue_bundle(conn, bundle, langs[bundle.user_id], now, max_attempts) for bundle in bundles)
     return queued, len(rows) == RELEASE_BATCH

@@ -10,16 +10,18 @@ A meaning is ``<kind>.<name>``; within a kind no word may mean two things (check
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 
 from taskcore.words import en, es, pt
 
-__all__ = ["KINDS", "TABLES", "join_phrases", "key", "lookup", "meaning", "phrase_at", "phrase_lengths", "words_of"]
+__all__ = ["KINDS", "TABLES", "add_language", "join_phrases", "key", "lookup", "meaning", "phrase_at",
+           "phrase_lengths", "plain", "words_of"]
 
-TABLES: Mapping[str, Mapping[str, tuple[str, ...]]] = {"es": es.WORDS, "pt": pt.WORDS, "en": en.WORDS}
-"""Each language's table: meaning -> its words."""
+TABLES: dict[str, Mapping[str, tuple[str, ...]]] = {"es": es.WORDS, "pt": pt.WORDS, "en": en.WORDS}
+"""Each language's table: meaning -> its words. A language is one lexicon file and one line here."""
 
 
 def key(text: str) -> str:
@@ -41,6 +43,16 @@ def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFD", text)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
+
+
+_EDGES = re.compile(r"^[^\w@#/+✅✋]+|[^\w✅✋]+$")
+
+
+def plain(text: str) -> str:
+    """A word as a person may write it alone, read as ``key`` reads it once the punctuation and emoji around it are
+    dropped (``¡Listo!``, ``Done.``, ``«hecho»``); text that is only punctuation keeps it."""
+    bare = _EDGES.sub("", text.strip())
+    return key(bare) if bare else key(text)
 
 
 def lookup(kind: str) -> Mapping[str, str]:
@@ -114,7 +126,27 @@ def join_phrases(words: Sequence[str], *kinds: str) -> list[str]:
     return joined
 
 
-KINDS = frozenset(name.partition(".")[0] for table in TABLES.values() for name in table)
+def add_language(code: str, table: Mapping[str, tuple[str, ...]]) -> None:
+    """Read ``table`` as the lexicon of language ``code`` too (a new language's one line, or a test's toy one);
+    ValueError, and nothing added, when one of its words would mean two things."""
+    TABLES[code] = table
+    _LOOKUPS.clear()
+    for cached in (words_of, phrase_lengths, _phrase_starts):
+        cached.cache_clear()
+    try:
+        _check()
+    except ValueError:
+        del TABLES[code]
+        _LOOKUPS.clear()
+        raise
+
+
+def _check() -> frozenset[str]:
+    kinds = frozenset(name.partition(".")[0] for table in TABLES.values() for name in table)
+    for kind in kinds:  # built now, so a word that would mean two things stops the import
+        lookup(kind)
+    return kinds
+
+
+KINDS = _check()
 """Every kind of word the tables hold (``task``, ``freq``, ``weekday``...)."""
-for _kind in KINDS:  # built now, so a word that would mean two things stops the import
-    lookup(_kind)

@@ -61,4 +61,19 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.ausente": ("away",),
     "task.vuelvo": ("back",),
     "quiet.off": ("no", "off"),
+    **{f"weekday_short.{n}": words for n, words in enumerate(
+        (("mon",), ("tue", "tues"), ("wed",), ("thu", "thur", "thurs"), ("fri",), ("sat",), ("sun",)))},
+    **{f"month_short.{n}": words for n, words in enumerate(
+        (("jan",), ("feb",), ("mar",), ("apr",), ("may",), ("jun",), ("jul",), ("aug",), ("sep", "sept"),
+         ("oct",), ("nov",), ("dec",)), start=1)},
+    "of.of": ("of",),  # 1st of December
+    "period.week": ("week",),
+    "period.month": ("month",),
+    "range.to": ("to", "till", "until", "-", "–"),  # 10pm to 7am
+    "clock.hour": ("h",),
+    "clock.am": ("am", "a.m."),
+    "clock.pm": ("pm", "p.m."),
+    "lang.es": ("es", "spanish"),
+    "lang.pt": ("pt", "pt-br", "portuguese"),
+    "lang.en": ("en", "english"),
 }

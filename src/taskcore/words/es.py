@@ -58,6 +58,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{f"month.{n}": (name,) for n, name in enumerate(
         ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
          "noviembre", "diciembre"), start=1)},
+    "month.9": ("septiembre", "setiembre"),
     "reply.complete": ("x", "hecho", "listo", "✅"),
     "reply.claim": ("yo", "tomo", "✋"),
     "task.puntos": ("puntos",),
@@ -66,4 +67,24 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.ausente": ("ausente",),
     "task.vuelvo": ("vuelvo",),
     "quiet.off": ("no", "sin"),
+    "weekday_short.0": ("lun",),
+    "weekday_short.1": ("mar",),
+    "weekday_short.2": ("mié",),
+    "weekday_short.3": ("jue",),
+    "weekday_short.4": ("vie",),
+    "weekday_short.5": ("sáb",),
+    "weekday_short.6": ("dom",),
+    **{f"month_short.{n}": words for n, words in enumerate(
+        (("ene",), ("feb",), ("mar",), ("abr",), ("may",), ("jun",), ("jul",), ("ago",), ("sep", "sept", "set"),
+         ("oct",), ("nov",), ("dic",)), start=1)},
+    "of.of": ("de",),  # 1 de diciembre
+    "period.week": ("semana",),
+    "period.month": ("mes",),
+    "range.to": ("a", "hasta", "-", "–"),  # 23:00 a 7:30, 23h-7h
+    "clock.hour": ("h",),  # 23h, 23h30
+    "clock.am": ("am", "a.m.", "a. m."),
+    "clock.pm": ("pm", "p.m.", "p. m."),
+    "lang.es": ("es", "español", "castellano"),
+    "lang.pt": ("pt", "pt-br", "portugués", "brasileño"),
+    "lang.en": ("en", "inglés"),
 }

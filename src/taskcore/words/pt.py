@@ -64,4 +64,23 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.ausente": ("fora",),
     "task.vuelvo": ("voltei",),
     "quiet.off": ("não",),
+    "weekday_short.0": ("seg",),
+    "weekday_short.1": ("ter",),
+    "weekday_short.2": ("qua",),
+    "weekday_short.3": ("qui",),
+    "weekday_short.4": ("sex",),
+    "weekday_short.5": ("sáb",),
+    "weekday_short.6": ("dom",),
+    **{f"month_short.{n}": (name,) for n, name in enumerate(
+        ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"), start=1)},
+    "of.of": ("de",),  # 1º de dezembro
+    "period.week": ("semana",),
+    "period.month": ("mês",),
+    "range.to": ("a", "até", "às", "-", "–"),  # 23h até 7h
+    "clock.hour": ("h",),
+    "clock.am": ("am", "a.m."),
+    "clock.pm": ("pm", "p.m."),
+    "lang.es": ("es", "espanhol"),
+    "lang.pt": ("pt", "pt-br", "português", "brasileiro"),
+    "lang.en": ("en", "inglês"),
 }

@@ -1,0 +1,189 @@
+"""One reader per kind of thing people write (SPEC section 29): a date, a time of day, a time range, a weekday, a day
+and month, a period. Each reads the words of every language's lexicon (``taskcore.words``) through its one
+normaliser, and nothing else in the product parses these kinds.
+
+Choices the SPEC leaves open:
+
+- A due date (seed D1-D3) is ``YYYY-MM-DD``, ``YY-MM-DD`` (20YY) or a date word of any language (``hoy``,
+  ``amanhã``, ``tomorrow``); ``pasado mañana`` and its kin are date words the chat refuses, naming the date.
+- A time of day is ``8:30``, ``8:5`` (08:05), ``8h``, ``8h30``, ``8pm``, ``8:30 pm``, ``8 p.m.`` (12am is midnight,
+  12pm noon); an hour alone (``8``) is not a time. A range is two times joined by a range word of any language
+  (``a``, ``até``, ``to``...) or a dash, with or without spaces (``23h-7h``, ``10pm to 7am``).
+- A weekday is a full name (``miércoles``, ``segunda-feira``, ``friday``) or, where a weekday is expected, an
+  abbreviation (``mié``, ``seg``, ``fri``); free text is searched for full names only (``ir al mar`` names no day).
+- A day and month is numeric, day first (``30/11``, ``30-11``, ``30/11/2026``), or in words around a month name or
+  abbreviation (``1 de diciembre``, ``1º de dezembro``, ``Dec 1``, ``1st of December``, ``1 dic``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, time, timedelta
+
+from taskcore.errors import InvalidDate
+from taskcore.i18n import N_, _
+from taskcore.words import key, lookup, meaning, plain
+
+__all__ = ["ACCEPTED_DATES", "DayMonth", "date_word", "day_month", "day_months", "due_date", "is_date_like",
+           "iso_date", "month", "period", "time_of_day", "time_range", "weekday"]
+
+ACCEPTED_DATES = N_("AAAA-MM-DD, AA-MM-DD, hoy o mañana")
+"""The date forms D1-D3 accept, marked: ``_(ACCEPTED_DATES)`` where it is shown."""
+
+_NUMERIC_DATE = re.compile(r"([0-9]{4}|[0-9]{2})-([0-9]{2})-([0-9]{2})")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_DATE_LIKE = re.compile(r"[0-9]{1,4}(?:[-/.][0-9]{1,4}){1,2}")
+_DAY_MONTH = re.compile(r"([0-9]{1,2})[/.-]([0-9]{1,2})(?:[/.-]([0-9]{4}))?")
+_ORDINAL = re.compile(r"([0-9]{1,2})(?:st|nd|rd|th|º|ª|o)?")
+_OFFSETS = {"today": 0, "tomorrow": 1, "after_tomorrow": 2}
+
+
+def weekday(word: str, *, short: bool = True) -> int | None:
+    """Monday 0 to Sunday 6 for a weekday's name in any language (``short``: its abbreviations too), else None."""
+    said = meaning("weekday", plain(word))
+    if said is None and short:
+        said = meaning("weekday_short", plain(word))
+    return None if said is None else int(said)
+
+
+def month(word: str, *, short: bool = True) -> int | None:
+    """1 to 12 for a month's name in any language (``short``: its abbreviations too), else None."""
+    said = meaning("month", plain(word))
+    if said is None and short:
+        said = meaning("month_short", plain(word))
+    return None if said is None else int(said)
+
+
+def period(word: str) -> str | None:
+    """``week`` or ``month`` for a period's word in any language (``semana``, ``mês``, ``month``), else None."""
+    return meaning("period", plain(word))
+
+
+def date_word(token: str, today: date) -> date | None:
+    """The day a date word names (``hoy``, ``amanhã``, ``day after tomorrow``...), None for any other token."""
+    offset = _OFFSETS.get(meaning("date", token) or "")
+    return None if offset is None else today + timedelta(days=offset)
+
+
+def is_date_like(token: str) -> bool:
+    """A token that is a date, accepted or not: a numeric date-like token or a date word of any language."""
+    return _DATE_LIKE.fullmatch(token.strip()) is not None or meaning("date", token) is not None
+
+
+def due_date(text: str, *, today: date) -> date:
+    """A due date by D1-D3 (module docstring); ``pasado mañana`` and its kin are not accepted. InvalidDate (field
+    ``due_date``) otherwise."""
+    said = meaning("date", text)
+    if said in ("today", "tomorrow"):
+        return today + timedelta(days=_OFFSETS[said])
+    match = _NUMERIC_DATE.fullmatch(text.strip())
+    if match is None:
+        raise InvalidDate(_("fecha no válida: {value}; usa {forms}", value=repr(text.strip()),
+                            forms=_(ACCEPTED_DATES)), field="due_date")
+    year, month_number, day = match.groups()
+    try:
+        return date(int(year) if len(year) == 4 else 2000 + int(year), int(month_number), int(day))
+    except ValueError as exc:
+        raise InvalidDate(_("fecha imposible: {value}", value=repr(text.strip())), field="due_date") from exc
+
+
+def iso_date(text: str, *, field: str = "due_date") -> date:
+    """The stored and API form ``YYYY-MM-DD`` exactly; InvalidDate naming ``field`` otherwise."""
+    if not _ISO_DATE.fullmatch(text):
+        raise InvalidDate("expected a date as YYYY-MM-DD", field=field)
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise InvalidDate("not a calendar date", field=field) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class DayMonth:
+    """A day and month as written, with the year when one was written (``30/11/2026``)."""
+
+    day: int
+    month: int
+    year: int | None = None
+
+
+def day_month(token: str) -> DayMonth | None:
+    """A numeric day and month, day first: ``30/11``, ``30-11``, ``5.3``, ``30/11/2026`` (a year of two digits is
+    not read: ``26/11/26`` could be either end); else None."""
+    match = _DAY_MONTH.fullmatch(token.strip())
+    if match is None:
+        return None
+    year = match.group(3)
+    return DayMonth(int(match.group(1)), int(match.group(2)), None if year is None else int(year))
+
+
+def _day(word: str | None) -> int | None:
+    match = None if word is None else _ORDINAL.fullmatch(word)
+    return None if match is None else int(match.group(1))
+
+
+def day_months(words: Sequence[str]) -> Iterator[DayMonth]:
+    """Every day and month written around a month's name or abbreviation in ``words``: ``1 de diciembre``,
+    ``1st of December``, ``December 1``, ``Dec 1``, ``1 dic``."""
+    bare = [plain(word) for word in words]
+    for at, word in enumerate(bare):
+        number = month(word)
+        if number is None:
+            continue
+        before = bare[at - 1] if at >= 1 else None
+        if before is not None and meaning("of", before) is not None and at >= 2:
+            before = bare[at - 2]
+        for day in (_day(before), _day(bare[at + 1] if at + 1 < len(bare) else None)):
+            if day is not None:
+                yield DayMonth(day, number)
+
+
+def _clock_pattern() -> re.Pattern[str]:
+    """``8``, ``8:30``, ``8h``, ``8h30``, ``8pm``, ``8:30 p.m.``: the hour, the minutes, the mark after them."""
+    hours = "|".join(map(re.escape, sorted(_words_of_kind("clock", "hour"), key=len, reverse=True)))
+    marks = "|".join(map(re.escape, sorted(_words_of_kind("clock", "am", "pm"), key=len, reverse=True)))
+    return re.compile(rf"([0-9]{{1,2}})(?:(?::|{hours})([0-9]{{1,2}})?)?\s*({marks})?\.?")
+
+
+def _words_of_kind(kind: str, *names: str) -> list[str]:
+    return [word for word, said in lookup(kind).items() if said in names]
+
+
+_CLOCKS: dict[int, re.Pattern[str]] = {}
+
+
+def time_of_day(text: str) -> time | None:
+    """The time of day ``text`` writes (module docstring), else None."""
+    words = key(text)
+    pattern = _CLOCKS.get(len(lookup("clock")))
+    if pattern is None:  # built from the lexicons, again when a language is added
+        pattern = _CLOCKS[len(lookup("clock"))] = _clock_pattern()
+    match = pattern.fullmatch(words)
+    if match is None or (match.group(2) is None and match.group(3) is None and words == match.group(1)):
+        return None
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    if ":" in words and match.group(2) is None:
+        return None
+    mark = meaning("clock", match.group(3)) if match.group(3) else None
+    if mark is not None:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if mark == "pm" else 0)
+    if hour > 23 or minute > 59:
+        return None
+    return time(hour, minute)
+
+
+def time_range(text: str) -> tuple[time, time] | None:
+    """The two times of a range (``22:00-07:30``, ``23h-7h``, ``23:00 a 7:30``, ``10pm to 7am``), else None."""
+    joiners = sorted((word for word, said in lookup("range").items() if said == "to"), key=len, reverse=True)
+    words = key(text)
+    for joiner in joiners:
+        spaced = joiner.isalpha()
+        parts = re.split(rf"\s+{re.escape(joiner)}\s+" if spaced else rf"\s*{re.escape(joiner)}\s*", words)
+        if len(parts) == 2:
+            start, end = time_of_day(parts[0]), time_of_day(parts[1])
+            if start is not None and end is not None:
+                return start, end
+    return None
