@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from taskcore.chat import new_task_args
 from taskcore.chat.commands import CommandSyntaxError, Complete, NewTask
-from taskcore.words.read import is_date_like as is_due_word
 from taskcore.chat.grammar import parse_command
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
+from taskcore.words.read import is_date_like as is_due_word
 
 TODAY = date(2026, 11, 22)
 PREFIXES = ("/t", "/tarea", "/admin")
