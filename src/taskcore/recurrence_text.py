@@ -3,12 +3,11 @@ rule was read as (``cada lunes y jueves``); other languages get it written from 
 
 from __future__ import annotations
 
-from taskcore.i18n import N_, _, current_language
+from taskcore.i18n import _, current_language, weekday_name
 from taskcore.model import Series
 from taskcore.recurrence import Recurrence
 
-_DAYS = {"MO": N_("lunes"), "TU": N_("martes"), "WE": N_("miércoles"), "TH": N_("jueves"), "FR": N_("viernes"),
-         "SA": N_("sábado"), "SU": N_("domingo")}
+_DAYS = {"MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6}  # RRULE's days, Monday 0
 _WORKDAYS = ("MO", "TU", "WE", "TH", "FR")
 
 
@@ -38,7 +37,7 @@ def describe(rule: str) -> str:
 def _weekly(days: list[str], every: int) -> str:
     if tuple(days) == _WORKDAYS and every == 1:
         return _("cada laborable")
-    names = [_(_DAYS[d]) for d in days]
+    names = [weekday_name(_DAYS[d]) for d in days]
     listed = names[0] if len(names) == 1 else _("{first} y {last}", first=", ".join(names[:-1]), last=names[-1])
     if every == 1:
         return _("cada {days}", days=listed)

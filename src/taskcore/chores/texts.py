@@ -10,9 +10,8 @@ from zoneinfo import ZoneInfo
 from taskcore.chores.summary import MemberSummary, Period, Span
 from taskcore.chores.weekly import WeeklyMoment
 from taskcore.dates import format_due_date
-from taskcore.i18n import N_, _
+from taskcore.i18n import N_, _, weekday_name
 
-WEEKDAYS = (N_("lunes"), N_("martes"), N_("miércoles"), N_("jueves"), N_("viernes"), N_("sábado"), N_("domingo"))
 WEEKLY_ONLY_IN_GROUPS = N_("El resumen semanal se programa en un grupo.")
 WEEKLY_STOPPED = N_("Resumen semanal desactivado.")
 NOTHING_TO_SUM = N_("Nada que resumir todavía.")
@@ -55,5 +54,5 @@ def weekly_set(moment: WeeklyMoment, next_at: datetime, zone: ZoneInfo) -> str:
     """/t resumen semanal <día> HH:MM."""
     first = next_at.astimezone(zone)
     return _("Resumen semanal: cada {day} a las {time} ({zone}); el primero, el {date}.",
-             day=_(WEEKDAYS[moment.weekday]), time=f"{moment.at:%H:%M}", zone=zone.key,
+             day=weekday_name(moment.weekday), time=f"{moment.at:%H:%M}", zone=zone.key,
              date=format_due_date(first.date()))

@@ -66,3 +66,17 @@ def _(message: str, /, **params: object) -> str:
 def N_(message: str, /) -> str:  # noqa: N802 - gettext's name for a marker
     """Marks ``message`` for extraction where it is defined; ``_`` translates it where it is shown."""
     return message
+
+
+@cache
+def _day_names(lang: str) -> tuple[str, ...]:
+    from babel.dates import get_day_names  # noqa: PLC0415 - CLDR data loads only when a day is named
+
+    names = get_day_names("wide", context="format", locale=lang)
+    return tuple(names[day] for day in range(7))
+
+
+def weekday_name(weekday: int) -> str:
+    """Monday (0) to Sunday (6) as the language in force names it in a sentence (CLDR's, through Babel: ``lunes``,
+    ``segunda-feira``, ``Monday``)."""
+    return _day_names(_current.get())[weekday]
