@@ -20,10 +20,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from taskcore.errors import InvalidRecurrence
-from taskcore.i18n import N_, _
+from taskcore.i18n import N_, SOURCE, _, current_language, speaking, weekday_name
 from taskcore.words import join_phrases, key, meaning
 
 if TYPE_CHECKING:
@@ -37,8 +37,7 @@ ACCEPTED_RULES = N_(
 """The accepted forms, as the chat's replies show them."""
 
 _CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-_NAMES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
-_UNIT_TEXT = {"DAILY": ("día", "días"), "WEEKLY": ("semana", "semanas"), "MONTHLY": ("mes", "meses")}
+_UNITS = ("DAILY", "WEEKLY", "MONTHLY")
 _PIECE = re.compile(r",|[^\s,]+")
 _DAY = timedelta(days=1)
 _RULE_KINDS = ("rule", "weekday")
@@ -47,7 +46,7 @@ _RULE_KINDS = ("rule", "weekday")
 def _unit(word: str) -> str | None:
     """DAILY, WEEKLY or MONTHLY for a unit word in any language (``día``, ``weeks``, ``mês``), else None."""
     said = meaning("rule", word)
-    return said if said in _UNIT_TEXT else None
+    return said if said in _UNITS else None
 
 
 def _weekday(word: str) -> int | None:
@@ -120,7 +119,7 @@ def _read_terms(words: Sequence[str]) -> tuple[Recurrence, int]:
     elif (unit := _unit(first)) is not None:
         found, used = _interval(unit, 1), 1
     elif _is_workdays(first):
-        found, used = _days(range(5), workdays=True), 1
+        found, used = _days(range(5)), 1
     elif _weekday(first) is not None:
         days, used = _weekday_list(words)
         found = _days(days)
@@ -145,11 +144,14 @@ def _every_n(number: str, unit: str | None) -> Recurrence:
     return _interval(freq, int(digits))
 
 
+def _spanish(rule: str) -> Recurrence:
+    """The rule with its stored text: the Spanish ``describe`` of it (``cada lunes y jueves``)."""
+    with speaking(SOURCE):
+        return Recurrence(rule, describe(rule))
+
+
 def _interval(freq: str, every: int) -> Recurrence:
-    one, many = _UNIT_TEXT[freq]
-    if every == 1:
-        return Recurrence(f"FREQ={freq}", f"cada {one}")
-    return Recurrence(f"FREQ={freq};INTERVAL={every}", f"cada {every} {many}")
+    return _spanish(f"FREQ={freq}" if every == 1 else f"FREQ={freq};INTERVAL={every}")
 
 
 def _weekday_list(words: Sequence[str]) -> tuple[list[int], int]:
@@ -160,14 +162,9 @@ def _weekday_list(words: Sequence[str]) -> tuple[list[int], int]:
     return days, at
 
 
-def _days(days: Sequence[int] | range, *, workdays: bool = False) -> Recurrence:
+def _days(days: Sequence[int] | range) -> Recurrence:
     ordered = sorted(set(days))
-    rule = "FREQ=WEEKLY;BYDAY=" + ",".join(_CODES[d] for d in ordered)
-    if workdays:
-        return Recurrence(rule, "cada laborable")
-    names = [_NAMES[d] for d in ordered]
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} y {names[-1]}"
-    return Recurrence(rule, f"cada {listed}")
+    return _spanish("FREQ=WEEKLY;BYDAY=" + ",".join(_CODES[d] for d in ordered))
 
 
 def parse_recurrence(text: str) -> Recurrence:
@@ -227,3 +224,48 @@ def pinned(recurrence: Recurrence, first: date) -> Recurrence:
         parts += [f"BYMONTHDAY={day}"] if day <= 28 else [
             "BYMONTHDAY=" + ",".join(str(d) for d in range(28, day + 1)), "BYSETPOS=-1"]
     return Recurrence(";".join(parts), recurrence.text)
+
+
+class _Ruled(Protocol):
+    @property
+    def rule(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+def rule_text(recurrence: _Ruled) -> str:
+    """A series' or a rule's rule as the reader reads it (SPEC sections 20 and 24): the stored text in Spanish (the
+    words it was read from), else written from the RRULE in the language in force."""
+    if current_language() == SOURCE and recurrence.text:
+        return recurrence.text
+    return describe(recurrence.rule)
+
+
+_WORKDAYS = ["MO", "TU", "WE", "TH", "FR"]
+
+
+def describe(rule: str) -> str:
+    """An RRULE of section 20 in words, in the language in force (``FREQ=WEEKLY;BYDAY=MO,TH``: every Monday and
+    Thursday); the days are CLDR's names."""
+    parts = dict(part.partition("=")[::2] for part in rule.split(";") if "=" in part)
+    every = int(parts.get("INTERVAL", "1") or 1)
+    days = [d for d in parts.get("BYDAY", "").split(",") if d in _CODES]
+    freq = parts.get("FREQ", "")
+    if freq == "WEEKLY" and days:
+        return _weekly(days, every)
+    if freq == "DAILY":
+        return _("cada día") if every == 1 else _("cada {count} días", count=every)
+    if freq == "MONTHLY":
+        return _("cada mes") if every == 1 else _("cada {count} meses", count=every)
+    return _("cada semana") if every == 1 else _("cada {count} semanas", count=every)
+
+
+def _weekly(days: list[str], every: int) -> str:
+    if days == _WORKDAYS and every == 1:
+        return _("cada laborable")
+    names = [weekday_name(_CODES.index(d)) for d in days]
+    listed = names[0] if len(names) == 1 else _("{first} y {last}", first=", ".join(names[:-1]), last=names[-1])
+    if every == 1:
+        return _("cada {days}", days=listed)
+    return _("cada {count} semanas: {days}", count=every, days=listed)

@@ -14,13 +14,12 @@ from taskcore.chat.new_task_args import Context, shown
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.nagging import DEFAULT_EVERY_HOURS, MAX_EVERY_HOURS, MIN_EVERY_HOURS
 from taskcore.i18n import _
-from taskcore.words import join_phrases, key, meaning
+from taskcore.words import join_phrases, meaning
+from taskcore.words.read import hours
 
 __all__ = ["parse_nag", "parse_pass"]
 
 _TASK_ID = re.compile(r"#?([0-9]{1,18})")
-_HOURS = re.compile(r"([0-9]{1,4})\s*(?:h|hs|hora|horas|hour|hours)?")
-_STOP = frozenset({"no", "nao", "off"})
 
 
 def _task_id(token: str, name: str) -> int:
@@ -45,8 +44,7 @@ def _hours(words: list[str]) -> int | None:
     """The interval written in ``words`` (``cada`` dropped), None when it is no interval."""
     if words and meaning("rule", words[0]) == "intro":
         words = words[1:]
-    match = _HOURS.fullmatch(" ".join(words))
-    return int(match.group(1)) if match and words else None
+    return hours(" ".join(words)) if words else None
 
 
 def parse_nag(args: str, ctx: Context) -> SetNag:
@@ -54,7 +52,7 @@ def parse_nag(args: str, ctx: Context) -> SetNag:
     task_id, rest = _split_id(join_phrases(args.split(), "rule"), "insistir", ctx)
     if not rest:
         return SetNag(task_id, DEFAULT_EVERY_HOURS)
-    if len(rest) == 1 and (key(rest[0]) in _STOP or meaning("freq", rest[0]) == "off"):
+    if len(rest) == 1 and meaning("freq", rest[0]) == "off":
         return SetNag(task_id, None)
     hours = _hours(rest)
     if hours is None or not MIN_EVERY_HOURS <= hours <= MAX_EVERY_HOURS:

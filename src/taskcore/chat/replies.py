@@ -16,7 +16,7 @@ from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
 from taskcore.languages import LANGUAGE_NAMES, LanguageSource
 from taskcore.model import Series, Task
-from taskcore.recurrence_text import rule_text
+from taskcore.recurrence import rule_text
 from taskcore.zones import UserZone, ZoneSource
 
 __all__ = ["admin_help_text", "help_text"]

@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "N_", "SOURCE", "_", "current_language", "speaking", "translations"]
+__all__ = ["LANGUAGES", "N_", "SOURCE", "_", "current_language", "speaking", "translations", "weekday_name"]
 
 LANGUAGES = ("es", "pt", "en")
 """The languages the bot speaks, the default first."""

@@ -76,4 +76,5 @@ WORDS: dict[str, tuple[str, ...]] = {
     "lang.es": ("es", "spanish"),
     "lang.pt": ("pt", "pt-br", "portuguese"),
     "lang.en": ("en", "english"),
+    "unit.hour": ("h", "hr", "hrs", "hour", "hours"),  # /t insistir 12 cada 12 h
 }

@@ -87,4 +87,5 @@ WORDS: dict[str, tuple[str, ...]] = {
     "lang.es": ("es", "español", "castellano"),
     "lang.pt": ("pt", "pt-br", "portugués", "brasileño"),
     "lang.en": ("en", "inglés"),
+    "unit.hour": ("h", "hora", "horas"),  # /t insistir 12 cada 12 h
 }

@@ -83,4 +83,5 @@ WORDS: dict[str, tuple[str, ...]] = {
     "lang.es": ("es", "espanhol"),
     "lang.pt": ("pt", "pt-br", "português", "brasileiro"),
     "lang.en": ("en", "inglês"),
+    "unit.hour": ("h", "hs", "hora", "horas"),  # /t insistir 12 cada 12 h
 }

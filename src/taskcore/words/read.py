@@ -26,7 +26,7 @@ from taskcore.errors import InvalidDate
 from taskcore.i18n import N_, _
 from taskcore.words import key, lookup, meaning, plain
 
-__all__ = ["ACCEPTED_DATES", "DayMonth", "date_word", "day_month", "day_months", "due_date", "is_date_like",
+__all__ = ["ACCEPTED_DATES", "DayMonth", "date_word", "day_month", "day_months", "due_date", "hours", "is_date_like",
            "iso_date", "month", "period", "time_of_day", "time_range", "weekday"]
 
 ACCEPTED_DATES = N_("AAAA-MM-DD, AA-MM-DD, hoy o mañana")
@@ -59,6 +59,18 @@ def month(word: str, *, short: bool = True) -> int | None:
 def period(word: str) -> str | None:
     """``week`` or ``month`` for a period's word in any language (``semana``, ``mês``, ``month``), else None."""
     return meaning("period", plain(word))
+
+
+_HOURS = re.compile(r"([0-9]{1,4})\s*([^\W\d]*)")
+
+
+def hours(text: str) -> int | None:
+    """A number of hours as people write an interval: ``12``, ``12h``, ``12 h``, ``12 horas``, ``12 hours``; else
+    None."""
+    match = _HOURS.fullmatch(key(text))
+    if match is None or (match.group(2) and meaning("unit", match.group(2)) != "hour"):
+        return None
+    return int(match.group(1))
 
 
 def date_word(token: str, today: date) -> date | None:

@@ -8,8 +8,10 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from aiohttp import web
+from babel import Locale
 
 from taskcore.errors import Forbidden, ValidationError
+from taskcore.i18n import LANGUAGES
 from taskcore.languages import LanguageSource
 from taskcore.services import languages, summaries, task_lists, zones
 from taskcore.services import preferences as prefs
@@ -29,8 +31,8 @@ FREQ_LABELS = (
     ("weekdays", N_("De lunes a viernes")),
     ("weekly", N_("Una vez por semana (los lunes)")),
 )
-# Each language by its own name, as a language menu shows them.
-LANGUAGE_LABELS = (("es", "Español"), ("pt", "Português"), ("en", "English"))
+LANGUAGE_LABELS = tuple((code, str(Locale.parse(code).get_display_name(code)).capitalize()) for code in LANGUAGES)
+"""Each language by its own name (CLDR's, through Babel), as a language menu shows them."""
 
 
 ZONE_SOURCES = {"user": N_("la elegiste tú"), "phone": N_("la del prefijo de tu número"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -20,6 +19,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from multidict import MultiDict, MultiDictProxy
 
+from taskcore.dates import parse_iso_date
 from taskcore.errors import RateLimited, ValidationError
 from taskcore.model import Task
 from taskcore.services import web_tasks
@@ -30,7 +30,6 @@ from tasksvc_run.web.errors import RequestProblem
 from tasksvc_run.web.session import COOKIE
 
 CHECK_FIELD = "form_check"
-ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 STALE_FORM = N_("El formulario ha caducado o viene de otro sitio: recarga la página e inténtalo de nuevo.")
 
 
@@ -89,9 +88,8 @@ def due_date(raw: str) -> date | None:
     if not raw:
         return None
     try:
-        if ISO_DATE.fullmatch(raw):
-            return date.fromisoformat(raw)
-    except ValueError:
+        return parse_iso_date(raw)
+    except ValidationError:
         pass
     raise ValidationError(_("La fecha no es válida: elígela en el calendario (AAAA-MM-DD)."), field="due_date")
 
