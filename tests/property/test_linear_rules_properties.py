@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from taskcore import InvalidDescription, sanitize_description
-from taskcore.chat import heads
+from taskcore.chat import grammar as heads
 from taskcore.text import MAX_DESCRIPTION, _drop_invisible, strip_tags
 
 # The rules as they were before the scanners (quadratic on hostile input, fine on these short texts).

@@ -7,7 +7,7 @@ import pytest
 from taskcore.access import GatingMode
 from taskcore.chat.commands import CalendarLink, CalendarRevoke
 from taskcore.chat.grammar import parse_command
-from taskcore.chat.usage import help_text
+from taskcore.chat.registry import help_text
 from taskcore.errors import NotFound
 from taskcore.services.calendar import calendar_feed_since, issue_calendar_feed, read_calendar_feed
 from taskcore.storage.db import Database

@@ -26,7 +26,7 @@ from taskcore.chat.commands import (
     WebLink,
 )
 from taskcore.chat.grammar import parse_command
-from taskcore.chat.usage import admin_help_text, help_text
+from taskcore.chat.registry import admin_help_text, help_text
 from taskcore.errors import TaskcoreError, ValidationError
 from taskcore.reminders import ReminderFreq
 

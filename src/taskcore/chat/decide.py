@@ -17,8 +17,7 @@ from datetime import date
 from typing import Any
 
 from taskcore.chat.commands import CommandSyntaxError, command_for
-from taskcore.chat.grammar import parse_command
-from taskcore.chat.heads import command_family
+from taskcore.chat.grammar import command_family, parse_command
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.conversation import ConversationAction, classify_reply_word
 from taskcore.ratelimit import Decision as RateDecision

@@ -1,17 +1,13 @@
 """Chat command grammar (SPEC section 5, seed D1-D3): message text in, one typed command out.
 
-``parse_command`` is pure: it returns ``None`` for ordinary chat and raises only ``CommandSyntaxError``.
-Choices the SPEC leaves open:
+``parse_command`` is pure: it returns ``None`` for ordinary chat and raises only ``CommandSyntaxError``. The first
+word after the leading mentions is a family's prefix (``/t``, ``/tarea``, ``/tarefa``, ``/admin``: the lexicons'
+``family`` words), the next one names the command (the registry's row, ``chat.registry``), whose parser reads the
+rest. Choices the SPEC leaves open:
 
-- ``ver``, ``ayuda``, ``web``, ``/admin sync`` and ``/admin ayuda`` ignore extra words; commands that take
-  arguments reject extra ones (``/t tomar 3 4`` is an error, not a claim of 3).
 - ``/admin ayuda`` and ``/admin help`` are aliases of bare ``/admin``.
 - In ``nueva`` any of ``"``, ``“``, ``”`` opens and any of them closes a quoted chunk; a quote inside a word
   splits it there. ``@<digits>`` is a mention only as a whole token (``@346001,`` stays text).
-- Task ids have at most 18 digits (they must fit a 64-bit integer).
-- In a reply to a message linked to a task (``quoted_task``), ``x``, ``tomar``, ``soltar`` and ``modo`` without an
-  id, and ``fecha`` with only a date, act on that task; ``editar`` there takes all its words as the new text (a
-  leading id equal to the quoted task's is dropped), since ``/t editar 3 huevos`` must not edit task 3.
 - ``!todos`` (in English ``!all`` or ``!each``) in ``nueva`` (any case, outside quotes, anywhere) asks for each
   assignee's part; ``!TODOS`` too.
 - Admin command names start with ``admin`` (``AdminAllow.name == "admin permitir"``), and so does
@@ -20,211 +16,47 @@ Choices the SPEC leaves open:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from datetime import date
 
-from taskcore.access import GroupStatus
-from taskcore.chat.calendar_args import parse_calendar
-from taskcore.chat.chore_args import parse_nag, parse_pass
-from taskcore.chat.chore_commands import SetPoints
-from taskcore.chat.commands import (
-    AdminAllow,
-    AdminBlock,
-    AdminHelp,
-    AdminListGroups,
-    AdminSync,
-    Claim,
-    Command,
-    Complete,
-    Edit,
-    Help,
-    ListTasks,
-    SetDue,
-    SetMode,
-    SetReminders,
-    StopSeries,
-    Unassign,
-    WebLink,
-)
-from taskcore.chat.heads import command_family, family_key, head, split_first
-from taskcore.chat.language_args import parse_language_command
-from taskcore.chat.new_task_args import Context, description, due_date, parse_new, shown
-from taskcore.chat.quiet_args import CHORE_PARSERS
-from taskcore.chat.recurrence_clause import parse_zone
-from taskcore.chat.summary_args import parse_points_command, parse_summary
+from taskcore.chat.commands import Command
+from taskcore.chat.new_task_args import Context, shown
+from taskcore.chat.registry import BARE, row_of
 from taskcore.chat.usage import usage_error as _error
-from taskcore.completion import InvalidCompletion, parse_mode_word
 from taskcore.i18n import _
-from taskcore.identity import normalize_group_id
-from taskcore.reminders import normalize_reminder_time, parse_freq
-from taskcore.words import join_phrases, key, lookup, meaning, words_of
+from taskcore.words import meaning, split_first
 
-__all__ = ["command_family", "parse_command"]
-
-_Parser = Callable[[str, Context], Command]
-
-_TASK_ID = re.compile(r"#?([0-9]{1,18})")
-_HERE = words_of("place.here")
-_STATUSES = {word: GroupStatus(said) for word, said in lookup("status").items()}
-_word = key
+__all__ = ["command_family", "command_start", "head", "parse_command"]
 
 
-def _task_id(token: str, name: str) -> int:
-    match = _TASK_ID.fullmatch(token)
-    if match is None or int(match.group(1)) == 0:
-        raise _error(name, _("id de tarea no válido: {token}", token=shown(token)), field="task_id")
-    return int(match.group(1))
+def command_start(text: str) -> int:
+    """Where the first word after the leading whitespace and whole ``@<digits>`` tokens starts (``len`` if none).
+
+    A scanner rather than repeated splitting, which copied the rest of the text once per leading mention."""
+    at, end = 0, len(text)
+    while True:
+        while at < end and text[at].isspace():
+            at += 1
+        if at == end or text[at] != "@":
+            return at
+        digits = at + 1
+        while digits < end and "0" <= text[digits] <= "9":
+            digits += 1
+        if digits == at + 1 or (digits < end and not text[digits].isspace()):
+            return at  # "@" alone, "@12x": a word, not a mention
+        at = digits
 
 
-def _exact_args(words: list[str], name: str, count: int) -> list[str]:
-    if len(words) != count:
-        raise _error(name, _("faltan datos") if len(words) < count else _("sobran datos"))
-    return words
+def head(text: str) -> tuple[str, str]:
+    """The first word after the leading mentions, and the rest of the text."""
+    return split_first(text[command_start(text):])
 
 
-def _one_id(args: str, name: str, ctx: Context) -> int:
-    if ctx.quoted_task is not None and not args.split():
-        return ctx.quoted_task
-    (token,) = _exact_args(args.split(), name, 1)
-    return _task_id(token, name)
-
-
-def _parse_complete(args: str, ctx: Context) -> Complete:
-    ids = [_task_id(token, "x") for token in re.split(r"[\s,]+", args) if token]
-    if not ids and ctx.quoted_task is not None:
-        ids = [ctx.quoted_task]
-    if not ids:
-        raise _error("x", _("falta el id de la tarea"), field="task_id")
-    return Complete(tuple(dict.fromkeys(ids)))
-
-
-def _parse_set_due(args: str, ctx: Context) -> SetDue:
-    words = join_phrases(args.split(), "date")
-    if ctx.quoted_task is not None and len(words) == 1:
-        task_id, due_token = ctx.quoted_task, words[0]
-    else:
-        id_token, due_token = _exact_args(words, "fecha", 2)
-        task_id = _task_id(id_token, "fecha")
-    if meaning("due", due_token) == "none":
-        return SetDue(task_id, None)
-    return SetDue(task_id, due_date(due_token, "fecha", ctx.today, task_id=task_id))
-
-
-def _parse_edit(args: str, ctx: Context) -> Edit:
-    id_token, text = split_first(args)
-    if ctx.quoted_task is not None:
-        same = _TASK_ID.fullmatch(id_token)
-        kept = text if same is not None and int(same.group(1)) == ctx.quoted_task else args
-        return Edit(ctx.quoted_task, description(kept, "editar"))
-    if not id_token:
-        raise _error("editar", _("faltan datos"))
-    return Edit(_task_id(id_token, "editar"), description(text, "editar"))
-
-
-def _parse_mode(args: str, ctx: Context) -> SetMode:
-    words = args.split()
-    if ctx.quoted_task is not None and len(words) == 1:
-        task_id, word = ctx.quoted_task, words[0]
-    else:
-        id_token, word = _exact_args(words, "modo", 2)
-        task_id = _task_id(id_token, "modo")
-    try:
-        return SetMode(task_id, parse_mode_word(word))
-    except InvalidCompletion as exc:
-        raise _error("modo", _("modo no válido: {word}", word=shown(word)), field="completion") from exc
-
-
-def _parse_reminders(args: str, ctx: Context) -> SetReminders:
-    words = join_phrases(args.split(), "freq")
-    if len(words) not in (1, 2):
-        raise _error("recordatorios", _("faltan datos") if not words else _("sobran datos"))
-    try:
-        freq = parse_freq(meaning("freq", words[0]) or words[0])
-    except ValueError as exc:
-        raise _error("recordatorios", _("frecuencia no válida: {word}", word=shown(words[0])), field="freq") from exc
-    try:
-        time = normalize_reminder_time(words[1]) if len(words) == 2 else None
-    except ValueError as exc:
-        raise _error("recordatorios", _("hora no válida: {word}", word=shown(words[1])), field="time") from exc
-    return SetReminders(freq, time)
-
-
-def _parse_points(args: str, ctx: Context) -> SetPoints:
-    id_token, rest = split_first(args)
-    if not id_token:
-        raise _error("puntos", _("faltan datos"))
-    return parse_points_command(rest, _task_id(id_token, "puntos"))
-
-
-def _parse_list_groups(args: str, ctx: Context) -> AdminListGroups:
-    words = args.split()
-    if len(words) > 1 or (words and _word(words[0]) not in _STATUSES):
-        raise _error("admin grupos", _("estado no válido: {word}", word=shown(args.strip())))
-    return AdminListGroups(_STATUSES[_word(words[0])] if words else None)
-
-
-def _group_target(args: str, name: str) -> str | None:
-    (token,) = _exact_args(args.split(), name, 1)
-    if _word(token) in _HERE:
-        return None
-    try:
-        return normalize_group_id(token)
-    except ValueError as exc:
-        raise _error(name, _("grupo no válido: {word}", word=shown(token)), field="group_id") from exc
-
-
-def _table(kind: str, parsers: dict[str, _Parser]) -> dict[str, _Parser]:
-    """Every language's words of ``kind`` (``taskcore.words``) -> the parser of the command each names."""
-    return {word: parsers[name] for word, name in lookup(kind).items()}
-
-
-_TASK_PARSERS = _table(
-    "task",
-    {
-        "ayuda": lambda args, ctx: Help(),
-        "nueva": parse_new,
-        "ver": lambda args, ctx: ListTasks(),
-        "x": _parse_complete,
-        "tomar": lambda args, ctx: Claim(_one_id(args, "tomar", ctx)),
-        "soltar": lambda args, ctx: Unassign(_one_id(args, "soltar", ctx)),
-        "modo": _parse_mode,
-        "fecha": _parse_set_due,
-        "editar": _parse_edit,
-        "recordatorios": _parse_reminders,
-        "parar": lambda args, ctx: StopSeries(_one_id(args, "parar", ctx)),
-        "zona": lambda args, ctx: parse_zone(args),
-        "web": lambda args, ctx: WebLink(),
-        "calendario": parse_calendar,
-        "idioma": lambda args, ctx: parse_language_command(args),
-        "insistir": parse_nag,
-        "pasar": parse_pass,
-        "puntos": _parse_points,
-        "resumen": parse_summary,
-        **CHORE_PARSERS,
-    },
-)
-_ADMIN_PARSERS = _table(
-    "admin",
-    {
-        "ayuda": lambda args, ctx: AdminHelp(),
-        "grupos": _parse_list_groups,
-        "permitir": lambda args, ctx: AdminAllow(_group_target(args, "admin permitir")),
-        "bloquear": lambda args, ctx: AdminBlock(_group_target(args, "admin bloquear")),
-        "sync": lambda args, ctx: AdminSync(),
-    },
-)
-
-
-_FAMILIES: dict[str, tuple[dict[str, _Parser], Command, str | None]] = {
-    "/t": (_TASK_PARSERS, Help(), None),
-    "/tarea": (_TASK_PARSERS, Help(), None),
-    "/admin": (_ADMIN_PARSERS, AdminHelp(), "admin"),
-}
-
-
-def _family_of(word: str) -> tuple[dict[str, _Parser], Command, str | None] | None:
-    return _FAMILIES.get(family_key(word))
+def command_family(text: str) -> str | None:
+    """``"admin"`` for an ``/admin`` command, ``"task"`` for a ``/t`` one, None for ordinary chat: read from the
+    first word only, so the sender's rate-limit token can be taken before the command is parsed (SPEC section 16)."""
+    first = head(text)[0]
+    return meaning("family", first) if first.startswith("/") else None
 
 
 def parse_command(
@@ -237,15 +69,14 @@ def parse_command(
     when their id is left out (SPEC section 18); ``in_group``: a group's command, whose typed ``@Name`` words are
     names to tell apart (SPEC section 23) rather than text."""
     first, rest = head(text)
-    family = _family_of(first)
+    family = meaning("family", first) if first.startswith("/") else None
     if family is None:
         return None
-    parsers, bare, family_name = family
     subcommand, args = split_first(rest)
     if not subcommand:
-        return bare
-    parser = parsers.get(_word(subcommand))
-    if parser is None:
-        raise _error(family_name, _("orden desconocida: {word}", word=shown(subcommand)))
-    return parser(args, Context(today, frozenset(mentioned), quoted_task, in_group))
-
+        return BARE[family]
+    row = row_of(family, subcommand)
+    if row is None:
+        raise _error("admin" if family == "admin" else None, _("orden desconocida: {word}", word=shown(subcommand)))
+    command: Command = row.parse(args, Context(today, frozenset(mentioned), quoted_task, in_group))
+    return command

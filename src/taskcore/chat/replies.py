@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from taskcore.chat.quiet_replies import away_mark
-from taskcore.chat.usage import MAX_COMMAND_LENGTH, admin_help_text, help_text
+from taskcore.chat.registry import admin_help_text, help_text
+from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.date_hints import looks_wrong, shown_due, suggestion
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _

@@ -6,7 +6,8 @@ change to the grammar's help changes the sheet and the README test says so.
 
 from __future__ import annotations
 
-from taskcore.chat.usage import admin_help_text, example_mark, help_text
+from taskcore.chat.registry import admin_help_text, help_text
+from taskcore.chat.usage import example_mark
 from taskcore.i18n import _, speaking
 
 _BULLET = "• "

@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 from taskcore.words import en, es, pt
 
 __all__ = ["KINDS", "TABLES", "add_language", "join_phrases", "key", "lookup", "meaning", "phrase_at",
-           "phrase_lengths", "plain", "words_of"]
+           "phrase_lengths", "plain", "split_first", "words_of"]
 
 TABLES: dict[str, Mapping[str, tuple[str, ...]]] = {"es": es.WORDS, "pt": pt.WORDS, "en": en.WORDS}
 """Each language's table: meaning -> its words. A language is one lexicon file and one line here."""
@@ -113,6 +113,12 @@ def phrase_at(words: Sequence[str], at: int, *kinds: str) -> int:
             if any(phrase in lookup(kind) for kind in kinds):
                 return width
     return 1
+
+
+def split_first(text: str) -> tuple[str, str]:
+    """The first word and the rest (both "" when there is none)."""
+    parts = text.split(maxsplit=1)
+    return (parts[0] if parts else "", parts[1] if len(parts) > 1 else "")
 
 
 def join_phrases(words: Sequence[str], *kinds: str) -> list[str]:

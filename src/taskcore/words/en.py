@@ -77,4 +77,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "lang.pt": ("pt", "pt-br", "portuguese"),
     "lang.en": ("en", "english"),
     "unit.hour": ("h", "hr", "hrs", "hour", "hours"),  # /t insistir 12 cada 12 h
+    "family.task": ("/t",),  # the prefix of a task command
+    "family.admin": ("/admin",),
 }

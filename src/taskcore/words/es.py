@@ -88,4 +88,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "lang.pt": ("pt", "pt-br", "portugués", "brasileño"),
     "lang.en": ("en", "inglés"),
     "unit.hour": ("h", "hora", "horas"),  # /t insistir 12 cada 12 h
+    "family.task": ("/t", "/tarea"),  # the prefix of a task command
+    "family.admin": ("/admin",),
 }

@@ -84,4 +84,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "lang.pt": ("pt", "pt-br", "português", "brasileiro"),
     "lang.en": ("en", "inglês"),
     "unit.hour": ("h", "hs", "hora", "horas"),  # /t insistir 12 cada 12 h
+    "family.task": ("/t", "/tarefa"),  # the prefix of a task command
+    "family.admin": ("/admin",),
 }

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from taskcore.access import GroupStatus
 from taskcore.chat import admin_replies, replies
 from taskcore.chat.commands import AdminAllow, AdminBlock, AdminHelp, AdminListGroups, AdminSync
@@ -63,12 +60,3 @@ def sync(turn: Turn, cmd: AdminSync) -> Answer:
     request()
     return Answer(_(admin_replies.SYNC_STARTED))
 
-
-ADMIN_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
-    AdminHelp: admin_help,
-    AdminListGroups: list_groups,
-    AdminAllow: allow,
-    AdminBlock: block,
-    AdminSync: sync,
-}
-"""Each ``/admin`` command type and the function that carries it out."""

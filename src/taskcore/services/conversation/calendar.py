@@ -7,8 +7,6 @@ sent. ``/t calendario borrar`` revokes it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
 from urllib.parse import quote
 
 from taskcore.calendar_feed import feed_url
@@ -54,9 +52,6 @@ def web_link(turn: Turn, cmd: WebLink) -> Answer:
     return Answer(_(replies.WEB_IN_PRIVATE), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
 
 
-CALENDAR_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
-    WebLink: web_link,
-    CalendarLink: calendar_link,
-    CalendarRevoke: calendar_revoke,
-}
-"""Each calendar command type and the function that carries it out."""
+def calendar_command(turn: Turn, cmd: CalendarLink | CalendarRevoke) -> Answer:
+    """/t calendario [borrar]."""
+    return calendar_revoke(turn, cmd) if isinstance(cmd, CalendarRevoke) else calendar_link(turn, cmd)

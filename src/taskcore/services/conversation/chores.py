@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from taskcore.chat import chore_replies as texts
 from taskcore.chat.chore_commands import PassTurn, SetNag
@@ -92,5 +91,3 @@ def with_nag(create: Callable[[Turn, NewTask], Answer]) -> Callable[[Turn, NewTa
     return handler
 
 
-CHORE_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {SetNag: set_nag, PassTurn: pass_turn}
-"""The ``/t`` commands of SPEC section 25 carried out here."""

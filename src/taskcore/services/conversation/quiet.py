@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from taskcore.chat import quiet_replies as replies
 from taskcore.chat.chore_commands import Back, SetAway, SetQuiet
 from taskcore.chat.result import Answer, rejected
@@ -38,5 +35,3 @@ def back(turn: Turn, cmd: Back) -> Answer:
     return Answer(_(replies.BACK))
 
 
-QUIET_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {SetQuiet: set_quiet, SetAway: set_away, Back: back}
-"""This section's command types and the functions that carry them out."""

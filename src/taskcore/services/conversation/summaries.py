@@ -3,9 +3,6 @@ in a direct message, of the sender across their groups) and the group's weekly s
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from taskcore.chat.chore_commands import SetPoints, SetWeeklySummary, ShowSummary
 from taskcore.chat.result import Answer, rejected
 from taskcore.chores import texts
@@ -44,9 +41,6 @@ def set_weekly_summary(turn: Turn, cmd: SetWeeklySummary) -> Answer:
     return Answer(texts.weekly_set(cmd.moment, next_at, zone))
 
 
-SUMMARY_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
-    SetPoints: set_points,
-    ShowSummary: show_summary,
-    SetWeeklySummary: set_weekly_summary,
-}
-"""Each command of points and summaries and the function that carries it out."""
+def summary(turn: Turn, cmd: ShowSummary | SetWeeklySummary) -> Answer:
+    """/t resumen [semana|mes] and /t resumen semanal <día> HH:MM|no."""
+    return set_weekly_summary(turn, cmd) if isinstance(cmd, SetWeeklySummary) else show_summary(turn, cmd)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from taskcore.chat import replies
 from taskcore.chat.commands import (
@@ -12,14 +11,10 @@ from taskcore.chat.commands import (
     Complete,
     Edit,
     Help,
-    ListTasks,
     NewTask,
     SetDue,
-    SetLanguage,
     SetMode,
     SetReminders,
-    SetZone,
-    ShowZone,
     StopSeries,
     Unassign,
 )
@@ -34,14 +29,9 @@ from taskcore.names import match_members
 from taskcore.phones import is_phone_number
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import members, preferences, tasks, zones
-from taskcore.services.conversation.calendar import CALENDAR_COMMANDS
-from taskcore.services.conversation.chores import CHORE_COMMANDS, with_nag
-from taskcore.services.conversation.language import set_language
-from taskcore.services.conversation.listing import list_tasks
+from taskcore.services.conversation.chores import with_nag
 from taskcore.services.conversation.on_task import on_task
-from taskcore.services.conversation.quiet import QUIET_COMMANDS
 from taskcore.services.conversation.turn import Turn
-from taskcore.services.conversation.zones import set_zone, show_zone
 from taskcore.services.identities import resolve_mentions
 from taskcore.storage.unit import savepoint
 
@@ -50,7 +40,7 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
     """A group task for the mentioned people (none: unassigned), or a personal task in a direct message.
 
     The grammar has sanitised the description, so the use case's check of it cannot fail after the mentions were
-    written: the command needs no savepoint (CHECKED_FIRST), except with turns, whose people are counted once the
+    written: the command needs no savepoint (``checked_first``), except with turns, whose people are counted once the
     mentions are resolved (two numbers of one person are one); ``!todos`` in private is refused before any write."""
     if cmd.each and turn.group_id is None:
         return rejected(_(replies.EACH_ONLY_IN_GROUPS))
@@ -233,26 +223,5 @@ def help_text(turn: Turn, cmd: Help) -> Answer:
     return Answer(replies.help_text())
 
 
-TASK_COMMANDS: dict[type[Any], Callable[[Turn, Any], Answer]] = {
-    Help: help_text,
-    NewTask: with_nag(new_task),
-    ListTasks: list_tasks,
-    Complete: complete,
-    Claim: claim,
-    Unassign: unassign,
-    SetDue: set_due,
-    Edit: edit,
-    SetMode: set_mode,
-    SetReminders: set_reminders,
-    StopSeries: stop_series,
-    ShowZone: show_zone,
-    SetZone: set_zone,
-    SetLanguage: set_language,
-    **CALENDAR_COMMANDS,
-    **CHORE_COMMANDS,
-    **QUIET_COMMANDS,
-}
-"""Each ``/t`` command type and the function that carries it out."""
-
-CHECKED_FIRST: frozenset[type[Any]] = frozenset({Help, NewTask, ListTasks, ShowZone})
-"""Commands that raise their domain errors before their first write: they run without a savepoint."""
+new_task_nagged = with_nag(new_task)
+"""/t nueva, with ``!insistir`` (SPEC section 25)."""

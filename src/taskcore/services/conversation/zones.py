@@ -20,3 +20,8 @@ def set_zone(turn: Turn, cmd: SetZone) -> Answer:
     zone = zones.set_time_zone(turn.db, user_id=turn.user_id, name=cmd.tz, fallback=turn.policy.zone,
                                now=turn.moment.now)
     return Answer(replies.zone_set(zone, turn.moment.now))
+
+
+def zone(turn: Turn, cmd: ShowZone | SetZone) -> Answer:
+    """/t zona [<lugar>|sin]."""
+    return set_zone(turn, cmd) if isinstance(cmd, SetZone) else show_zone(turn, cmd)
