@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from taskcore.words import key, lookup
+from taskcore.words import meaning, plain
 
 
 class ConversationAction(StrEnum):
@@ -22,9 +22,6 @@ class ConversationAction(StrEnum):
     CLAIM = "claim"
 
 
-REPLY_WORDS: dict[str, ConversationAction] = {word: ConversationAction(said) for word, said in lookup("reply").items()}
-"""The whole-message words of a reply in any language (``hecho``, ``done``, ``feito``; ``yo``, ``mine``, ``eu``:
-``taskcore.words``; any case, accents optional, surrounding spaces ignored) and what each does."""
 
 REACTION_EMOJI: dict[str, ConversationAction] = {
     "✅": ConversationAction.COMPLETE,
@@ -36,7 +33,7 @@ REACTION_EMOJI: dict[str, ConversationAction] = {
 """The reactions that act (compared without variation selectors, skin tones or gender signs) and what each does."""
 
 _DECORATION = re.compile("[\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]|\u200d[\u2640\u2642]")
-_LONGEST_WORD = max(len(word) for word in REPLY_WORDS)
+_LONGEST = 256  # no reply phrase is long: a longer text is chat, decided without reading it
 
 
 def bare_emoji(text: str) -> str:
@@ -45,12 +42,15 @@ def bare_emoji(text: str) -> str:
 
 
 def classify_reply_word(text: str) -> ConversationAction | None:
-    """What a reply's whole text asks for (``hecho``, ``Listo``, ``✅``, ``yo``, ``✋``...), or None for any other text.
+    """What a reply's whole text asks for (``hecho``, ``¡Listo!``, ``Done.``, ``me lo quedo``, ``✅``, ``✋``...: the
+    lexicons' ``reply`` phrases, SPEC section 30), or None for any other text.
 
-    Any case, surrounding whitespace ignored; the word must be the whole message (``hecho ya`` is chat)."""
-    if len(text) > 4 * _LONGEST_WORD + 64:  # no reply word is long: a long text is chat, decided without scanning
+    Any case, accents optional, the punctuation and emoji around it ignored; the phrase must be the whole message
+    (``hecho ya`` is chat)."""
+    if len(text) > _LONGEST:
         return None
-    return REPLY_WORDS.get(key(bare_emoji(text)))
+    said = meaning("reply", plain(bare_emoji(text)))
+    return None if said is None else ConversationAction(said)
 
 
 def classify_reaction_emoji(emoji: str) -> ConversationAction | None:

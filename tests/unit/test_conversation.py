@@ -14,13 +14,18 @@ COMPLETE, CLAIM = ConversationAction.COMPLETE, ConversationAction.CLAIM
     ("x", COMPLETE), ("X", COMPLETE), ("hecho", COMPLETE), ("  Hecho ", COMPLETE), ("LISTO", COMPLETE),
     ("✅", COMPLETE), ("✅\ufe0f", COMPLETE), ("yo", CLAIM), ("Yo\n", CLAIM), ("tomo", CLAIM), ("TOMO", CLAIM),
     ("✋", CLAIM), ("✋🏽", CLAIM),
+    # SPEC section 30: the lexicons' phrases, with the punctuation and emoji around them
+    ("listo!", COMPLETE), ("¡Listo!", COMPLETE), ("Done.", COMPLETE), ("Feito!", COMPLETE), ("Ya está", COMPLETE),
+    ("terminado 🎉", COMPLETE), ("concluído", COMPLETE), ("finished", COMPLETE), ("Did it!", COMPLETE),
+    ("me lo quedo", CLAIM), ("Lo hago yo.", CLAIM), ("yo mero", CLAIM), ("pego", CLAIM), ("Deixa comigo!", CLAIM),
+    ("eu faço", CLAIM), ("on it", CLAIM), ("I'll do it", CLAIM), ("I’ll do it!", CLAIM), ("me", CLAIM),
 ])
 def test_a_whole_message_reply_word_says_what_it_does(text: str, action: ConversationAction) -> None:
     assert classify_reply_word(text) is action
 
 
 @pytest.mark.parametrize("text", [
-    "", " ", "hecho ya", "ya está hecho", "listo!", "yo no", "👍", "✔️", "🙋", "xx", "/t x", "h e c h o",
+    "", " ", "hecho ya", "ya está hecho", "listo ya", "yo no", "done already", "on it later", "¿listo?x", "👍", "✔️", "🙋", "xx", "/t x", "h e c h o",
     "hecho" * 200,
 ])
 def test_any_other_reply_is_ordinary_chat(text: str) -> None:

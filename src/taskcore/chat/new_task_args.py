@@ -16,8 +16,9 @@ from taskcore.errors import InvalidChoreSetting, ValidationError
 from taskcore.i18n import _
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
-from taskcore.words import join_phrases, key, meaning, phrase_at, words_of
+from taskcore.words import join_phrases, meaning, phrase_at
 from taskcore.words.read import due_date as read_due_date
+from taskcore.words.read import flag
 from taskcore.words.read import is_date_like as is_due_word
 
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
@@ -26,8 +27,6 @@ _MENTION = re.compile(r"@([0-9]+)")
 _NAME = re.compile(r"@([^\W\d_]+)[,.;:!?]*")  # a typed name (letters only): not a WhatsApp mention
 _CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
 _NOT_PLAIN = re.compile(r'["“”@!]')  # what a chunk needs to be more than a word: quotes, mentions, flags
-_NAG_FLAGS = frozenset(f"!{word}" for word in words_of("task.insistir"))  # !insistir, !nag (SPEC section 25)
-_EACH_FLAGS = frozenset(f"!{word}" for word in words_of("flag.each"))  # !todos, !all, !each
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +115,9 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
         mention = _MENTION.fullmatch(chunk)
         if quoted is not None:
             parts.append(quoted)
-        elif key(chunk) in _EACH_FLAGS:
+        elif flag(chunk) == "each":
             each = True
-        elif key(chunk) in _NAG_FLAGS:
+        elif flag(chunk) == "nag":
             nag = True
         elif is_points_token(chunk):
             points = _points(chunk)

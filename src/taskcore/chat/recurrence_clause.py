@@ -22,13 +22,12 @@ from taskcore.errors import InvalidRecurrence, InvalidTimeZone
 from taskcore.i18n import _
 from taskcore.recurrence import Recurrence, is_intro, opens_rule, pieces, read_rule
 from taskcore.words import meaning
+from taskcore.words.read import flag
 from taskcore.zones import zone_by_city
 
 Chunk = tuple[str, str | None]
 """A chunk of ``/t nueva``'s arguments: its text and, for a quoted chunk, the text inside the quotes."""
 
-_ROTATION = frozenset({"!turnos", "!turns"})
-_BALANCED = frozenset({"!reparto", "!fair", "!divisao", "!divisão"})  # SPEC section 25: turns by fewest points
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +42,10 @@ class Clause:
 
 def take_clause(chunks: Sequence[Chunk]) -> Clause:
     """Take the ``cada <regla>`` clause and the ``!turnos`` flag out of ``/t nueva``'s chunks."""
-    balanced = any(quoted is None and text.casefold() in _BALANCED for text, quoted in chunks)
-    rotation = balanced or any(quoted is None and text.casefold() in _ROTATION for text, quoted in chunks)
-    rest = [(text, quoted) for text, quoted in chunks
-            if quoted is not None or text.casefold() not in _ROTATION | _BALANCED]
+    flags = [flag(text) if quoted is None else None for text, quoted in chunks]
+    balanced = "balanced" in flags
+    rotation = balanced or "rotation" in flags
+    rest = [chunk for chunk, said in zip(chunks, flags, strict=True) if said not in ("rotation", "balanced")]
     start = _clause_start(rest, 0)
     recurrence = None
     if start is not None:
@@ -54,8 +53,8 @@ def take_clause(chunks: Sequence[Chunk]) -> Clause:
         if _clause_start(rest, start[0]) is not None:
             raise usage_error("nueva", _("solo cabe una regla «cada» por tarea"), field="recurrence", rules=True)
     if rotation and recurrence is None:
-        flag = _("!reparto va con una regla «cada»") if balanced else _("!turnos va con una regla «cada»")
-        raise usage_error("nueva", flag, field="rotation", rules=True)
+        refusal = _("!reparto va con una regla «cada»") if balanced else _("!turnos va con una regla «cada»")
+        raise usage_error("nueva", refusal, field="rotation", rules=True)
     return Clause(rest, recurrence, rotation, balanced)
 
 

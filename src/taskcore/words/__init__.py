@@ -17,8 +17,21 @@ from functools import cache, lru_cache
 
 from taskcore.words import en, es, pt
 
-__all__ = ["KINDS", "TABLES", "add_language", "join_phrases", "key", "lookup", "meaning", "phrase_at",
-           "phrase_lengths", "plain", "split_first", "words_of"]
+__all__ = [
+    "KINDS",
+    "TABLES",
+    "add_language",
+    "join_phrases",
+    "key",
+    "lookup",
+    "meaning",
+    "phrase_at",
+    "phrase_lengths",
+    "plain",
+    "remove_language",
+    "split_first",
+    "words_of",
+]
 
 TABLES: dict[str, Mapping[str, tuple[str, ...]]] = {"es": es.WORDS, "pt": pt.WORDS, "en": en.WORDS}
 """Each language's table: meaning -> its words. A language is one lexicon file and one line here."""
@@ -45,12 +58,13 @@ def _fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
 
 
-_EDGES = re.compile(r"^[^\w@#/+✅✋]+|[^\w✅✋]+$")
+_EDGES = re.compile(r"^\W+|\W+$")
 
 
 def plain(text: str) -> str:
     """A word as a person may write it alone, read as ``key`` reads it once the punctuation and emoji around it are
-    dropped (``¡Listo!``, ``Done.``, ``«hecho»``); text that is only punctuation keeps it."""
+    dropped (``¡Listo!``, ``Done.``, ``«hecho»``, ``Feito 👍``); text that is only punctuation or emoji (``✅``,
+    ``+``) is kept whole."""
     bare = _EDGES.sub("", text.strip())
     return key(bare) if bare else key(text)
 
@@ -136,15 +150,25 @@ def add_language(code: str, table: Mapping[str, tuple[str, ...]]) -> None:
     """Read ``table`` as the lexicon of language ``code`` too (a new language's one line, or a test's toy one);
     ValueError, and nothing added, when one of its words would mean two things."""
     TABLES[code] = table
-    _LOOKUPS.clear()
-    for cached in (words_of, phrase_lengths, _phrase_starts):
-        cached.cache_clear()
+    _forget()
     try:
         _check()
     except ValueError:
-        del TABLES[code]
-        _LOOKUPS.clear()
+        remove_language(code)
         raise
+
+
+def remove_language(code: str) -> None:
+    """Stop reading language ``code``'s lexicon (a test's toy language)."""
+    TABLES.pop(code, None)
+    _forget()
+
+
+def _forget() -> None:
+    """Drop what was built from the tables, to build it again from the tables as they are now."""
+    _LOOKUPS.clear()
+    for cached in (words_of, phrase_lengths, _phrase_starts):
+        cached.cache_clear()
 
 
 def _check() -> frozenset[str]:

@@ -53,8 +53,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{f"month.{n}": (name,) for n, name in enumerate(
         ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
          "november", "december"), start=1)},
-    "reply.complete": ("done",),
-    "reply.claim": ("mine",),
+    "reply.complete": ("done", "finished", "did it"),
+    "reply.claim": ("mine", "on it", "i'll do it", "i’ll do it", "me"),
     "task.puntos": ("points",),
     "task.resumen": ("summary",),
     "task.silencio": ("quiet",),
@@ -79,4 +79,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "unit.hour": ("h", "hr", "hrs", "hour", "hours"),  # /t insistir 12 cada 12 h
     "family.task": ("/t",),  # the prefix of a task command
     "family.admin": ("/admin",),
+    "flag.rotation": ("turns",),  # /t nueva ... !turnos: the assignees take turns
+    "flag.balanced": ("fair",),  # !reparto: turns by the fewest points
 }

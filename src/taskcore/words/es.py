@@ -59,8 +59,8 @@ WORDS: dict[str, tuple[str, ...]] = {
         ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
          "noviembre", "diciembre"), start=1)},
     "month.9": ("septiembre", "setiembre"),
-    "reply.complete": ("x", "hecho", "listo", "✅"),
-    "reply.claim": ("yo", "tomo", "✋"),
+    "reply.complete": ("x", "hecho", "listo", "ya está", "terminado", "✅"),
+    "reply.claim": ("yo", "tomo", "me lo quedo", "lo hago yo", "yo mero", "✋"),
     "task.puntos": ("puntos",),
     "task.resumen": ("resumen",),
     "task.silencio": ("silencio",),
@@ -90,4 +90,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "unit.hour": ("h", "hora", "horas"),  # /t insistir 12 cada 12 h
     "family.task": ("/t", "/tarea"),  # the prefix of a task command
     "family.admin": ("/admin",),
+    "flag.rotation": ("turnos",),  # /t nueva ... !turnos: the assignees take turns
+    "flag.balanced": ("reparto",),  # !reparto: turns by the fewest points
 }

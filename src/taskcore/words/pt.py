@@ -56,8 +56,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{f"month.{n}": (name,) for n, name in enumerate(
         ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
          "novembro", "dezembro"), start=1)},
-    "reply.complete": ("feito", "pronto"),
-    "reply.claim": ("eu",),
+    "reply.complete": ("feito", "pronto", "concluído"),
+    "reply.claim": ("eu", "pego", "deixa comigo", "eu faço"),
     "task.puntos": ("pontos",),
     "task.resumen": ("resumo",),
     "task.silencio": ("silêncio",),
@@ -86,4 +86,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "unit.hour": ("h", "hs", "hora", "horas"),  # /t insistir 12 cada 12 h
     "family.task": ("/t", "/tarefa"),  # the prefix of a task command
     "family.admin": ("/admin",),
+    "flag.rotation": ("turnos", "revezamento"),  # /t nueva ... !turnos: the assignees take turns
+    "flag.balanced": ("divisão",),  # !reparto: turns by the fewest points
 }

@@ -26,8 +26,23 @@ from taskcore.errors import InvalidDate
 from taskcore.i18n import N_, _
 from taskcore.words import key, lookup, meaning, plain
 
-__all__ = ["ACCEPTED_DATES", "DayMonth", "date_word", "day_month", "day_months", "due_date", "hours", "is_date_like",
-           "iso_date", "month", "period", "time_of_day", "time_range", "weekday"]
+__all__ = [
+    "ACCEPTED_DATES",
+    "DayMonth",
+    "date_word",
+    "day_month",
+    "day_months",
+    "due_date",
+    "flag",
+    "hours",
+    "is_date_like",
+    "iso_date",
+    "month",
+    "period",
+    "time_of_day",
+    "time_range",
+    "weekday",
+]
 
 ACCEPTED_DATES = N_("AAAA-MM-DD, AA-MM-DD, hoy o mañana")
 """The date forms D1-D3 accept, marked: ``_(ACCEPTED_DATES)`` where it is shown."""
@@ -71,6 +86,15 @@ def hours(text: str) -> int | None:
     if match is None or (match.group(2) and meaning("unit", match.group(2)) != "hour"):
         return None
     return int(match.group(1))
+
+
+def flag(chunk: str) -> str | None:
+    """What a ``!word`` of ``/t nueva`` asks (the lexicons' ``flag`` words: ``each``, ``rotation``, ``balanced``;
+    ``nag`` for ``!insistir``, a command's word), None for any other chunk."""
+    if not chunk.startswith("!"):
+        return None
+    word = chunk[1:]
+    return meaning("flag", word) or ("nag" if meaning("task", word) == "insistir" else None)
 
 
 def date_word(token: str, today: date) -> date | None:
