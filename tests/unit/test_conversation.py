@@ -25,7 +25,8 @@ def test_a_whole_message_reply_word_says_what_it_does(text: str, action: Convers
 
 
 @pytest.mark.parametrize("text", [
-    "", " ", "hecho ya", "ya está hecho", "listo ya", "yo no", "done already", "on it later", "¿listo?x", "👍", "✔️", "🙋", "xx", "/t x", "h e c h o",
+    "", " ", "hecho ya", "ya está hecho", "listo ya", "yo no", "done already", "on it later", "¿listo?x",
+    "👍", "✔️", "🙋", "xx", "/t x", "h e c h o",
     "hecho" * 200,
 ])
 def test_any_other_reply_is_ordinary_chat(text: str) -> None:
