@@ -22,17 +22,31 @@ import enum
 from collections.abc import Sequence
 from datetime import MAXYEAR, date, timedelta
 
-from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
 from taskcore.words.read import day_month, day_months, weekday
 
-__all__ = ["AHEAD_LIMIT_DAYS", "When", "day_month_guess", "day_month_words_guess", "looks_wrong", "suggestion",
-           "weekday_guess", "when_mark"]
+__all__ = [
+    "AHEAD_LIMIT_DAYS",
+    "When",
+    "day_month_guess",
+    "day_month_words_guess",
+    "format_due_date",
+    "hint_lines",
+    "looks_wrong",
+    "suggestion",
+    "weekday_guess",
+    "when_mark",
+]
 
 AHEAD_LIMIT_DAYS = 365
 """A due date further ahead than this many days looks wrong."""
 
 _LEAP_CYCLE = 9  # years to look ahead: 29/02 comes back within eight (2096, then 2104)
+
+
+def format_due_date(d: date) -> str:
+    """Display form of D4: dd/MM."""
+    return f"{d.day:02d}/{d.month:02d}"
 
 
 class When(enum.StrEnum):
@@ -119,3 +133,18 @@ def shown_due(due: date, today: date) -> str:
     tomorrow or before today, in the language in force."""
     mark = when_mark(due, today)
     return format_due_date(due) + (f" {_(_MARKS[mark])}" if mark is not None else "")
+
+
+def hint_lines(task_id: int, due: date | None, description: str, today: date) -> str:
+    """The lines added to a reply about a task's date (SPEC section 23): ⚠️ a stored date that looks wrong (before
+    today or more than a year ahead), in full, with the command that changes it; 💡 the date a text without one
+    most likely meant (a weekday, a day and month in words)."""
+    if due is not None:
+        if not looks_wrong(due, today):
+            return ""
+        return "\n" + _("⚠️ La fecha guardada es {date}, ¿es la que querías? Para cambiarla: /t fecha {id} AAAA-MM-DD",
+                         date=due.isoformat(), id=task_id)
+    meant = suggestion(description.split(), today)
+    if meant is None:
+        return ""
+    return "\n" + _("💡 Sin fecha. Si querías el {date}: /t fecha {id} {date}", date=meant.isoformat(), id=task_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from taskcore.date_hints import format_due_date
 from taskcore.words.read import ACCEPTED_DATES as ACCEPTED_FORMS
 from taskcore.words.read import due_date, is_date_like, iso_date
 
@@ -22,6 +23,3 @@ def parse_iso_date(text: str, *, field: str = "due_date") -> date:
     return iso_date(text, field=field)
 
 
-def format_due_date(d: date) -> str:
-    """Display form of D4: dd/MM."""
-    return f"{d.day:02d}/{d.month:02d}"

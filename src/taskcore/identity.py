@@ -86,3 +86,9 @@ def identity_key(phone: str | None, lid: str | None) -> str:
     if not key:
         raise ValidationError("a phone number or a LID is needed to identify a user", field="phone")
     return key
+
+
+def needs_rekey(lid_is_user: bool, phone: str | None, lid: str | None) -> bool:
+    """True when a user known by their LID (``lid_is_user``) must be re-keyed to the phone number a message now
+    shows (the full resolution does that)."""
+    return bool(phone and lid and lid != phone and lid_is_user)

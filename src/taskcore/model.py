@@ -7,6 +7,7 @@ from datetime import date, datetime
 
 from taskcore.access import GroupStatus
 from taskcore.completion import CompletionMode, progress
+from taskcore.identity import needs_rekey
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,4 +186,4 @@ class SenderFacts:
 
     def needs_rekey(self, phone: str | None, lid: str | None) -> bool:
         """True when a LID-only user must be re-keyed to the phone number (the full resolution does that)."""
-        return bool(phone and lid and lid != phone and self.lid_is_user)
+        return needs_rekey(self.lid_is_user, phone, lid)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 from taskcore.errors import InvalidRecurrence
 from taskcore.i18n import N_, SOURCE, _, current_language, speaking, weekday_name
 from taskcore.words import join_phrases, key, meaning
+from taskcore.words.lexicon import is_rule_intro
 
 if TYPE_CHECKING:
     from dateutil.rrule import rrule
@@ -72,9 +73,8 @@ class Recurrence:
     text: str
 
 
-def is_intro(token: str) -> bool:
-    """``cada``, ``every`` (or ``a cada`` as one token), or ``toda``/``todo``: a word a rule may follow."""
-    return meaning("rule", token) in ("intro", "intro_if_rule")
+is_intro = is_rule_intro
+"""``cada``, ``every`` (or ``a cada`` as one token), or ``toda``/``todo``: a word a rule may follow (the lexicons')."""
 
 
 def opens_rule(intro: str, after: str) -> bool:

@@ -51,12 +51,12 @@ class Outage:
 
     def __init__(self, where: str, fatal: FatalStop, *, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.where, self._fatal, self._monotonic = where, fatal, monotonic
-        self._since: float | None = None
+        self.since: float | None = None  # when the spell of failures began (monotonic), None outside one
 
     @property
     def active(self) -> bool:
         """True between the first failure of a spell and the next success."""
-        return self._since is not None
+        return self.since is not None
 
     def failed(self, exc: BaseException, *, what: str = "database work failed") -> None:
         """Classify ``exc``: stop the process, start (or continue, silently) an outage, or log a bug."""
@@ -69,14 +69,14 @@ class Outage:
 
     def unavailable(self, reason: str) -> None:
         """A passing outage (the database did not answer in time): logged when the spell starts, then silent."""
-        if self._since is None:
-            self._since = self._monotonic()
+        if self.since is None:
+            self.since = self._monotonic()
             log.error("database unavailable; retrying quietly until it is back",
                       extra={"where": self.where, "reason": reason})
 
     def succeeded(self) -> None:
         """End an outage in progress with one line saying how long it lasted."""
-        if self._since is not None:
-            lasted = self._monotonic() - self._since
-            self._since = None
+        if self.since is not None:
+            lasted = self._monotonic() - self.since
+            self.since = None
             log.warning("database available again", extra={"where": self.where, "after_s": round(lasted, 1)})

@@ -11,7 +11,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from taskcore import alerts
+from taskcore.services import alerts
 from taskcore.gateway import diagnostics as dx
 from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.gateway.echo import owner_jid

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
-from taskcore.alerts import PROBE_TEXT
+from taskcore.services.alerts import PROBE_TEXT
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.watchdog import Act, Health

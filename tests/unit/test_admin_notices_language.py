@@ -9,7 +9,7 @@ from functools import partial
 
 from sqlalchemy import select
 
-from taskcore import alerts
+from taskcore.services import alerts
 from taskcore.access import GatingMode
 from taskcore.gateway.wire import GatewayGroup
 from taskcore.services.languages import choose_language

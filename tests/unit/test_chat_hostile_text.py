@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from taskcore.chat import MetricEvent
-from taskcore.chat import decide as chat_decide
+from taskcore.chat import grammar as chat_decide
 from taskcore.ratelimit import Decision
 from taskcore.storage.db import Database
 from tests.builders import GROUP, make_group, wa_text

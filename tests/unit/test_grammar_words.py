@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 
-import taskcore.words as word_tables
+import taskcore.words.lexicon as word_tables
 from taskcore import parse_due_date
 from taskcore.access import GroupStatus
 from taskcore.chat.commands import (

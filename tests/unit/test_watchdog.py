@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from taskcore.alerts import duration
+from taskcore.services.alerts import duration
 from taskcore.gateway.echo import (
     body_fingerprint,
     fingerprint,

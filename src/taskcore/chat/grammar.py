@@ -1,4 +1,5 @@
-"""Chat command grammar (SPEC section 5, seed D1-D3): message text in, one typed command out.
+"""Chat command grammar (SPEC section 5, seed D1-D3): message text in, one typed command out; and what a message
+asks, decided from it (``head_of``, ``decide``: the part of the road that is pure).
 
 ``parse_command`` is pure: it returns ``None`` for ordinary chat and raises only ``CommandSyntaxError``. The first
 word after the leading mentions is a family's prefix (``/t``, ``/tarea``, ``/tarefa``, ``/admin``: the lexicons'
@@ -16,17 +17,23 @@ rest. Choices the SPEC leaves open:
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from taskcore.chat.commands import Command
+from taskcore.chat.commands import Command, CommandSyntaxError, command_for
 from taskcore.chat.new_task_args import Context, shown
-from taskcore.chat.registry import BARE, row_of
+from taskcore.chat.registry import BARE, BY_WORD
+from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.chat.usage import usage_error as _error
+from taskcore.conversation import ConversationAction, classify_reply_word
 from taskcore.i18n import _
-from taskcore.words import meaning, split_first
+from taskcore.ratelimit import Decision as RateDecision
+from taskcore.words import meaning
 
-__all__ = ["command_family", "command_start", "head", "parse_command"]
+__all__ = ["ADMIN_FAMILY", "Chat", "Decision", "Throttled", "TooLong", "command_family", "command_start", "decide",
+           "head", "head_of", "parse_command"]
 
 
 def command_start(text: str) -> int:
@@ -49,7 +56,13 @@ def command_start(text: str) -> int:
 
 def head(text: str) -> tuple[str, str]:
     """The first word after the leading mentions, and the rest of the text."""
-    return split_first(text[command_start(text):])
+    return _first(text[command_start(text):])
+
+
+def _first(text: str) -> tuple[str, str]:
+    """The first word and the rest (both "" when there is none)."""
+    parts = text.split(maxsplit=1)
+    return (parts[0] if parts else "", parts[1] if len(parts) > 1 else "")
 
 
 def command_family(text: str) -> str | None:
@@ -61,22 +74,86 @@ def command_family(text: str) -> str | None:
 
 def parse_command(
     text: str, *, today: date, mentioned: Collection[str] = (), quoted_task: int | None = None,
-    in_group: bool = False,
+    in_group: bool = False, family: str | None = None,
 ) -> Command | None:
     """The command at the start of ``text`` (after leading @mentions), or None for ordinary chat.
 
     ``quoted_task``: the task the message's quoted message is linked to, taken by the commands that name one task
     when their id is left out (SPEC section 18); ``in_group``: a group's command, whose typed ``@Name`` words are
-    names to tell apart (SPEC section 23) rather than text."""
+    names to tell apart (SPEC section 23) rather than text; ``family``: its first word's family when the caller read
+    it already (``command_family``)."""
     first, rest = head(text)
-    family = meaning("family", first) if first.startswith("/") else None
+    if family is None:
+        family = meaning("family", first) if first.startswith("/") else None
     if family is None:
         return None
-    subcommand, args = split_first(rest)
+    subcommand, args = _first(rest)
     if not subcommand:
         return BARE[family]
-    row = row_of(family, subcommand)
+    said = meaning(family, subcommand)
+    row = None if said is None else BY_WORD.get(f"{family}.{said}")
     if row is None:
         raise _error("admin" if family == "admin" else None, _("orden desconocida: {word}", word=shown(subcommand)))
     command: Command = row.parse(args, Context(today, frozenset(mentioned), quoted_task, in_group))
     return command
+
+
+# What a message asks, decided without reading or writing anything (STYLE habit 5: match apart from act).
+#
+# The road asks twice. Before the sender is admitted, ``head_of`` reads only the first word (``/t``, ``/admin`` or
+# chat), so that gating and the rate limit have their say before a long text is parsed (SPEC section 16), and a
+# reply that is a single word (``hecho``, ``yo``...): the task linked to the quoted message is looked up only for a
+# command or such a word (other chat costs no read). Once admitted (the sender known, their
+# token taken), ``decide`` says what the message asks: nothing now (the sender's bucket is empty), a command (parsed,
+# with the quoted task lent to the commands written without an id; a reply word or a reaction on a task's message
+# stands for one), a malformed one, a text too long to be one, or nothing at all (ordinary chat).
+
+ADMIN_FAMILY = "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Ordinary chat: nothing to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class TooLong:
+    """A command longer than MAX_COMMAND_LENGTH: refused before it is parsed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Throttled:
+    """The sender's bucket is empty: nothing is done; ``notify`` for the one notice of an empty spell."""
+
+    retry_after: int
+    notify: bool
+
+
+Decision = Any
+"""A command value (``chat.commands``), a ``CommandSyntaxError``, ``TooLong``, ``Throttled`` or ``Chat``."""
+
+
+def head_of(text: str, quoted_id: str | None) -> tuple[str | None, ConversationAction | None]:
+    """The command family of the first word (``"admin"``, ``"task"`` or None for chat) and, for a reply that is
+    only a reply word (``hecho``, ``yo``...), what it asks (None for a command, a message quoting nothing, or any
+    other chat)."""
+    family = command_family(text)
+    return family, classify_reply_word(text) if family is None and quoted_id else None
+
+
+def decide(text: str, family_of_text: str | None, *, today: date, quoted_task: int | None,
+           reply: ConversationAction | None = None, mentioned: Sequence[str] = (),
+           token: RateDecision | None = None, in_group: bool = False) -> Decision:
+    """What the admitted message asks (module docstring): ``today`` is the sender's, ``reply`` what its reply word
+    or reaction asks, ``mentioned`` the digits of its mentions, ``token`` what the sender's bucket answered."""
+    if token is not None and not token.allowed:
+        return Throttled(token.retry_after, token.notify)
+    if family_of_text is None:
+        return Chat() if reply is None or quoted_task is None else command_for(reply, quoted_task)
+    if len(text) > MAX_COMMAND_LENGTH:
+        return TooLong()
+    try:
+        return parse_command(text, today=today, mentioned=mentioned, quoted_task=quoted_task, in_group=in_group,
+                             family=family_of_text)
+    except CommandSyntaxError as exc:
+        return exc

@@ -14,12 +14,11 @@ from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
 from taskcore.date_hints import day_month_guess
 from taskcore.errors import InvalidChoreSetting, ValidationError
 from taskcore.i18n import _
-from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
-from taskcore.words import join_phrases, meaning, phrase_at
-from taskcore.words.read import due_date as read_due_date
-from taskcore.words.read import flag
-from taskcore.words.read import is_date_like as is_due_word
+from taskcore.words import meaning, phrase_at
+from taskcore.words.lexicon import any_rule_intro, flag, plain_dates_apart
+from taskcore.words.lexicon import due_date as read_due_date
+from taskcore.words.lexicon import is_date_like as is_due_word
 
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
 
@@ -83,13 +82,10 @@ def description(text: str, name: str) -> str:
 
 def parse_new(args: str, ctx: Context) -> NewTask:
     """``/t nueva``: the description, at most one date, mentions, ``!todos`` and a recurrence clause."""
-    words = plain_words(args)
-    if words is None:
+    parted = None if _NOT_PLAIN.search(args) else plain_dates_apart(args.split())
+    if parted is None:  # quotes, mentions, flags or a rule: the chunks' reading
         return parse_new_chunks(args, ctx)
-    parts: list[str] = []
-    dates: list[str] = []
-    for word in join_phrases(words, "date"):
-        (dates if is_due_word(word) else parts).append(word)
+    parts, dates = parted
     return _new_task(parts, dates, [], ctx, each=False, clause=None)
 
 
@@ -100,7 +96,7 @@ def plain_words(args: str) -> list[str] | None:
     if _NOT_PLAIN.search(args):
         return None
     words = args.split()
-    return None if any(is_intro(word) for word in words) else words
+    return None if any_rule_intro(words) else words
 
 
 def parse_new_chunks(args: str, ctx: Context) -> NewTask:

@@ -98,7 +98,8 @@ ROWS: tuple[Row, ...] = (
 )
 """Every command, in the order of the help."""
 
-_BY_WORD = {row.word: row for row in ROWS}
+BY_WORD = {row.word: row for row in ROWS}
+"""Each row by the meaning of its words (``task.silencio``)."""
 _BY_NAME = {row.name: row for row in ROWS}
 BARE: dict[str, Command] = {"task": Help(), "admin": AdminHelp()}
 """What a family's prefix alone (``/t``, ``/admin``) asks."""
@@ -107,7 +108,7 @@ BARE: dict[str, Command] = {"task": Help(), "admin": AdminHelp()}
 def row_of(family: str, word: str) -> Row | None:
     """The row of the command ``word`` names in ``family`` (any language's word, any case), None if none."""
     said = meaning(family, word)
-    return None if said is None else _BY_WORD.get(f"{family}.{said}")
+    return None if said is None else BY_WORD.get(f"{family}.{said}")
 
 
 def row_named(name: str) -> Row:

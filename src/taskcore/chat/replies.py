@@ -12,7 +12,7 @@ from datetime import date, datetime
 from taskcore.chat.quiet_replies import away_mark
 from taskcore.chat.registry import admin_help_text, help_text
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
-from taskcore.date_hints import looks_wrong, shown_due, suggestion
+from taskcore.date_hints import hint_lines, shown_due
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
 from taskcore.languages import LANGUAGE_NAMES, LanguageSource
@@ -75,17 +75,25 @@ def created(
     task_id: int, description: str, due: date | None, assignee_tags: Sequence[str], *, in_group: bool,
     each: bool = False,
     series: Series | None = None,
+    points: int = 1,
+    today: date | None = None,
 ) -> str:
     """/t nueva; with !todos each assignee completes their part; a recurring task names its rule, and with turns
-    everyone taking them, in order."""
+    everyone taking them, in order; then its points when not one, and (given ``today``) the date hints."""
     head = _("Tarea #{id} creada: {text}", id=task_id, text=short(description)) + _due(due) + _repeats(series)
-    if not in_group:
-        return head
-    if series and series.rotation:
-        who = _("Por turnos: {people}", people=", ".join(assignee_tags))
-    else:
-        who = _("Para {people}", people=", ".join(assignee_tags)) if assignee_tags else nobody().capitalize()
-    return f"{head}. {who}" + (_(" (cada uno su parte)") if each else "")
+    if in_group:
+        if series and series.rotation:
+            who = _("Por turnos: {people}", people=", ".join(assignee_tags))
+        else:
+            who = _("Para {people}", people=", ".join(assignee_tags)) if assignee_tags else nobody().capitalize()
+        head = f"{head}. {who}" + (_(" (cada uno su parte)") if each else "")
+    hints = "" if today is None else hint_lines(task_id, due, description, today)
+    return head + points_note(points) + hints
+
+
+def points_note(points: int) -> str:
+    """What ``/t nueva`` adds when the task is worth more (or less) than one point."""
+    return "" if points == 1 else _(" · {points} puntos", points=points)
 
 
 def completed(task: Task, next_task: Task | None = None) -> str:
@@ -282,18 +290,3 @@ def name_unknown(name: str, candidates: Sequence[str]) -> str:
                  "lista de @ de WhatsApp, así siempre funciona.", name=name, people=", ".join(candidates))
     return _("No conozco a nadie llamado @{name} en este grupo. Nada hecho; elige a la persona en la lista de @ de "
              "WhatsApp, así siempre funciona.", name=name)
-
-
-def date_hints(task_id: int, due: date | None, description: str, today: date) -> str:
-    """The lines added to a reply about a task's date (SPEC section 23): ⚠️ a stored date that looks wrong (before
-    today or more than a year ahead), in full, with the command that changes it; 💡 the date a text without one
-    most likely meant (a weekday, a day and month in words)."""
-    if due is not None:
-        if not looks_wrong(due, today):
-            return ""
-        return "\n" + _("⚠️ La fecha guardada es {date}, ¿es la que querías? Para cambiarla: /t fecha {id} AAAA-MM-DD",
-                         date=due.isoformat(), id=task_id)
-    meant = suggestion(description.split(), today)
-    if meant is None:
-        return ""
-    return "\n" + _("💡 Sin fecha. Si querías el {date}: /t fecha {id} {date}", date=meant.isoformat(), id=task_id)

@@ -8,7 +8,7 @@ from typing import Any
 
 from taskcore.gateway.inbound import InboundMessage, strip_device
 from taskcore.gateway.wire import quoted_key, send_text_body
-from taskcore.reactions import ReactionRequest
+from taskcore.reactions import ROBOT, WARN, ReactionRequest
 
 
 class MetricEvent(StrEnum):
@@ -125,3 +125,18 @@ class Answer:
 def rejected(text: str, task_id: int | None = None) -> Answer:
     """A command that was not carried out, with the reason."""
     return Answer(text, ok=False, task_id=task_id)
+
+
+def render(msg: InboundMessage, name: str, answer: Answer, *, quote: dict[str, Any] | None = None,
+           marks: bool = True) -> ChatResult:
+    """The reply (quoting ``msg``, or ``quote``) and everything else the answer sends; ``marks``: the command gets
+    🤖 when it worked and ⚠️ when it did not (a reaction gets none of its own)."""
+    mark = ReactionRequest(msg.chat_id, msg.message_id, msg.participant, ROBOT if answer.ok else WARN,
+                           dedupe_key=f"command:{msg.instance}:{msg.message_id}")
+    reply = reply_to(msg, answer.text, answer.mentions, quote=quote, label=answer.label, task_id=answer.task_id)
+    return ChatResult(
+        f"{name} {'done' if answer.ok else 'rejected'}",
+        texts=(reply, *answer.extra),
+        reactions=(*answer.reactions, *((mark,) if marks else ())),
+        metrics=answer.metrics,
+    )

@@ -17,11 +17,6 @@ WEEKLY_STOPPED = N_("Resumen semanal desactivado.")
 NOTHING_TO_SUM = N_("Nada que resumir todavía.")
 
 
-def points_note(points: int) -> str:
-    """What ``/t nueva`` adds when the task is worth more (or less) than one point."""
-    return "" if points == 1 else _(" · {points} puntos", points=points)
-
-
 def points_set(task_id: int, points: int) -> str:
     """/t puntos."""
     return _("La tarea #{id} vale ahora {points} puntos.", id=task_id, points=points)

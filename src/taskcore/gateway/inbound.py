@@ -34,6 +34,7 @@ from taskcore.gateway.inbound_models import (
     WireParticipants,
     WireReaction,
     canonical_event,
+    validated,
 )
 from taskcore.gateway.repair import repaired, repaired_text
 from taskcore.identity import GROUP_DOMAIN, jid_domain, normalize_group_id
@@ -159,7 +160,7 @@ def parse_event(payload: Mapping[str, Any], *, path_event: str | None = None) ->
     payload = repaired(payload)
     path_event = None if path_event is None else repaired_text(path_event)
     try:
-        envelope = WireEnvelope.model_validate(payload)
+        envelope = validated(WireEnvelope, payload)
     except pydantic.ValidationError:
         return Ignored("malformed envelope")
     name = canonical_event(envelope.event or path_event)
@@ -173,10 +174,10 @@ def parse_event(payload: Mapping[str, Any], *, path_event: str | None = None) ->
 
 
 def _parse_message(envelope: WireEnvelope) -> InboundEvent:
-    data = WireMessageData.model_validate(envelope.data)
+    data = validated(WireMessageData, envelope.data)
     key = data.key
     reaction = data.message.reaction if data.message else None
-    text = data.text()
+    text, quoted_id, mentioned_jids = data.parts()
     unread = _unread(key.from_me, key.id, readable=text is not None or reaction is not None)
     if unread:
         return Ignored(unread, MESSAGES_UPSERT)
@@ -192,8 +193,8 @@ def _parse_message(envelope: WireEnvelope) -> InboundEvent:
     if reaction is not None:
         return _reaction(reaction, common)
     return InboundMessage(
-        **common, text=text or "", quoted_id=data.quoted_id(),
-        mentioned=tuple(dict.fromkeys(strip_device(j) for j in data.mentioned_jids() if digits_of(j))),
+        **common, text=text or "", quoted_id=quoted_id,
+        mentioned=tuple(dict.fromkeys(strip_device(j) for j in mentioned_jids if digits_of(j))),
     )
 
 
@@ -223,7 +224,7 @@ def _when(timestamp: int | None) -> datetime | None:
 
 
 def _parse_participants(envelope: WireEnvelope) -> InboundEvent:
-    data = WireParticipants.model_validate(envelope.data)
+    data = validated(WireParticipants, envelope.data)
     if not data.id or not data.action:
         return Ignored("participants update without group or action", PARTICIPANTS_UPDATE)
     people = tuple(who for who in map(participant_identity, data.enriched()) if who.known)
@@ -236,7 +237,7 @@ def _parse_groups(envelope: WireEnvelope) -> InboundEvent:
     items = envelope.data if isinstance(envelope.data, list) else [envelope.data]
     groups: list[GroupSeen] = []
     for item in items:
-        group = WireGroup.model_validate(item)
+        group = validated(WireGroup, item)
         if group.id and jid_domain(group.id) == GROUP_DOMAIN:
             people = tuple((who, p.is_admin) for p in group.members() if (who := participant_identity(p)).known)
             groups.append(GroupSeen(normalize_group_id(strip_device(group.id)), group.subject, people))

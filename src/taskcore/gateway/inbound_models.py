@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -156,6 +156,10 @@ class WireMessageData(Loose):
         return (*(self.context_info.mentioned_jid if self.context_info else ()),
                 *(nested.mentioned_jid if nested else ()))
 
+    def parts(self) -> tuple[str | None, str | None, tuple[str, ...]]:
+        """``text``, ``quoted_id`` and ``mentioned_jids`` at once, as a message is read."""
+        return self.text(), self.quoted_id(), self.mentioned_jids()
+
 
 class WireParticipant(Loose):
     """A participant object ``{id, phoneNumber?, lid?, admin}``."""
@@ -235,6 +239,14 @@ _EVENT_NAMES = {
 
 
 _SEPARATORS = str.maketrans("", "", "._- ")
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def validated(model: type[ModelT], value: object) -> ModelT:
+    """``model`` read from ``value`` by pydantic (ValidationError otherwise): its field readers above run from here."""
+    return model.model_validate(value)
 
 
 def canonical_event(name: str | None) -> str | None:

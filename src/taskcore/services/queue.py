@@ -111,29 +111,35 @@ Sends = tuple[Sequence[TextJob], Sequence[ReactionRequest], datetime]
 def queue_all_replies(
     db: Database, sends: Sequence[Sends], *, reaction_policy: ReactionPolicy, max_attempts: int,
 ) -> None:
-    """``queue_replies`` for several events, in their order, in one transaction: the texts of consecutive events with
-    the same instant go in one driver call (a reaction the policy lets through alone: it is counted only when queued),
-    so the rows get the same ids in the same order as one ``queue_replies`` per event would give them."""
-
-    def work(conn: Connection) -> None:
-        texts: list[Mapping[str, Any]] = []  # queued next, all at the instant ``at``
-        at: datetime | None = None
-        for event_texts, reactions, now in sends:
-            if texts and now != at:
-                _enqueue_texts(conn, texts, max_attempts, at)
-                texts = []
-            texts += _text_jobs(event_texts)
-            at = now
-            marks = [mark for mark in reactions if reaction_policy.in_scope(mark.chat_id)]  # the others queue nothing
-            if marks:
-                _enqueue_texts(conn, texts, max_attempts, at)
-                texts = []
-                for mark in marks:
-                    enqueue_request(conn, reaction_policy, mark, now=now)
-        _enqueue_texts(conn, texts, max_attempts, at)
-
+    """``queue_replies`` for several events, in their order, in one transaction (``queue_all_replies_on``)."""
     if any(texts or reactions for texts, reactions, _ in sends):
-        db.transact(work)
+        db.transact(lambda conn: queue_all_replies_on(conn, sends, reaction_policy=reaction_policy,
+                                                      max_attempts=max_attempts))
+
+
+def queue_all_replies_on(
+    conn: Connection, sends: Sequence[Sends], *, reaction_policy: ReactionPolicy, max_attempts: int,
+) -> None:
+    """``queue_all_replies`` on a transaction already open (the road's unit of work): the texts of consecutive
+    events with the same instant go in one driver call (a reaction the policy lets through alone: it is counted only
+    when queued), so the rows get the same ids in the same order as one ``queue_replies`` per event would give them."""
+    texts: list[Mapping[str, Any]] = []  # queued next, all at the instant ``at``
+    at: datetime | None = None
+    for event_texts, reactions, now in sends:
+        if texts and now != at:
+            _enqueue_texts(conn, texts, max_attempts, at)
+            texts = []
+        texts += _text_jobs(event_texts)
+        at = now
+        # the reactions out of scope queue nothing (with reactions off, none is in scope)
+        marks = [mark for mark in reactions if reaction_policy.in_scope(mark.chat_id)] if reaction_policy.enabled \
+            else []
+        if marks:
+            _enqueue_texts(conn, texts, max_attempts, at)
+            texts = []
+            for mark in marks:
+                enqueue_request(conn, reaction_policy, mark, now=now)
+    _enqueue_texts(conn, texts, max_attempts, at)
 
 
 def _text_jobs(texts: Sequence[TextJob]) -> list[Mapping[str, Any]]:

@@ -19,7 +19,7 @@ from taskcore.access import (
     completion_assigns_completer,
 )
 from taskcore.chores.nagging import Nag
-from taskcore.chores.points import check_points
+from taskcore.chores.points import DEFAULT_POINTS, check_points
 from taskcore.completion import CompletionMode, InvalidCompletion, every_part_done
 from taskcore.errors import NotFound
 from taskcore.i18n import N_, _
@@ -71,7 +71,8 @@ def create_task(
     first date on or after ``today`` (the creator's today; UTC's when None). With ``rotation`` (people in turn order,
     a group task only) the first of them is its assignee, whoever ``assignees`` names; ``balanced`` (``!reparto``):
     each next occurrence goes to the one with the fewest points. ``points``: 1 to 10 (SPEC section 25)."""
-    text, points = sanitize_description(description), check_points(points)
+    text = sanitize_description(description)
+    points = points if points == DEFAULT_POINTS else check_points(points)
     series = None
     if recurrence is not None:
         series, due = recurring.new_series(recurrence, rotation, group_id=group_id, due=due,
@@ -83,7 +84,8 @@ def create_task(
     def work(conn: Connection) -> CreatedTask:
         task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
                                 origin=origin, completion=completion, series=series, points=points)
-        q.insert_assignments(conn, task_id, people, by=creator, now=now)
+        if people:
+            q.insert_assignments(conn, task_id, people, by=creator, now=now)
         return CreatedTask(task_id, text, due, group_id, people, series)
 
     return db.transact(work)

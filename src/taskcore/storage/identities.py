@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Column, Connection, Table, Text, and_, bindparam, delete, exists, func, select, update
 
 from taskcore.access import GroupStatus
-from taskcore.identity import identity_key
+from taskcore.identity import identity_key, needs_rekey
 from taskcore.model import GroupSnapshot, SenderFacts
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.schema import (
@@ -27,8 +27,7 @@ from taskcore.storage.schema import (
     web_sessions,
     web_tokens,
 )
-from taskcore.storage.sql import upsert
-from taskcore.storage.users import ensure_user, ensure_users, refresh_user
+from taskcore.storage.sql import insert_ignore, upsert
 
 ia, gm = identity_aliases, group_members
 
@@ -188,7 +187,7 @@ def resolve_identity(
 
     With ``known`` (read in this transaction) only what changed is written, unless a re-key is due."""
     key = identity_key(phone, lid)
-    if known is not None and not known.needs_rekey(phone, lid):
+    if known is not None and not (known.lid_is_user and needs_rekey(known.lid_is_user, phone, lid)):
         return _resolve_known(conn, known, phone=phone, lid=lid, name=name, now=now)
     if phone:
         ensure_user(conn, phone, now, name=name)
@@ -213,3 +212,54 @@ def _resolve_known(
     if phone and lid and phone not in (lid, known.alias_target):
         upsert(conn, ia, {"alias": lid, "user_id": phone, "created_at": now}, ["alias"], ["user_id"])
     return known.user_id, not phone and known.alias_target is not None
+
+
+# Users (the people rows): created when first seen, their name and when they were last seen.
+
+# A sighting within this long after the recorded one (same name) writes nothing: last_seen_at is informational, and
+# a user who sends a burst of messages should not cost an UPDATE per message.
+SEEN_RESOLUTION = timedelta(minutes=1)
+
+# Built once (bind names differ from the column names, as UPDATE requires); the values go in as parameters.
+_RENAME = (
+    update(users).where(users.c.id == bindparam("b_id"))
+    .values(display_name=bindparam("b_name"), last_seen_at=bindparam("b_now"))
+)
+
+
+def ensure_user(conn: Connection, user_id: str, now: datetime, *, name: str | None = None) -> None:
+    """Create the user if absent; record a new display name and the time they were seen."""
+    created = insert_ignore(
+        conn, users, {"id": user_id, "display_name": name, "created_at": now, "last_seen_at": now}, ["id"]
+    )
+    if not created and name:
+        conn.execute(_RENAME, {"b_id": user_id, "b_name": name, "b_now": now})
+
+
+def seen_lately(last_seen_at: datetime | None, now: datetime) -> bool:
+    """True when ``last_seen_at`` is at most SEEN_RESOLUTION before ``now`` (and not after it)."""
+    return last_seen_at is not None and last_seen_at <= now < last_seen_at + SEEN_RESOLUTION
+
+
+def refresh_user(
+    conn: Connection, user_id: str, now: datetime, *, name: str | None, stored_name: str | None,
+    last_seen_at: datetime | None,
+) -> None:
+    """``ensure_user`` for a user read a moment ago: written only when the name changed or was not seen lately."""
+    if name and (name != stored_name or not seen_lately(last_seen_at, now)):
+        conn.execute(_RENAME, {"b_id": user_id, "b_name": name, "b_now": now})
+
+
+def ensure_users(conn: Connection, user_ids: Iterable[str], now: datetime) -> None:
+    """Create every user that does not exist yet (names untouched)."""
+    for user_id in dict.fromkeys(user_ids):
+        insert_ignore(conn, users, {"id": user_id, "created_at": now}, ["id"])
+
+
+def display_names(conn: Connection, user_ids: Iterable[str]) -> dict[str, str | None]:
+    """The display name of each known user among ``user_ids``."""
+    ids = list(dict.fromkeys(user_ids))
+    if not ids:
+        return {}
+    rows = conn.execute(select(users.c.id, users.c.display_name).where(users.c.id.in_(ids)))
+    return {row.id: row.display_name for row in rows}

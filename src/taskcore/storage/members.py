@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, false, func, select, true, update
 
-from taskcore.model import Person
+from taskcore.model import Person, SenderFacts
 from taskcore.storage.groups import ensure_group
 from taskcore.storage.schema import group_members, users
 from taskcore.storage.sql import upsert
@@ -103,3 +103,13 @@ def active_among(conn: Connection, group_id: str, user_ids: Collection[str]) -> 
     found = conn.execute(select(gm.c.user_id).where(
         gm.c.group_id == group_id, gm.c.active == true(), gm.c.user_id.in_(list(user_ids))))
     return set(found.scalars())
+
+
+def member_seen(conn: Connection, *, group_id: str, user_id: str, now: datetime, known: SenderFacts | None) -> None:
+    """The user wrote in the group: an active member seen now; with ``known`` (what was read of them a moment ago),
+    only a change is written."""
+    if known is not None:
+        touch_known_member(conn, group_id, user_id, now, active=known.member_active, seen_at=known.member_seen_at)
+        return
+    ensure_user(conn, user_id, now)
+    touch_member(conn, group_id, user_id, now)

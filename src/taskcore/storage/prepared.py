@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import import_module
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import Connection, exc
 from sqlalchemy.engine.interfaces import Dialect
@@ -202,3 +202,54 @@ def dialect_insert(dialect: str, table: Any) -> Any:
     The dialect package is imported here, when first needed: importing PostgreSQL's (every driver module of it)
     costs a SQLite-only process 2.4 MB of resident memory."""
     return import_module(f"sqlalchemy.dialects.{'postgresql' if dialect == 'postgresql' else 'sqlite'}").insert(table)
+
+
+# SQLAlchemy's default text format for DATETIME on SQLite: what ``sqlite_text`` writes and
+# ``utc_from_db`` reads (with ``fromisoformat``, as SQLAlchemy does).
+SQLITE_DATETIME = "%(year)04d-%(month)02d-%(day)02d %(hour)02d:%(minute)02d:%(second)02d.%(microsecond)06d"
+_TEXT = "%04d-%02d-%02d %02d:%02d:%02d.%06d"  # SQLITE_DATETIME with positions: no dict to build
+_RECENT: dict[int, tuple[datetime, str]] = {}  # id -> (the value itself, its text): a hit is the very same object
+_RECENT_MAX = 64
+
+
+def sqlite_text(value: datetime | None) -> str | None:
+    """An aware value as SQLite stores it: naive UTC, ``YYYY-MM-DD HH:MM:SS.ffffff`` (``SQLITE_DATETIME``);
+    a naive value is refused, as ambiguous. The text of the last few values is kept by identity (datetimes never
+    change): a statement run for many rows binds the same ``now`` in every row."""
+    if value is None:
+        return None
+    recent = _RECENT.get(id(value))
+    if recent is not None and recent[0] is value:
+        return recent[1]
+    if value.tzinfo is None:
+        raise ValueError("naive datetime given to a UTC column")
+    utc = value.astimezone(UTC)
+    text = _TEXT % (utc.year, utc.month, utc.day, utc.hour, utc.minute, utc.second, utc.microsecond)
+    if len(_RECENT) >= _RECENT_MAX:
+        _RECENT.clear()
+    _RECENT[id(value)] = (value, text)
+    return text
+
+
+def sqlite_stamp(value: str | datetime | None) -> datetime | None:
+    """A stored SQLite timestamp to aware UTC: ``sqlite_text``'s form in one parse (no room for an offset), anything
+    else as ``utc_from_db`` reads it."""
+    if isinstance(value, str) and len(value) == 26 and value[19] == ".":
+        return datetime.fromisoformat(value + "+00:00")
+    return utc_from_db(value)
+
+
+@overload
+def utc_from_db(value: None) -> None: ...
+
+
+@overload
+def utc_from_db(value: str | datetime) -> datetime: ...
+
+
+def utc_from_db(value: str | datetime | None) -> datetime | None:
+    """A stored timestamp as the driver returns it (SQLite: text, PostgreSQL: a naive datetime) to aware UTC."""
+    if value is None:
+        return None
+    stamp: datetime = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)

@@ -21,15 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 from typing import TypeVar
 
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode
 from taskcore.model import SenderFacts, Sighting
-from taskcore.storage import groups, identities, links, members, preferences, sightings
+from taskcore.storage import groups, identities, inbox, links, members, preferences
 from taskcore.storage.db import Database
-from taskcore.storage.users import ensure_user
 
 T = TypeVar("T")
 
@@ -40,6 +40,13 @@ class Unit(Database):
     def __init__(self, conn: Connection) -> None:
         super().__init__(conn.engine, busy_retries=0)
         self.conn = conn
+        # The store's calls every message makes go straight to their statements, bound to the open transaction.
+        self.sender_facts: Callable[..., SenderFacts] = partial(identities.sender_facts, conn)
+        """The sender's user, alias, membership of ``group_id`` and the group, in one statement."""
+        self.resolve_identity: Callable[..., tuple[str, bool]] = partial(identities.resolve_identity, conn)
+        """The sender's user id and whether an alias gave it; records the pair, re-keys a LID-only user."""
+        self.member_seen: Callable[..., None] = partial(members.member_seen, conn)
+        """The user wrote in the group: an active member seen now; with ``known``, only a change is written."""
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -63,29 +70,11 @@ class Unit(Database):
 
     def first_sightings(self, messages: Sequence[tuple[str, str, datetime]]) -> list[bool]:
         """Record each (instance, message id, when): whether each is seen for the first time, in order."""
-        return sightings.first_sightings(self.conn, messages)
-
-    def sender_facts(self, *, phone: str | None, lid: str | None, group_id: str | None) -> SenderFacts:
-        """The sender's user, alias, membership of ``group_id`` and the group, in one statement."""
-        return identities.sender_facts(self.conn, phone=phone, lid=lid, group_id=group_id)
+        return inbox.first_sightings(self.conn, messages)
 
     def sight_group(self, mode: GatingMode, group_id: str, *, now: datetime) -> Sighting:
         """Record the group per the discovery rules (discover: pending, announced once)."""
         return groups.sight(self.conn, mode, group_id, name=None, now=now)
-
-    def resolve_identity(self, *, phone: str | None, lid: str | None, name: str | None, now: datetime,
-                         known: SenderFacts | None) -> tuple[str, bool]:
-        """The sender's user id and whether an alias gave it; records the pair, re-keys a LID-only user."""
-        return identities.resolve_identity(self.conn, phone=phone, lid=lid, name=name, now=now, known=known)
-
-    def member_seen(self, *, group_id: str, user_id: str, now: datetime, known: SenderFacts | None) -> None:
-        """The user wrote in the group: an active member seen now; with ``known``, only a change is written."""
-        if known is not None:
-            members.touch_known_member(self.conn, group_id, user_id, now, active=known.member_active,
-                                       seen_at=known.member_seen_at)
-            return
-        ensure_user(self.conn, user_id, now)
-        members.touch_member(self.conn, group_id, user_id, now)
 
     def chosen_zone(self, user_id: str) -> str | None:
         """The time zone the user chose, if any."""

@@ -20,11 +20,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import date, time, timedelta
+from datetime import time
 
-from taskcore.errors import InvalidDate
-from taskcore.i18n import N_, _
-from taskcore.words import key, lookup, meaning, plain
+from taskcore.words.lexicon import (
+    ACCEPTED_DATES,
+    date_word,
+    due_date,
+    flag,
+    is_date_like,
+    iso_date,
+    key,
+    lookup,
+    meaning,
+    plain,
+)
 
 __all__ = [
     "ACCEPTED_DATES",
@@ -44,15 +53,8 @@ __all__ = [
     "weekday",
 ]
 
-ACCEPTED_DATES = N_("AAAA-MM-DD, AA-MM-DD, hoy o mañana")
-"""The date forms D1-D3 accept, marked: ``_(ACCEPTED_DATES)`` where it is shown."""
-
-_NUMERIC_DATE = re.compile(r"([0-9]{4}|[0-9]{2})-([0-9]{2})-([0-9]{2})")
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_DATE_LIKE = re.compile(r"[0-9]{1,4}(?:[-/.][0-9]{1,4}){1,2}")
 _DAY_MONTH = re.compile(r"([0-9]{1,2})[/.-]([0-9]{1,2})(?:[/.-]([0-9]{4}))?")
 _ORDINAL = re.compile(r"([0-9]{1,2})(?:st|nd|rd|th|º|ª|o)?")
-_OFFSETS = {"today": 0, "tomorrow": 1, "after_tomorrow": 2}
 
 
 def weekday(word: str, *, short: bool = True) -> int | None:
@@ -86,53 +88,6 @@ def hours(text: str) -> int | None:
     if match is None or (match.group(2) and meaning("unit", match.group(2)) != "hour"):
         return None
     return int(match.group(1))
-
-
-def flag(chunk: str) -> str | None:
-    """What a ``!word`` of ``/t nueva`` asks (the lexicons' ``flag`` words: ``each``, ``rotation``, ``balanced``;
-    ``nag`` for ``!insistir``, a command's word), None for any other chunk."""
-    if not chunk.startswith("!"):
-        return None
-    word = chunk[1:]
-    return meaning("flag", word) or ("nag" if meaning("task", word) == "insistir" else None)
-
-
-def date_word(token: str, today: date) -> date | None:
-    """The day a date word names (``hoy``, ``amanhã``, ``day after tomorrow``...), None for any other token."""
-    offset = _OFFSETS.get(meaning("date", token) or "")
-    return None if offset is None else today + timedelta(days=offset)
-
-
-def is_date_like(token: str) -> bool:
-    """A token that is a date, accepted or not: a numeric date-like token or a date word of any language."""
-    return _DATE_LIKE.fullmatch(token.strip()) is not None or meaning("date", token) is not None
-
-
-def due_date(text: str, *, today: date) -> date:
-    """A due date by D1-D3 (module docstring); ``pasado mañana`` and its kin are not accepted. InvalidDate (field
-    ``due_date``) otherwise."""
-    said = meaning("date", text)
-    if said in ("today", "tomorrow"):
-        return today + timedelta(days=_OFFSETS[said])
-    match = _NUMERIC_DATE.fullmatch(text.strip())
-    if match is None:
-        raise InvalidDate(_("fecha no válida: {value}; usa {forms}", value=repr(text.strip()),
-                            forms=_(ACCEPTED_DATES)), field="due_date")
-    year, month_number, day = match.groups()
-    try:
-        return date(int(year) if len(year) == 4 else 2000 + int(year), int(month_number), int(day))
-    except ValueError as exc:
-        raise InvalidDate(_("fecha imposible: {value}", value=repr(text.strip())), field="due_date") from exc
-
-
-def iso_date(text: str, *, field: str = "due_date") -> date:
-    """The stored and API form ``YYYY-MM-DD`` exactly; InvalidDate naming ``field`` otherwise."""
-    if not _ISO_DATE.fullmatch(text):
-        raise InvalidDate("expected a date as YYYY-MM-DD", field=field)
-    try:
-        return date.fromisoformat(text)
-    except ValueError as exc:
-        raise InvalidDate("not a calendar date", field=field) from exc
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run import keys
 from tasksvc_run.bot.metrics_view import metrics_view
-from tasksvc_run.bot.runner import EventRunner
-from tasksvc_run.bot.webhook import make_intake, webhook
+from tasksvc_run.bot.runner import EventRunner, make_intake
+from tasksvc_run.bot.webhook import webhook
 from tasksvc_run.clock import Clock, SystemClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop

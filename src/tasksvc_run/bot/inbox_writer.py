@@ -85,7 +85,8 @@ class InboxWriter:
                 if not item.future.done():
                     item.future.set_exception(NotStored(str(exc)))
             return
-        self._outage.succeeded()
+        if self._outage.since is not None:  # most stores end no outage
+            self._outage.succeeded()
         for item, row_id in zip(group, stored.ids, strict=True):
             if not item.future.done():
                 item.future.set_result(row_id)

@@ -62,14 +62,13 @@ class InboxProcessor(Generic[H]):
         self._idle_after = -1  # the notify count a batch that found nothing had seen when it started
         self._stored = 0  # events this process stored...
         self._handled = 0  # ...and events handled
+        self.backlog = 0
+        """Events this process stored that no batch of it has handled yet (at least 0): the webhook reads it for
+        every event, so it is kept up to date rather than computed."""
         self._failures = 0
         self._busy_since: float | None = None
         self._stopping = False
 
-    @property
-    def backlog(self) -> int:
-        """Events this process stored that no batch of it has handled yet (at least 0)."""
-        return max(0, self._stored - self._handled)
 
     @property
     def running(self) -> bool:
@@ -83,6 +82,7 @@ class InboxProcessor(Generic[H]):
     def notify(self, stored: int = 1) -> None:
         """``stored`` events were committed to the inbox: handle them now rather than at the next poll."""
         self._stored += stored
+        self.backlog = max(0, self._stored - self._handled)
         self._notified += 1
         self._wake.set()
 
@@ -129,6 +129,7 @@ class InboxProcessor(Generic[H]):
         self._busy_since = None
         self._outage.succeeded()
         self._handled += len(handled)
+        self.backlog = max(0, self._stored - self._handled)
         for item in handled:
             try:
                 self._on_handled(item)

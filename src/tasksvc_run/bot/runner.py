@@ -10,18 +10,26 @@ instant and rate-limit decision.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from aiohttp import web
 
 from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment
 from taskcore.gateway.inbound import InboundEvent
 from taskcore.ratelimit import Decision, RateLimiter
-from taskcore.services.conversation.road import Arrived, Handled, handle_arrived, handle_inbox
+from taskcore.services.conversation.road import Arrived, Handled, handle_arrived, handle_inbox, stored_event
 from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run import keys
+from tasksvc_run.bot.inbox_writer import InboxWriter
+from tasksvc_run.bot.processor import InboxProcessor
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 
@@ -148,3 +156,47 @@ class EventRunner:
             return decided[user_id]
 
         return take
+
+
+processor_log = logging.getLogger("tasksvc_run.bot.processor")  # where failed events are reported
+
+
+@dataclass(frozen=True, slots=True)
+class ArrivedEvent(NewEvent):
+    """An event as stored, with what the webhook parsed from it (so the processor need not parse it again)."""
+
+    parsed: InboundEvent | None = None
+
+
+def _parsed(event: NewEvent) -> InboundEvent:
+    """What the webhook parsed ``event`` to (parsed again from its body if it came without)."""
+    if isinstance(event, ArrivedEvent) and event.parsed is not None:
+        return event.parsed
+    return stored_event(InboxRow(0, event.chat_key, event.path_event, event.payload, datetime.now(UTC)))
+
+
+def make_intake(
+    app: web.Application, runner: EventRunner, pool: Executor, *, parallel: int = 1,
+) -> tuple[InboxWriter, InboxProcessor[Handled]]:
+    """The inbox writer the webhook stores through, and the processor that handles what it stored and wakes the
+    outbound worker whenever an event queued something."""
+    settings = app[keys.SETTINGS]
+
+    def store(events: Sequence[NewEvent], wait_ms: int) -> Arrived:
+        return runner.run_arrived([(event, _parsed(event)) for event in events], wait_ms)
+
+    def queued_something(item: Handled) -> None:
+        outbound = app.get(keys.OUTBOUND)
+        if isinstance(item.result, Exception):
+            processor_log.error("webhook event failed; kept in the inbox as failed", exc_info=item.result,
+                                extra={"event_type": type(item.event).__name__, "inbox_id": item.row.id})
+        elif outbound is not None and (item.result.texts or item.result.reactions):
+            outbound.notify()
+
+    processor: InboxProcessor[Handled] = InboxProcessor(runner.run_inbox, pool, parallel=parallel,
+                                                        batch_size=runner.batch_size, on_handled=queued_something,
+                                                        fatal=app[keys.FATAL])
+    writer = InboxWriter(store, pool, bound=settings.webhook_store_timeout_ms / 1000, on_stored=processor.notify,
+                         on_handled=queued_something, fatal=app[keys.FATAL])
+    return writer, processor
+

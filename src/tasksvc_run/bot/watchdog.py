@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Protocol
 
-from taskcore import alerts
+from taskcore.services import alerts
 from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.gateway.echo import SentMessage, owner_jid
 from taskcore.services import echoes

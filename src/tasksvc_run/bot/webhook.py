@@ -11,49 +11,26 @@ from __future__ import annotations
 
 import hmac
 import json
-import logging
-from collections.abc import Sequence
-from concurrent.futures import Executor
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
 
 from taskcore.gateway.echo import SEND_MESSAGE
-from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_event
+from taskcore.gateway.inbound import Ignored, chat_key, parse_event
 from taskcore.gateway.inbound_models import canonical_event
 from taskcore.gateway.repair import repaired
-from taskcore.services.conversation.road import Arrived, Handled, stored_event
-from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
 from tasksvc_run import keys
-from tasksvc_run.bot.inbox_writer import InboxWriter, NotStored
-from tasksvc_run.bot.processor import InboxProcessor
-from tasksvc_run.bot.runner import EventRunner
+from tasksvc_run.bot.inbox_writer import NotStored
+from tasksvc_run.bot.runner import ArrivedEvent
 from tasksvc_run.bot.watched import watched
 from tasksvc_run.problems import problem
 from tasksvc_run.proxy.limits import MAX_BODY
 
 SECRET_HEADER = "X-Webhook-Secret"  # noqa: S105 - the header's name, not a secret
 RETRY_AFTER = "5"
-processor_log = logging.getLogger("tasksvc_run.bot.processor")  # where failed events are reported
 MAX_BACKLOG = 10_000  # events stored by this process and not handled yet, past which the webhook answers 503
 ACCEPTED = json.dumps({"status": "accepted"}).encode()  # every stored event's answer, encoded once
-
-
-@dataclass(frozen=True, slots=True)
-class ArrivedEvent(NewEvent):
-    """An event as stored, with what the webhook parsed from it (so the processor need not parse it again)."""
-
-    parsed: InboundEvent | None = None
-
-
-def _parsed(event: NewEvent) -> InboundEvent:
-    """What the webhook parsed ``event`` to (parsed again from its body if it came without)."""
-    if isinstance(event, ArrivedEvent) and event.parsed is not None:
-        return event.parsed
-    return stored_event(InboxRow(0, event.chat_key, event.path_event, event.payload, datetime.now(UTC)))
 
 
 def secret_ok(request: web.Request, settings: Settings) -> bool:
@@ -118,30 +95,3 @@ async def webhook(request: web.Request) -> web.Response:
     except NotStored:
         return problem(503, "the database is not taking writes; retry later", headers={"Retry-After": RETRY_AFTER})
     return web.Response(body=ACCEPTED, content_type="application/json", charset="utf-8")
-
-
-def make_intake(
-    app: web.Application, runner: EventRunner, pool: Executor, *, parallel: int = 1,
-) -> tuple[InboxWriter, InboxProcessor[Handled]]:
-    """The inbox writer the webhook stores through, and the processor that handles what it stored and wakes the
-    outbound worker whenever an event queued something."""
-    settings = app[keys.SETTINGS]
-
-    def store(events: Sequence[NewEvent], wait_ms: int) -> Arrived:
-        return runner.run_arrived([(event, _parsed(event)) for event in events], wait_ms)
-
-    def queued_something(item: Handled) -> None:
-        outbound = app.get(keys.OUTBOUND)
-        if isinstance(item.result, Exception):
-            processor_log.error("webhook event failed; kept in the inbox as failed", exc_info=item.result,
-                                extra={"event_type": type(item.event).__name__, "inbox_id": item.row.id})
-        elif outbound is not None and (item.result.texts or item.result.reactions):
-            outbound.notify()
-
-    processor: InboxProcessor[Handled] = InboxProcessor(runner.run_inbox, pool, parallel=parallel,
-                                                        batch_size=runner.batch_size, on_handled=queued_something,
-                                                        fatal=app[keys.FATAL])
-    writer = InboxWriter(store, pool, bound=settings.webhook_store_timeout_ms / 1000, on_stored=processor.notify,
-                         on_handled=queued_something, fatal=app[keys.FATAL])
-    return writer, processor
-

@@ -27,7 +27,7 @@ from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent
 from taskcore.conversation import ConversationAction
 from taskcore.gateway.inbound import InboundMessage
-from taskcore.identity import user_jid
+from taskcore.identity import needs_rekey, user_jid
 from taskcore.languages import effective_language
 from taskcore.model import SenderFacts
 from taskcore.ratelimit import Decision
@@ -71,7 +71,7 @@ def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, mom
     user_id, via_alias = store.resolve_identity(phone=phone, lid=lid, name=msg.push_name, now=moment.now,
                                                 known=facts)
     metrics = found.metrics + ((MetricEvent.IDENTITY_ALIAS_RESOLVED,) if via_alias else ())
-    rekeyed = facts.needs_rekey(phone, lid)
+    rekeyed = facts.lid_is_user and needs_rekey(facts.lid_is_user, phone, lid)  # most senders are known by phone
     if msg.group_id is not None and served:
         # After a re-key the membership read above may have been merged into another row: it is read afresh.
         store.member_seen(group_id=msg.group_id, user_id=user_id, now=moment.now, known=None if rekeyed else facts)
@@ -99,6 +99,8 @@ def _sighting(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage,
     sighting = (known_sighting(policy.mode, msg.group_id, facts.group)
                 or store.sight_group(policy.mode, msg.group_id, now=moment.now))
     chosen = store.chosen_languages(policy.admins) if sighting.newly_discovered and policy.admins else {}
+    if not sighting.newly_discovered:
+        return sighting.allowed, ChatResult("known")
     return sighting.allowed, discovery(policy, sighting, languages=chosen)
 
 

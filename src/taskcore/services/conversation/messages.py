@@ -12,6 +12,7 @@ the reactor; a reaction gets no 🤖/⚠️ of its own.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from taskcore.chat.decide import Chat, Decision, Throttled, decide, head_of
@@ -38,10 +39,12 @@ def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: 
     if isinstance(admitted, ChatResult):
         return admitted
     with speaking(admitted.language):
+        mentioned = msg.mentioned_digits if msg.mentioned else ()
         decision = decide(msg.text, head, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
-                          mentioned=msg.mentioned_digits, token=admitted.token, in_group=msg.group_id is not None)
-        return answer(Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
-                           language=admitted.language, own_language=admitted.own_language), admitted, decision)
+                          mentioned=mentioned, token=admitted.token, in_group=msg.group_id is not None)
+        return answer(Turn(unit, policy, on_day(moment, admitted.today), msg, admitted.user_id, admitted.private_chat,
+                           language=admitted.language, own_language=admitted.own_language, group_id=msg.group_id),
+                      admitted, decision)
 
 
 def handle_reaction(unit: Unit, policy: ChatPolicy, reaction: InboundReaction, moment: Moment) -> ChatResult:
@@ -59,9 +62,9 @@ def handle_reaction(unit: Unit, policy: ChatPolicy, reaction: InboundReaction, m
         return ChatResult("reaction on a message of no task", admitted.found.texts, metrics=admitted.metrics)
     decision = decide("", None, today=admitted.today, quoted_task=admitted.quoted_task, reply=action,
                       token=admitted.token)
-    turn = Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
+    turn = Turn(unit, policy, on_day(moment, admitted.today), msg, admitted.user_id, admitted.private_chat,
                 quote=reacted_quote(reaction), marks=False, language=admitted.language,
-                own_language=admitted.own_language)
+                own_language=admitted.own_language, group_id=msg.group_id)
     with speaking(admitted.language):
         return answer(turn, admitted, decision)
 
@@ -99,3 +102,8 @@ def reacted_quote(reaction: InboundReaction) -> dict[str, Any]:
         author = user_jid(reaction.bot_id)
     return quoted_reference(chat_id=reaction.chat_id, message_id=reacted.message_id, from_me=reacted.from_me,
                             participant=author if reaction.group_id else None)
+
+
+def on_day(moment: Moment, today: date) -> Moment:
+    """``moment`` with the sender's ``today`` (in their zone); built directly: every command asks."""
+    return Moment(moment.now, today, moment.take_token, moment.request_sync)

@@ -43,7 +43,7 @@ from taskcore.gateway.inbound import (
 )
 from taskcore.services.conversation.membership import groups_upserted, participants_changed
 from taskcore.services.conversation.messages import handle_message, handle_reaction
-from taskcore.services.queue import queue_all_replies
+from taskcore.services.queue import queue_all_replies_on
 from taskcore.storage import inbox
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
 from taskcore.storage.inbox import InboxRow, NewEvent
@@ -91,7 +91,7 @@ def handle_arrived(
                    for n, first in zip(at_once, sighted, strict=True)]
         _queue(joined, policy, [(result, events[n][2]) for n, result in zip(at_once, results, strict=True)])
         done_ids = inbox.insert_events(joined.conn, [events[n][0] for n in at_once], now=now, done=True)
-        later_ids = inbox.insert_events(joined.conn, [events[n][0] for n in later], now=now)
+        later_ids = inbox.insert_events(joined.conn, [events[n][0] for n in later], now=now) if later else []
         ids = dict(zip(at_once + later, done_ids + later_ids, strict=True))
         handled = [Handled(_row(row_id, events[n][0], now), events[n][1], result)
                    for n, row_id, result in zip(at_once, done_ids, results, strict=True)]
@@ -108,7 +108,7 @@ def _message_sightings(joined: Unit, events: Sequence[tuple[InboundEvent, Moment
     None for the other events, which record what they need themselves."""
     messages = [(event.instance, event.message_id, moment.now) for event, moment in events
                 if isinstance(event, InboundMessage)]
-    firsts = iter(joined.first_sightings(messages))
+    firsts = iter(inbox.first_sightings(joined.conn, messages))
     return [next(firsts) if isinstance(event, InboundMessage) else None for event, _ in events]
 
 
@@ -215,8 +215,8 @@ def handle(unit: Unit, policy: ChatPolicy, event: InboundEvent, moment: Moment, 
 def _queue(unit: Unit, policy: ChatPolicy, batch: Sequence[tuple[ChatResult, Moment]]) -> None:
     """Queue what the events sent, in their order: their texts in one driver call, then the reactions the
     reactions policy allows."""
-    queue_all_replies(unit, [(result.texts, result.reactions, moment.now) for result, moment in batch],
-                      reaction_policy=policy.reactions, max_attempts=policy.max_attempts)
+    queue_all_replies_on(unit.conn, [(result.texts, result.reactions, moment.now) for result, moment in batch],
+                         reaction_policy=policy.reactions, max_attempts=policy.max_attempts)
 
 
 def _error_line(error: BaseException) -> str:

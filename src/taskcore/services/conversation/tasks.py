@@ -19,8 +19,8 @@ from taskcore.chat.commands import (
     Unassign,
 )
 from taskcore.chat.result import Answer, Mention, rejected
-from taskcore.chores.texts import points_note
 from taskcore.completion import CompletionMode
+from taskcore.date_hints import hint_lines
 from taskcore.errors import InvalidRecurrence, ValidationError
 from taskcore.i18n import _
 from taskcore.identity import user_jid
@@ -87,13 +87,15 @@ def _create(turn: Turn, cmd: NewTask, named: list[tuple[str, Mention]]) -> Answe
                              today=turn.moment.today, points=cmd.points, balanced=cmd.balanced)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.shown for m in mentions],
-                           in_group=turn.group_id is not None, each=cmd.each, series=task.recurrence)
-    text += points_note(cmd.points) + replies.date_hints(task.id, task.due_date, task.description, turn.moment.today)
+                           in_group=turn.group_id is not None, each=cmd.each, series=task.recurrence,
+                           points=cmd.points, today=turn.moment.today)
     return Answer(text, mentions=mentions, task_id=task.id)
 
 
 def _assignees(turn: Turn, digits: tuple[str, ...]) -> list[tuple[str, Mention]]:
     """Mentioned users resolved through the aliases (the bot left out), made active members of the group."""
+    if not digits:
+        return []
     jids = {jid.partition("@")[0]: jid for jid in turn.msg.mentioned}
     resolved = resolve_mentions(turn.db, digits, now=turn.moment.now)
     pairs = [(user, Mention(d, jids.get(d, f"{d}@s.whatsapp.net"))) for d, user in zip(digits, resolved, strict=False)]
@@ -182,7 +184,7 @@ def set_mode(turn: Turn, cmd: SetMode) -> Answer:
 def set_due(turn: Turn, cmd: SetDue) -> Answer:
     """/t fecha."""
     def said(task: Task) -> str:
-        return replies.due_set(task) + (replies.date_hints(task.id, task.due_date, "", turn.moment.today)
+        return replies.due_set(task) + (hint_lines(task.id, task.due_date, "", turn.moment.today)
                                         if task.due_date else "")
 
     return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
@@ -223,5 +225,9 @@ def help_text(turn: Turn, cmd: Help) -> Answer:
     return Answer(replies.help_text())
 
 
-new_task_nagged = with_nag(new_task)
-"""/t nueva, with ``!insistir`` (SPEC section 25)."""
+_nagged = with_nag(new_task)
+
+
+def new_task_nagged(turn: Turn, cmd: NewTask) -> Answer:
+    """/t nueva: with ``!insistir``, through the nagging's use case (SPEC section 25)."""
+    return _nagged(turn, cmd) if cmd.nag else new_task(turn, cmd)

@@ -29,7 +29,5 @@ class Turn:
     language: str = "es"
     own_language: str = "es"
 
-    @property
-    def group_id(self) -> str | None:
-        """The group the command was written in; None in a direct message."""
-        return self.msg.group_id
+    group_id: str | None = None
+    """The group the command was written in (``msg.group_id``); None in a direct message."""
