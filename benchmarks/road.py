@@ -160,7 +160,7 @@ def trace_one_message() -> Count:
     def run() -> None:
         try:
             found.append(asyncio.run(_trace(folder)))
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+        except BaseException as exc:
             found.append(exc)
 
     # A thread of its own: the caller may already run an event loop (pytest-asyncio), and the trace wants a quiet one.

@@ -11,10 +11,10 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from taskcore.services import alerts
 from taskcore.gateway import diagnostics as dx
 from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.gateway.echo import owner_jid
+from taskcore.services import alerts
 from taskcore.services.echoes import echoed_among
 from taskcore.settings import Settings
 from taskcore.storage.db import Database

@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from taskcore.services.alerts import duration
 from taskcore.gateway.echo import (
     body_fingerprint,
     fingerprint,
@@ -16,6 +15,7 @@ from taskcore.gateway.echo import (
     parse_echo,
     sent_message,
 )
+from taskcore.services.alerts import duration
 from taskcore.watchdog import Act, ConnectionWatch, EchoWatch, Health, WatchTimes, tell_admins
 
 T0 = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)

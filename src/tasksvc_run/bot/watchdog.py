@@ -16,10 +16,9 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Protocol
 
-from taskcore.services import alerts
 from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.gateway.echo import SentMessage, owner_jid
-from taskcore.services import echoes
+from taskcore.services import alerts, echoes
 from taskcore.services.queue import due_count
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
