@@ -5,9 +5,9 @@ The bot's application (``make_bot_app``, as ``tasksvc bot`` builds it) serves on
 three warm-up messages make the statements compiled and the person and the group known, then one ``/t nueva tarea N
 mañana`` from a known member of a known group (``benchmarks.bot_bench``'s events) is posted and traced
 (``sys.setprofile`` on the event loop's thread and on the webhook's worker thread) from the moment the handler is
-entered until its answer is in (it answers once the unit of work is committed). A call counts when it goes from a file of
-``taskcore`` or ``tasksvc_run`` into another such file (through any library in between); a coroutine resumed by the
-loop is not a new call. A return is a call into a file the road had already left.
+entered until its answer is in (it answers once the unit of work is committed). A call counts when it goes from a
+file of ``taskcore`` or ``tasksvc_run`` into another such file (through any library in between); a coroutine resumed
+by the loop is not a new call. A return is a call into a file the road had already left.
 
     python -m benchmarks.road [--list]
 """
