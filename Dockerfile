@@ -8,9 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PORT=3000
 
 WORKDIR /app
+# /app/data (the database) and /backups (BACKUP_DIR of deploy/compose.yaml) belong to the service's user: a new
+# named volume mounted on them takes that ownership, so the unit can write both.
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin tasksvc \
-    && mkdir -p /app/data \
-    && chown tasksvc:tasksvc /app/data
+    && mkdir -p /app/data /backups \
+    && chown tasksvc:tasksvc /app/data /backups
 
 # A regular (non-editable) install, the same wheel the tests install, under the exact versions CI tests.
 COPY pyproject.toml README.md constraints.txt ./
@@ -18,7 +20,7 @@ COPY src ./src
 RUN pip install --no-cache-dir --constraint constraints.txt ".[postgres]"
 
 USER tasksvc
-VOLUME ["/app/data"]
+VOLUME ["/app/data", "/backups"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=30s --retries=3 \
     CMD python -c "import os, sys, urllib.request; url = f'http://127.0.0.1:{os.environ.get(\"PORT\", \"3000\")}/health'; sys.exit(0 if urllib.request.urlopen(url, timeout=2).status == 200 else 1)"

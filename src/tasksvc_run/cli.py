@@ -42,7 +42,8 @@ def cmd_migrate(settings: Settings) -> int:
     """Apply pending migrations and exit."""
     from taskcore.errors import SchemaError
     from taskcore.storage import migrator  # here, not at the top: the proxy process never loads SQLAlchemy
-    from taskcore.storage.db import Database
+    from taskcore.storage.db import Database, is_unavailable, unavailable_reason
+    from tasksvc_run.places import database_named
 
     db = Database.from_url(settings.sqlalchemy_url)
     try:
@@ -51,6 +52,12 @@ def cmd_migrate(settings: Settings) -> int:
     except SchemaError as exc:
         log.error("migration refused", extra={"reason": str(exc)})
         return exits.SCHEMA
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+        log.error("migration not run: the database cannot be used",
+                  extra={"database": database_named(settings), "reason": unavailable_reason(exc)})
+        return exits.STORAGE
     finally:
         db.dispose()
     log.info("migrations up to date", extra={"applied": len(applied)})
@@ -127,6 +134,13 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
 }
 HIDDEN: dict[str, Callable[[Settings], int]] = {"devgateway": cmd_devgateway, "_plan": cmd_plan}
 STARTS_A_BOT = frozenset({"bot", "_plan"})
+USES_THE_DATABASE = frozenset({"bot", "web", "migrate", "_plan"})  # `_plan`: so `run` and `dev` stop before any child
+
+
+def _database_problem(settings: Settings) -> str | None:
+    from tasksvc_run.places import database_problem
+
+    return database_problem(settings.database_url, settings.database_path)
 
 
 def cmd_doctor(*, probe: bool = False) -> int:
@@ -223,11 +237,12 @@ def _supervise(command: str) -> int:
             from tasksvc_run.devmode import apply_dev_environment
 
             apply_dev_environment(os.environ)
-        setup_logging(command, log_format="json" if os.environ.get("LOG_FORMAT") == "json" else "kv")
+        setup_logging(command, log_format="json" if os.environ.get("LOG_FORMAT") == "json" else "kv",
+                      level=os.environ.get("LOG_LEVEL", "info"))
         plan = read_plan(os.environ, [sys.executable, "-m", "tasksvc_run"])
         if isinstance(plan, int):
             return plan
-        setup_logging(command, log_format=plan.log_format)
+        setup_logging(command, log_format=plan.log_format, level=plan.log_level)
         return SUPERVISING[command][1](plan)
     except KeyboardInterrupt:
         return 130
@@ -241,10 +256,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in WITHOUT_SETTINGS:
         return cmd_doctor(probe=args.probe) if args.command == "doctor" else cmd_commands_sheet(args.lang)
     settings = _settings_or_exit()
-    setup_logging(args.command, log_format=settings.log_format)
+    setup_logging(args.command, log_format=settings.log_format, level=settings.log_level)
     if args.command == "backup":
         return cmd_backup(settings, args.destination)
     if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
         _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
         return exits.CONFIG
+    if args.command in USES_THE_DATABASE and (problem := _database_problem(settings)):
+        log.error("not started: the database cannot be opened or created", extra={"reason": problem})
+        return exits.STORAGE
     return COMMANDS[args.command][1](settings) if args.command in COMMANDS else HIDDEN[args.command](settings)

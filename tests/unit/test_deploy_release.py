@@ -1,0 +1,147 @@
+"""SPEC section 33 on deploy/: the backups volume is the service's to write (the Dockerfile makes BACKUP_DIR its
+user's), every service's log is rotated, and /metrics is private behind Caddy unless METRICS_TOKEN is set (Caddy
+itself run on loopback in front of a stand-in for the service)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from tests.unit.test_deploy_compose import DEPLOY, ROOT, SERVICE, TLS, environment, services
+
+DOCKERFILE = ROOT / "Dockerfile"
+
+
+def instructions() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions (continuation lines joined), comments left out."""
+    text = re.sub(r"\\\n", " ", DOCKERFILE.read_text(encoding="utf-8"))
+    found = []
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            keyword, _, rest = line.strip().partition(" ")
+            found.append((keyword.upper(), rest.strip()))
+    return found
+
+
+def test_the_image_makes_backup_dir_and_data_dir_its_users_before_it_becomes_that_user() -> None:
+    steps = instructions()
+    [user_at] = [i for i, (keyword, _) in enumerate(steps) if keyword == "USER"]
+    user = steps[user_at][1]
+    runs = " ".join(rest for keyword, rest in steps[:user_at] if keyword == "RUN")
+    assert re.search(rf"useradd .*--uid 10001 .*\b{user}\b", runs)
+    env = environment(SERVICE)
+    [volumes] = [json.loads(rest) for keyword, rest in steps if keyword == "VOLUME"]
+    for folder in (env["BACKUP_DIR"], env["DATA_DIR"]):
+        assert re.search(rf"mkdir -p [^&]*{re.escape(folder)}\b", runs), f"the image does not make {folder}"
+        assert re.search(rf"chown {user}:{user} [^&]*{re.escape(folder)}\b", runs), f"{folder} is not {user}'s"
+        assert folder in volumes
+        assert any(str(v).endswith(f":{folder}") for v in services()[SERVICE]["volumes"])
+
+
+def test_every_service_rotates_its_log_by_size_and_count() -> None:
+    for name, spec in services().items():
+        logging = spec.get("logging", {})
+        assert logging.get("driver") == "json-file", name
+        assert re.fullmatch(r"\d+m", logging["options"]["max-size"]), name
+        assert int(logging["options"]["max-file"]) >= 2, name
+
+
+def test_the_service_gets_log_level_info_by_default() -> None:
+    assert environment(SERVICE)["LOG_LEVEL"] == "${LOG_LEVEL:-info}"
+    assert environment(TLS)["METRICS_TOKEN"] == environment(SERVICE)["METRICS_TOKEN"] == "${METRICS_TOKEN:-}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class _Service(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = f"service saw {self.path}".encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+@contextmanager
+def caddy_in_front(metrics_token: str) -> Iterator[int]:
+    """deploy/Caddyfile as Caddy adapts it, served on a loopback port without TLS, proxying to a stand-in service."""
+    caddy = shutil.which("caddy")
+    if caddy is None:  # Debian's caddy, installed by .ci/run; the structural tests above always run
+        if os.environ.get("CI"):
+            pytest.fail("caddy is missing: .ci/run installs Debian's caddy package")
+        pytest.skip("caddy is not installed (apt-get install caddy)")
+    env = {**os.environ, "DOMAIN": "tareas.example.org", "METRICS_TOKEN": metrics_token}
+    adapted = subprocess.run([caddy, "adapt", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],  # noqa: S603
+                             capture_output=True, text=True, timeout=30, check=True, env=env)
+    config = json.loads(adapted.stdout)
+    service = ThreadingHTTPServer(("127.0.0.1", 0), _Service)
+    threading.Thread(target=service.serve_forever, daemon=True).start()
+    port = free_port()
+    [server] = config["apps"]["http"]["servers"].values()
+    server["listen"] = [f"127.0.0.1:{port}"]
+    server["automatic_https"] = {"disable": True}
+    config["admin"] = {"disabled": True}
+    text = json.dumps(config).replace('"tasksvc:3000"', f'"127.0.0.1:{service.server_port}"')
+    process = subprocess.Popen([caddy, "run", "--config", "-"],  # noqa: S603
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=env, text=True)
+    assert process.stdin is not None
+    process.stdin.write(text)
+    process.stdin.close()
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        service.shutdown()
+        service.server_close()
+
+
+def get(port: int, path: str) -> tuple[int, str]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Host": "tareas.example.org"})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:  # noqa: S310 - loopback
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as refused:
+        refused.close()
+        return refused.code, ""
+
+
+def test_caddy_answers_404_for_metrics_without_a_token_and_forwards_the_rest() -> None:
+    with caddy_in_front("") as port:
+        assert get(port, "/metrics")[0] == 404
+        assert get(port, "/metrics/")[0] == 404
+        assert get(port, "/metrics?name=x")[0] == 404
+        assert get(port, "/login") == (200, "service saw /login")
+        assert get(port, "/metricsfoo") == (200, "service saw /metricsfoo")
+
+
+def test_caddy_forwards_metrics_when_a_token_is_set() -> None:
+    with caddy_in_front("a-metrics-token") as port:
+        assert get(port, "/metrics") == (200, "service saw /metrics")
