@@ -210,12 +210,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="<command>")
     helps = {name: spec[0] for table in (SUPERVISING, COMMANDS, WITHOUT_SETTINGS) for name, spec in table.items()}
     for name in ORDER:
-        text = helps.get(name, BACKUP_HELP)
+        text = helps.get(name) or MAINTENANCE_HELPS[name]
         command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         if name == "backup":
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
     for name in HIDDEN:  # no help: argparse leaves them out of the list
         sub.add_parser(name)
+    sub.choices["failed"].add_argument("--limit", type=int, default=50, help="show at most this many (default 50)")
+    sub.choices["retry"].add_argument("ids", nargs="*", metavar="id", help="a failure's id: inbox:<n> or send:<n>")
+    sub.choices["retry"].add_argument("--all", action="store_true", dest="every", help="every failure")
     sub.choices["commands-sheet"].add_argument("--lang", choices=("es", "pt", "en"), default="es",
                                                help="the sheet's language (default es)")
     sub.choices["doctor"].add_argument("--probe", action="store_true",
@@ -224,8 +227,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 BACKUP_HELP = "copy the live SQLite database to a file (online backup, checked for integrity)"
+MAINTENANCE_HELPS = {
+    "backup": BACKUP_HELP,
+    "failed": "list the webhook events and outbound sends that failed for good: when, what, the error",
+    "retry": "queue failed webhook events and sends again: tasksvc retry <id>... | --all",
+}
 # In the order an operator meets them: start, check, maintain, one process at a time, references.
-ORDER = ("run", "dev", "doctor", "migrate", "backup", "bot", "web", "proxy", "config-reference", "commands-sheet")
+ORDER = ("run", "dev", "doctor", "migrate", "backup", "failed", "retry", "bot", "web", "proxy", "config-reference",
+         "commands-sheet")
 
 
 def _supervise(command: str) -> int:
@@ -248,6 +257,17 @@ def _supervise(command: str) -> int:
         return 130
 
 
+def _maintain(args: argparse.Namespace, settings: Settings) -> int:
+    """`backup`, `failed` and `retry`: one-off commands on the database of the configuration."""
+    if args.command == "backup":
+        return cmd_backup(settings, args.destination)
+    from tasksvc_run.failures_cli import cmd_failed, cmd_retry
+
+    if args.command == "failed":
+        return cmd_failed(settings, limit=max(1, args.limit))
+    return cmd_retry(settings, args.ids, every=args.every)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     args = build_parser().parse_args(argv)
@@ -257,8 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_doctor(probe=args.probe) if args.command == "doctor" else cmd_commands_sheet(args.lang)
     settings = _settings_or_exit()
     setup_logging(args.command, log_format=settings.log_format, level=settings.log_level)
-    if args.command == "backup":
-        return cmd_backup(settings, args.destination)
+    if args.command in MAINTENANCE_HELPS:
+        return _maintain(args, settings)
     if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
         _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
         return exits.CONFIG
