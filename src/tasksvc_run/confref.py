@@ -101,6 +101,11 @@ def reference() -> str:
         "the output. Every variable comes from the environment or a `.env` file; an invalid value stops the start",
         "with one line naming the variable and what it accepts.",
         "",
+        "The secrets `GATEWAY_API_KEY`, `WEBHOOK_SECRET`, `METRICS_TOKEN` and `DATABASE_URL` may instead be given as",
+        "`<NAME>_FILE`, the path of a file holding the value (Docker secrets, systemd credentials); surrounding",
+        "whitespace is removed. Setting both `<NAME>` and `<NAME>_FILE`, or naming a file that cannot be read or is",
+        "empty, stops the start with one line (exit status 2).",
+        "",
         "| Variable | Default | Meaning |",
         "|---|---|---|",
     ]
