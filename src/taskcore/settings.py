@@ -246,7 +246,7 @@ class Settings(BaseSettings):
 
 def load_settings(env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
     """Settings from exactly ``env`` when given, else from the process environment and ``env_file``."""
-    seen = env if env is not None else {**_dotenv(env_file), **os.environ}
+    seen = env if env is not None else {**dotenv_variables(env_file), **os.environ}
     found, unreadable = secrets_from_files(seen)
     from_files: dict[str, Any] = dict(found)
     if unreadable:
@@ -264,7 +264,8 @@ def load_settings(env: Mapping[str, str] | None = None, *, env_file: str | None 
         _ONLY_GIVEN_VALUES.reset(token)
 
 
-def _dotenv(env_file: str | None) -> dict[str, str]:
+def dotenv_variables(env_file: str | None = ".env") -> dict[str, str]:
+    """The variables ``env_file`` sets (empty when there is no such file)."""
     if env_file is None or not Path(env_file).is_file():
         return {}
     from dotenv import dotenv_values  # noqa: PLC0415 - pydantic-settings' own reader of .env, only when there is one

@@ -243,8 +243,11 @@ def _supervise(command: str) -> int:
 
     try:
         if command == "dev":
-            from tasksvc_run.devmode import apply_dev_environment
+            from tasksvc_run.devmode import apply_dev_environment, claim_gateway_port
 
+            if refused := claim_gateway_port(os.environ):
+                print(refused, file=sys.stderr)
+                return exits.CONFIG
             apply_dev_environment(os.environ)
         setup_logging(command, log_format="json" if os.environ.get("LOG_FORMAT") == "json" else "kv",
                       level=os.environ.get("LOG_LEVEL", "info"))

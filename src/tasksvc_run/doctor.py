@@ -20,7 +20,7 @@ import aiohttp
 
 from taskcore.gateway import diagnostics as dx
 from taskcore.gateway.client import GatewayClient, GatewayError
-from taskcore.settings import ConfigError, Settings, load_settings
+from taskcore.settings import ConfigError, Settings, dotenv_variables, load_settings
 from tasksvc_run import exits
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
 from tasksvc_run.places import database_problem, folder_problem
@@ -121,10 +121,12 @@ def run_doctor(out: TextIO = sys.stdout, *, probe: bool = False) -> int:
     and whether a probe's echo reaches the bot within 15 s).
 
     Beside `tasksvc dev` (no GATEWAY_API_URL, its local gateway answering) it checks the development unit, with the
-    configuration `tasksvc dev` gives it."""
+    configuration `tasksvc dev` gives it; never with NODE_ENV=production (or test) in the environment or .env: that
+    is another unit's configuration, and a `tasksvc dev` on this machine is not its gateway."""
     from tasksvc_run.devmode import apply_dev_environment, dev_gateway_running  # noqa: PLC0415
 
-    if (port := dev_gateway_running(os.environ)) is not None:
+    node_env = os.environ.get("NODE_ENV") or dotenv_variables().get("NODE_ENV")
+    if (port := dev_gateway_running(os.environ, node_env=node_env)) is not None:
         apply_dev_environment(os.environ)
         out.write(f"Checking the unit of `tasksvc dev` (its local gateway answers on 127.0.0.1:{port}).\n")
     try:

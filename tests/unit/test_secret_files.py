@@ -71,7 +71,7 @@ def test_from_the_process_environment_and_dot_env(tmp_path: Path, monkeypatch: p
 def test_a_process_stops_with_status_2_and_one_line(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "NODE_ENV": "test", "DB_PATH": str(tmp_path / "t.db"),
            "METRICS_TOKEN": "tok-in-env", "METRICS_TOKEN_FILE": secret(tmp_path, "m", "tok-in-file")}
-    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "migrate"], env=env, capture_output=True,  # noqa: S603
+    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "migrate"], env=env, capture_output=True,
                           text=True, timeout=60, check=False, cwd=tmp_path)
     assert done.returncode == exits.CONFIG
     assert done.stderr == "tasksvc: configuration error: METRICS_TOKEN and METRICS_TOKEN_FILE are both set: keep one\n"
