@@ -55,7 +55,7 @@ def test_a_chosen_port_that_is_taken_or_no_port_is_one_line_naming_the_variable(
 
 def test_dev_on_a_taken_port_exits_with_that_line_and_no_traceback(taken: int, tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", GATEWAY_PORT_VAR: str(taken), "PORT": str(devmode.free_port())}
-    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "dev"], env=env, capture_output=True, text=True,  # noqa: S603
+    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "dev"], env=env, capture_output=True, text=True,
                           timeout=60, check=False, cwd=tmp_path)
     assert done.returncode == exits.CONFIG
     assert done.stderr.splitlines() == [claim_gateway_port({GATEWAY_PORT_VAR: str(taken)})]
@@ -75,7 +75,7 @@ def test_doctor_as_a_process_with_node_env_production_checks_its_own_configurati
     env = {"PATH": "/usr/bin:/bin", GATEWAY_PORT_VAR: str(taken), "GATEWAY_TIMEOUT_MS": "500"}
     if node_env:
         (tmp_path / ".env").write_text(f"NODE_ENV={node_env}\n")  # as an operator's .env says it
-    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "doctor"], env=env, capture_output=True, text=True,  # noqa: S603
+    done = subprocess.run([sys.executable, "-m", "tasksvc_run", "doctor"], env=env, capture_output=True, text=True,
                           timeout=60, check=False, cwd=tmp_path)
     assert ("Checking the unit of `tasksvc dev`" in done.stdout) is checks_dev, done.stdout
     assert "Traceback" not in done.stderr
