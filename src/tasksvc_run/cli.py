@@ -189,17 +189,13 @@ def cmd_backup(settings: Settings, destination: str) -> int:
 
 
 class _Version(argparse.Action):
-    """``--version``: the installed package's version, looked up only when asked (importlib.metadata weighs 5 MB)."""
+    """``--version``: the installed package's version and commit, looked up only when asked."""
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        """Print ``tasksvc <version>`` and exit."""
-        from importlib.metadata import PackageNotFoundError, version
+        """Print ``tasksvc <version> (commit <id>)`` and exit."""
+        from tasksvc_run.version import describe
 
-        try:
-            found = version("tasksvc")
-        except PackageNotFoundError:  # a source tree without an install
-            found = "unknown"
-        sys.stdout.write(f"tasksvc {found}\n")
+        sys.stdout.write(describe() + "\n")
         parser.exit()
 
 

@@ -145,3 +145,17 @@ def test_caddy_answers_404_for_metrics_without_a_token_and_forwards_the_rest() -
 def test_caddy_forwards_metrics_when_a_token_is_set() -> None:
     with caddy_in_front("a-metrics-token") as port:
         assert get(port, "/metrics") == (200, "service saw /metrics")
+
+
+def test_the_image_carries_its_release_as_oci_labels_and_builds_with_it() -> None:
+    steps = instructions()
+    args = {rest.split("=", 1)[0] for keyword, rest in steps if keyword == "ARG"}
+    assert {"VERSION", "REVISION"} <= args
+    labels = " ".join(rest for keyword, rest in steps if keyword == "LABEL")
+    assert 'org.opencontainers.image.version="${VERSION}"' in labels
+    assert 'org.opencontainers.image.revision="${REVISION}"' in labels
+    [install] = [rest for keyword, rest in steps if keyword == "RUN" and "pip install" in rest]
+    assert 'SETUPTOOLS_SCM_PRETEND_VERSION_FOR_TASKSVC="${VERSION}"' in install
+    assert "SETUPTOOLS_SCM_PRETEND_METADATA_FOR_TASKSVC=" in install
+    build = services()[SERVICE]["build"]["args"]
+    assert build == {"VERSION": "${TASKSVC_VERSION:-0.0.0}", "REVISION": "${TASKSVC_REVISION:-unknown}"}
