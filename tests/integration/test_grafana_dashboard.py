@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -128,5 +129,5 @@ def test_the_first_row_says_whether_it_answers() -> None:
     assert {"gateway_connected", "webhook_delivery_ok", "backup_last_success_timestamp_seconds",
             "gateway_reachout_paused", "allowed_groups_total_pending", "webhook_inbox_failures_total"} <= queried
     spans = sorted((panel["gridPos"]["x"], panel["gridPos"]["x"] + panel["gridPos"]["w"]) for panel in first_row)
-    assert all(end <= start for (_, end), (start, _) in zip(spans, spans[1:], strict=False))
+    assert all(end <= start for (_, end), (start, _) in pairwise(spans))
     assert spans[-1][1] <= 24
