@@ -12,7 +12,7 @@ from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "catalogs", "tests"]
+nox.options.sessions = ["lint", "typecheck", "catalogs", "apidocs", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
 
@@ -71,6 +71,19 @@ def catalogs(session: nox.Session) -> None:
     session.install("--constraint", str(CONSTRAINTS), ".")
     command = session.posargs[0] if session.posargs else "check"
     session.run("python", "-m", "taskcore.i18n.catalogs", command, str(ROOT / "src"))
+
+
+@nox.session(python=PYTHON)
+def apidocs(session: nox.Session) -> None:
+    """taskcore's public API reference (SPEC sections 15 and 33), rendered from its docstrings by pdoc into
+    artifacts/apidocs/: the names of ``taskcore.__all__``, not the service's own modules. Any warning fails the session
+    (an unresolvable reference, a name that does not import); docs/taskcore.md says how to use the library."""
+    session.install("--constraint", str(CONSTRAINTS), ".", "pdoc==16.0.0")
+    out = ROOT / "artifacts" / "apidocs"
+    shutil.rmtree(out, ignore_errors=True)
+    session.run("python", "-W", "error", "-m", "pdoc", "--docformat", "restructuredtext", "--no-show-source",
+                "--output-directory", str(out), "taskcore", r"!taskcore\..*")
+    session.log(f"the reference: {out / 'taskcore.html'}")
 
 
 @nox.session(python=PYTHON)
