@@ -169,7 +169,10 @@ WITHOUT_SETTINGS: dict[str, tuple[str, Callable[..., int]]] = {
 
 def cmd_backup(settings: Settings, destination: str) -> int:
     """Copy the live SQLite database to ``destination`` with SQLite's online backup (consistent while running)."""
+    import sqlite3
+
     from tasksvc_run.backup import BackupCorrupt, NoDatabase, backup_sqlite
+    from tasksvc_run.places import folder_problem
 
     if settings.database_url:
         log.error("backup: DATABASE_URL is set; back up PostgreSQL with pg_dump (docs/operations.md)")
@@ -183,6 +186,11 @@ def cmd_backup(settings: Settings, destination: str) -> int:
         return 1
     except BackupCorrupt as exc:
         print(f"tasksvc backup: {exc}; nothing was written", file=sys.stderr)
+        return 1
+    except (OSError, sqlite3.Error) as exc:  # SQLite's own message names no file: say which, and why
+        folder = Path(destination).absolute().parent
+        reason = folder_problem(folder) or f"{exc} (writing {Path(destination).absolute()})"
+        print(f"tasksvc backup: nothing was written: {reason}", file=sys.stderr)
         return 1
     log.info("backup written", extra={"destination": destination, "pages": pages})
     return 0
