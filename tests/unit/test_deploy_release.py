@@ -17,6 +17,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +160,24 @@ def test_the_image_carries_its_release_as_oci_labels_and_builds_with_it() -> Non
     assert "SETUPTOOLS_SCM_PRETEND_METADATA_FOR_TASKSVC=" in install
     build = services()[SERVICE]["build"]["args"]
     assert build == {"VERSION": "${TASKSVC_VERSION:-0.0.0}", "REVISION": "${TASKSVC_REVISION:-unknown}"}
+
+
+@pytest.mark.slow
+def test_the_images_user_writes_a_new_backups_volume_where_docker_runs(tmp_path: Path) -> None:
+    """Where a Docker daemon answers: build the image, mount a new named volume on BACKUP_DIR, write there as the
+    image's own user (the parsed checks above hold everywhere; this one needs the daemon)."""
+    docker = shutil.which("docker")
+    if docker is None or subprocess.run([docker, "info"], capture_output=True, timeout=30, check=False).returncode:  # noqa: S603
+        pytest.skip("no Docker daemon answers here; the Dockerfile is checked by parsing above")
+    tag, volume = f"tasksvc-backups-test:{os.getpid()}", f"tasksvc-backups-test-{os.getpid()}"
+    subprocess.run([docker, "build", "-q", "-t", tag, str(ROOT)], check=True, timeout=1200, capture_output=True)  # noqa: S603
+    try:
+        backup_dir = environment(SERVICE)["BACKUP_DIR"]
+        wrote = subprocess.run([docker, "run", "--rm", "-v", f"{volume}:{backup_dir}", tag, "python", "-c",  # noqa: S603
+                                f"import os; open('{backup_dir}/probe', 'w').write('x'); print(os.getuid())"],
+                               capture_output=True, text=True, timeout=120, check=False)
+        assert wrote.returncode == 0, wrote.stderr
+        assert wrote.stdout.strip() == "10001"
+    finally:
+        subprocess.run([docker, "volume", "rm", "-f", volume], capture_output=True, timeout=60, check=False)  # noqa: S603
+        subprocess.run([docker, "image", "rm", "-f", tag], capture_output=True, timeout=60, check=False)  # noqa: S603
