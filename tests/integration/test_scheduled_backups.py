@@ -162,3 +162,21 @@ def test_a_backups_name_is_not_masked_in_a_log_line_and_old_names_still_count(tm
     (tmp_path / "tasks-20261120T030000Z.db").write_text("before 0.2.0")
     (tmp_path / backup_name(NOW)).write_text("now")
     assert [when for when, _ in dated_backups(tmp_path)] == [datetime(2026, 11, 20, 3, tzinfo=UTC), NOW]
+
+
+async def test_the_failure_line_docs_operations_shows_is_the_line_the_bot_writes(
+        sqlite_db: Database, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    operations = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text(encoding="utf-8")
+    [documented] = [line for line in operations.splitlines() if line.startswith("level=error") and "job=backup" in line]
+    monkeypatch.setattr("tasksvc_run.schedulers.backups.folder_problem",
+                        lambda path: f"cannot write in {path}: Permission denied")
+    monkeypatch.setattr("tasksvc_run.schedulers.backups.backup_sqlite", lambda *_: (_ for _ in ()).throw(
+        sqlite3.OperationalError("unable to open database file")))
+    job = next(job for job in build_jobs(context(sqlite_db, Path("/backups"), FrozenClock(NOW))) if job.name == "backup")
+    with caplog.at_level(logging.INFO):
+        await SchedulerRuntime([job], clock=FrozenClock(NOW)).run_job("backup")
+    [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    record.proc = "bot"
+    written = KeyValueFormatter().format(record)  # ts=... level=error proc=bot logger=... msg=... job=backup ...
+    assert " level=error proc=bot " in written
+    assert written.endswith(" " + documented.removeprefix("level=error proc=bot "))
