@@ -3,6 +3,7 @@ backup_last_success_timestamp_seconds; a restarted bot does not write one backup
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 from contextlib import closing
@@ -164,15 +165,19 @@ def test_a_backups_name_is_not_masked_in_a_log_line_and_old_names_still_count(tm
     assert [when for when, _ in dated_backups(tmp_path)] == [datetime(2026, 11, 20, 3, tzinfo=UTC), NOW]
 
 
+OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
+
+
 async def test_the_failure_line_docs_operations_shows_is_the_line_the_bot_writes(
-        sqlite_db: Database, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
-    operations = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text(encoding="utf-8")
+        sqlite_db: Database, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    operations = await asyncio.to_thread(OPERATIONS.read_text, encoding="utf-8")
     [documented] = [line for line in operations.splitlines() if line.startswith("level=error") and "job=backup" in line]
     monkeypatch.setattr("tasksvc_run.schedulers.backups.folder_problem",
                         lambda path: f"cannot write in {path}: Permission denied")
     monkeypatch.setattr("tasksvc_run.schedulers.backups.backup_sqlite", lambda *_: (_ for _ in ()).throw(
         sqlite3.OperationalError("unable to open database file")))
-    job = next(job for job in build_jobs(context(sqlite_db, Path("/backups"), FrozenClock(NOW))) if job.name == "backup")
+    jobs = build_jobs(context(sqlite_db, Path("/backups"), FrozenClock(NOW)))
+    job = next(job for job in jobs if job.name == "backup")
     with caplog.at_level(logging.INFO):
         await SchedulerRuntime([job], clock=FrozenClock(NOW)).run_job("backup")
     [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
