@@ -53,20 +53,20 @@ def _creatable(folder: Path) -> str | None:
 
 
 def sqlite_file_problem(path: Path, *, create: bool = True) -> str | None:
-    """None when the SQLite file ``path`` can be opened for writing, or created (with its -wal and -shm files
-    beside it); else why not."""
+    """None when the SQLite file ``path`` exists and can be read as a database, or can be created (its folder made
+    and writable); else why not. An existing file on a read-only disk passes: the service then answers reads, and
+    writes fail as a passing outage (SPEC section 17); SQLite itself says so at start if it cannot even open it."""
     if path.is_dir():
         return f"{path} is a directory, not a database file"
-    if problem := folder_problem(path.parent, create=create):
-        return problem
-    if path.exists():
-        try:
-            with path.open("r+b") as file:
-                header = file.read(len(SQLITE_HEADER))
-        except OSError as exc:
-            return f"cannot open {path}: {_reason(exc)}"
-        if header and header != SQLITE_HEADER:
-            return f"{path}: file is not a database (not SQLite's header)"
+    if not path.exists():
+        return folder_problem(path.parent, create=create)
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        return f"cannot open {path}: {_reason(exc)}"
+    if header and header != SQLITE_HEADER:
+        return f"{path}: file is not a database (not SQLite's header)"
     return None
 
 
