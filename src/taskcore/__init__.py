@@ -6,6 +6,7 @@ process that needs one module (the proxy, the supervisor) does not hold every ru
 
 from __future__ import annotations
 
+import warnings
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -93,8 +94,18 @@ __all__ = [
 ]
 
 
+# A public name on its way out (docs/taskcore.md, "What may change"): old name -> (its module, what to use instead).
+# It keeps working for one release, warning on every use; the next release removes it and its entry.
+_DEPRECATED: dict[str, tuple[str, str]] = {}
+
+
 def __getattr__(name: str) -> object:
-    """A public name, imported from its module on first use and kept here."""
+    """A public name, imported from its module on first use and kept here; a deprecated one warns each time."""
+    if name in _DEPRECATED:
+        module, instead = _DEPRECATED[name]
+        warnings.warn(f"taskcore.{name} is deprecated and goes in the next release: {instead}", DeprecationWarning,
+                      stacklevel=2)
+        return getattr(import_module(f"taskcore.{module}"), name)
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'taskcore' has no attribute {name!r}")

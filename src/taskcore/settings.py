@@ -22,6 +22,7 @@ from taskcore.config_lines import config_lines
 from taskcore.config_types import CommunityId, Digits, GroupIdSet, HttpUrl, Port, TimeZoneName, UserIdSet
 from taskcore.errors import TaskcoreError
 from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, WARN_ABOVE_PER_MIN
+from taskcore.secret_files import secrets_from_files
 
 MIN_SYNC_INTERVAL_MS = 10_000
 SECRET_VARIABLES = frozenset({"gateway_api_key", "webhook_secret", "metrics_token"})
@@ -124,6 +125,7 @@ class Settings(BaseSettings):
     watchdog_echo_seconds: int = Field(default=120, ge=1)
     watchdog_idle_minutes: int = Field(default=60, ge=1)
     log_format: Literal["kv", "json"] = "kv"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     _interval_warnings: list[str] = PrivateAttr(default_factory=list)
 
@@ -244,17 +246,31 @@ class Settings(BaseSettings):
 
 def load_settings(env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
     """Settings from exactly ``env`` when given, else from the process environment and ``env_file``."""
+    seen = env if env is not None else {**dotenv_variables(env_file), **os.environ}
+    found, unreadable = secrets_from_files(seen)
+    from_files: dict[str, Any] = dict(found)
+    if unreadable:
+        raise ConfigError(unreadable)
     token = _ONLY_GIVEN_VALUES.set(env is not None)
     try:
         if env is None:
-            return Settings(_env_file=env_file)
-        return Settings(**_given_values(env))
+            return Settings(_env_file=env_file, **from_files)
+        return Settings(**_given_values(env), **from_files)
     except pydantic.ValidationError as exc:
         raise ConfigError(config_lines(exc, Settings.model_fields, never_echoed=_NEVER_ECHOED)) from exc
     except SettingsError as exc:
         raise ConfigError([str(exc)]) from exc
     finally:
         _ONLY_GIVEN_VALUES.reset(token)
+
+
+def dotenv_variables(env_file: str | None = ".env") -> dict[str, str]:
+    """The variables ``env_file`` sets (empty when there is no such file)."""
+    if env_file is None or not Path(env_file).is_file():
+        return {}
+    from dotenv import dotenv_values  # noqa: PLC0415 - pydantic-settings' own reader of .env, only when there is one
+
+    return {key: value for key, value in dotenv_values(env_file).items() if value is not None}
 
 
 def present_variables(settings: Settings) -> dict[str, bool]:

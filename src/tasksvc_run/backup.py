@@ -7,7 +7,9 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-STAMP = "%Y%m%dT%H%M%SZ"
+# The date with its dashes: a run of eight digits in a log line is masked as if it were a phone number.
+STAMP = "%Y-%m-%dT%H%M%SZ"
+STAMPS = (STAMP, "%Y%m%dT%H%M%SZ")  # and the names of releases before 0.2.0, still rotated
 PREFIX, SUFFIX = "tasks-", ".db"
 
 
@@ -41,7 +43,7 @@ def backup_sqlite(source: Path, destination: Path) -> int:
 
 
 def backup_name(now: datetime) -> str:
-    """The file name of a backup taken at ``now``: ``tasks-20261126T030000Z.db``."""
+    """The file name of a backup taken at ``now``: ``tasks-2026-11-26T030000Z.db``."""
     return f"{PREFIX}{now.astimezone(UTC).strftime(STAMP)}{SUFFIX}"
 
 
@@ -49,12 +51,18 @@ def dated_backups(folder: Path) -> list[tuple[datetime, Path]]:
     """The backups this service wrote in ``folder``, oldest first (other files are not its own and stay)."""
     found = []
     for path in folder.glob(f"{PREFIX}*{SUFFIX}") if folder.is_dir() else []:
+        if (taken := _taken(path.name[len(PREFIX):-len(SUFFIX)])) is not None:
+            found.append((taken, path))
+    return sorted(found)
+
+
+def _taken(stamp: str) -> datetime | None:
+    for form in STAMPS:
         try:
-            taken = datetime.strptime(path.name[len(PREFIX):-len(SUFFIX)], STAMP).replace(tzinfo=UTC)
+            return datetime.strptime(stamp, form).replace(tzinfo=UTC)
         except ValueError:
             continue
-        found.append((taken, path))
-    return sorted(found)
+    return None
 
 
 def rotate(folder: Path, keep: int) -> list[Path]:

@@ -42,7 +42,8 @@ def cmd_migrate(settings: Settings) -> int:
     """Apply pending migrations and exit."""
     from taskcore.errors import SchemaError
     from taskcore.storage import migrator  # here, not at the top: the proxy process never loads SQLAlchemy
-    from taskcore.storage.db import Database
+    from taskcore.storage.db import Database, is_unavailable, unavailable_reason
+    from tasksvc_run.places import database_named
 
     db = Database.from_url(settings.sqlalchemy_url)
     try:
@@ -51,6 +52,12 @@ def cmd_migrate(settings: Settings) -> int:
     except SchemaError as exc:
         log.error("migration refused", extra={"reason": str(exc)})
         return exits.SCHEMA
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+        log.error("migration not run: the database cannot be used",
+                  extra={"database": database_named(settings), "reason": unavailable_reason(exc)})
+        return exits.STORAGE
     finally:
         db.dispose()
     log.info("migrations up to date", extra={"applied": len(applied)})
@@ -127,6 +134,13 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
 }
 HIDDEN: dict[str, Callable[[Settings], int]] = {"devgateway": cmd_devgateway, "_plan": cmd_plan}
 STARTS_A_BOT = frozenset({"bot", "_plan"})
+USES_THE_DATABASE = frozenset({"bot", "web", "migrate", "_plan"})  # `_plan`: so `run` and `dev` stop before any child
+
+
+def _database_problem(settings: Settings) -> str | None:
+    from tasksvc_run.places import database_problem
+
+    return database_problem(settings.database_url, settings.database_path)
 
 
 def cmd_doctor(*, probe: bool = False) -> int:
@@ -155,7 +169,10 @@ WITHOUT_SETTINGS: dict[str, tuple[str, Callable[..., int]]] = {
 
 def cmd_backup(settings: Settings, destination: str) -> int:
     """Copy the live SQLite database to ``destination`` with SQLite's online backup (consistent while running)."""
+    import sqlite3
+
     from tasksvc_run.backup import BackupCorrupt, NoDatabase, backup_sqlite
+    from tasksvc_run.places import folder_problem
 
     if settings.database_url:
         log.error("backup: DATABASE_URL is set; back up PostgreSQL with pg_dump (docs/operations.md)")
@@ -170,22 +187,23 @@ def cmd_backup(settings: Settings, destination: str) -> int:
     except BackupCorrupt as exc:
         print(f"tasksvc backup: {exc}; nothing was written", file=sys.stderr)
         return 1
+    except (OSError, sqlite3.Error) as exc:  # SQLite's own message names no file: say which, and why
+        folder = Path(destination).absolute().parent
+        reason = folder_problem(folder) or f"{exc} (writing {Path(destination).absolute()})"
+        print(f"tasksvc backup: nothing was written: {reason}", file=sys.stderr)
+        return 1
     log.info("backup written", extra={"destination": destination, "pages": pages})
     return 0
 
 
 class _Version(argparse.Action):
-    """``--version``: the installed package's version, looked up only when asked (importlib.metadata weighs 5 MB)."""
+    """``--version``: the installed package's version and commit, looked up only when asked."""
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        """Print ``tasksvc <version>`` and exit."""
-        from importlib.metadata import PackageNotFoundError, version
+        """Print ``tasksvc <version> (commit <id>)`` and exit."""
+        from tasksvc_run.version import describe
 
-        try:
-            found = version("tasksvc")
-        except PackageNotFoundError:  # a source tree without an install
-            found = "unknown"
-        sys.stdout.write(f"tasksvc {found}\n")
+        sys.stdout.write(describe() + "\n")
         parser.exit()
 
 
@@ -196,12 +214,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="<command>")
     helps = {name: spec[0] for table in (SUPERVISING, COMMANDS, WITHOUT_SETTINGS) for name, spec in table.items()}
     for name in ORDER:
-        text = helps.get(name, BACKUP_HELP)
+        text = helps.get(name) or MAINTENANCE_HELPS[name]
         command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         if name == "backup":
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
     for name in HIDDEN:  # no help: argparse leaves them out of the list
         sub.add_parser(name)
+    sub.choices["failed"].add_argument("--limit", type=int, default=50, help="show at most this many (default 50)")
+    sub.choices["retry"].add_argument("ids", nargs="*", metavar="id", help="a failure's id: inbox:<n> or send:<n>")
+    sub.choices["retry"].add_argument("--all", action="store_true", dest="every", help="every failure")
     sub.choices["commands-sheet"].add_argument("--lang", choices=("es", "pt", "en"), default="es",
                                                help="the sheet's language (default es)")
     sub.choices["doctor"].add_argument("--probe", action="store_true",
@@ -210,8 +231,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 BACKUP_HELP = "copy the live SQLite database to a file (online backup, checked for integrity)"
+MAINTENANCE_HELPS = {
+    "backup": BACKUP_HELP,
+    "failed": "list the webhook events and outbound sends that failed for good: when, what, the error",
+    "retry": "queue failed webhook events and sends again: tasksvc retry <id>... | --all",
+}
 # In the order an operator meets them: start, check, maintain, one process at a time, references.
-ORDER = ("run", "dev", "doctor", "migrate", "backup", "bot", "web", "proxy", "config-reference", "commands-sheet")
+ORDER = ("run", "dev", "doctor", "migrate", "backup", "failed", "retry", "bot", "web", "proxy", "config-reference",
+         "commands-sheet")
 
 
 def _supervise(command: str) -> int:
@@ -220,17 +247,32 @@ def _supervise(command: str) -> int:
 
     try:
         if command == "dev":
-            from tasksvc_run.devmode import apply_dev_environment
+            from tasksvc_run.devmode import apply_dev_environment, claim_gateway_port
 
+            if refused := claim_gateway_port(os.environ):
+                print(refused, file=sys.stderr)
+                return exits.CONFIG
             apply_dev_environment(os.environ)
-        setup_logging(command, log_format="json" if os.environ.get("LOG_FORMAT") == "json" else "kv")
+        setup_logging(command, log_format="json" if os.environ.get("LOG_FORMAT") == "json" else "kv",
+                      level=os.environ.get("LOG_LEVEL", "info"))
         plan = read_plan(os.environ, [sys.executable, "-m", "tasksvc_run"])
         if isinstance(plan, int):
             return plan
-        setup_logging(command, log_format=plan.log_format)
+        setup_logging(command, log_format=plan.log_format, level=plan.log_level)
         return SUPERVISING[command][1](plan)
     except KeyboardInterrupt:
         return 130
+
+
+def _maintain(args: argparse.Namespace, settings: Settings) -> int:
+    """`backup`, `failed` and `retry`: one-off commands on the database of the configuration."""
+    if args.command == "backup":
+        return cmd_backup(settings, args.destination)
+    from tasksvc_run.failures_cli import cmd_failed, cmd_retry
+
+    if args.command == "failed":
+        return cmd_failed(settings, limit=max(1, args.limit))
+    return cmd_retry(settings, args.ids, every=args.every)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -241,10 +283,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in WITHOUT_SETTINGS:
         return cmd_doctor(probe=args.probe) if args.command == "doctor" else cmd_commands_sheet(args.lang)
     settings = _settings_or_exit()
-    setup_logging(args.command, log_format=settings.log_format)
-    if args.command == "backup":
-        return cmd_backup(settings, args.destination)
+    setup_logging(args.command, log_format=settings.log_format, level=settings.log_level)
+    if args.command in MAINTENANCE_HELPS:
+        return _maintain(args, settings)
     if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
         _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
         return exits.CONFIG
+    if args.command in USES_THE_DATABASE and (problem := _database_problem(settings)):
+        log.error("not started: the database cannot be opened or created", extra={"reason": problem})
+        return exits.STORAGE
     return COMMANDS[args.command][1](settings) if args.command in COMMANDS else HIDDEN[args.command](settings)

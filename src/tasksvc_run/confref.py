@@ -75,6 +75,8 @@ MEANINGS: dict[str, str] = {
     "webhook_store_timeout_ms": "Longest wait to store a webhook event in the inbox (the database's write lock); "
                                 "past it /webhook answers 503 with Retry-After and the gateway delivers it again.",
     "log_format": "kv (key=value lines) or json.",
+    "log_level": "debug, info, warning or error: the least severe line logged. Routine lines (each scheduled job's "
+                 "run) are debug.",
 }
 
 
@@ -98,6 +100,11 @@ def reference() -> str:
         "Generated from `taskcore.settings.Settings` by `tasksvc config-reference`; a test keeps this file equal to",
         "the output. Every variable comes from the environment or a `.env` file; an invalid value stops the start",
         "with one line naming the variable and what it accepts.",
+        "",
+        "The secrets `GATEWAY_API_KEY`, `WEBHOOK_SECRET`, `METRICS_TOKEN` and `DATABASE_URL` may instead be given as",
+        "`<NAME>_FILE`, the path of a file holding the value (Docker secrets, systemd credentials); surrounding",
+        "whitespace is removed. Setting both `<NAME>` and `<NAME>_FILE`, or naming a file that cannot be read or is",
+        "empty, stops the start with one line (exit status 2).",
         "",
         "| Variable | Default | Meaning |",
         "|---|---|---|",

@@ -13,15 +13,17 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 import aiohttp
 
 from taskcore.gateway import diagnostics as dx
 from taskcore.gateway.client import GatewayClient, GatewayError
-from taskcore.settings import ConfigError, Settings, load_settings
+from taskcore.settings import ConfigError, Settings, dotenv_variables, load_settings
 from tasksvc_run import exits
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
+from tasksvc_run.places import database_problem, folder_problem
 from tasksvc_run.probe import run_probe
 
 
@@ -38,6 +40,20 @@ def configuration_checks(settings: Settings) -> list[dx.Check]:
     checks += [dx.problem("configuration", line, "set the variable it names (docs/operations.md, What production "
                           "requires)") for line in settings.bot_refusals()]
     checks += [dx.warn("configuration", line, "see docs/configuration.md") for line in settings.startup_warnings()]
+    return checks + place_checks(settings)
+
+
+def place_checks(settings: Settings) -> list[dx.Check]:
+    """The database file and BACKUP_DIR: can this user open, create and write them (SPEC section 33)?"""
+    checks = []
+    if problem := database_problem(settings.database_url, settings.database_path, create=False):
+        checks.append(dx.problem("database", problem, "make DATA_DIR (or DB_PATH's folder) writable by the service's "
+                                 "user, or point DB_PATH elsewhere (docs/operations.md)"))
+    if settings.backups_enabled and (problem := folder_problem(Path(settings.backup_dir or "."), create=False)):
+        checks.append(dx.warn("backups", f"BACKUP_DIR cannot be written: {problem}", "make BACKUP_DIR writable by "
+                              "the service's user (chown), or point BACKUP_DIR elsewhere (docs/operations.md)"))
+    elif settings.backups_enabled:
+        checks.append(dx.ok("backups", f"BACKUP_DIR {settings.backup_dir} can be written"))
     return checks
 
 
@@ -105,10 +121,12 @@ def run_doctor(out: TextIO = sys.stdout, *, probe: bool = False) -> int:
     and whether a probe's echo reaches the bot within 15 s).
 
     Beside `tasksvc dev` (no GATEWAY_API_URL, its local gateway answering) it checks the development unit, with the
-    configuration `tasksvc dev` gives it."""
+    configuration `tasksvc dev` gives it; never with NODE_ENV=production (or test) in the environment or .env: that
+    is another unit's configuration, and a `tasksvc dev` on this machine is not its gateway."""
     from tasksvc_run.devmode import apply_dev_environment, dev_gateway_running  # noqa: PLC0415
 
-    if (port := dev_gateway_running(os.environ)) is not None:
+    node_env = os.environ.get("NODE_ENV") or dotenv_variables().get("NODE_ENV")
+    if (port := dev_gateway_running(os.environ, node_env=node_env)) is not None:
         apply_dev_environment(os.environ)
         out.write(f"Checking the unit of `tasksvc dev` (its local gateway answers on 127.0.0.1:{port}).\n")
     try:

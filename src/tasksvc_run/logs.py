@@ -79,8 +79,14 @@ class _MalformedRequests(logging.Filter):
         return True
 
 
-def setup_logging(process: str, *, log_format: str = "kv", level: int = logging.INFO) -> None:
-    """Send every log record to stderr as one line tagged with ``process``."""
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+def setup_logging(process: str, *, log_format: str = "kv", level: int | str = logging.INFO) -> None:
+    """Send every log record of ``level`` or above (a number or LOG_LEVEL's word) to stderr as one line tagged with
+    ``process``."""
+    if isinstance(level, str):
+        level = LEVELS.get(level.lower(), logging.INFO)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else KeyValueFormatter())
     handler.addFilter(_ProcessName(process))

@@ -33,6 +33,7 @@ class Plan:
     sqlite_path: str | None  # None when DATABASE_URL is set
     database: str  # the SQLAlchemy URL
     log_format: str
+    log_level: str
     dev_default_user: str | None
     env: dict[str, str]  # the children's environment: DATA_DIR and DB_PATH made absolute (R4)
 
@@ -45,7 +46,7 @@ def plan_of(settings: Settings, environ: Mapping[str, str]) -> Plan:
         env["DB_PATH"] = str(settings.database_path)
     return Plan(port=settings.port, bot_port=settings.bot_port, web_port=settings.web_port,
                 sqlite_path=None if settings.database_url else str(settings.database_path),
-                database=settings.sqlalchemy_url, log_format=settings.log_format,
+                database=settings.sqlalchemy_url, log_format=settings.log_format, log_level=settings.log_level,
                 dev_default_user=settings.dev_default_user, env=env)
 
 

@@ -27,7 +27,7 @@ from taskcore.gateway.inbound_models import canonical_event
 from taskcore.queue_rules import JobKind
 from taskcore.services.counters import read_counters
 from taskcore.services.groups import status_counts
-from taskcore.services.inbox import inbox_stats
+from taskcore.services.inbox import INBOX_FAILURES, inbox_stats
 from taskcore.services.queue import due_count, queue_stats
 from taskcore.storage.db import Database
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
@@ -99,6 +99,10 @@ def _database_metrics(db: Database, clock: Clock) -> Iterator[Metric]:
     yield GaugeMetricFamily("webhook_inbox_failed", "Webhook events whose handling broke (kept, not retried).",
                             value=inbox["failed"])
     stored = read_counters(db)
+    failures = Metric("webhook_inbox_failures", "Webhook events whose handling broke, since the database began (the "
+                      "alert's count: failed rows are kept 30 days).", "counter")
+    failures.add_sample("webhook_inbox_failures_total", {}, stored.get((INBOX_FAILURES, ""), 0))
+    yield failures
     for name, (documentation, label) in DB_COUNTERS.items():
         family = Metric(name, documentation, "counter")
         for value in EMOJI_CLASSES:

@@ -193,6 +193,8 @@ async def test_a_unit_started_on_a_read_only_database_stops_and_says_why(tmp_pat
     log = unit.log()
     assert "bot not started: the database cannot be used" in log, log
     assert "unable to open database file" in log, log
+    [said] = [line for line in log.splitlines() if "bot not started" in line]
+    assert f"database={view / 'tasks.db'}" in said  # SPEC section 33: the line names the file
     assert 'msg="bot exited during start: the database cannot be used' in log, log  # names the child and why
     assert "Traceback" not in log, log  # one clear line, not a stack dump
     assert integrity(data / "tasks.db") == "ok"

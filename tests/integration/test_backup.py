@@ -51,3 +51,27 @@ def test_the_command_without_a_database_says_where_it_looked_in_one_line(
     assert "DB_PATH" in line
     assert "DATA_DIR" in line
     assert not (tmp_path / "x.db").exists()
+
+
+def test_the_command_into_a_folder_it_cannot_write_says_which_and_why_in_one_line(
+        sqlite_db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "plain").write_text("not a folder")
+    monkeypatch.setenv("DB_PATH", str(sqlite_db.engine.url.database))
+    monkeypatch.setenv("NODE_ENV", "test")
+    assert main(["backup", str(tmp_path / "plain" / "backups" / "x.db")]) == 1
+    assert capsys.readouterr().err == (f"tasksvc backup: nothing was written: cannot create {tmp_path}/plain/backups: "
+                                       "Not a directory\n")
+
+
+def test_sqlites_own_refusal_is_named_with_the_file(sqlite_db: Database, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    def refused(*_: object) -> int:
+        raise sqlite3.OperationalError("unable to open database file")
+    monkeypatch.setattr("tasksvc_run.backup.backup_sqlite", refused)
+    monkeypatch.setenv("DB_PATH", str(sqlite_db.engine.url.database))
+    monkeypatch.setenv("NODE_ENV", "test")
+    assert main(["backup", str(tmp_path / "x.db")]) == 1
+    assert capsys.readouterr().err == (f"tasksvc backup: nothing was written: unable to open database file (writing "
+                                       f"{tmp_path}/x.db)\n")

@@ -81,6 +81,7 @@ def environment(database_url: str, gateway: FakeGateway, web_base_url: str) -> d
     """What every process gets (nothing else from the test run's own environment)."""
     return {
         **base_environment(), "NODE_ENV": "test", "FORCE_SCHEDULERS": "true", "LOG_FORMAT": "json", "TZ": ZONE,
+        "LOG_LEVEL": "debug",  # the "scheduled job ran" lines are debug
         "DATABASE_URL": database_url, "WEB_BASE_URL": web_base_url,
         "GATEWAY_API_URL": gateway.url, "GATEWAY_API_INSTANCE": "taskbot", "GATEWAY_API_KEY": "test-api-key",
         "GATEWAY_TIMEOUT_MS": "3000", "RQ_BACKOFF_BASE_MS": "100", "RQ_BACKOFF_MAX_MS": "500",

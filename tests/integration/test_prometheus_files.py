@@ -18,7 +18,7 @@ from tests.integration.test_grafana_dashboard import exposed, metric_names
 PROMETHEUS = Path(__file__).resolve().parents[2] / "deploy" / "prometheus"
 ALERTS = {"TasksvcBotDown", "TasksvcBotSilent", "TasksvcGatewayDisconnected", "TasksvcWebhookSilent",
           "TasksvcQueueFailing", "TasksvcQueueBacklog", "TasksvcBackupsOld", "TasksvcInboxBacklog",
-          "TasksvcInboxFailed"}
+          "TasksvcInboxFailed", "TasksvcGroupsPending"}
 
 
 def rules() -> list[dict[str, Any]]:
@@ -64,7 +64,8 @@ CASES: list[tuple[str, list[dict[str, str]], str]] = [
     # promtool's clock starts at 0: a backup taken at 0 is 28 h old at 28h
     ("TasksvcBackupsOld", [series("backup_last_success_timestamp_seconds", "0x1800")], "28h"),
     ("TasksvcInboxBacklog", [series("webhook_inbox_depth", "80x30")], "20m"),
-    ("TasksvcInboxFailed", [series("webhook_inbox_failed", "0 1 1")], "2m"),
+    ("TasksvcInboxFailed", [series("webhook_inbox_failures_total", "0 0 1 1 1")], "4m"),
+    ("TasksvcGroupsPending", [series("allowed_groups_total_pending", "0 1x1600")], "25h"),
 ]
 
 
@@ -77,11 +78,28 @@ def test_each_alert_fires_on_trouble_and_stays_quiet_without_it(tmp_path: Path) 
                   "exp_annotations": rule["annotations"]}]
         tests.append({"interval": "1m", "input_series": input_series,
                       "alert_rule_test": [{"eval_time": at, "alertname": alert, "exp_alerts": fired}]})
-        quiet = [{**s, "values": "0x900" if "failed" in s["series"] or "depth" in s["series"] else s["values"]}
+        quiet = [{**s, "values": "0x900" if "fail" in s["series"] or "depth" in s["series"] else s["values"]}
                  for s in input_series]
         tests.append({"interval": "1m", "input_series": healthy(alert, quiet),
                       "alert_rule_test": [{"eval_time": at, "alertname": alert, "exp_alerts": []}]})
     (tmp_path / "tests.yml").write_text(yaml.safe_dump({"rule_files": ["alerts.yml"], "tests": tests}))
+    result = promtool.check_tests(str(tmp_path / "tests.yml"))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_inbox_alert_fires_on_a_new_failure_and_clears_while_old_failures_are_kept(tmp_path: Path) -> None:
+    """One failure at minute 2, kept (the counter stays 1) for hours: firing at once, quiet an hour later; a second
+    failure fires it again."""
+    shutil.copy(PROMETHEUS / "alerts.yml", tmp_path / "alerts.yml")
+    rule = next(rule for rule in rules() if rule["alert"] == "TasksvcInboxFailed")
+    fired = [{"exp_labels": {"job": "tasksvc", "severity": rule["labels"]["severity"]},
+              "exp_annotations": rule["annotations"]}]
+    counter = series("webhook_inbox_failures_total", "0 0 1x300 2x60")  # a second failure at minute 303
+    checks = [("1m", []), ("3m", fired), ("50m", fired), ("70m", []), ("5h", []), ("305m", fired)]
+    test = {"interval": "1m", "input_series": [counter],
+            "alert_rule_test": [{"eval_time": at, "alertname": "TasksvcInboxFailed", "exp_alerts": expected}
+                                for at, expected in checks]}
+    (tmp_path / "tests.yml").write_text(yaml.safe_dump({"rule_files": ["alerts.yml"], "tests": [test]}))
     result = promtool.check_tests(str(tmp_path / "tests.yml"))
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -92,5 +110,6 @@ def healthy(alert: str, quiet: list[dict[str, str]]) -> list[dict[str, str]]:
              "TasksvcBotSilent": [series("webhook_requests_total", "0+1x900", event="messages.upsert")],
              "TasksvcGatewayDisconnected": [series("gateway_connected", "1x30")],
              "TasksvcWebhookSilent": [series("webhook_delivery_ok", "1x30")],
-             "TasksvcBackupsOld": [series("backup_last_success_timestamp_seconds", "0+60x1800")]}
+             "TasksvcBackupsOld": [series("backup_last_success_timestamp_seconds", "0+60x1800")],
+             "TasksvcGroupsPending": [series("allowed_groups_total_pending", "0 1x600 0x1000")]}  # allowed within 10 h
     return fixed.get(alert, quiet)

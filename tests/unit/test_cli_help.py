@@ -10,11 +10,11 @@ import pytest
 from tasksvc_run.cli import ORDER, build_parser, main
 
 
-def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
+def test_version_prints_the_installed_version_and_its_commit(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         main(["--version"])
     assert stopped.value.code == 0
-    assert re.fullmatch(r"tasksvc \d+\.\d+\.\d+\S*\n", capsys.readouterr().out)
+    assert re.fullmatch(r"tasksvc \d+\.\d+\.\d+\S* \(commit [0-9a-f]{7,}\)\n", capsys.readouterr().out)
 
 
 def test_the_commands_are_listed_in_order_each_with_a_description() -> None:

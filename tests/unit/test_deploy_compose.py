@@ -110,7 +110,7 @@ def test_every_variable_the_service_gets_is_a_setting() -> None:
 def test_the_gateway_and_its_database_get_only_variables_they_know() -> None:
     assert set(environment(GATEWAY)) - GATEWAY_VARIABLES == set()
     assert set(environment(GATEWAY_DB)) == POSTGRES_VARIABLES
-    assert set(environment(TLS)) == {"DOMAIN"}
+    assert set(environment(TLS)) == {"DOMAIN", "METRICS_TOKEN"}
 
 
 def test_the_gateways_telemetry_is_off_and_it_needs_no_redis() -> None:

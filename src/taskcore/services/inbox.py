@@ -12,9 +12,9 @@ from datetime import datetime
 
 from taskcore.storage import inbox as store
 from taskcore.storage.db import Database
-from taskcore.storage.inbox import InboxRow, NewEvent
+from taskcore.storage.inbox import INBOX_FAILURES, InboxRow, NewEvent
 
-__all__ = ["InboxRow", "NewEvent", "inbox_stats", "store_events"]
+__all__ = ["INBOX_FAILURES", "InboxRow", "NewEvent", "inbox_stats", "store_events"]
 
 
 def store_events(db: Database, events: Sequence[NewEvent], *, now: datetime, wait_ms: int | None = None,

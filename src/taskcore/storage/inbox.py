@@ -18,10 +18,12 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, exists, func, select, update
 
 from taskcore.queue_rules import truncate_error
+from taskcore.storage.counters import bump_counter
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import inbound_messages, inbox
 
 PENDING, DONE, FAILED = "pending", "done", "failed"
+INBOX_FAILURES = "webhook_inbox_failures"  # the metric counter of events marked failed
 _NEW_KEYS = ("chat_key", "event", "path_event", "payload", "status", "received_at", "done_at")
 # One row per event, with RETURNING so the caller learns each row's id (an executemany would not tell).
 _INSERT = Prepared(lambda dialect: inbox.insert().returning(inbox.c.id), _NEW_KEYS)
@@ -103,9 +105,12 @@ def mark_done(conn: Connection, ids: Sequence[int], *, now: datetime) -> None:
 
 
 def mark_failed(conn: Connection, row_id: int, *, error: str, now: datetime) -> None:
-    """The event broke the code that handles it: kept as failed with the error's first line, never tried again."""
+    """The event broke the code that handles it: kept as failed with the error's first line, not tried again until
+    an operator says so (`tasksvc retry`); counted in ``webhook_inbox_failures`` (the alert's counter: a count of
+    the failed rows kept for 30 days would keep it firing for a month)."""
     conn.execute(update(inbox).where(inbox.c.id == row_id).values(
         status=FAILED, done_at=now, last_error=truncate_error(error)))
+    bump_counter(conn, INBOX_FAILURES)
 
 
 def count_open(conn: Connection) -> dict[str, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from aiohttp import web
 
@@ -14,6 +15,7 @@ from tasksvc_run import exits
 from tasksvc_run.bot.app import make_bot_app, tune_process
 from tasksvc_run.bot.background import install_background
 from tasksvc_run.outage import FatalStop, stop_this_process
+from tasksvc_run.places import database_named, folder_problem
 
 log = logging.getLogger("tasksvc.bot")
 # Only the reverse proxy is public (R1-R3); the bot listens on loopback behind it.
@@ -29,6 +31,8 @@ def report_environment(settings: Settings) -> None:
     })
     for warning in settings.startup_warnings():
         log.warning(warning)
+    if settings.backups_enabled and (problem := folder_problem(Path(settings.backup_dir or "."))):
+        log.warning("BACKUP_DIR cannot be written: no daily backup until it can", extra={"reason": problem})
 
 
 def run_bot(settings: Settings) -> int:
@@ -52,7 +56,8 @@ def run_bot(settings: Settings) -> int:
     except Exception as exc:
         if not is_unavailable(exc):
             raise
-        log.error("bot not started: the database cannot be used", extra={"reason": unavailable_reason(exc)})
+        log.error("bot not started: the database cannot be used",
+                  extra={"database": database_named(settings), "reason": unavailable_reason(exc)})
         return exits.STORAGE
     finally:
         db.dispose()

@@ -3,18 +3,23 @@
 The job looks every hour and writes a backup when the newest one in BACKUP_DIR is 23 hours old or more (or there is
 none), so a restarted bot neither skips a day nor writes one backup per restart; each copy is checked with
 ``PRAGMA integrity_check`` before it takes its name, the oldest beyond BACKUP_KEEP are deleted, and
-``backup_last_success_timestamp_seconds`` says when the newest verified one was taken.
+``backup_last_success_timestamp_seconds`` says when the newest verified one was taken. A backup that cannot be
+written (BACKUP_DIR not writable, disk full, the copy corrupt) is one error line naming BACKUP_DIR and the reason,
+``job=backup``, no traceback; the gauge keeps the time of the newest backup there is.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tasksvc_run.backup import backup_name, backup_sqlite, dated_backups, rotate
+from tasksvc_run.backup import BackupCorrupt, backup_name, backup_sqlite, dated_backups, rotate
+from tasksvc_run.places import folder_problem
+from tasksvc_run.schedulers.failure import JobFailed
 
 if TYPE_CHECKING:
     from tasksvc_run.schedulers.jobs import JobContext
@@ -46,7 +51,22 @@ class BackupJob:
         if last is not None and now - last < DUE_AFTER:
             return
         destination = self.folder / backup_name(now)
-        pages = await asyncio.to_thread(backup_sqlite, self.ctx.settings.database_path, destination)
+        try:
+            pages = await asyncio.to_thread(backup_sqlite, self.ctx.settings.database_path, destination)
+        except (OSError, sqlite3.Error, BackupCorrupt) as exc:
+            raise JobFailed("backup not written", backup_dir=str(self.folder),
+                            reason=await asyncio.to_thread(self.reason, exc)) from exc
         self.ctx.metrics.backup_last_success.set(now.timestamp())
         removed = await asyncio.to_thread(rotate, self.folder, self.ctx.settings.backup_keep)
         log.info("backup written", extra={"file": str(destination), "pages": pages, "removed": len(removed)})
+
+    def reason(self, exc: BaseException) -> str:
+        """Why a backup failed, in words naming the file or folder: SQLite's own message names neither."""
+        if isinstance(exc, BackupCorrupt):
+            return str(exc)
+        if problem := folder_problem(self.folder):
+            return problem
+        if not self.ctx.settings.database_path.is_file():
+            return f"no database at {self.ctx.settings.database_path}"
+        text = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
+        return f"{text} (backing up {self.ctx.settings.database_path} into {self.folder})"

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from taskcore.gateway.client import GatewayError
 from tasksvc_run.clock import Clock
 from tasksvc_run.outage import FatalStop, Outage
+from tasksvc_run.schedulers.failure import JobFailed
 from tasksvc_run.schedulers.leases import JobLeases, LocalLeases, Sleep
 
 log = logging.getLogger(__name__)
@@ -111,11 +112,15 @@ class SchedulerRuntime:
                 log.warning("scheduled job failed: the gateway did not answer; it runs again at its next tick",
                             extra={"job": job.name, "error": str(exc)})
                 return False
+            except JobFailed as exc:  # the job said what and why: its line, and no traceback
+                log.error(f"scheduled job failed: {exc.what}; it runs again at its next tick",
+                          extra={"job": job.name, **exc.fields})
+                return False
             except Exception as exc:
                 self._outages[job.name].failed(exc, what="scheduled job failed; it runs again at its next tick")
                 return False
             self._outages[job.name].succeeded()
-            log.info("scheduled job ran", extra={"job": job.name, "trigger": trigger, "owner": self.leases.owner,
+            log.debug("scheduled job ran", extra={"job": job.name, "trigger": trigger, "owner": self.leases.owner,
                                                  "started": started.isoformat(), "finished": finished.isoformat()})
             return True
 

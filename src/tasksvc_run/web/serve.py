@@ -12,10 +12,11 @@ from sqlalchemy.exc import OperationalError
 from taskcore.errors import SchemaError
 from taskcore.settings import Settings
 from taskcore.storage import migrator
-from taskcore.storage.db import Database
+from taskcore.storage.db import Database, is_unavailable, unavailable_reason
 from tasksvc_run import exits
 from tasksvc_run.clock import Clock, SystemClock, local_today
 from tasksvc_run.outage import FatalStop, stop_this_process
+from tasksvc_run.places import database_named
 from tasksvc_run.web.app import make_web_app
 
 log = logging.getLogger("tasksvc.web")
@@ -83,6 +84,12 @@ def run_web(settings: Settings, *, wait_seconds: float = WAIT_SECONDS) -> int:
     except (SchemaNotReady, SchemaError) as exc:
         log.error("web not started", extra={"reason": str(exc)})
         return exits.SCHEMA
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+        log.error("web not started: the database cannot be used",
+                  extra={"database": database_named(settings), "reason": unavailable_reason(exc)})
+        return exits.STORAGE
     finally:
         db.dispose()
     return exits.SCHEMA if fatal.reason is not None else exits.OK
