@@ -65,6 +65,9 @@ MEANINGS: dict[str, str] = {
     "gateway_max_sends_per_min": "Most messages this bot process sends a minute, one every 60/N s (replies before "
                                  "reminder digests); above 60 a start-up warning. Per process: with several bot "
                                  "instances, divide the number's budget among them.",
+    "gateway_reachout_pause_hours": "After WhatsApp refuses a direct message to someone who never wrote to the bot in "
+                                    "private (error 463), hours without direct messages to anyone who never did "
+                                    "(0: no pause).",
     "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
     "webhook_check_interval_ms": "How often the bot reads the gateway's webhook configuration and sets it again "
                                  "when it differs (only with WEBHOOK_URL).",

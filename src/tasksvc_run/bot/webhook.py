@@ -24,10 +24,12 @@ from taskcore.gateway.echo import SEND_MESSAGE
 from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_event
 from taskcore.gateway.inbound_models import canonical_event
 from taskcore.gateway.repair import repaired
+from taskcore.gateway.status import MESSAGES_UPDATE
 from taskcore.services.conversation.road import Arrived, Handled, stored_event
 from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
 from tasksvc_run import keys
+from tasksvc_run.bot.delivered import delivered
 from tasksvc_run.bot.inbox_writer import InboxWriter, NotStored
 from tasksvc_run.bot.processor import InboxProcessor
 from tasksvc_run.bot.runner import EventRunner
@@ -39,6 +41,7 @@ SECRET_HEADER = "X-Webhook-Secret"  # noqa: S105 - the header's name, not a secr
 RETRY_AFTER = "5"
 processor_log = logging.getLogger("tasksvc_run.bot.processor")  # where failed events are reported
 MAX_BACKLOG = 10_000  # events stored by this process and not handled yet, past which the webhook answers 503
+_unparsed = {SEND_MESSAGE: Ignored("echo", SEND_MESSAGE), MESSAGES_UPDATE: Ignored("status", MESSAGES_UPDATE)}
 ACCEPTED = json.dumps({"status": "accepted"}).encode()  # every stored event's answer, encoded once
 
 
@@ -93,6 +96,17 @@ async def _received(request: web.Request) -> tuple[bytes, dict[str, Any]] | web.
     return problem(400, payload) if isinstance(payload, str) else (body, payload)
 
 
+async def _noted(app: web.Application, name: str, event: InboundEvent, payload: dict[str, Any],
+                 path_event: str | None) -> web.Response | None:
+    """Hand the delivery use cases what they keep (SPEC section 31); the 503 answer when it could not be stored."""
+    try:
+        await delivered(app, name, event, payload, path_event)
+    except Exception:
+        processor_log.exception("webhook event not recorded; the gateway delivers it again", extra={"event": name})
+        return problem(503, "the database is not taking writes; retry later", headers={"Retry-After": RETRY_AFTER})
+    return None
+
+
 async def webhook(request: web.Request) -> web.Response:
     """Store a gateway event and acknowledge it; 401 bad secret, 413 over the proxy's body limit, 400 not a JSON
     object, 503 when it could not be stored in time or too many events wait (the gateway delivers it again later)."""
@@ -106,11 +120,12 @@ async def webhook(request: web.Request) -> web.Response:
     path_event = request.match_info.get("event")
     name = canonical_event(str(payload.get("event") or path_event or "")) or "unknown"
     app[keys.METRICS].webhook_requests.labels(event=name).inc()
-    # The echo of a send is the watchdog's alone: never an inbox row, never a command.
-    event = Ignored("echo", SEND_MESSAGE) if name == SEND_MESSAGE else parse_event(payload, path_event=path_event)
+    # The echo of a send is the watchdog's alone, a status update the delivery's: never an inbox row, never a command.
+    event = _unparsed.get(name) or parse_event(payload, path_event=path_event)
     await watched(app, event, payload, path_event)
-    if isinstance(event, Ignored):
-        return web.json_response({"status": "ignored", "reason": event.reason})
+    refused = await _noted(app, name, event, payload, path_event)
+    if refused is not None or isinstance(event, Ignored):
+        return refused or web.json_response({"status": "ignored", "reason": getattr(event, "reason", "")})
     if app[keys.PROCESSOR].backlog >= MAX_BACKLOG:
         return problem(503, "too many events waiting; retry later", headers={"Retry-After": RETRY_AFTER})
     try:

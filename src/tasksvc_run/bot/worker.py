@@ -66,13 +66,15 @@ class WorkerConfig:
     backoff_base_ms: int = 1000
     backoff_max_ms: int = 300_000
     max_sends_per_min: int | None = None  # None: unpaced (tests and the drain benchmark)
+    reachout_pause_hours: int | None = None  # None: direct messages not screened (SPEC section 31)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, concurrency: int = 4) -> WorkerConfig:
         """The lease outlasts a send that hits GATEWAY_TIMEOUT_MS by as much again plus a second."""
         lease = timedelta(milliseconds=2 * settings.gateway_timeout_ms + 1000)
         return cls(concurrency=concurrency, lease=lease, backoff_base_ms=settings.rq_backoff_base_ms,
-                   backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min)
+                   backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min,
+                   reachout_pause_hours=settings.gateway_reachout_pause_hours)
 
 
 def random_jitter() -> float:
@@ -188,7 +190,8 @@ class QueueWorker:
             return
         try:
             jobs = await asyncio.to_thread(
-                queue.claim_jobs, self.db, owner=self.owner, now=self.clock.now(), lease=self.config.lease, limit=free)
+                queue.claim_jobs, self.db, owner=self.owner, now=self.clock.now(), lease=self.config.lease, limit=free,
+                pause_hours=self.config.reachout_pause_hours)
         except Exception as exc:
             self._outage.failed(exc, what="outbound: claiming jobs failed")
             return

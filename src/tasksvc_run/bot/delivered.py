@@ -1,0 +1,71 @@
+"""What the webhook hands the delivery use cases (SPEC section 31): the status updates of the bot's messages
+(``messages.update``), and every direct message or reaction a person sends the bot (they can be reached in private;
+what was held for them goes out). A failure propagates: the webhook answers 503 and the gateway delivers again."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from aiohttp import web
+
+from taskcore.gateway.inbound import InboundEvent, InboundMessage, InboundReaction
+from taskcore.gateway.status import MESSAGES_UPDATE, StatusUpdate, parse_status
+from taskcore.services import delivery
+from tasksvc_run import keys
+
+RECORD_WAIT, RECORD_POLL = 5.0, 0.1  # seconds an ERROR waits for its send's record (the answer may lag the update)
+
+
+def rules_of(app: web.Application) -> delivery.DeliveryRules:
+    """The delivery rules of the bot's settings."""
+    settings = app[keys.SETTINGS]
+    return delivery.DeliveryRules(max_attempts=settings.rq_max_attempts, default_language=settings.default_language,
+                                  gating_off=settings.group_gating_mode == "off",
+                                  pause_hours=settings.gateway_reachout_pause_hours)
+
+
+async def delivered(app: web.Application, name: str, event: InboundEvent, payload: dict[str, Any],
+                    path_event: str | None) -> None:
+    """Keep the statuses a ``messages.update`` reports; note a person's direct message or reaction."""
+    if name == MESSAGES_UPDATE:
+        updates = parse_status(payload, path_event=path_event)
+        if updates:
+            await _statuses(app, updates)
+    elif isinstance(event, InboundMessage | InboundReaction) and event.group_id is None:
+        db, now = app[keys.DB], app[keys.CLOCK].now()
+        released = await asyncio.to_thread(delivery.heard_privately, db, phone=event.sender.phone,
+                                           lid=event.sender.lid, now=now,
+                                           max_attempts=app[keys.SETTINGS].rq_max_attempts)
+        if released:
+            _wake(app)
+
+
+async def _statuses(app: web.Application, updates: tuple[StatusUpdate, ...]) -> None:
+    db = app[keys.DB]
+    for update in updates:
+        if update.failed and update.direct:
+            await _recorded(app, update.message_id)
+    outcome = await asyncio.to_thread(delivery.record_statuses, db, updates, now=app[keys.CLOCK].now(),
+                                      rules=rules_of(app))
+    counter = app[keys.METRICS].outbound_delivery
+    for status in outcome.statuses:
+        counter.labels(status=status).inc()
+    if outcome.notes:
+        _wake(app)
+
+
+async def _recorded(app: web.Application, message_id: str) -> None:
+    """Wait (bounded) until the queue records the send the gateway answered with ``message_id``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + RECORD_WAIT
+    while not await asyncio.to_thread(delivery.job_recorded, app[keys.DB], message_id):
+        if loop.time() >= deadline:
+            return
+        await asyncio.sleep(RECORD_POLL)
+
+
+def _wake(app: web.Application) -> None:
+    outbound = app.get(keys.OUTBOUND)
+    if outbound is not None:
+        outbound.notify()
