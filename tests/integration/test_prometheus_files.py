@@ -18,7 +18,7 @@ from tests.integration.test_grafana_dashboard import exposed, metric_names
 PROMETHEUS = Path(__file__).resolve().parents[2] / "deploy" / "prometheus"
 ALERTS = {"TasksvcBotDown", "TasksvcBotSilent", "TasksvcGatewayDisconnected", "TasksvcWebhookSilent",
           "TasksvcQueueFailing", "TasksvcQueueBacklog", "TasksvcBackupsOld", "TasksvcInboxBacklog",
-          "TasksvcInboxFailed"}
+          "TasksvcInboxFailed", "TasksvcReachoutPaused"}
 
 
 def rules() -> list[dict[str, Any]]:
@@ -65,6 +65,7 @@ CASES: list[tuple[str, list[dict[str, str]], str]] = [
     ("TasksvcBackupsOld", [series("backup_last_success_timestamp_seconds", "0x1800")], "28h"),
     ("TasksvcInboxBacklog", [series("webhook_inbox_depth", "80x30")], "20m"),
     ("TasksvcInboxFailed", [series("webhook_inbox_failed", "0 1 1")], "2m"),
+    ("TasksvcReachoutPaused", [series("gateway_reachout_paused", "0 1x30")], "10m"),
 ]
 
 
@@ -92,5 +93,6 @@ def healthy(alert: str, quiet: list[dict[str, str]]) -> list[dict[str, str]]:
              "TasksvcBotSilent": [series("webhook_requests_total", "0+1x900", event="messages.upsert")],
              "TasksvcGatewayDisconnected": [series("gateway_connected", "1x30")],
              "TasksvcWebhookSilent": [series("webhook_delivery_ok", "1x30")],
+             "TasksvcReachoutPaused": [series("gateway_reachout_paused", "0x30")],
              "TasksvcBackupsOld": [series("backup_last_success_timestamp_seconds", "0+60x1800")]}
     return fixed.get(alert, quiet)
