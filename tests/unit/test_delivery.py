@@ -189,3 +189,14 @@ def send_or_none(db: Database, chat: str, text: str, *, label: str | None = None
     for ident in claimed:  # each chat's send done, so the next can go
         queue.mark_sent(db, job_id=ident, owner="me", gateway_message_id=f"3EB0{ident:018X}", now=now)
     return job_id if job_id in claimed else None
+
+
+def test_a_direct_message_goes_to_the_phone_number_when_known_the_lid_otherwise(db: Database) -> None:
+    with db.write() as conn:
+        conn.execute(schema.identity_aliases.insert().values(alias="198765432100001", user_id=ANA, created_at=NOW))
+    for chat in ("198765432100001@lid", "198765432100002@lid", GROUP):
+        with db.write() as conn:
+            enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=send_text_body(chat_id=chat, text="hola"),
+                    max_attempts=6, now=NOW)
+    numbers = {job.chat_id: job.payload["number"] for job in claim(db)}
+    assert numbers == {"198765432100001@lid": dm(ANA), "198765432100002@lid": "198765432100002@lid", GROUP: GROUP}

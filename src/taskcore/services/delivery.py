@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
@@ -16,7 +16,7 @@ from sqlalchemy import Connection
 from taskcore.gateway.status import StatusUpdate
 from taskcore.gateway.wire import mention_jid, send_text_body
 from taskcore.i18n import _, speaking
-from taskcore.identity import GROUP_DOMAIN, jid_domain
+from taskcore.identity import GROUP_DOMAIN, jid_domain, user_jid
 from taskcore.queue_rules import DIGEST_LABEL, LOGIN_LINK_LABEL, JobKind, QueueJob
 from taskcore.services.languages import languages_of
 from taskcore.storage import delivery as q
@@ -207,4 +207,12 @@ def screen_claimed(conn: Connection, jobs: Sequence[QueueJob], *, now: datetime,
     q.delete_jobs(conn, held)
     q.postpone_jobs(conn, later, until=until or now, now=now)
     kept = set(held) | set(later)
-    return [job for job in jobs if job.id not in kept]
+    return [_addressed(job, direct.get(job.id)) for job in jobs if job.id not in kept]
+
+
+def _addressed(job: QueueJob, person: str | None) -> QueueJob:
+    """A direct message to a LID whose person's phone number is known goes to the phone-number address (a LID
+    address can fail where the phone number's works: whatsapp-mcp-extended #67)."""
+    if person is None or not job.chat_id.endswith("@lid") or job.chat_id.partition("@")[0] == person:
+        return job
+    return replace(job, payload={**job.payload, "number": user_jid(person)})
