@@ -192,6 +192,7 @@ def send_or_none(db: Database, chat: str, text: str, *, label: str | None = None
 
 
 def test_a_direct_message_goes_to_the_phone_number_when_known_the_lid_otherwise(db: Database) -> None:
+    make_group(db, GROUP, members=(ANA,))
     with db.write() as conn:
         conn.execute(schema.identity_aliases.insert().values(alias="198765432100001", user_id=ANA, created_at=NOW))
     for chat in ("198765432100001@lid", "198765432100002@lid", GROUP):
