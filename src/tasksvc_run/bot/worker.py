@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from taskcore.gateway.client import GatewayError
-from taskcore.pacing import SendPace
+from taskcore.pacing import JITTER_HIGH, JITTER_LOW, SendPace
 from taskcore.queue_rules import IN_DOUBT, JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import queue
 from taskcore.settings import Settings
@@ -67,6 +67,7 @@ class WorkerConfig:
     backoff_max_ms: int = 300_000
     max_sends_per_min: int | None = None  # None: unpaced (tests and the drain benchmark)
     reachout_pause_hours: int | None = None  # None: direct messages not screened (SPEC section 31)
+    jittered: bool = False  # each gap drawn between 0.5 and 1.5 times the mean pace (SPEC section 31)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, concurrency: int = 4) -> WorkerConfig:
@@ -74,12 +75,17 @@ class WorkerConfig:
         lease = timedelta(milliseconds=2 * settings.gateway_timeout_ms + 1000)
         return cls(concurrency=concurrency, lease=lease, backoff_base_ms=settings.rq_backoff_base_ms,
                    backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min,
-                   reachout_pause_hours=settings.gateway_reachout_pause_hours)
+                   reachout_pause_hours=settings.gateway_reachout_pause_hours, jittered=True)
 
 
 def random_jitter() -> float:
     """A jitter factor drawn uniformly from ±20%."""
     return random.uniform(-JITTER_LIMIT, JITTER_LIMIT)  # noqa: S311 - spreading retries, not a secret
+
+
+def gap_factor() -> float:
+    """A send gap's factor, uniform between half and one and a half times the mean pace."""
+    return random.uniform(JITTER_LOW, JITTER_HIGH)  # noqa: S311 - looking like a person, not a secret
 
 
 RECORD_RETRY_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # between writes of an outcome the database refused
@@ -102,7 +108,7 @@ class QueueWorker:
         self.owner = owner or process_owner()
         self._jitter, self._monotonic = jitter, monotonic
         per_min = self.config.max_sends_per_min
-        self._pace = None if per_min is None else SendPace(per_min)
+        self._pace = None if per_min is None else SendPace(per_min, gap_factor if self.config.jittered else None)
         metrics.outbound_max_sends_per_min.set(0 if per_min is None else per_min)
         self._in_flight: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
