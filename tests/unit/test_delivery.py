@@ -13,6 +13,7 @@ from taskcore.gateway.status import StatusUpdate
 from taskcore.gateway.wire import send_text_body
 from taskcore.queue_rules import DIGEST_LABEL, LOGIN_LINK_LABEL, JobKind, QueueJob
 from taskcore.services import delivery, queue
+from taskcore.services.caps import SendRules
 from taskcore.services.languages import save_user_language
 from taskcore.storage import schema
 from taskcore.storage.db import Database
@@ -44,7 +45,7 @@ def send(db: Database, chat: str, text: str, *, label: str | None = None, now: d
 
 
 def claim(db: Database, *, now: datetime = NOW) -> list[QueueJob]:
-    return queue.claim_jobs(db, owner="me", now=now, lease=LEASE, limit=10, pause_hours=RULES.pause_hours)
+    return queue.claim_jobs(db, owner="me", now=now, lease=LEASE, limit=10, rules=SendRules())
 
 
 def report(db: Database, message_id: str, chat: str, status: str, *, now: datetime = NOW) -> delivery.StatusOutcome:

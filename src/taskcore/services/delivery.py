@@ -20,6 +20,7 @@ from taskcore.identity import GROUP_DOMAIN, jid_domain, user_jid
 from taskcore.queue_rules import DIGEST_LABEL, LOGIN_LINK_LABEL, JobKind, QueueJob
 from taskcore.services.languages import languages_of
 from taskcore.storage import delivery as q
+from taskcore.storage.caps import mark_held
 from taskcore.storage.db import Database
 from taskcore.storage.identities import alias_target
 from taskcore.storage.queue import enqueue
@@ -197,7 +198,7 @@ def screen_claimed(conn: Connection, jobs: Sequence[QueueJob], *, now: datetime,
     held, later = [], []
     for job in jobs:
         person = direct.get(job.id)
-        if person is None:
+        if person is None or job.in_doubt:  # an attempt that may have gone out is settled first, never held
             continue
         if person in unreachable:
             _hold_job(conn, person, q.SentJob(job.id, job.chat_id, job.label, json.dumps(job.payload), None), now)
@@ -206,6 +207,7 @@ def screen_claimed(conn: Connection, jobs: Sequence[QueueJob], *, now: datetime,
             later.append(job.id)
     q.delete_jobs(conn, held)
     q.postpone_jobs(conn, later, until=until or now, now=now)
+    mark_held(conn, later, "reach-out pause")
     kept = set(held) | set(later)
     return [_addressed(job, direct.get(job.id)) for job in jobs if job.id not in kept]
 

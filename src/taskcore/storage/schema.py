@@ -281,3 +281,11 @@ unreachable_held = Table(
 reachout_locks = Table(
     "reachout_locks", metadata, Column("message_id", Text, primary_key=True), Column("user_id", Text, nullable=False),
     Column("locked_at", TS, nullable=False))
+
+started_sends = Table(
+    "started_sends", metadata, Column("job_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("chat_id", Text, nullable=False), Column("digest", Text), Column("started_at", TS, nullable=False))
+
+sending_since = Table(
+    "sending_since", metadata, Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("first_at", TS, nullable=False))

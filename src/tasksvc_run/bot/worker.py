@@ -33,6 +33,7 @@ from taskcore.gateway.client import GatewayError
 from taskcore.pacing import JITTER_HIGH, JITTER_LOW, SendPace
 from taskcore.queue_rules import IN_DOUBT, JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import queue
+from taskcore.services.caps import SendRules
 from taskcore.settings import Settings
 from taskcore.storage.db import Database, is_unavailable
 from tasksvc_run.bot.in_doubt import logged, settle
@@ -66,7 +67,7 @@ class WorkerConfig:
     backoff_base_ms: int = 1000
     backoff_max_ms: int = 300_000
     max_sends_per_min: int | None = None  # None: unpaced (tests and the drain benchmark)
-    reachout_pause_hours: int | None = None  # None: direct messages not screened (SPEC section 31)
+    send_rules: SendRules | None = None  # None: nothing screened, no caps (SPEC section 31)
     jittered: bool = False  # each gap drawn between 0.5 and 1.5 times the mean pace (SPEC section 31)
 
     @classmethod
@@ -75,16 +76,16 @@ class WorkerConfig:
         lease = timedelta(milliseconds=2 * settings.gateway_timeout_ms + 1000)
         return cls(concurrency=concurrency, lease=lease, backoff_base_ms=settings.rq_backoff_base_ms,
                    backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min,
-                   reachout_pause_hours=settings.gateway_reachout_pause_hours, jittered=True)
+                   send_rules=SendRules(settings.gateway_reachout_pause_hours, settings.gateway_max_sends_per_hour,
+                                        settings.gateway_max_sends_per_day, settings.gateway_warmup_days),
+                   jittered=True)
 
 
-def random_jitter() -> float:
-    """A jitter factor drawn uniformly from ±20%."""
+def random_jitter() -> float:  # a retry's jitter factor, uniform in ±20%
     return random.uniform(-JITTER_LIMIT, JITTER_LIMIT)  # noqa: S311 - spreading retries, not a secret
 
 
-def gap_factor() -> float:
-    """A send gap's factor, uniform between half and one and a half times the mean pace."""
+def gap_factor() -> float:  # a send gap's factor, uniform between half and one and a half times the mean pace
     return random.uniform(JITTER_LOW, JITTER_HIGH)  # noqa: S311 - looking like a person, not a secret
 
 
@@ -197,7 +198,7 @@ class QueueWorker:
         try:
             jobs = await asyncio.to_thread(
                 queue.claim_jobs, self.db, owner=self.owner, now=self.clock.now(), lease=self.config.lease, limit=free,
-                pause_hours=self.config.reachout_pause_hours)
+                rules=self.config.send_rules)
         except Exception as exc:
             self._outage.failed(exc, what="outbound: claiming jobs failed")
             return

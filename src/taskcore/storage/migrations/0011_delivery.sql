@@ -39,3 +39,18 @@ CREATE TABLE reachout_locks (
     locked_at TIMESTAMP NOT NULL
 );
 CREATE INDEX ix_reachout_locks_at ON reachout_locks (locked_at);
+-- What the bot started itself (reminders, nags, notices, summaries...) as it went out, for the hourly and daily caps
+-- and the identical-text cap (digest: a fingerprint of the text); rows older than a day are deleted.
+CREATE TABLE started_sends (
+    job_id BIGINT PRIMARY KEY,
+    chat_id TEXT NOT NULL,
+    digest TEXT,
+    started_at TIMESTAMP NOT NULL
+);
+CREATE INDEX ix_started_sends_at ON started_sends (started_at);
+CREATE INDEX ix_started_sends_digest ON started_sends (digest, started_at);
+-- The first send the database recorded (the warm-up of a new number counts its days from it).
+CREATE TABLE sending_since (
+    id INTEGER PRIMARY KEY,
+    first_at TIMESTAMP NOT NULL
+);
