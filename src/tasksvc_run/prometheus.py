@@ -26,6 +26,7 @@ from taskcore.access import GroupStatus
 from taskcore.gateway.inbound_models import canonical_event
 from taskcore.gateway.status import STATUS_NAMES
 from taskcore.queue_rules import JobKind
+from taskcore.services.caps import oldest_waiting_seconds
 from taskcore.services.counters import read_counters
 from taskcore.services.delivery import reachout_paused_until, unreachable_people
 from taskcore.services.groups import status_counts
@@ -102,6 +103,9 @@ def _database_metrics(db: Database, clock: Clock, pause_hours: int) -> Iterator[
                             value=0 if paused is None else 1)
     yield GaugeMetricFamily("unreachable_people", "People the bot cannot write to in private (a direct message "
                             "to them ended in ERROR).", value=len(unreachable_people(db)))
+    yield GaugeMetricFamily("outbound_oldest_waiting_seconds", "How long the oldest message still waiting to be "
+                            "sent has waited (a cap, the pace or an outage holds it).",
+                            value=oldest_waiting_seconds(db, now=clock.now()))
     inbox = inbox_stats(db)
     yield GaugeMetricFamily("webhook_inbox_depth", "Webhook events stored and not handled yet.", value=inbox["pending"])
     yield GaugeMetricFamily("webhook_inbox_failed", "Webhook events whose handling broke (kept, not retried).",

@@ -140,3 +140,21 @@ async def test_a_fromme_upsert_typed_on_the_bots_phone_is_neither_an_echo_nor_a_
         with sqlite_db.read() as conn:
             assert conn.execute(select(schema.inbox)).all() == []
         assert bot.gateway.calls_to("sendText") == []
+
+
+async def test_caps_hold_what_the_bot_starts_while_replies_go_on_and_the_oldest_wait_shows(
+        sqlite_db: Database) -> None:
+    async with watched_bot(sqlite_db, GATEWAY_MAX_SENDS_PER_HOUR="2") as bot:
+        nags = [put(bot, f"34600001{n:03d}@s.whatsapp.net", f"recordatorio {n}", label="nag") for n in range(4)]
+        await bot.gateway.wait_for(lambda gw: len(gw.sent_texts()) == 2)
+        put(bot, dm(USER), "respuesta", label="reply")
+        await bot.gateway.wait_for(lambda gw: "respuesta" in gw.sent_texts())
+        await asyncio.sleep(0.3)
+        assert [bot.job(job)[0] for job in nags].count("pending") == 2
+        assert bot.gauge("outbound_oldest_waiting_seconds") == 0  # the frozen clock: queued this instant
+        bot.clock.advance(timedelta(minutes=30))
+        assert bot.gauge("outbound_oldest_waiting_seconds") == 1800
+        bot.clock.advance(timedelta(minutes=31))
+        bot.app[keys.OUTBOUND].notify()
+        await bot.gateway.wait_for(lambda gw: len(gw.sent_texts()) == 5)  # held, never dropped
+        await bot.until(lambda: bot.gauge("outbound_oldest_waiting_seconds") == 0)

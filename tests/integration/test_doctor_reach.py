@@ -41,6 +41,7 @@ async def test_doctor_names_the_pause_and_the_unreachable_and_stays_green(tmp_pa
     assert "error 463" in found["reach-out"].detail
     assert found["unreachable"].verdict is Verdict.WARN
     assert f"Ana ({ANA}) since {now:%Y-%m-%d}" in found["unreachable"].detail
+    assert found["send caps"].verdict is Verdict.OK
     assert exit_status(checks) == 0
     assert "how to fix: nothing to do, the pause ends by itself" in render(checks)
 
@@ -48,5 +49,5 @@ async def test_doctor_names_the_pause_and_the_unreachable_and_stays_green(tmp_pa
 async def test_doctor_says_nothing_of_it_without_a_database(tmp_path: Path) -> None:
     async with FakeGateway(api_key="k-gateway-key-never-printed") as gateway:
         checks = await diagnose(load_settings(env_for(gateway, DB_PATH=str(tmp_path / "none.db"))))
-    assert not {"reach-out", "unreachable"} & {check.name for check in checks}
+    assert not {"reach-out", "unreachable", "send caps"} & {check.name for check in checks}
     assert not (tmp_path / "none.db").exists()

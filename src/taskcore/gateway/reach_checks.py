@@ -33,3 +33,14 @@ def unreachable_check(people: Sequence[tuple[str, datetime, str | None]]) -> Che
     return warn("unreachable", f"{len(people)} person(s) the bot cannot write to in private: {shown}{more}",
                 "each was told in a group they share to send the bot a private message; when they do, what waits "
                 "for them (their last reminder, a pending nag) is sent")
+
+
+def caps_check(held: dict[str, tuple[int, datetime | None]]) -> Check:
+    """What the send caps and the reach-out pause hold (reason: how many, until when)."""
+    if not held:
+        return ok("send caps", "no message held by a cap")
+    parts = [f"{count} by the {reason} until {until.astimezone(UTC):%Y-%m-%d %H:%M} UTC" if until else
+             f"{count} by the {reason}" for reason, (count, until) in sorted(held.items())]
+    return warn("send caps", "messages the bot started wait (held, not dropped): " + "; ".join(parts),
+                "nothing to do: they go out as the caps free; raise GATEWAY_MAX_SENDS_PER_HOUR / _PER_DAY only for "
+                "a number that has sent this much for weeks")
