@@ -15,6 +15,7 @@ from taskcore.services import delivery
 from tasksvc_run import keys
 
 RECORD_WAIT, RECORD_POLL = 5.0, 0.1  # seconds an ERROR waits for its send's record (the answer may lag the update)
+QUOTE_WAIT = 10.0  # seconds a reply or reaction waits for the record of the bot's send it quotes
 
 
 def rules_of(app: web.Application) -> delivery.DeliveryRules:
@@ -27,7 +28,9 @@ def rules_of(app: web.Application) -> delivery.DeliveryRules:
 
 async def delivered(app: web.Application, name: str, event: InboundEvent, payload: dict[str, Any],
                     path_event: str | None) -> None:
-    """Keep the statuses a ``messages.update`` reports; note a person's direct message or reaction."""
+    """Keep the statuses a ``messages.update`` reports; note a person's direct message or reaction; let a reply to
+    a send whose id is not recorded yet wait for it."""
+    await _quoted_recorded(app, event, payload)
     if name == MESSAGES_UPDATE:
         updates = parse_status(payload, path_event=path_event)
         if updates:
@@ -69,3 +72,36 @@ def _wake(app: web.Application) -> None:
     outbound = app.get(keys.OUTBOUND)
     if outbound is not None:
         outbound.notify()
+
+
+def _quoted_send(event: InboundEvent, payload: dict[str, Any]) -> str | None:
+    """The id of the message a reply or reaction names when it may be one of the bot's (a reaction on a ``fromMe``
+    message; a reply whose quoted author is the bot, a LID, or not given), else None."""
+    if isinstance(event, InboundReaction):
+        return event.reacted.message_id if event.reacted.from_me else None
+    if not isinstance(event, InboundMessage) or not event.quoted_id:
+        return None
+    data = payload.get("data")
+    context = data.get("contextInfo") if isinstance(data, dict) else None
+    author = context.get("participant") if isinstance(context, dict) else None
+    if isinstance(author, str) and author.endswith("@s.whatsapp.net") and event.bot_id:
+        return event.quoted_id if author.partition("@")[0].partition(":")[0] == event.bot_id else None
+    return event.quoted_id
+
+
+async def _quoted_recorded(app: web.Application, event: InboundEvent, payload: dict[str, Any]) -> None:
+    """SPEC section 31: a reply or reaction on a message the bot is sending right now (the gateway answered, the
+    record is not written yet) waits for the record, up to QUOTE_WAIT s, while this process has sends in flight."""
+    quoted = _quoted_send(event, payload)
+    worker = app.get(keys.OUTBOUND)
+    if quoted is None or not getattr(worker, "in_flight", 0):
+        return
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + QUOTE_WAIT
+    while True:
+        busy = getattr(worker, "in_flight", 0)  # read first: a send finished before the look below is recorded
+        if await asyncio.to_thread(delivery.job_recorded, app[keys.DB], quoted):
+            return
+        if not busy or loop.time() >= deadline:
+            return
+        await asyncio.sleep(RECORD_POLL)
