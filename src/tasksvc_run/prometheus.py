@@ -45,7 +45,8 @@ EMOJI_CLASSES = ("robot", "warn", "check", "other")
 SYNC_JOBS = ("group_sync", "member_sync")
 REMINDER_OUTCOMES = ("sent", "late", "skipped")
 DB_COUNTERS = {"reactions_enqueued": ("Reactions queued, by emoji class.", "emoji")}
-CLEANUP_KINDS = ("links", "members", "auth", "queue", "deliveries", "inbound", "inbox")  # run_maintenance's keys
+# run_maintenance's keys
+CLEANUP_KINDS = ("links", "members", "auth", "queue", "deliveries", "inbound", "inbox", "statuses")
 disable_created_metrics()  # type: ignore[no-untyped-call]  # one sample per counter: no `*_created` series beside it
 
 

@@ -163,6 +163,11 @@ def heard_privately(db: Database, *, phone: str | None, lid: str | None, now: da
     return db.transact(work)
 
 
+def forget_statuses(db: Database, *, before: datetime) -> int:
+    """Delete delivery statuses and reach-out locks recorded before ``before``; how many rows."""
+    return db.transact(lambda conn: q.forget_statuses(conn, before=before) + q.forget_locks(conn, before=before))
+
+
 def unreachable_people(db: Database) -> list[q.Unreachable]:
     """Everyone the bot cannot reach in private, longest first (for doctor and ``/admin inalcanzables``)."""
     with db.read() as conn:

@@ -160,6 +160,11 @@ def record_lock(conn: Connection, *, message_id: str, user_id: str, now: datetim
     return insert_ignore(conn, rl, {"message_id": message_id, "user_id": user_id, "locked_at": now}, ["message_id"])
 
 
+def forget_locks(conn: Connection, *, before: datetime) -> int:
+    """Delete reach-out locks recorded before ``before``; how many."""
+    return int(conn.execute(delete(rl).where(rl.c.locked_at < before)).rowcount or 0)
+
+
 def last_lock(conn: Connection) -> datetime | None:
     """When the latest reach-out time-lock was recorded."""
     return conn.execute(select(func.max(rl.c.locked_at))).scalar_one_or_none()
