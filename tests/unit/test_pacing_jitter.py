@@ -9,7 +9,8 @@ from itertools import pairwise
 import pytest
 
 from taskcore.pacing import SendPace, spacing
-from tasksvc_run.bot.worker import WorkerConfig, gap_factor
+from tasksvc_run.bot.sending import gap_factor
+from tasksvc_run.bot.worker import WorkerConfig
 
 
 def gaps(pace: SendPace, count: int) -> list[float]:

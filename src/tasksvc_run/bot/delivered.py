@@ -9,10 +9,12 @@ from typing import Any
 
 from aiohttp import web
 
+from taskcore.gateway.echo import text_digest
 from taskcore.gateway.inbound import InboundEvent, InboundMessage, InboundReaction
 from taskcore.gateway.status import MESSAGES_UPDATE, StatusUpdate, parse_status
 from taskcore.services import delivery
 from tasksvc_run import keys
+from tasksvc_run.bot.sending import Sending
 
 RECORD_WAIT, RECORD_POLL = 5.0, 0.1  # seconds an ERROR waits for its send's record (the answer may lag the update)
 QUOTE_WAIT = 10.0  # seconds a reply or reaction waits for the record of the bot's send it quotes
@@ -74,34 +76,35 @@ def _wake(app: web.Application) -> None:
         outbound.notify()
 
 
-def _quoted_send(event: InboundEvent, payload: dict[str, Any]) -> str | None:
+def _quoted_send(event: InboundEvent, payload: dict[str, Any]) -> tuple[str, str | None] | None:
     """The id of the message a reply or reaction names when it may be one of the bot's (a reaction on a ``fromMe``
-    message; a reply whose quoted author is the bot, a LID, or not given), else None."""
+    message; a reply whose quoted author is the bot, a LID, or not given), with the quoted text's fingerprint when the
+    reply carries it; else None."""
     if isinstance(event, InboundReaction):
-        return event.reacted.message_id if event.reacted.from_me else None
+        return (event.reacted.message_id, None) if event.reacted.from_me else None
     if not isinstance(event, InboundMessage) or not event.quoted_id:
         return None
     data = payload.get("data")
     context = data.get("contextInfo") if isinstance(data, dict) else None
-    author = context.get("participant") if isinstance(context, dict) else None
-    if isinstance(author, str) and author.endswith("@s.whatsapp.net") and event.bot_id:
-        return event.quoted_id if author.partition("@")[0].partition(":")[0] == event.bot_id else None
-    return event.quoted_id
+    context = context if isinstance(context, dict) else {}
+    author = context.get("participant")
+    if isinstance(author, str) and author.endswith("@s.whatsapp.net") and event.bot_id and \
+            author.partition("@")[0].partition(":")[0] != event.bot_id:
+        return None
+    quoted = context.get("quotedMessage")
+    text = quoted.get("conversation") if isinstance(quoted, dict) else None
+    return event.quoted_id, text_digest(text) if isinstance(text, str) else None
 
 
 async def _quoted_recorded(app: web.Application, event: InboundEvent, payload: dict[str, Any]) -> None:
-    """SPEC section 31: a reply or reaction on a message the bot is sending right now (the gateway answered, the
-    record is not written yet) waits for the record, up to QUOTE_WAIT s, while this process has sends in flight."""
+    """SPEC section 31: a reply or reaction on a message this process is sending right now (the gateway answered and
+    the id is not recorded yet, or a text like the quoted one is under way) waits for the record, up to QUOTE_WAIT s.
+    A reply to an older message never waits."""
     quoted = _quoted_send(event, payload)
-    worker = app.get(keys.OUTBOUND)
-    if quoted is None or not getattr(worker, "in_flight", 0):
+    sending = getattr(app.get(keys.OUTBOUND), "sending", None)
+    if quoted is None or not isinstance(sending, Sending):
         return
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + QUOTE_WAIT
-    while True:
-        busy = getattr(worker, "in_flight", 0)  # read first: a send finished before the look below is recorded
-        if await asyncio.to_thread(delivery.job_recorded, app[keys.DB], quoted):
-            return
-        if not busy or loop.time() >= deadline:
+    for _ in range(round(QUOTE_WAIT / RECORD_POLL)):  # bounded: the record is written within ms of the answer
+        if not sending.awaiting(*quoted):
             return
         await asyncio.sleep(RECORD_POLL)

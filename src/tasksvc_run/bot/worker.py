@@ -30,13 +30,14 @@ from functools import partial
 from typing import Any, Protocol
 
 from taskcore.gateway.client import GatewayError
-from taskcore.pacing import JITTER_HIGH, JITTER_LOW, SendPace
+from taskcore.pacing import SendPace
 from taskcore.queue_rules import IN_DOUBT, JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import queue
 from taskcore.services.caps import SendRules
 from taskcore.settings import Settings
 from taskcore.storage.db import Database, is_unavailable
 from tasksvc_run.bot.in_doubt import logged, settle
+from tasksvc_run.bot.sending import Sending, gap_factor
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop, Outage
@@ -85,10 +86,6 @@ def random_jitter() -> float:  # a retry's jitter factor, uniform in ±20%
     return random.uniform(-JITTER_LIMIT, JITTER_LIMIT)  # noqa: S311 - spreading retries, not a secret
 
 
-def gap_factor() -> float:  # a send gap's factor, uniform between half and one and a half times the mean pace
-    return random.uniform(JITTER_LOW, JITTER_HIGH)  # noqa: S311 - looking like a person, not a secret
-
-
 RECORD_RETRY_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # between writes of an outcome the database refused
 PACE_HORIZON = 0.05  # a claim takes the sends the rate lets start within this many seconds
 
@@ -116,6 +113,7 @@ class QueueWorker:
         self._stopping = False
         self._paused = False
         self._on_sent = on_sent
+        self.sending = Sending()  # what is being sent right now (a reply quoting it waits for its record)
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -208,10 +206,12 @@ class QueueWorker:
             if job.id not in self._in_flight:  # our own lease ran out while the send was still going
                 task = asyncio.create_task(self._deliver(job, start), name=f"outbound-{job.id}")
                 self._in_flight[job.id] = task
+                self.sending.started(job)
                 task.add_done_callback(partial(self._finished, job.id))
 
     def _finished(self, job_id: int, _task: asyncio.Task[None]) -> None:
         self._in_flight.pop(job_id, None)
+        self.sending.done(job_id)
         self._wake.set()
 
     async def _deliver(self, job: QueueJob, start: float) -> None:
@@ -227,10 +227,9 @@ class QueueWorker:
             log.exception("outbound: unexpected error while sending", extra={"job": job.id})
             await self._record_failure(job, FailureKind.RETRY, f"{type(exc).__name__}: {exc}")
         else:
-            if self._on_sent is not None and settled is None:
-                # The echo is due from the gateway's acceptance: the watchdog knows before the job reads "sent"
-                # (else a tick between the two judged a send it had not heard of yet).
-                self._on_sent(message_id)
+            self.sending.answered(job.id, message_id)
+            if self._on_sent is not None and settled is None:  # told before the job reads "sent": the echo is due
+                self._on_sent(message_id)  # from the acceptance (a tick in between judged a send it had not heard of)
             await self._record_outcome(job, queue.mark_sent, gateway_message_id=message_id)
             self.metrics.outbound_sent.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:
