@@ -7,6 +7,7 @@ import asyncio
 from datetime import timedelta
 
 import aiohttp
+import pytest
 from sqlalchemy import select
 
 from taskcore.gateway.wire import send_text_body
@@ -158,3 +159,18 @@ async def test_caps_hold_what_the_bot_starts_while_replies_go_on_and_the_oldest_
         bot.app[keys.OUTBOUND].notify()
         await bot.gateway.wait_for(lambda gw: len(gw.sent_texts()) == 5)  # held, never dropped
         await bot.until(lambda: bot.gauge("outbound_oldest_waiting_seconds") == 0)
+
+
+async def test_a_status_that_cannot_be_recorded_is_refused_so_the_gateway_sends_it_again(
+        sqlite_db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object, **_kwargs: object) -> delivery.StatusOutcome:
+        raise OSError("disk full")
+
+    async with watched_bot(sqlite_db) as bot:
+        monkeypatch.setattr(delivery, "record_statuses", broken)
+        update = {"event": "messages.update", "instance": "taskbot", "sender": bot.gateway.owner_jid,
+                  "data": {"keyId": "3EB0X", "remoteJid": dm(USER), "fromMe": True, "status": "READ"}}
+        assert await post(bot, update) == 503
+        monkeypatch.undo()
+        assert await post(bot, update) == 200
+        assert statuses(sqlite_db) == ["READ"]
