@@ -202,3 +202,15 @@ def test_a_direct_message_goes_to_the_phone_number_when_known_the_lid_otherwise(
                     max_attempts=6, now=NOW)
     numbers = {job.chat_id: job.payload["number"] for job in claim(db)}
     assert numbers == {"198765432100001@lid": dm(ANA), "198765432100002@lid": "198765432100002@lid", GROUP: GROUP}
+
+
+def test_a_person_known_only_by_the_lid_they_wrote_from_is_written_to_there(db: Database) -> None:
+    lid_only, phone_user = "198765432100007", EVA
+    delivery.heard_privately(db, phone=None, lid=lid_only, jid=f"{lid_only}@lid", now=NOW, max_attempts=6)
+    delivery.heard_privately(db, phone=phone_user, lid=None, jid=dm(phone_user), now=NOW, max_attempts=6)
+    for chat in (dm(lid_only), dm(phone_user), dm(LUIS)):  # reminders and nags are queued by user id
+        with db.write() as conn:
+            enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=send_text_body(chat_id=chat, text="hola"),
+                    max_attempts=6, now=NOW)
+    numbers = {job.chat_id: job.payload["number"] for job in claim(db)}
+    assert numbers == {dm(lid_only): f"{lid_only}@lid", dm(phone_user): dm(phone_user), dm(LUIS): dm(LUIS)}

@@ -143,16 +143,17 @@ def _tell(conn: Connection, person: str, now: datetime, rules: DeliveryRules) ->
     return 1
 
 
-def heard_privately(db: Database, *, phone: str | None, lid: str | None, now: datetime, max_attempts: int) -> int:
-    """A person wrote to the bot in private: they are no longer a cold contact nor unreachable, and what was held for
-    them is queued now; how many messages were released."""
+def heard_privately(db: Database, *, phone: str | None, lid: str | None, now: datetime, max_attempts: int,
+                    jid: str | None = None) -> int:
+    """A person wrote to the bot in private (from the address ``jid``): they are no longer a cold contact nor
+    unreachable, and what was held for them is queued now; how many messages were released."""
 
     def work(conn: Connection) -> int:
         person = phone or (alias_target(conn, lid) if lid else None) or lid
         if person is None:
             return 0
         ensure_user(conn, person, now)
-        q.wrote_privately(conn, person, now)
+        q.wrote_privately(conn, person, now, jid)
         q.clear_unreachable(conn, person)
         held = q.take_held(conn, person)
         for row in held:
@@ -214,12 +215,20 @@ def screen_claimed(conn: Connection, jobs: Sequence[QueueJob], *, now: datetime,
     q.postpone_jobs(conn, later, until=until or now, now=now)
     mark_held(conn, later, "reach-out pause")
     kept = set(held) | set(later)
-    return [_addressed(job, direct.get(job.id)) for job in jobs if job.id not in kept]
+    sent = [job for job in jobs if job.id not in kept]
+    lids = q.private_addresses(conn, {direct[job.id] for job in sent if job.id in direct})
+    return [_addressed(job, direct.get(job.id), lids) for job in sent]
 
 
-def _addressed(job: QueueJob, person: str | None) -> QueueJob:
-    """A direct message to a LID whose person's phone number is known goes to the phone-number address (a LID
-    address can fail where the phone number's works: whatsapp-mcp-extended #67)."""
-    if person is None or not job.chat_id.endswith("@lid") or job.chat_id.partition("@")[0] == person:
+def _addressed(job: QueueJob, person: str | None, lids: dict[str, str]) -> QueueJob:
+    """A direct message goes to the person's phone-number address when the bot knows it (a LID address can fail where
+    the phone number's works: whatsapp-mcp-extended #67), to their LID otherwise: a person known only by the LID they
+    wrote from is written to there, not at a phone-number address made of its digits."""
+    if person is None:
         return job
-    return replace(job, payload={**job.payload, "number": user_jid(person)})
+    user = job.chat_id.partition("@")[0]
+    if job.chat_id.endswith("@lid") and user != person:
+        return replace(job, payload={**job.payload, "number": user_jid(person)})
+    if user == person and not job.chat_id.endswith("@lid") and lids.get(person) == f"{person}@lid":
+        return replace(job, payload={**job.payload, "number": f"{person}@lid"})
+    return job

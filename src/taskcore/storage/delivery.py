@@ -85,9 +85,17 @@ def user_exists(conn: Connection, user_id: str) -> bool:
     return conn.execute(select(users.c.id).where(users.c.id == user_id)).first() is not None
 
 
-def wrote_privately(conn: Connection, user_id: str, now: datetime) -> None:
-    """The person wrote to the bot in private at ``now``."""
-    upsert(conn, pc, {"user_id": user_id, "last_at": now}, ["user_id"], ["last_at"])
+def wrote_privately(conn: Connection, user_id: str, now: datetime, jid: str | None = None) -> None:
+    """The person wrote to the bot in private at ``now``, from the address ``jid``."""
+    upsert(conn, pc, {"user_id": user_id, "last_at": now, "jid": jid}, ["user_id"], ["last_at", "jid"])
+
+
+def private_addresses(conn: Connection, user_ids: Collection[str]) -> dict[str, str]:
+    """The address each of ``user_ids`` last wrote to the bot from in private, when recorded."""
+    if not user_ids:
+        return {}
+    rows = conn.execute(select(pc.c.user_id, pc.c.jid).where(pc.c.user_id.in_(list(user_ids)), pc.c.jid.is_not(None)))
+    return {row.user_id: row.jid for row in rows}
 
 
 def private_since(conn: Connection, user_ids: Collection[str]) -> dict[str, datetime]:

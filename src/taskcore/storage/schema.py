@@ -265,7 +265,7 @@ message_deliveries = Table(
 private_contacts = Table(
     "private_contacts", metadata,
     Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
-    Column("last_at", TS, nullable=False))
+    Column("last_at", TS, nullable=False), Column("jid", Text))
 
 unreachable_people = Table(
     "unreachable_people", metadata,

@@ -40,7 +40,7 @@ async def delivered(app: web.Application, name: str, event: InboundEvent, payloa
     elif isinstance(event, InboundMessage | InboundReaction) and event.group_id is None:
         db, now = app[keys.DB], app[keys.CLOCK].now()
         released = await asyncio.to_thread(delivery.heard_privately, db, phone=event.sender.phone,
-                                           lid=event.sender.lid, now=now,
+                                           lid=event.sender.lid, now=now, jid=event.chat_id,
                                            max_attempts=app[keys.SETTINGS].rq_max_attempts)
         if released:
             _wake(app)

@@ -8,10 +8,12 @@ CREATE TABLE message_deliveries (
     updated_at TIMESTAMP NOT NULL
 );
 CREATE INDEX ix_message_deliveries_updated ON message_deliveries (updated_at);
--- Who wrote to the bot in private, and when last (a direct message to anyone else is a cold one).
+-- Who wrote to the bot in private, when last, and from which address (a direct message to anyone else is a cold
+-- one; a person known only by a LID is written to at the LID they wrote from).
 CREATE TABLE private_contacts (
     user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
-    last_at TIMESTAMP NOT NULL
+    last_at TIMESTAMP NOT NULL,
+    jid TEXT
 );
 -- People a direct message could not reach (since: NULL once they wrote in private again; told_at: the last group
 -- note, at most one a week).
