@@ -104,7 +104,8 @@ def test_what_the_bot_starts_for_an_unreachable_person_is_held_and_a_login_link_
     for text, label in starts:
         assert send_or_none(db, dm(ANA), text, label=label, now=later) is None
     assert held(db, ANA) == {"digest": "segundo resumen", "nag": "¿Y la tarea #3?"}
-    assert [job.text for job in queued(db) if job.chat_id == dm(ANA)] == ["primer resumen"]  # sent once, not again
+    assert [job.text for job in queued(db) if job.chat_id == dm(ANA)] == [  # sent once, not again
+        "primer resumen", "[enlace de acceso retirado]"]  # the link not sent, kept failed without it
     with db.read() as conn:
         assert "https://x/login" not in str(conn.execute(select(schema.outbound_queue.c.payload)).all())
 
@@ -214,3 +215,20 @@ def test_a_person_known_only_by_the_lid_they_wrote_from_is_written_to_there(db: 
                     max_attempts=6, now=NOW)
     numbers = {job.chat_id: job.payload["number"] for job in claim(db)}
     assert numbers == {dm(lid_only): f"{lid_only}@lid", dm(phone_user): dm(phone_user), dm(LUIS): dm(LUIS)}
+
+
+def test_a_login_link_that_cannot_go_now_is_not_sent_and_kept_failed_without_the_link(db: Database) -> None:
+    make_group(db, GROUP, members=(ANA, LUIS, EVA))
+    delivery.heard_privately(db, phone=EVA, lid=None, jid=dm(EVA), now=NOW - timedelta(days=1), max_attempts=6)
+    report(db, send(db, dm(ANA), "a"), dm(ANA), "ERROR")  # Ana unreachable, and the pause is on
+    soon = NOW + timedelta(minutes=1)
+    for user in (ANA, LUIS):
+        assert send_or_none(db, dm(user), f"https://x/login?token=secret-{user}", label=LOGIN_LINK_LABEL,
+                            now=soon) is None
+    assert send_or_none(db, dm(EVA), "https://x/login?token=for-eva", label=LOGIN_LINK_LABEL, now=soon) is not None
+    oq = schema.outbound_queue
+    with db.read() as conn:
+        failed = conn.execute(select(oq.c.chat_id, oq.c.payload, oq.c.last_error).where(oq.c.status == "failed")).all()
+    assert sorted(row.chat_id for row in failed) == [dm(ANA), dm(LUIS)]
+    assert all("secret" not in row.payload and "login link not sent" in row.last_error for row in failed)
+    assert list(held(db, ANA).values()) == ["a"]  # the refused message, not the link

@@ -192,8 +192,8 @@ def reachout_paused_until(db: Database, *, now: datetime, pause_hours: int) -> d
 
 def screen_claimed(conn: Connection, jobs: Sequence[QueueJob], *, now: datetime, pause_hours: int) -> list[QueueJob]:
     """Inside the claim's transaction: of the claimed jobs, those to send now. A text to a person marked unreachable
-    is held for them instead (a login link is dropped); during a reach-out pause, a text to a person who never wrote
-    in private waits until the pause ends, its attempt given back."""
+    is held for them instead; during a reach-out pause, a text to a person who never wrote in private waits until the
+    pause ends, its attempt given back. A login link to either is not sent (kept as failed, the link erased)."""
     direct = {job.id: person for job in jobs if job.kind is JobKind.TEXT and jid_domain(job.chat_id) != GROUP_DOMAIN
               and (person := person_of_chat(conn, job.chat_id)) is not None}
     if not direct:
@@ -201,20 +201,24 @@ def screen_claimed(conn: Connection, jobs: Sequence[QueueJob], *, now: datetime,
     unreachable = q.unreachable_among(conn, set(direct.values()))
     until = paused_until(conn, now=now, pause_hours=pause_hours)
     contacts = q.private_since(conn, set(direct.values())) if until is not None else {}
-    held, later = [], []
+    held, later, links = [], [], []
     for job in jobs:
         person = direct.get(job.id)
         if person is None or job.in_doubt:  # an attempt that may have gone out is settled first, never held
             continue
-        if person in unreachable:
+        cold = until is not None and person not in contacts
+        if job.label == LOGIN_LINK_LABEL and (person in unreachable or cold):
+            links.append(job.id)  # it would expire before it could go: not sent, kept as failed (the link erased)
+        elif person in unreachable:
             _hold_job(conn, person, q.SentJob(job.id, job.chat_id, job.label, json.dumps(job.payload), None), now)
             held.append(job.id)
-        elif until is not None and person not in contacts:
+        elif cold:
             later.append(job.id)
     q.delete_jobs(conn, held)
+    q.fail_jobs(conn, links, "login link not sent: the person cannot be written to in private now", now=now)
     q.postpone_jobs(conn, later, until=until or now, now=now)
     mark_held(conn, later, "reach-out pause")
-    kept = set(held) | set(later)
+    kept = set(held) | set(later) | set(links)
     sent = [job for job in jobs if job.id not in kept]
     lids = q.private_addresses(conn, {direct[job.id] for job in sent if job.id in direct})
     return [_addressed(job, direct.get(job.id), lids) for job in sent]

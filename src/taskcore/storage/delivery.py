@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from sqlalchemy import Connection, delete, func, or_, select, update
 
+from taskcore.storage.queue import failed_values
 from taskcore.storage.schema import (
     allowed_groups,
     group_members,
@@ -182,6 +183,13 @@ def delete_jobs(conn: Connection, ids: Collection[int]) -> None:
     """Remove queue jobs whose message moved elsewhere (held for an unreachable person)."""
     if ids:
         conn.execute(delete(oq).where(oq.c.id.in_(list(ids))))
+
+
+def fail_jobs(conn: Connection, ids: Collection[int], error: str, *, now: datetime) -> None:
+    """Fail claimed jobs for good without sending them (kept, with ``error``; a login link's payload erased)."""
+    if ids:
+        conn.execute(update(oq).where(oq.c.id.in_(list(ids))).values(lease_owner=None, lease_until=None,
+                                                                    **failed_values(error, now)))
 
 
 def postpone_jobs(conn: Connection, ids: Collection[int], *, until: datetime, now: datetime) -> None:
