@@ -174,3 +174,13 @@ async def test_a_status_that_cannot_be_recorded_is_refused_so_the_gateway_sends_
         monkeypatch.undo()
         assert await post(bot, update) == 200
         assert statuses(sqlite_db) == ["READ"]
+
+
+async def test_another_instances_statuses_are_not_this_bots(sqlite_db: Database) -> None:
+    make_group(sqlite_db, GROUP, members=(USER,))
+    async with watched_bot(sqlite_db) as bot:
+        update = {"event": "messages.update", "instance": "someone-else", "sender": "34699999999@s.whatsapp.net",
+                  "data": {"keyId": "3EB0Y", "remoteJid": dm(USER), "fromMe": True, "status": "ERROR"}}
+        assert await post(bot, update) == 200
+        assert statuses(sqlite_db) == []
+        assert delivery.unreachable_people(sqlite_db) == []

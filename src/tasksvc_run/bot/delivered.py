@@ -32,6 +32,9 @@ async def delivered(app: web.Application, name: str, event: InboundEvent, payloa
                     path_event: str | None) -> None:
     """Keep the statuses a ``messages.update`` reports; note a person's direct message or reaction; let a reply to
     a send whose id is not recorded yet wait for it."""
+    instance = app[keys.SETTINGS].gateway_api_instance
+    if instance and payload.get("instance") not in (None, instance):
+        return  # another instance sharing the webhook: none of its statuses or contacts are this bot's
     await _quoted_recorded(app, event, payload)
     if name == MESSAGES_UPDATE:
         updates = parse_status(payload, path_event=path_event)
