@@ -119,6 +119,10 @@ class Settings(BaseSettings):
     metrics_token: SecretStr | None = None
     gateway_timeout_ms: int = Field(default=10_000, ge=1)
     gateway_max_sends_per_min: int = Field(default=DEFAULT_MAX_SENDS_PER_MIN, ge=1)
+    gateway_reachout_pause_hours: int = Field(default=24, ge=0)
+    gateway_max_sends_per_hour: int = Field(default=200, ge=1)
+    gateway_max_sends_per_day: int = Field(default=1500, ge=1)
+    gateway_warmup_days: int = Field(default=0, ge=0)
     proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
     webhook_store_timeout_ms: int = Field(default=3_000, ge=1)
     webhook_check_interval_ms: int = Field(default=600_000, ge=1)

@@ -65,6 +65,15 @@ MEANINGS: dict[str, str] = {
     "gateway_max_sends_per_min": "Most messages this bot process sends a minute, one every 60/N s (replies before "
                                  "reminder digests); above 60 a start-up warning. Per process: with several bot "
                                  "instances, divide the number's budget among them.",
+    "gateway_reachout_pause_hours": "After WhatsApp refuses a direct message to someone who never wrote to the bot in "
+                                    "private (error 463), hours without direct messages to anyone who never did "
+                                    "(0: no pause).",
+    "gateway_max_sends_per_hour": "Most messages the bot starts itself (reminders, nags, notices, summaries) in any "
+                                  "hour, all bot instances together; replies to what a person wrote in the last 5 "
+                                  "minutes are not counted. Over it they wait, never dropped.",
+    "gateway_max_sends_per_day": "Most messages the bot starts itself in any 24 hours (as the hourly cap).",
+    "gateway_warmup_days": "A new number warms up: for this many days from the first send, the daily cap starts at "
+                           "20 and doubles each day (0: off).",
     "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
     "webhook_check_interval_ms": "How often the bot reads the gateway's webhook configuration and sets it again "
                                  "when it differs (only with WEBHOOK_URL).",

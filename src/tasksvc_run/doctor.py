@@ -23,6 +23,7 @@ from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.settings import ConfigError, Settings, dotenv_variables, load_settings
 from tasksvc_run import exits
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
+from tasksvc_run.doctor_reach import reach_checks
 from tasksvc_run.places import database_problem, folder_problem
 from tasksvc_run.probe import run_probe
 
@@ -99,6 +100,7 @@ async def diagnose(settings: Settings, *, probe: bool = False) -> list[dx.Check]
     async with aiohttp.ClientSession() as session:
         client = GatewayClient.from_settings(session, settings)
         checks += await gateway_checks(client, settings)
+        checks += await asyncio.to_thread(reach_checks, settings)
         return [*checks, await run_probe(client, settings)] if probe else checks
 
 

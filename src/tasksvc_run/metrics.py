@@ -90,9 +90,11 @@ class Metrics:
     webhook_echoes: Counting
     gateway_connected: Setting
     webhook_delivery_ok: Setting
+    outbound_delivery: Labelled
 
     def __init__(
-        self, db: Database | None = None, *, enabled: bool = True, clock: Clock | None = None, backups: bool = False
+        self, db: Database | None = None, *, enabled: bool = True, clock: Clock | None = None, backups: bool = False,
+        reachout_pause_hours: int = 24,
     ) -> None:
         self.registry: Any = None
         if not enabled:
@@ -101,7 +103,7 @@ class Metrics:
             return
         from tasksvc_run.prometheus import register  # noqa: PLC0415 - only a process that exposes metrics loads it
 
-        register(self, db, clock)
+        register(self, db, clock, reachout_pause_hours)
         registry: Any = self.registry
         if backups:  # shown only where BACKUP_DIR is set: elsewhere its zero would read as "never backed up"
             registry.register(self.backup_last_success)

@@ -24,8 +24,11 @@ from prometheus_client.registry import Collector
 
 from taskcore.access import GroupStatus
 from taskcore.gateway.inbound_models import canonical_event
+from taskcore.gateway.status import STATUS_NAMES
 from taskcore.queue_rules import JobKind
+from taskcore.services.caps import oldest_waiting_seconds
 from taskcore.services.counters import read_counters
+from taskcore.services.delivery import reachout_paused_until, unreachable_people
 from taskcore.services.groups import status_counts
 from taskcore.services.inbox import INBOX_FAILURES, inbox_stats
 from taskcore.services.queue import due_count, queue_stats
@@ -42,7 +45,8 @@ EMOJI_CLASSES = ("robot", "warn", "check", "other")
 SYNC_JOBS = ("group_sync", "member_sync")
 REMINDER_OUTCOMES = ("sent", "late", "skipped")
 DB_COUNTERS = {"reactions_enqueued": ("Reactions queued, by emoji class.", "emoji")}
-CLEANUP_KINDS = ("links", "members", "auth", "queue", "deliveries", "inbound", "inbox")  # run_maintenance's keys
+# run_maintenance's keys
+CLEANUP_KINDS = ("links", "members", "auth", "queue", "deliveries", "inbound", "inbox", "statuses")
 disable_created_metrics()  # type: ignore[no-untyped-call]  # one sample per counter: no `*_created` series beside it
 
 
@@ -69,20 +73,20 @@ class ExactNameCounter(Collector):
 class DatabaseCollector(Collector):
     """Gauges and cross-process counters read from the database at scrape time."""
 
-    def __init__(self, db: Database | None, clock: Clock) -> None:
-        self.db, self.clock = db, clock
+    def __init__(self, db: Database | None, clock: Clock, pause_hours: int = 24) -> None:
+        self.db, self.clock, self.pause_hours = db, clock, pause_hours
 
     def collect(self) -> Iterator[Metric]:
         """Allowed-group gauges, queue gauges and database-backed counters."""
         if self.db is None:
             return
         try:
-            yield from _database_metrics(self.db, self.clock)
+            yield from _database_metrics(self.db, self.clock, self.pause_hours)
         except Exception:
             log.exception("metrics: reading the database failed")
 
 
-def _database_metrics(db: Database, clock: Clock) -> Iterator[Metric]:
+def _database_metrics(db: Database, clock: Clock, pause_hours: int) -> Iterator[Metric]:
     counts = status_counts(db)
     for status in GroupStatus:
         name = f"allowed_groups_total_{status.value}"
@@ -94,6 +98,15 @@ def _database_metrics(db: Database, clock: Clock) -> Iterator[Metric]:
                             value=stats["failed"])
     yield GaugeMetricFamily("outbound_queue_due", "Outbound jobs due now and waiting: the backlog the send rate "
                             "(GATEWAY_MAX_SENDS_PER_MIN) holds back.", value=due_count(db, now=clock.now()))
+    paused = reachout_paused_until(db, now=clock.now(), pause_hours=pause_hours)
+    yield GaugeMetricFamily("gateway_reachout_paused", "1 while direct messages to people who never wrote to the bot "
+                            "in private are paused after a 463 (GATEWAY_REACHOUT_PAUSE_HOURS).",
+                            value=0 if paused is None else 1)
+    yield GaugeMetricFamily("unreachable_people", "People the bot cannot write to in private (a direct message "
+                            "to them ended in ERROR).", value=len(unreachable_people(db)))
+    yield GaugeMetricFamily("outbound_oldest_waiting_seconds", "How long the oldest message still waiting to be "
+                            "sent has waited (a cap, the pace or an outage holds it).",
+                            value=oldest_waiting_seconds(db, now=clock.now()))
     inbox = inbox_stats(db)
     yield GaugeMetricFamily("webhook_inbox_depth", "Webhook events stored and not handled yet.", value=inbox["pending"])
     yield GaugeMetricFamily("webhook_inbox_failed", "Webhook events whose handling broke (kept, not retried).",
@@ -110,7 +123,7 @@ def _database_metrics(db: Database, clock: Clock) -> Iterator[Metric]:
         yield family
 
 
-def register(metrics: Metrics, db: Database | None, clock: Clock | None = None) -> None:
+def register(metrics: Metrics, db: Database | None, clock: Clock | None = None, pause_hours: int = 24) -> None:
     """Give ``metrics`` a registry of its own and every instrument in it."""
     metrics.registry = reg = CollectorRegistry(auto_describe=False)
     metrics.sync_runs = Counter("sync_runs", "Group and member sync runs.", ["job"], registry=reg)
@@ -160,7 +173,7 @@ def register(metrics: Metrics, db: Database | None, clock: Clock | None = None) 
         "time).", registry=None)
     _expose_zeros(metrics)
     ProcessCollector(registry=reg)
-    reg.register(DatabaseCollector(db, clock or SystemClock()))
+    reg.register(DatabaseCollector(db, clock or SystemClock(), pause_hours))
 
 
 def _expose_zeros(metrics: Metrics) -> None:
@@ -195,3 +208,8 @@ def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry) -> None:
         registry=reg)
     metrics.gateway_connected.set(1)
     metrics.webhook_delivery_ok.set(1)
+    metrics.outbound_delivery = Counter(
+        "outbound_delivery", "Delivery statuses the gateway reported for the bot's messages (messages.update), by "
+        "status: SERVER_ACK, DELIVERY_ACK, READ, PLAYED, PENDING, ERROR (not delivered).", ["status"], registry=reg)
+    for status in STATUS_NAMES:
+        metrics.outbound_delivery.labels(status=status)

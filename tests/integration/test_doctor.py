@@ -126,7 +126,8 @@ async def test_a_webhook_missing_events_the_bot_handles_names_them(gateway: Fake
     gateway.store_webhook(HOOK, events=["GROUPS_UPSERT", "CONNECTION_UPDATE"], headers={"X-Webhook-Secret": SECRET})
     status, checks, _ = await doctor(gateway)
     assert (status, set(problems(checks))) == (1, {"webhook events"})
-    assert checks["webhook events"].detail == "missing MESSAGES_UPSERT, GROUP_PARTICIPANTS_UPDATE, SEND_MESSAGE"
+    assert checks["webhook events"].detail == ("missing MESSAGES_UPSERT, GROUP_PARTICIPANTS_UPDATE, SEND_MESSAGE, "
+                                               "MESSAGES_UPDATE")
 
 
 async def test_a_webhook_subscribed_to_every_event_passes(gateway: FakeGateway) -> None:

@@ -18,7 +18,7 @@ from tests.integration.test_grafana_dashboard import exposed, metric_names
 PROMETHEUS = Path(__file__).resolve().parents[2] / "deploy" / "prometheus"
 ALERTS = {"TasksvcBotDown", "TasksvcBotSilent", "TasksvcGatewayDisconnected", "TasksvcWebhookSilent",
           "TasksvcQueueFailing", "TasksvcQueueBacklog", "TasksvcBackupsOld", "TasksvcInboxBacklog",
-          "TasksvcInboxFailed", "TasksvcGroupsPending"}
+          "TasksvcInboxFailed", "TasksvcGroupsPending", "TasksvcReachoutPaused"}
 
 
 def rules() -> list[dict[str, Any]]:
@@ -66,6 +66,7 @@ CASES: list[tuple[str, list[dict[str, str]], str]] = [
     ("TasksvcInboxBacklog", [series("webhook_inbox_depth", "80x30")], "20m"),
     ("TasksvcInboxFailed", [series("webhook_inbox_failures_total", "0 0 1 1 1")], "4m"),
     ("TasksvcGroupsPending", [series("allowed_groups_total_pending", "0 1x1600")], "25h"),
+    ("TasksvcReachoutPaused", [series("gateway_reachout_paused", "0 1x30")], "10m"),
 ]
 
 
@@ -110,6 +111,7 @@ def healthy(alert: str, quiet: list[dict[str, str]]) -> list[dict[str, str]]:
              "TasksvcBotSilent": [series("webhook_requests_total", "0+1x900", event="messages.upsert")],
              "TasksvcGatewayDisconnected": [series("gateway_connected", "1x30")],
              "TasksvcWebhookSilent": [series("webhook_delivery_ok", "1x30")],
+             "TasksvcReachoutPaused": [series("gateway_reachout_paused", "0x30")],
              "TasksvcBackupsOld": [series("backup_last_success_timestamp_seconds", "0+60x1800")],
              "TasksvcGroupsPending": [series("allowed_groups_total_pending", "0 1x600 0x1000")]}  # allowed within 10 h
     return fixed.get(alert, quiet)

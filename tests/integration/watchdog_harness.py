@@ -56,6 +56,11 @@ class WatchedBot:
         value = self.app[keys.METRICS].registry.get_sample_value(name)
         return None if value is None else float(value)
 
+    def gauge_labels(self, name: str, **labels: str) -> float | None:
+        """A labelled sample's value from the bot's registry."""
+        value = self.app[keys.METRICS].registry.get_sample_value(name, labels)
+        return None if value is None else float(value)
+
     def put(self, text: str, chat: str = USER) -> int:
         """Queue one text to ``chat``; its id."""
         job = queue.enqueue_message(self.db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),

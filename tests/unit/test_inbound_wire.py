@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from taskcore.gateway.echo import sent_message
 from taskcore.gateway.inbound import (
     ConnectionChanged,
     GroupsUpserted,
@@ -24,6 +25,7 @@ from taskcore.gateway.inbound import (
     strip_device,
 )
 from taskcore.gateway.inbound_models import canonical_event
+from taskcore.gateway.status import parse_status
 from tests.builders import wa_envelope, wa_participants, wa_text
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "gateway"
@@ -52,7 +54,8 @@ def test_every_inbound_sample_is_covered_by_a_test_here() -> None:
         "connection_update_open", "group_participants_update_add_v2.3.7", "group_participants_update_remove_v2.3.5",
         "groups_upsert", "messages_upsert_group_reply_pn_addressing", "messages_upsert_group_text_lid_mention",
         "messages_upsert_group_reaction", "messages_upsert_group_reaction_removed",
-        "messages_upsert_group_reply_extended_lid",
+        "messages_upsert_group_reply_extended_lid", "messages_update_error_463",
+        "messages_update_group_delivery_ack", "messages_upsert_fromme_echo",
     }
 
 
@@ -301,3 +304,16 @@ def test_chat_keys_order_messages_by_chat_and_group_events_by_group() -> None:
 
 def test_a_groups_upsert_without_any_group_is_ignored() -> None:
     assert isinstance(parse_event(wa_envelope("groups.upsert", [{"subject": "x"}, "junk"])), Ignored)
+
+
+def test_status_updates_and_a_fromme_echo_samples() -> None:
+    """SPEC section 31: messages.update is the delivery's, a fromMe upsert never a chat message (an echo)."""
+    (refused,) = parse_status(sample("messages_update_error_463"))
+    assert (refused.message_id, refused.failed, refused.direct) == ("3EB0D2E3F4A5B6C7D8E9F0", True, True)
+    (acked,) = parse_status(sample("messages_update_group_delivery_ack"))
+    assert (acked.status, acked.direct) == ("DELIVERY_ACK", False)
+    upsert = sample("messages_upsert_fromme_echo")
+    assert parse_event(upsert) == Ignored("fromMe", "messages.upsert")
+    echo = sent_message(upsert["data"])
+    assert echo is not None
+    assert echo.message_id == "3EB0C4F1A2B3C4D5E6F7A8"

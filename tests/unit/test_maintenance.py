@@ -13,7 +13,9 @@ from taskcore.storage.schema import (
     group_members,
     inbound_messages,
     inbox,
+    message_deliveries,
     outbound_queue,
+    reachout_locks,
     reminder_deliveries,
     task_messages,
 )
@@ -83,10 +85,17 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
     linked_task(db, "open", completed_at=None)
     linked_task(db, "done-edge", completed_at=NOW - timedelta(days=14))
     linked_task(db, "done-old", completed_at=NOW - timedelta(days=14) - TICK)
+    with db.write() as conn:
+        for name, at in (("edge", NOW - timedelta(days=7)), ("old", NOW - timedelta(days=7) - TICK)):
+            conn.execute(message_deliveries.insert().values(message_id=name, chat_id="1@g.us", status="READ",
+                                                            updated_at=at))
+            conn.execute(reachout_locks.insert().values(message_id=name, user_id="u", locked_at=at))
 
     deleted = run_maintenance(db, now=NOW, member_retention_days=180, link_retention_days=14)
 
-    assert deleted == {"links": 1, "members": 1, "auth": 1, "queue": 1, "deliveries": 1, "inbound": 1, "inbox": 2}
+    assert deleted == {"links": 1, "members": 1, "auth": 1, "queue": 1, "deliveries": 1, "inbound": 1, "inbox": 2,
+                       "statuses": 2}
+    assert left(db, message_deliveries.c.message_id) == left(db, reachout_locks.c.message_id) == {"edge"}
     assert left(db, task_messages.c.message_id) == {"open", "done-edge"}
     assert left(db, inbox.c.chat_key) == {"done-edge", "failed-edge", "pending-old"}
     assert left(db, group_members.c.user_id) == {"active", "edge"}

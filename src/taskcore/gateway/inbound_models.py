@@ -234,6 +234,7 @@ _EVENT_NAMES = {
     "groupparticipantsupdate": "group-participants.update",
     "groupsupsert": "groups.upsert",
     "connectionupdate": "connection.update",
+    "messagesupdate": "messages.update",  # a message's status (SPEC section 31): kept by the delivery use case
     "sendmessage": "send.message",  # the echo of a send (SPEC section 26): the watchdog's, never parsed as chat
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from taskcore.services.delivery import forget_statuses
 from taskcore.services.members import delete_inactive_members
 from taskcore.storage import retention
 from taskcore.storage.db import Database
@@ -21,7 +22,8 @@ def run_maintenance(
     """Delete members inactive longer than the retention, expired tokens and sessions, sent queue rows older than
     7 days, reminder deliveries older than 60 days, inbound message ids older than 48 h, inbox events handled more
     than 48 h ago (failed ones after 30 days) and the message links of tasks completed more than
-    ``link_retention_days`` (REACTIONS_TTL_DAYS) ago; rows deleted by kind."""
+    ``link_retention_days`` (REACTIONS_TTL_DAYS) ago, delivery statuses and reach-out locks older than 7 days; rows
+    deleted by kind."""
     return {
         "links": retention.delete_stale_links(db, completed_before=now - timedelta(days=link_retention_days)),
         "members": delete_inactive_members(db, older_than=now - timedelta(days=member_retention_days)),
@@ -31,4 +33,5 @@ def run_maintenance(
         "inbound": retention.delete_old_inbound(db, older_than=now - INBOUND_RETENTION),
         "inbox": retention.delete_handled_inbox(db, done_before=now - INBOX_DONE_RETENTION,
                                                 failed_before=now - INBOX_FAILED_RETENTION),
+        "statuses": forget_statuses(db, before=now - SENT_QUEUE_RETENTION),
     }

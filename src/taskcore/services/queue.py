@@ -14,6 +14,8 @@ from sqlalchemy import Connection
 
 from taskcore.queue_rules import FailureKind, JobKind, QueueJob, gives_up
 from taskcore.reactions import ReactionPolicy, ReactionRequest
+from taskcore.services.caps import SendRules, screen_caps
+from taskcore.services.delivery import screen_claimed
 from taskcore.services.reactions import enqueue_request
 from taskcore.storage import queue as q
 from taskcore.storage.db import Database
@@ -153,14 +155,22 @@ def _enqueue_texts(conn: Connection, jobs: Sequence[Mapping[str, Any]], max_atte
         q.enqueue_many(conn, jobs, max_attempts=max_attempts, now=now)
 
 
-def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, limit: int) -> list[QueueJob]:
-    """Lease up to ``limit`` jobs to ``owner``: the due head of each chat, never a second job of a chat in flight."""
+def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, limit: int,
+               rules: SendRules | None = None) -> list[QueueJob]:
+    """Lease up to ``limit`` jobs to ``owner``: the due head of each chat, never a second job of a chat in flight.
+    With ``rules``, what is claimed is screened as SPEC section 31 says: a direct message held for a person the bot
+    cannot reach or put back during a reach-out pause (``services.delivery``), what the bot starts held by the caps
+    (``services.caps``)."""
     if limit < 1:
         return []
 
     def work(conn: Connection) -> list[QueueJob]:
         ids = q.claimable_ids(conn, now=now, limit=limit)
-        return q.claim(conn, ids, owner=owner, now=now, lease=lease)
+        jobs = q.claim(conn, ids, owner=owner, now=now, lease=lease)
+        if rules is None:
+            return jobs
+        jobs = screen_claimed(conn, jobs, now=now, pause_hours=rules.pause_hours)
+        return screen_caps(conn, jobs, now=now, rules=rules)
 
     return db.transact(work)
 

@@ -255,3 +255,37 @@ held_messages = Table(  # SPEC section 25: what the bot started for a person ins
     Column("held_at", TS, nullable=False),
     Column("release_at", TS, nullable=False),
 )
+
+# SPEC section 31: delivery states, people the bot cannot reach in private, the reach-out guard.
+message_deliveries = Table(
+    "message_deliveries", metadata, Column("message_id", Text, primary_key=True),
+    Column("chat_id", Text, nullable=False), Column("status", Text, nullable=False), Column("error_code", Text),
+    Column("updated_at", TS, nullable=False))
+
+private_contacts = Table(
+    "private_contacts", metadata,
+    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("last_at", TS, nullable=False), Column("jid", Text))
+
+unreachable_people = Table(
+    "unreachable_people", metadata,
+    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("since", TS), Column("message_id", Text), Column("told_at", TS))
+
+unreachable_held = Table(
+    "unreachable_held", metadata,
+    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("kind", Text, primary_key=True), Column("chat_id", Text, nullable=False),
+    Column("text", Text, nullable=False), Column("label", Text), Column("held_at", TS, nullable=False))
+
+reachout_locks = Table(
+    "reachout_locks", metadata, Column("message_id", Text, primary_key=True), Column("user_id", Text, nullable=False),
+    Column("locked_at", TS, nullable=False))
+
+started_sends = Table(
+    "started_sends", metadata, Column("job_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("chat_id", Text, nullable=False), Column("digest", Text), Column("started_at", TS, nullable=False))
+
+sending_since = Table(
+    "sending_since", metadata, Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("first_at", TS, nullable=False))

@@ -41,7 +41,8 @@ def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app[keys.DB] = db if db is not None else Database.from_url(settings.sqlalchemy_url)
     app[keys.CLOCK] = clock or SystemClock()
     app[keys.METRICS] = Metrics(app[keys.DB], enabled=settings.metrics_enabled,
-                                 backups=settings.backups_enabled)
+                                 backups=settings.backups_enabled,
+                                 reachout_pause_hours=settings.gateway_reachout_pause_hours, clock=app[keys.CLOCK])
     app[keys.LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.rate_limit_burst)
     app[keys.FATAL] = fatal or FatalStop()
     runner = EventRunner(app[keys.DB], ChatPolicy.from_settings(settings), settings=settings,

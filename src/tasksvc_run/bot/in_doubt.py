@@ -40,7 +40,7 @@ async def settle(db: Database, job: QueueJob, find: FindMessages | None) -> tupl
     A failed findMessages raises its GatewayError: the job stays in doubt."""
     if job.kind is not JobKind.TEXT:
         return Settled.NOT_SENT, None
-    chat = chat_number(job.chat_id)
+    chat = str(job.payload.get("number") or chat_number(job.chat_id))  # the address it was sent to
     chat_jid, digest, quoted = body_fingerprint(chat, job.payload)
     since = job.created_at or datetime.min.replace(tzinfo=UTC)
     echoed = await asyncio.to_thread(echoes.unclaimed_echo, db, chat_id=chat_jid, digest=digest, quoted_id=quoted,

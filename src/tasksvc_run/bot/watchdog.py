@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from functools import partial
@@ -30,6 +31,7 @@ from tasksvc_run.metrics import Metrics
 log = logging.getLogger(__name__)
 TICK_SECONDS = 5.0  # how often the watchdog judges
 ECHO_RETENTION = timedelta(days=1)
+OWN_WAIT, OWN_POLL = 2.0, 0.1  # seconds a fromMe upsert waits for its send's record, and between looks
 
 
 class Pausable(Protocol):
@@ -60,24 +62,51 @@ class Watchdog:
         self.manages = bool(settings.webhook_url)
         self._owner: str | None = None
         self._down_at: datetime | None = None
+        self._probes: deque[str] = deque(maxlen=64)  # the ids of the last probes (their fromMe upserts are echoes)
 
     def accepted(self, message_id: str | None) -> None:
         """The gateway accepted a send (its echo should follow)."""
         if message_id and self.manages:
             self.watch.accepted(message_id, self.clock.now())
 
+    async def own_upsert(self, sent: SentMessage, *, within: float = OWN_WAIT) -> bool:
+        """A ``messages.upsert`` with ``fromMe`` (SPEC section 31): the echo of a message the bot sent (a send or a
+        probe; its record may lag its answer by a moment, so it is waited for up to ``within`` s), else typed on the
+        bot's phone and ignored. Whether it was an echo."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while True:
+            if await self._sent_by_me(sent.message_id):
+                await self.echo(sent)
+                return True
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(OWN_POLL)
+
+    async def _sent_by_me(self, message_id: str) -> bool:
+        if message_id in self.watch.pending or message_id in self._probes:
+            return True
+        try:
+            named = await asyncio.to_thread(echoes.named_by_jobs, self.db, [message_id])
+            return bool(named) or bool(await asyncio.to_thread(echoes.echoed_among, self.db, [message_id]))
+        except Exception:  # unreadable now: not known
+            return False
+
     def inbound(self) -> None:
         """An event other than an echo reached the webhook."""
         self.watch.inbound(self.clock.now())
 
     async def echo(self, sent: SentMessage) -> None:
-        """An echo arrived: counted, recorded for every unit, and it ends any doubt about delivery."""
-        self.metrics.webhook_echoes.inc()
+        """An echo arrived: counted once by its key id, recorded for every unit, and it ends any doubt about
+        delivery."""
         now = self.clock.now()
         try:
-            await asyncio.to_thread(echoes.record_echo, self.db, sent, now=now)
+            new = await asyncio.to_thread(echoes.record_echo, self.db, sent, now=now)
         except Exception as exc:  # the watchdog of this unit still learns it; in-doubt sends fall back to the gateway
             log.warning("echo not recorded", extra={"error": type(exc).__name__})
+            new = True
+        if new:
+            self.metrics.webhook_echoes.inc()
         if self.watch.echoed({sent.message_id}, now) is Act.RECOVERED:
             await self._recovered()
 
@@ -135,10 +164,13 @@ class Watchdog:
         if owner is None:
             return None
         try:
-            return await self.client.send_text({"number": owner, "text": alerts.PROBE_TEXT, "linkPreview": False})
+            sent = await self.client.send_text({"number": owner, "text": alerts.PROBE_TEXT, "linkPreview": False})
         except GatewayError as exc:
             log.warning("watchdog probe not sent", extra={"status": exc.status, "error": exc.message_text})
             return None
+        if sent:
+            self._probes.append(sent)
+        return sent
 
     async def run(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         """``tick`` every TICK_SECONDS until cancelled (only when the bot manages the webhook)."""

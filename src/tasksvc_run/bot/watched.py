@@ -1,4 +1,5 @@
-"""What the webhook tells the watchdog (SPEC section 26): echoes, every other event, connection changes."""
+"""What the webhook tells the watchdog (SPEC sections 26 and 31): echoes in either form (``send.message``, or a
+``messages.upsert`` with ``fromMe`` naming a message the bot sent), every other event, connection changes."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from aiohttp import web
 
-from taskcore.gateway.echo import parse_echo
+from taskcore.gateway.echo import parse_echo, sent_message
 from taskcore.gateway.inbound import ConnectionChanged, Ignored, InboundEvent
 from tasksvc_run import keys
 
@@ -23,5 +24,10 @@ async def watched(app: web.Application, event: InboundEvent, payload: dict[str, 
             await watchdog.echo(sent)
         return
     watchdog.inbound()
+    if isinstance(event, Ignored) and event.reason == "fromMe":
+        sent = sent_message(payload.get("data"))
+        if sent is not None:
+            await watchdog.own_upsert(sent)
+        return
     if isinstance(event, ConnectionChanged):
         await watchdog.connection(event.state)

@@ -16,13 +16,15 @@ from typing import Any
 from aiohttp import web
 
 from taskcore.gateway.echo import SEND_MESSAGE
-from taskcore.gateway.inbound import Ignored, chat_key, parse_event
+from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_event
 from taskcore.gateway.inbound_models import canonical_event
 from taskcore.gateway.repair import repaired
+from taskcore.gateway.status import MESSAGES_UPDATE
 from taskcore.settings import Settings
 from tasksvc_run import keys
+from tasksvc_run.bot.delivered import delivered
 from tasksvc_run.bot.inbox_writer import NotStored
-from tasksvc_run.bot.runner import ArrivedEvent
+from tasksvc_run.bot.runner import ArrivedEvent, processor_log
 from tasksvc_run.bot.watched import watched
 from tasksvc_run.problems import problem
 from tasksvc_run.proxy.limits import MAX_BODY
@@ -30,6 +32,7 @@ from tasksvc_run.proxy.limits import MAX_BODY
 SECRET_HEADER = "X-Webhook-Secret"  # noqa: S105 - the header's name, not a secret
 RETRY_AFTER = "5"
 MAX_BACKLOG = 10_000  # events stored by this process and not handled yet, past which the webhook answers 503
+_unparsed = {SEND_MESSAGE: Ignored("echo", SEND_MESSAGE), MESSAGES_UPDATE: Ignored("status", MESSAGES_UPDATE)}
 ACCEPTED = json.dumps({"status": "accepted"}).encode()  # every stored event's answer, encoded once
 
 
@@ -70,6 +73,17 @@ async def _received(request: web.Request) -> tuple[bytes, dict[str, Any]] | web.
     return problem(400, payload) if isinstance(payload, str) else (body, payload)
 
 
+async def _noted(app: web.Application, name: str, event: InboundEvent, payload: dict[str, Any],
+                 path_event: str | None) -> web.Response | None:
+    """Hand the delivery use cases what they keep (SPEC section 31); the 503 answer when it could not be stored."""
+    try:
+        await delivered(app, name, event, payload, path_event)
+    except Exception:
+        processor_log.exception("webhook event not recorded; the gateway delivers it again", extra={"event": name})
+        return problem(503, "the database is not taking writes; retry later", headers={"Retry-After": RETRY_AFTER})
+    return None
+
+
 async def webhook(request: web.Request) -> web.Response:
     """Store a gateway event and acknowledge it; 401 bad secret, 413 over the proxy's body limit, 400 not a JSON
     object, 503 when it could not be stored in time or too many events wait (the gateway delivers it again later)."""
@@ -83,11 +97,12 @@ async def webhook(request: web.Request) -> web.Response:
     path_event = request.match_info.get("event")
     name = canonical_event(str(payload.get("event") or path_event or "")) or "unknown"
     app[keys.METRICS].webhook_requests.labels(event=name).inc()
-    # The echo of a send is the watchdog's alone: never an inbox row, never a command.
-    event = Ignored("echo", SEND_MESSAGE) if name == SEND_MESSAGE else parse_event(payload, path_event=path_event)
+    # The echo of a send is the watchdog's alone, a status update the delivery's: never an inbox row, never a command.
+    event = _unparsed.get(name) or parse_event(payload, path_event=path_event)
     await watched(app, event, payload, path_event)
-    if isinstance(event, Ignored):
-        return web.json_response({"status": "ignored", "reason": event.reason})
+    refused = await _noted(app, name, event, payload, path_event)
+    if refused is not None or isinstance(event, Ignored):
+        return refused or web.json_response({"status": "ignored", "reason": getattr(event, "reason", "")})
     if app[keys.PROCESSOR].backlog >= MAX_BACKLOG:
         return problem(503, "too many events waiting; retry later", headers={"Retry-After": RETRY_AFTER})
     try:

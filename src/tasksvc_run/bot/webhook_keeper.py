@@ -1,8 +1,9 @@
 """The gateway's webhook configuration, kept as the bot needs it (SPEC section 26).
 
 At start and every WEBHOOK_CHECK_INTERVAL_MS the bot reads ``GET /webhook/find``; when the URL, ``enabled``, the events
-it handles (``SEND_MESSAGE`` among them) or the secret header differ, it sets them again with ``POST /webhook/set``:
-counted by ``webhook_repairs_total``, one log line. Only with WEBHOOK_URL (otherwise the operator manages it).
+it handles (``SEND_MESSAGE`` and ``MESSAGES_UPDATE`` among them) or the secret header differ, it sets them again with
+``POST /webhook/set``: counted by ``webhook_repairs_total``, one log line. Only with WEBHOOK_URL (otherwise the
+operator manages it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from taskcore.settings import Settings
 from tasksvc_run.metrics import Metrics
 
 log = logging.getLogger(__name__)
-WEBHOOK_EVENTS = ("MESSAGES_UPSERT", "GROUPS_UPSERT", "GROUP_PARTICIPANTS_UPDATE", "CONNECTION_UPDATE", "SEND_MESSAGE")
+WEBHOOK_EVENTS = ("MESSAGES_UPSERT", "GROUPS_UPSERT", "GROUP_PARTICIPANTS_UPDATE", "CONNECTION_UPDATE", "SEND_MESSAGE",
+                  "MESSAGES_UPDATE")
 SECRET_HEADER = "X-Webhook-Secret"  # noqa: S105 - a header name, not a secret
 Sleep = Callable[[float], Awaitable[None]]
 

@@ -33,9 +33,11 @@ from taskcore.gateway.client import GatewayError
 from taskcore.pacing import SendPace
 from taskcore.queue_rules import IN_DOUBT, JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import queue
+from taskcore.services.caps import SendRules
 from taskcore.settings import Settings
 from taskcore.storage.db import Database, is_unavailable
 from tasksvc_run.bot.in_doubt import logged, settle
+from tasksvc_run.bot.sending import Sending, gap_factor
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop, Outage
@@ -66,17 +68,21 @@ class WorkerConfig:
     backoff_base_ms: int = 1000
     backoff_max_ms: int = 300_000
     max_sends_per_min: int | None = None  # None: unpaced (tests and the drain benchmark)
+    send_rules: SendRules | None = None  # None: nothing screened, no caps (SPEC section 31)
+    jittered: bool = False  # each gap drawn between 0.5 and 1.5 times the mean pace (SPEC section 31)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, concurrency: int = 4) -> WorkerConfig:
         """The lease outlasts a send that hits GATEWAY_TIMEOUT_MS by as much again plus a second."""
         lease = timedelta(milliseconds=2 * settings.gateway_timeout_ms + 1000)
         return cls(concurrency=concurrency, lease=lease, backoff_base_ms=settings.rq_backoff_base_ms,
-                   backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min)
+                   backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min,
+                   send_rules=SendRules(settings.gateway_reachout_pause_hours, settings.gateway_max_sends_per_hour,
+                                        settings.gateway_max_sends_per_day, settings.gateway_warmup_days),
+                   jittered=True)
 
 
-def random_jitter() -> float:
-    """A jitter factor drawn uniformly from ±20%."""
+def random_jitter() -> float:  # a retry's jitter factor, uniform in ±20%
     return random.uniform(-JITTER_LIMIT, JITTER_LIMIT)  # noqa: S311 - spreading retries, not a secret
 
 
@@ -100,13 +106,14 @@ class QueueWorker:
         self.owner = owner or process_owner()
         self._jitter, self._monotonic = jitter, monotonic
         per_min = self.config.max_sends_per_min
-        self._pace = None if per_min is None else SendPace(per_min)
+        self._pace = None if per_min is None else SendPace(per_min, gap_factor if self.config.jittered else None)
         metrics.outbound_max_sends_per_min.set(0 if per_min is None else per_min)
         self._in_flight: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._stopping = False
         self._paused = False
         self._on_sent = on_sent
+        self.sending = Sending()  # what is being sent right now (a reply quoting it waits for its record)
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -188,7 +195,8 @@ class QueueWorker:
             return
         try:
             jobs = await asyncio.to_thread(
-                queue.claim_jobs, self.db, owner=self.owner, now=self.clock.now(), lease=self.config.lease, limit=free)
+                queue.claim_jobs, self.db, owner=self.owner, now=self.clock.now(), lease=self.config.lease, limit=free,
+                rules=self.config.send_rules)
         except Exception as exc:
             self._outage.failed(exc, what="outbound: claiming jobs failed")
             return
@@ -198,10 +206,12 @@ class QueueWorker:
             if job.id not in self._in_flight:  # our own lease ran out while the send was still going
                 task = asyncio.create_task(self._deliver(job, start), name=f"outbound-{job.id}")
                 self._in_flight[job.id] = task
+                self.sending.started(job)
                 task.add_done_callback(partial(self._finished, job.id))
 
     def _finished(self, job_id: int, _task: asyncio.Task[None]) -> None:
         self._in_flight.pop(job_id, None)
+        self.sending.done(job_id)
         self._wake.set()
 
     async def _deliver(self, job: QueueJob, start: float) -> None:
@@ -217,10 +227,9 @@ class QueueWorker:
             log.exception("outbound: unexpected error while sending", extra={"job": job.id})
             await self._record_failure(job, FailureKind.RETRY, f"{type(exc).__name__}: {exc}")
         else:
-            if self._on_sent is not None and settled is None:
-                # The echo is due from the gateway's acceptance: the watchdog knows before the job reads "sent"
-                # (else a tick between the two judged a send it had not heard of yet).
-                self._on_sent(message_id)
+            self.sending.answered(job.id, message_id)
+            if self._on_sent is not None and settled is None:  # told before the job reads "sent": the echo is due
+                self._on_sent(message_id)  # from the acceptance (a tick in between judged a send it had not heard of)
             await self._record_outcome(job, queue.mark_sent, gateway_message_id=message_id)
             self.metrics.outbound_sent.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:

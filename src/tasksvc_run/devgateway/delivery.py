@@ -75,6 +75,21 @@ class Deliveries:
         task.add_done_callback(self._tasks.discard)
         return True
 
+    def emit_all(self, row: Mapping[str, Any] | None, events: list[tuple[str, Any]]) -> None:
+        """Post ``events`` (name, data) one after the other in the background, each one the row takes."""
+        if row is None or not self.delivering:
+            return
+        wanted = [(event, self.envelope(event, copy.deepcopy(data), row)) for event, data in events
+                  if subscribed(row, event)]
+        if wanted:
+            task = asyncio.get_running_loop().create_task(self._post_all(dict(row), wanted))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _post_all(self, row: dict[str, Any], events: list[tuple[str, dict[str, Any]]]) -> None:
+        for event, body in events:
+            await self._post(row, event, body)
+
     async def _post(self, row: dict[str, Any], event: str, body: dict[str, Any]) -> None:
         headers = {str(k): str(v) for k, v in (row.get("headers") or {}).items() if k != "jwt_key"}
         status: int | None = None

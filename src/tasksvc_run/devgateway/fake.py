@@ -4,7 +4,7 @@ It checks the instance (404) and then the ``apikey`` header (401) like the real 
 the samples' shapes, and records every accepted call. Failures are scriptable (``fail_next``, ``hang_next``, ``hold``),
 and so is what the diagnostic calls see (``state``, ``groups_ignore``, ``version``, ``license_required``,
 ``store_webhook``), and a send is only carried out once its delay is over: a caller that went away before then is
-dropped, not sent. Every accepted send is echoed (``send.message``) to the registered webhook and kept for
+dropped, not sent. Every accepted send is echoed to the webhook, its statuses follow (``effects``), it is kept for
 ``findMessages``; ``lose_webhook``, ``deliveries.delivering`` and ``set_connection`` play the gateway's failures.
 Anything off the contract's routes is answered 404 and makes ``close()`` raise. aiohttp and the standard library only.
 """
@@ -21,13 +21,8 @@ from typing import Any
 from aiohttp import web
 
 from tasksvc_run.devgateway import wire
-from tasksvc_run.devgateway.delivery import (
-    Deliveries,
-    SentStore,
-    connection_data,
-    instances_answer,
-    json_or_none,
-)
+from tasksvc_run.devgateway.delivery import Deliveries, SentStore, connection_data, instances_answer, json_or_none
+from tasksvc_run.devgateway.effects import SendEffects
 
 SEND_ROUTES = frozenset({"sendText", "sendReaction"})
 
@@ -68,6 +63,7 @@ class FakeGateway:
     license_required: bool = False  # a 2.4 gateway not activated: instance routes answer 503 LICENSE_REQUIRED
     owner_jid: str | None = "34600000999@s.whatsapp.net"  # the instance's own number (None: never paired)
     store: SentStore = field(default_factory=SentStore)
+    effects: SendEffects = field(default_factory=SendEffects)  # echo form, statuses, 463 on cold DMs (SPEC 31)
     calls: list[GatewayCall] = field(default_factory=list, init=False)
     failed: list[tuple[str, int]] = field(default_factory=list, init=False)
     dropped: list[GatewayCall] = field(default_factory=list, init=False)
@@ -254,7 +250,7 @@ class FakeGateway:
             self._record(dataclasses.replace(call, answer=body))
         if status < 400 and call.route in SEND_ROUTES:
             self.store.keep(body)
-            self.deliveries.emit(self.webhook_row, "send.message", body)
+            self.deliveries.emit_all(self.webhook_row, self.effects.events(body))
         return web.json_response(body, status=status)
 
     def _reply(self, call: GatewayCall) -> tuple[int, Any]:

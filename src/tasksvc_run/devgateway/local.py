@@ -129,6 +129,7 @@ class LocalGateway(FakeGateway):
         app.router.add_get("/dev/chat/api/state", self._state)
         app.router.add_post("/dev/chat/api/send", self._send)
         app.router.add_post("/dev/chat/api/react", self._react)
+        app.router.add_post("/dev/chat/api/switches", self._switches)
 
     def _reply(self, call: GatewayCall) -> tuple[int, Any]:
         if call.route in ("fetchAllGroups", "participants") and self.db is not None:
@@ -172,6 +173,8 @@ class LocalGateway(FakeGateway):
             return web.json_response({"error": "user (digits) and text are required"}, status=422)
         quoted = self._quoted(body.get("quoted")) if body.get("quoted") else None
         chat = chat or _jid(user)
+        if not chat.endswith("@g.us"):
+            self.effects.wrote_privately.add(user)
         name = str(body.get("name") or user)
         event = message_event(instance=self.instance, chat=chat, user=user, name=name, text=text, quoted=quoted)
         self._note("in", chat, _jid(user), text=text, id=event["data"]["key"]["id"], name=name,
@@ -190,6 +193,16 @@ class LocalGateway(FakeGateway):
         event = reaction_event(instance=self.instance, chat=chat, user=user, name=name, emoji=emoji, target=target)
         self._note("in", chat, _jid(user), reaction=emoji, quoted=target.id, name=name)
         return await self._deliver(event)
+
+    async def _switches(self, request: web.Request) -> web.Response:
+        """Flip what follows a send (SPEC section 31): ``refuse_cold`` (463 on cold direct messages),
+        ``echo_as_upsert``, ``statuses``; answers the switches in force."""
+        body = await request.json()
+        for name in ("refuse_cold", "echo_as_upsert", "statuses"):
+            if isinstance(body.get(name), bool):
+                setattr(self.effects, name, body[name])
+        return web.json_response({name: getattr(self.effects, name)
+                                  for name in ("refuse_cold", "echo_as_upsert", "statuses")})
 
     async def _deliver(self, event: dict[str, Any]) -> web.Response:
         headers = {"X-Webhook-Secret": self.webhook_secret} if self.webhook_secret else {}

@@ -1,0 +1,34 @@
+"""``tasksvc doctor``'s lines read from the database (SPEC section 31): the reach-out pause, the people the bot cannot
+write to in private, and what the send caps hold. Nothing when there is no database yet (a first install); a warning
+when it cannot be read (not migrated, unreachable)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from taskcore.gateway import diagnostics as dx
+from taskcore.gateway.reach_checks import caps_check, reachout_check, unreachable_check
+from taskcore.services import delivery
+from taskcore.services.caps import held_by_caps
+from taskcore.settings import Settings
+
+
+def reach_checks(settings: Settings, *, now: datetime | None = None) -> list[dx.Check]:
+    """The reach-out and unreachable lines, read from the configured database."""
+    from taskcore.storage.db import Database  # noqa: PLC0415 - only the doctor's reading loads SQLAlchemy here
+
+    if settings.database_url is None and not settings.database_path.exists():
+        return []
+    db = Database.from_url(settings.sqlalchemy_url)
+    try:
+        paused = delivery.reachout_paused_until(db, now=now or datetime.now(UTC),
+                                                pause_hours=settings.gateway_reachout_pause_hours)
+        people = delivery.unreachable_people(db)
+        held = held_by_caps(db)
+    except Exception as exc:  # an unmigrated or unreachable database must not break the rest of the report
+        return [dx.warn("delivery", f"the database could not be read ({type(exc).__name__})",
+                        "run `tasksvc migrate`, then check DATABASE_URL / DB_PATH")]
+    finally:
+        db.dispose()
+    return [reachout_check(paused), unreachable_check([(p.user_id, p.since, p.name) for p in people]),
+            caps_check(held)]
