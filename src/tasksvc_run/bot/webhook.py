@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from taskcore.gateway.echo import SEND_MESSAGE
-from taskcore.gateway.inbound import Ignored, InboundEvent, chat_key, parse_event
+from taskcore.gateway.inbound import Ignored, InboundEvent, InboundMessage, InboundReaction, chat_key, parse_event
 from taskcore.gateway.inbound_models import canonical_event
 from taskcore.gateway.repair import repaired
 from taskcore.gateway.status import MESSAGES_UPDATE
@@ -73,6 +73,15 @@ async def _received(request: web.Request) -> tuple[bytes, dict[str, Any]] | web.
     return problem(400, payload) if isinstance(payload, str) else (body, payload)
 
 
+def _for_delivery(name: str, event: InboundEvent) -> bool:
+    """What the delivery use cases look at: status updates, a person's direct message, any reaction and a reply
+    quoting a message (it may be one the bot is sending right now); a group's plain message is none of their
+    business."""
+    if name == MESSAGES_UPDATE or isinstance(event, InboundReaction):
+        return True
+    return isinstance(event, InboundMessage) and (event.group_id is None or event.quoted_id is not None)
+
+
 async def _noted(app: web.Application, name: str, event: InboundEvent, payload: dict[str, Any],
                  path_event: str | None) -> web.Response | None:
     """Hand the delivery use cases what they keep (SPEC section 31); the 503 answer when it could not be stored."""
@@ -100,7 +109,7 @@ async def webhook(request: web.Request) -> web.Response:
     # The echo of a send is the watchdog's alone, a status update the delivery's: never an inbox row, never a command.
     event = _unparsed.get(name) or parse_event(payload, path_event=path_event)
     await watched(app, event, payload, path_event)
-    refused = await _noted(app, name, event, payload, path_event)
+    refused = await _noted(app, name, event, payload, path_event) if _for_delivery(name, event) else None
     if refused is not None or isinstance(event, Ignored):
         return refused or web.json_response({"status": "ignored", "reason": getattr(event, "reason", "")})
     if app[keys.PROCESSOR].backlog >= MAX_BACKLOG:
