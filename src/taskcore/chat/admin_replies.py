@@ -10,6 +10,7 @@ STATUS_NAMES = {GroupStatus.PENDING: N_("pendiente"), GroupStatus.ALLOWED: N_("p
 
 HERE_OUTSIDE_GROUP = N_("«aquí» solo vale dentro de un grupo. Indica el grupo: /admin permitir <dígitos>@g.us")
 SYNC_STARTED = N_("Sincronización de grupos y miembros en marcha.")
+SENT_IN_PRIVATE = N_("Te lo he enviado por privado.")
 SYNC_UNAVAILABLE = N_("Los procesos programados no están en marcha: no puedo sincronizar ahora.")
 
 

@@ -227,7 +227,14 @@ class AdminSync:
     name: ClassVar[str] = "admin sync"
 
 
-AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync
+@dataclass(frozen=True, slots=True)
+class AdminUnreachable:
+    """``/admin inalcanzables``: who the bot cannot write to in private, and since when (SPEC section 31)."""
+
+    name: ClassVar[str] = "admin inalcanzables"
+
+
+AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync | AdminUnreachable
 """The ``/admin`` commands, for administrators only (A4)."""
 TaskCommand: TypeAlias = (
     Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode | StopSeries

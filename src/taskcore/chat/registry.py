@@ -15,7 +15,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from taskcore.chat import calendar_args, chore_args, quiet_args, summary_args, task_args
-from taskcore.chat.commands import AdminHelp, AdminSync, Claim, Command, Help, ListTasks, StopSeries, Unassign, WebLink
+from taskcore.chat.commands import (
+    AdminHelp,
+    AdminSync,
+    AdminUnreachable,
+    Claim,
+    Command,
+    Help,
+    ListTasks,
+    StopSeries,
+    Unassign,
+    WebLink,
+)
 from taskcore.chat.language_args import parse_language_command
 from taskcore.chat.new_task_args import Context, parse_new
 from taskcore.chat.recurrence_clause import parse_zone
@@ -95,6 +106,8 @@ ROWS: tuple[Row, ...] = (
     Row("admin.bloquear", "admin bloquear", task_args.parse_block, "admin:block",
         N_("/admin bloquear <dígitos>@g.us|aquí"), N_("/admin bloquear 120363000000000000@g.us")),
     Row("admin.sync", "admin sync", lambda args, ctx: AdminSync(), "admin:sync", N_("/admin sync")),
+    Row("admin.inalcanzables", "admin inalcanzables", lambda args, ctx: AdminUnreachable(), "admin:unreachable",
+        N_("/admin inalcanzables")),
 )
 """Every command, in the order of the help."""
 

@@ -81,4 +81,5 @@ WORDS: dict[str, tuple[str, ...]] = {
     "family.admin": ("/admin",),
     "flag.rotation": ("turns",),  # /t nueva ... !turnos: the assignees take turns
     "flag.balanced": ("fair",),  # !reparto: turns by the fewest points
+    "admin.inalcanzables": ("unreachable",),  # who the bot cannot write to in private (SPEC section 31)
 }

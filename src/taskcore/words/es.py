@@ -92,4 +92,5 @@ WORDS: dict[str, tuple[str, ...]] = {
     "family.admin": ("/admin",),
     "flag.rotation": ("turnos",),  # /t nueva ... !turnos: the assignees take turns
     "flag.balanced": ("reparto",),  # !reparto: turns by the fewest points
+    "admin.inalcanzables": ("inalcanzables",),  # who the bot cannot write to in private (SPEC section 31)
 }

@@ -88,4 +88,5 @@ WORDS: dict[str, tuple[str, ...]] = {
     "family.admin": ("/admin",),
     "flag.rotation": ("turnos", "revezamento"),  # /t nueva ... !turnos: the assignees take turns
     "flag.balanced": ("divisão",),  # !reparto: turns by the fewest points
+    "admin.inalcanzables": ("inalcançáveis",),  # who the bot cannot write to in private (SPEC section 31)
 }

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from taskcore.access import GroupStatus
 from taskcore.chat import admin_replies, replies
-from taskcore.chat.commands import AdminAllow, AdminBlock, AdminHelp, AdminListGroups, AdminSync
-from taskcore.chat.result import Answer, MetricEvent, rejected
+from taskcore.chat.commands import AdminAllow, AdminBlock, AdminHelp, AdminListGroups, AdminSync, AdminUnreachable
+from taskcore.chat.result import Answer, MetricEvent, direct_message, rejected
 from taskcore.i18n import _
 from taskcore.services import groups
 from taskcore.services.conversation.turn import Turn
+from taskcore.services.unreachable_admin import unreachable_reply
 
 
 def is_admin(turn: Turn) -> bool:
@@ -60,3 +61,11 @@ def sync(turn: Turn, cmd: AdminSync) -> Answer:
     request()
     return Answer(_(admin_replies.SYNC_STARTED))
 
+
+def unreachable(turn: Turn, cmd: AdminUnreachable) -> Answer:
+    """/admin inalcanzables: the list goes by direct message (it names people); a group hears only that it was
+    sent."""
+    listed = unreachable_reply(turn.db, lang=turn.own_language)
+    if turn.group_id is None:
+        return Answer(listed)
+    return Answer(_(admin_replies.SENT_IN_PRIVATE), extra=(direct_message(turn.private_chat, listed),))
