@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Protocol
 from aiohttp import web
 
 from taskcore.ratelimit import RateLimiter
+from taskcore.services import Database
 from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
-from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
 from tasksvc_run.outage import FatalStop
 

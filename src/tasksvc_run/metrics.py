@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from taskcore.storage.db import Database
+    from taskcore.services import Database
     from tasksvc_run.clock import Clock
 
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 
 from taskcore.errors import SchemaError
-from taskcore.storage.db import is_schema_error, is_unavailable, unavailable_reason
+from taskcore.services import is_schema_error, is_unavailable, unavailable_reason
 
 log = logging.getLogger("tasksvc.database")
 

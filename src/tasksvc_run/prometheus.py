@@ -26,13 +26,13 @@ from taskcore.access import GroupStatus
 from taskcore.gateway.inbound_models import canonical_event
 from taskcore.gateway.status import STATUS_NAMES
 from taskcore.queue_rules import JobKind
+from taskcore.services import Database
 from taskcore.services.caps import oldest_waiting_seconds
 from taskcore.services.counters import read_counters
 from taskcore.services.delivery import reachout_paused_until, unreachable_people
 from taskcore.services.groups import status_counts
 from taskcore.services.inbox import INBOX_FAILURES, inbox_stats
 from taskcore.services.queue import due_count, queue_stats
-from taskcore.storage.db import Database
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
 from tasksvc_run.bot.in_doubt import Settled
 from tasksvc_run.clock import Clock, SystemClock

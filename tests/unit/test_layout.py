@@ -77,19 +77,18 @@ def test_no_cycle_between_taskcore_s_folders() -> None:
     assert sorted(folder for folder in edges if reaches(folder, folder)) == []
 
 
-SHELLS_ON_STORAGE = {  # shell module -> the storage modules it may name, and why
-    "app.py": {"taskcore.storage.db", "taskcore.storage.migrator"},  # composition roots open the database, migrate
-    "serve.py": {"taskcore.storage.db", "taskcore.storage.migrator"},
-    "backup.py": {"taskcore.storage.db"},  # the online backup is the database's own
-    "cli.py": {"taskcore.storage.migrator"},  # `tasksvc migrate`: migrations are the storage's own start-up step
-    "supervisor.py": {"taskcore.storage.migrator"},  # R4/R5: the unit migrates before the bot starts
+COMPOSITION_ROOTS = {  # the shell modules that open the database (and migrate it): they may name the engine
+    "bot/app.py", "bot/serve.py", "web/app.py", "web/serve.py", "devgateway/serve.py", "supervisor.py", "cli.py",
+    "failures_cli.py", "doctor_reach.py", "probe.py",
 }
+ROOTS_ON_STORAGE = {"taskcore.storage.db", "taskcore.storage.migrator"}
 
 
-def test_the_shells_reach_storage_only_through_the_use_cases() -> None:
-    found = {(path.name, name) for path in modules("tasksvc_run") for name in imported(path)
-             if name.startswith("taskcore.storage") and name not in SHELLS_ON_STORAGE.get(path.name, set())
-             and name != "taskcore.storage.db"}
+def test_only_the_composition_roots_import_the_storage_engine() -> None:
+    root = PACKAGES["tasksvc_run"]
+    found = {(str(path.relative_to(root)), name) for path in modules("tasksvc_run") for name in imported(path)
+             if name.startswith("taskcore.storage")
+             and not (str(path.relative_to(root)) in COMPOSITION_ROOTS and name in ROOTS_ON_STORAGE)}
     assert sorted(found) == []
 
 

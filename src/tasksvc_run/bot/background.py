@@ -15,8 +15,8 @@ import aiohttp
 from aiohttp import web
 
 from taskcore.gateway.client import GatewayClient
+from taskcore.services import Database
 from taskcore.services.takeover import take_over_dead_leases
-from taskcore.storage.db import Database
 from tasksvc_run import keys
 from tasksvc_run.bot.watchdog import Watchdog
 from tasksvc_run.bot.webhook_keeper import WEBHOOK_EVENTS, keep_webhook, set_webhook

@@ -19,8 +19,7 @@ from taskcore.gateway.client import GatewayError
 from taskcore.gateway.echo import body_fingerprint, fingerprint, found_messages
 from taskcore.gateway.wire import chat_number
 from taskcore.queue_rules import JobKind, QueueJob
-from taskcore.services import echoes
-from taskcore.storage.db import Database
+from taskcore.services import Database, echoes
 
 log = logging.getLogger("tasksvc_run.bot.worker")
 FindMessages = Callable[[str], Awaitable[Any]]

@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
+from taskcore.services import is_schema_error, is_unavailable
 from taskcore.services.conversation.road import Arrived, Handled
 from taskcore.services.inbox import NewEvent
-from taskcore.storage.db import is_schema_error, is_unavailable
 from tasksvc_run.outage import FatalStop, Outage
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Generic, TypeVar
 
-from taskcore.storage.db import is_busy_error
+from taskcore.services import is_busy_error
 from tasksvc_run.outage import FatalStop, Outage
 
 log = logging.getLogger(__name__)

@@ -23,10 +23,10 @@ from aiohttp import web
 from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment
 from taskcore.gateway.inbound import InboundEvent
 from taskcore.ratelimit import Decision, RateLimiter
+from taskcore.services import Database
 from taskcore.services.conversation.road import Arrived, Handled, handle_arrived, handle_inbox, stored_event
 from taskcore.services.inbox import InboxRow, NewEvent
 from taskcore.settings import Settings
-from taskcore.storage.db import Database
 from tasksvc_run import keys
 from tasksvc_run.bot.inbox_writer import InboxWriter
 from tasksvc_run.bot.processor import InboxProcessor

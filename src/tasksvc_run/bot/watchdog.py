@@ -19,10 +19,9 @@ from typing import Protocol
 
 from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.gateway.echo import SentMessage, owner_jid
-from taskcore.services import alerts, echoes
+from taskcore.services import Database, alerts, echoes
 from taskcore.services.queue import due_count
 from taskcore.settings import Settings
-from taskcore.storage.db import Database
 from taskcore.watchdog import Act, ConnectionWatch, EchoWatch, Health, WatchTimes, tell_admins
 from tasksvc_run.bot.webhook_keeper import set_webhook
 from tasksvc_run.clock import Clock

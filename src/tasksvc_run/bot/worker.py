@@ -32,10 +32,9 @@ from typing import Any, Protocol
 from taskcore.gateway.client import GatewayError
 from taskcore.pacing import SendPace
 from taskcore.queue_rules import IN_DOUBT, JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
-from taskcore.services import queue
+from taskcore.services import Database, is_unavailable, queue
 from taskcore.services.caps import SendRules
 from taskcore.settings import Settings
-from taskcore.storage.db import Database, is_unavailable
 from tasksvc_run.bot.in_doubt import logged, settle
 from tasksvc_run.bot.sending import Sending, gap_factor
 from tasksvc_run.clock import Clock

@@ -18,8 +18,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from taskcore.services import directory
-from taskcore.storage.db import Database
+from taskcore.services import Database, directory
 from tasksvc_run.devgateway.fake import FakeGateway, GatewayCall
 
 BOT_JID = "34600000999@s.whatsapp.net"

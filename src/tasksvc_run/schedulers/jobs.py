@@ -15,14 +15,13 @@ from functools import partial
 from taskcore.access import GatingMode
 from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.pacing import within_window
+from taskcore.services import Database, quiet, sync
 from taskcore.services import groups as group_service
-from taskcore.services import quiet, sync
 from taskcore.services.maintenance import run_maintenance
 from taskcore.services.nag_tick import nag_tick
 from taskcore.services.reminder_tick import reminder_tick
 from taskcore.services.turns import auto_pass_tick
 from taskcore.settings import Settings
-from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop

@@ -16,8 +16,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from taskcore.services import Database
 from taskcore.services.leases import acquire_lease, lease_holder, release_lease
-from taskcore.storage.db import Database
 from tasksvc_run.clock import Clock
 from tasksvc_run.owner import process_owner
 

@@ -19,11 +19,10 @@ from taskcore.completion import CompletionMode, InvalidCompletion
 from taskcore.errors import InvalidChoreSetting
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
-from taskcore.services import languages, task_lists, web_tasks, zones
+from taskcore.services import Database, languages, task_lists, web_tasks, zones
 from taskcore.services import preferences as prefs
 from taskcore.services import tasks as svc
 from taskcore.services.reactions import react_to_completion
-from taskcore.storage.db import Database
 from taskcore.zones import UserZone
 from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, SETTINGS, USER
 from tasksvc_run.web import access_models as am

@@ -8,8 +8,7 @@ from typing import Any
 
 from taskcore.chores.away import check_away_until, is_away
 from taskcore.chores.quiet import QuietHours, parse_quiet
-from taskcore.services import quiet
-from taskcore.storage.db import Database
+from taskcore.services import Database, quiet
 from tasksvc_run.web.models import PreferencesBody
 
 

@@ -24,7 +24,7 @@ from taskcore.errors import (
     ValidationError,
 )
 from taskcore.i18n import speaking
-from taskcore.storage.db import is_schema_error, is_unavailable, unavailable_reason
+from taskcore.services import is_schema_error, is_unavailable, unavailable_reason
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import FATAL, USER
 from tasksvc_run.problems import problem
