@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from taskcore.chores.summary import MemberSummary, Period, Span
 from taskcore.chores.weekly import WeeklyMoment
 from taskcore.dates import format_due_date
-from taskcore.i18n import N_, _, weekday_name
+from taskcore.i18n import N_, _, ngettext, weekday_name
 
 WEEKLY_ONLY_IN_GROUPS = N_("El resumen semanal se programa en un grupo.")
 WEEKLY_STOPPED = N_("Resumen semanal desactivado.")
@@ -19,7 +19,7 @@ NOTHING_TO_SUM = N_("Nada que resumir todavía.")
 
 def points_set(task_id: int, points: int) -> str:
     """/t puntos."""
-    return _("La tarea #{id} vale ahora {points} puntos.", id=task_id, points=points)
+    return ngettext("La tarea #{id} vale ahora {n} punto.", "La tarea #{id} vale ahora {n} puntos.", points, id=task_id)
 
 
 def _heading(period: Period | str, span: Span) -> str:
@@ -31,7 +31,9 @@ def _heading(period: Period | str, span: Span) -> str:
 
 def member_line(name: str, line: MemberSummary) -> str:
     """One member's line: done, points, overdue tasks."""
-    text = _("{name}: {done} hechas, {points} puntos", name=name, done=line.completed, points=line.points)
+    done = ngettext("{n} hecha", "{n} hechas", line.completed)
+    points = ngettext("{n} punto", "{n} puntos", line.points)
+    text = _("{name}: {done}, {points}", name=name, done=done, points=points)
     if line.overdue:
         text += _(" · vencidas: {ids}", ids=", ".join(f"#{task_id}" for task_id in line.overdue))
     return f"• {text}"

@@ -21,7 +21,8 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "N_", "SOURCE", "_", "current_language", "speaking", "translations", "weekday_name"]
+__all__ = ["LANGUAGES", "N_", "SOURCE", "_", "current_language", "ngettext", "speaking", "translations",
+           "weekday_name"]
 
 LANGUAGES = ("es", "pt", "en")
 """The languages the bot speaks, the default first."""
@@ -61,6 +62,13 @@ def _(message: str, /, **params: object) -> str:
     """``message`` in the current language, its ``{name}`` placeholders filled from ``params``."""
     text = translations(_current.get()).gettext(message)
     return text.format(**params) if params else text
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params: object) -> str:
+    """The form of ``singular``/``plural`` that agrees with ``n`` in the current language (its catalog's plural rule:
+    Portuguese says ``0 feita``), ``{n}`` and the other placeholders filled."""
+    text = translations(_current.get()).ngettext(singular, plural, n)
+    return text.format(n=n, **params)
 
 
 def N_(message: str, /) -> str:  # noqa: N802 - gettext's name for a marker

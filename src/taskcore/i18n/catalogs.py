@@ -120,7 +120,7 @@ def updated(src: Path, domain: Domain, lang: str) -> Catalog:
     catalog.obsolete.clear()
     if lang == SOURCE:
         for message in catalog:
-            if message.id and not message.string:
+            if message.id and not any(message.string if isinstance(message.string, tuple) else (message.string,)):
                 message.string = message.id
     return catalog
 
@@ -145,13 +145,15 @@ def _message_problems(catalog: Catalog, lang: str, domain: str) -> Iterable[str]
     for message in catalog:
         if not message.id:
             continue
-        msgid = message.id if isinstance(message.id, str) else message.id[0]
-        string = message.string if isinstance(message.string, str) else " ".join(message.string or ())
-        where = f"{domain} {lang}: {msgid[:70]!r}"
-        if not string or message.fuzzy:
+        ids = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+        strings = (message.string,) if isinstance(message.string, str) else tuple(message.string or ())
+        where = f"{domain} {lang}: {ids[0][:70]!r}"
+        if not all(strings) or not strings or message.fuzzy:
             yield f"{where} has no translation"
-        elif placeholders(string) != placeholders(msgid):
-            yield f"{where} has placeholders {sorted(placeholders(string))}, not {sorted(placeholders(msgid))}"
+            continue
+        for string in strings:  # each plural form has the placeholders of the plural msgid
+            if placeholders(string) != placeholders(ids[-1]):
+                yield f"{where} has placeholders {sorted(placeholders(string))}, not {sorted(placeholders(ids[-1]))}"
 
 
 def problems(src: Path) -> list[str]:
