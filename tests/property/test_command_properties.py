@@ -15,6 +15,7 @@ from taskcore.chat.commands import CommandSyntaxError, Complete, NewTask
 from taskcore.chat.grammar import parse_command
 from taskcore.recurrence import is_intro
 from taskcore.text import sanitize_description
+from taskcore.words.read import flag
 from taskcore.words.read import is_date_like as is_due_word
 
 TODAY = date(2026, 11, 22)
@@ -88,9 +89,9 @@ messages = st.one_of(
 """Arbitrary text, biased towards things that look like commands."""
 
 plain_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzñáéíóúABCZ¿?.!", min_size=1, max_size=10).filter(
-    lambda word: not is_due_word(word) and not is_intro(word)
+    lambda word: not is_due_word(word) and not is_intro(word) and flag(word) is None
 )
-"""Words that are neither dates (in any language), rule openers, mentions, quotes nor markup."""
+"""Words that are neither dates (in any language), rule openers, flags (``!fair``), mentions, quotes nor markup."""
 
 due_dates = st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 12, 31))
 
