@@ -196,10 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="<command>")
     helps = {name: spec[0] for table in (SUPERVISING, COMMANDS, WITHOUT_SETTINGS) for name, spec in table.items()}
     for name in ORDER:
-        text = helps.get(name, BACKUP_HELP)
+        text = helps.get(name, FORGET_HELP if name == "forget" else BACKUP_HELP)
         command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         if name == "backup":
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
+        if name == "forget":
+            command.add_argument("number", help="the person's phone number or LID, e.g. +34 600 11 22 33")
     for name in HIDDEN:  # no help: argparse leaves them out of the list
         sub.add_parser(name)
     sub.choices["commands-sheet"].add_argument("--lang", choices=("es", "pt", "en"), default="es",
@@ -209,9 +211,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+FORGET_HELP = "erase a person (phone number or LID): identity, preferences, sessions, tokens, assignments"
 BACKUP_HELP = "copy the live SQLite database to a file (online backup, checked for integrity)"
 # In the order an operator meets them: start, check, maintain, one process at a time, references.
-ORDER = ("run", "dev", "doctor", "migrate", "backup", "bot", "web", "proxy", "config-reference", "commands-sheet")
+ORDER = ("run", "dev", "doctor", "migrate", "backup", "forget", "bot", "web", "proxy", "config-reference",
+         "commands-sheet")
 
 
 def _supervise(command: str) -> int:
@@ -244,6 +248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging(args.command, log_format=settings.log_format)
     if args.command == "backup":
         return cmd_backup(settings, args.destination)
+    if args.command == "forget":
+        from tasksvc_run.forget import run_forget
+
+        return run_forget(settings, args.number)
     if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
         _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
         return exits.CONFIG

@@ -19,6 +19,7 @@ from taskcore.errors import Forbidden, InvalidChoreSetting, ValidationError
 from taskcore.gateway.wire import send_text_body
 from taskcore.i18n import SOURCE, _, speaking
 from taskcore.model import Task
+from taskcore.public_ids import public_id
 from taskcore.queue_rules import JobKind
 from taskcore.services import nagging
 from taskcore.services.languages import group_language_of
@@ -59,7 +60,7 @@ class Announcing:
 
 def create_from_web(
     db: Database, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime, announcing: Announcing,
-    zone: ZoneInfo = nagging.EARLIEST,
+    zone: ZoneInfo = nagging.EARLIEST, key: bytes | None = None,
 ) -> Task:
     """Create the task as ``/t nueva`` would and return it; in a group, queue the bot's announcement there.
 
@@ -67,7 +68,8 @@ def create_from_web(
     description, assignees on a personal task (it is its creator's) or someone who is not an active member of the
     group, points outside 1..10, or a nag (1..168 hours) on a personal or undated task (``!insistir``'s rules);
     Forbidden unless the group is effectively allowed and the user an active member of it. Nothing is written then.
-    ``zone``: TZ, for the first nags of assignees with no zone of their own."""
+    ``zone``: TZ, for the first nags of assignees with no zone of their own. With ``key`` (the web's case) the
+    assignees are public ids (SPEC section 32), each resolved among the group's active members."""
     text = sanitize_description(new.description)
     if new.group_id is None and new.assignees:
         raise ValidationError(_("una tarea personal es solo de quien la crea: no lleva asignados"),
@@ -75,7 +77,7 @@ def create_from_web(
     _check_chores(new)
     new = replace(new, description=text, assignees=tuple(dict.fromkeys(new.assignees)))
     return db.transact(lambda conn: _create(conn, mode, user_id=user_id, new=new, now=now, announcing=announcing,
-                                            zone=zone))
+                                            zone=zone, key=key))
 
 
 def _check_chores(new: NewTask) -> None:
@@ -91,9 +93,9 @@ def _check_chores(new: NewTask) -> None:
 
 
 def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime,
-            announcing: Announcing, zone: ZoneInfo) -> Task:
+            announcing: Announcing, zone: ZoneInfo, key: bytes | None) -> Task:
     if new.group_id is not None:
-        _check_group(conn, mode, user_id, new.group_id, new.assignees)
+        new = replace(new, assignees=_check_group(conn, mode, user_id, new.group_id, new.assignees, key=key))
     made = create_task(Unit(conn), creator=user_id, description=new.description, group_id=new.group_id,
                        due=new.due, assignees=new.assignees, now=now, points=new.points)
     if new.nag is not None:
@@ -108,14 +110,22 @@ def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, n
     return task
 
 
-def _check_group(conn: Connection, mode: GatingMode, user_id: str, group_id: str, assignees: Sequence[str]) -> None:
+def _check_group(conn: Connection, mode: GatingMode, user_id: str, group_id: str, assignees: Sequence[str], *,
+                 key: bytes | None) -> tuple[str, ...]:
+    """The assignees' user ids, once each is known to be an active member (the bot never is: SPEC section 32)."""
     if not sees_group(mode, q.group_facts(conn, group_id, user_id)):
         raise Forbidden("the group is not available to this user")
-    present = members.active_among(conn, group_id, assignees)
-    strangers = [person for person in assignees if person not in present]
+    if key is None:
+        present = members.active_among(conn, group_id, assignees)
+        found = {person: person for person in assignees if person in present}
+    else:
+        everyone = {public_id(person.id, key): person.id for person in members.active_members(conn, group_id)}
+        found = {person: everyone[person] for person in assignees if person in everyone}
+    strangers = [person for person in assignees if person not in found]
     if strangers:
         raise ValidationError(_("no es miembro activo del grupo: {ids}", ids=", ".join(strangers)),
                               field="assignees")
+    return tuple(dict.fromkeys(found[person] for person in assignees))
 
 
 def announcement(task: Task, creator_name: str | None) -> dict[str, Any]:

@@ -1,0 +1,65 @@
+"""People named to others by public id (SPEC section 32): the service's key, made once and kept in the database, and
+a cache of the public ids computed with it."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from functools import lru_cache
+
+from taskcore.public_ids import is_public_id, public_id, resolve_public_id
+from taskcore.storage import people as q
+from taskcore.storage.db import Database
+
+__all__ = ["PUBLIC_ID_KEY", "PublicIds", "public_key"]
+
+PUBLIC_ID_KEY = "public_ids"  # the service_secrets row of the key
+KEY_BYTES = 32
+
+
+def public_key(db: Database, *, now: datetime) -> bytes:
+    """The key of public ids, made (32 random bytes) the first time it is asked for."""
+    with db.read() as conn:
+        found = q.secret_of(conn, PUBLIC_ID_KEY)
+    if found is None:
+        found = db.transact(lambda conn: q.keep_secret(conn, PUBLIC_ID_KEY, secrets.token_hex(KEY_BYTES), now))
+    return bytes.fromhex(found)
+
+
+class PublicIds:
+    """Public ids under the service's key, read from the database on first use and remembered."""
+
+    def __init__(self, db: Callable[[], Database], now: Callable[[], datetime]) -> None:
+        self._db = db
+        self._now = now
+        self._key: bytes | None = None
+        self._lock = threading.Lock()
+
+    def key(self) -> bytes:
+        """The key (read, or made, once)."""
+        if self._key is None:
+            with self._lock:
+                if self._key is None:
+                    self._key = public_key(self._db(), now=self._now())
+        return self._key
+
+    def of(self, user_id: str) -> str:
+        """The public id of ``user_id``."""
+        return _cached(user_id, self.key())
+
+    def maybe(self, user_id: str | None) -> str | None:
+        """The public id, or None for None."""
+        return None if user_id is None else self.of(user_id)
+
+    def resolve(self, value: str, candidates: Iterable[str]) -> str | None:
+        """The candidate whose public id is ``value``, else None."""
+        if not is_public_id(value):
+            return None
+        return resolve_public_id(value, candidates, self.key())
+
+
+@lru_cache(maxsize=65536)
+def _cached(user_id: str, key: bytes) -> str:
+    return public_id(user_id, key)
