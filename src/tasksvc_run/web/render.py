@@ -8,6 +8,7 @@ from typing import Any
 
 from taskcore.model import GroupSummary, Person, Preference, Series, Task
 from taskcore.pagination import Page
+from taskcore.services.own_data import FORGOTTEN_ID
 from taskcore.zones import UserZone
 
 # A person's public id (SPEC section 32): how everyone but the person is named in an answer.
@@ -15,7 +16,8 @@ Ids = Callable[[str], str]
 
 
 def _maybe(ids: Ids, user_id: str | None) -> str | None:
-    return None if user_id is None else ids(user_id)
+    """A creator or completer by public id; null for none, and for one who asked to be forgotten."""
+    return None if user_id is None or user_id == FORGOTTEN_ID else ids(user_id)
 
 
 def utc_stamp(moment: datetime | None) -> str | None:
