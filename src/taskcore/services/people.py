@@ -13,7 +13,7 @@ from taskcore.public_ids import is_public_id, public_id, resolve_public_id
 from taskcore.storage import people as q
 from taskcore.storage.db import Database
 
-__all__ = ["PUBLIC_ID_KEY", "PublicIds", "public_key"]
+__all__ = ["PUBLIC_ID_KEY", "PublicIds", "note_bot", "public_key"]
 
 PUBLIC_ID_KEY = "public_ids"  # the service_secrets row of the key
 KEY_BYTES = 32
@@ -26,6 +26,14 @@ def public_key(db: Database, *, now: datetime) -> bytes:
     if found is None:
         found = db.transact(lambda conn: q.keep_secret(conn, PUBLIC_ID_KEY, secrets.token_hex(KEY_BYTES), now))
     return bytes.fromhex(found)
+
+
+def note_bot(db: Database, ids: Iterable[str | None], *, now: datetime) -> None:
+    """Record these ids (None skipped) as the bot's own: never a member, never assignable (SPEC section 32)."""
+    known = [found for found in ids if found]
+    if known:
+        with db.write() as conn:
+            q.note_bot_ids(conn, known, now)
 
 
 class PublicIds:
