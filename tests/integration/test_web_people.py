@@ -12,7 +12,8 @@ from sqlalchemy import select, text
 
 from taskcore.storage import schema
 from taskcore.storage.db import Database
-from taskcore.storage.people import note_bot_ids
+from taskcore.storage.identities import record_alias
+from taskcore.storage.people import note_bot_ids, save_addressing
 from taskcore.storage.users import ensure_user
 from tasksvc_run.web.api import document
 from tests.builders import NOW, make_group, make_task
@@ -157,3 +158,19 @@ async def test_a_write_from_this_site_or_a_script_passes(web: WebEnv) -> None:
                     {}):
         status, _ = await web.call("POST", f"/api/tasks/{task.id}/claim", headers=headers)
         assert status == 200, headers
+
+
+async def test_a_task_made_on_the_web_mentions_people_by_lid_in_a_lid_group(web: WebEnv) -> None:
+    with web.db.write() as conn:
+        record_alias(conn, "900222", OTHER, NOW)
+        save_addressing(conn, GROUP, "lid")
+    status, _ = await web.call("POST", "/api/tasks", json={"description": "Regar", "group_id": GROUP,
+                                                           "assignees": [web.pid(OTHER), web.pid(LID_ONLY)]})
+    assert status == 201
+    with web.db.read() as conn:
+        (payload,) = conn.execute(select(schema.outbound_queue.c.payload)).scalars()
+    assert "@900222" in payload
+    assert f"@{LID_ONLY}" in payload
+    assert "900222@lid" in payload
+    assert f"{LID_ONLY}@lid" in payload
+    assert OTHER not in payload

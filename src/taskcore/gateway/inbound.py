@@ -119,6 +119,7 @@ class GroupSeen:
     group_id: str
     name: str | None
     participants: tuple[tuple[Identity, bool], ...]
+    addressing: str | None = None  # its addressingMode: "lid" or "pn" (SPEC section 31)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +240,8 @@ def _parse_groups(envelope: WireEnvelope) -> InboundEvent:
         group = WireGroup.model_validate(item)
         if group.id and jid_domain(group.id) == GROUP_DOMAIN:
             people = tuple((who, p.is_admin) for p in group.members() if (who := participant_identity(p)).known)
-            groups.append(GroupSeen(normalize_group_id(strip_device(group.id)), group.subject, people))
+            mode = group.addressing_mode if group.addressing_mode in ("lid", "pn") else None
+            groups.append(GroupSeen(normalize_group_id(strip_device(group.id)), group.subject, people, mode))
     if not groups:
         return Ignored("no group in groups.upsert", GROUPS_UPSERT)
     return GroupsUpserted(instance=envelope.instance or "", groups=tuple(groups), bot_id=phone_of(envelope.sender))

@@ -215,6 +215,7 @@ class WireGroup(Loose):
 
     id: Text = None
     subject: Text = None
+    addressing_mode: Text = Field(None, alias="addressingMode")
     participants: Items = Field(default_factory=list)
 
     def members(self) -> Iterator[WireParticipant]:

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from datetime import datetime
 from functools import lru_cache
 
+from sqlalchemy import Connection
+
+from taskcore.addresses import mention_address
 from taskcore.public_ids import is_public_id, public_id, resolve_public_id
 from taskcore.storage import people as q
 from taskcore.storage.db import Database
 
-__all__ = ["PUBLIC_ID_KEY", "PublicIds", "note_bot", "public_key"]
+__all__ = ["PUBLIC_ID_KEY", "PublicIds", "group_mentions", "note_bot", "public_key", "set_addressing"]
 
 PUBLIC_ID_KEY = "public_ids"  # the service_secrets row of the key
 KEY_BYTES = 32
@@ -34,6 +37,18 @@ def note_bot(db: Database, ids: Iterable[str | None], *, now: datetime) -> None:
     if known:
         with db.write() as conn:
             q.note_bot_ids(conn, known, now)
+
+
+def set_addressing(db: Database, *, group_id: str, addressing: str) -> None:
+    """Record how the group addresses its members ("lid" or "pn")."""
+    with db.write() as conn:
+        q.save_addressing(conn, group_id, addressing)
+
+
+def group_mentions(conn: Connection, group_id: str, user_ids: Collection[str]) -> dict[str, tuple[str, str]]:
+    """Each person's mention in the group, in the form it uses: (digits after ``@``, JID) (SPEC section 31)."""
+    addressing, lids = q.mention_forms(conn, group_id, user_ids)
+    return {user: mention_address(user, addressing=addressing, lid=lids.get(user)) for user in user_ids}
 
 
 class PublicIds:

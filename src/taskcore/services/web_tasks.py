@@ -3,7 +3,7 @@ group task announced in its group by the bot, queued in the same transaction and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
@@ -23,6 +23,7 @@ from taskcore.public_ids import public_id
 from taskcore.queue_rules import JobKind
 from taskcore.services import nagging
 from taskcore.services.languages import group_language_of
+from taskcore.services.people import group_mentions
 from taskcore.services.tasks import create_task
 from taskcore.storage import members
 from taskcore.storage import tasks as q
@@ -104,7 +105,8 @@ def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, n
     if task.group_id is not None:
         creator = display_names(conn, [user_id]).get(user_id)
         with speaking(group_language_of(conn, task.group_id, announcing.lang)):
-            payload = announcement(task, creator)
+            people = [person.id for person in task.assignees] + ([] if creator else [task.created_by])
+            payload = announcement(task, creator, group_mentions(conn, task.group_id, people))
         enqueue(conn, chat_id=task.group_id, kind=JobKind.TEXT, payload=payload, label=ANNOUNCEMENT_LABEL,
                 max_attempts=announcing.max_attempts, now=now, task_id=task.id)
     return task
@@ -128,16 +130,20 @@ def _check_group(conn: Connection, mode: GatingMode, user_id: str, group_id: str
     return tuple(dict.fromkeys(found[person] for person in assignees))
 
 
-def announcement(task: Task, creator_name: str | None) -> dict[str, Any]:
+def announcement(task: Task, creator_name: str | None,
+                 forms: Mapping[str, tuple[str, str]] | None = None) -> dict[str, Any]:
     """The sendText body of "Ana ha creado la tarea #N desde la web: …" in the task's group, with its due date and
-    its assignees mentioned as the reply to ``/t nueva`` gives them; a creator without a known name is mentioned."""
-    name = creator_name or f"@{task.created_by}"
+    its assignees mentioned as the reply to ``/t nueva`` gives them; a creator without a known name is mentioned.
+    ``forms``: each person's (digits, JID) in the form the group uses (SPEC 31), else their phone number's."""
+    form = {**{user: (user, user) for user in [task.created_by, *(p.id for p in task.assignees)]}, **(forms or {})}
+    name = creator_name or f"@{form[task.created_by][0]}"
     head = _("{name} ha creado la tarea #{id} desde la web: {text}", name=name, id=task.id,
              text=_short(task.description))
     details = [_("Vence el {date}.", date=format_due_date(task.due_date))] if task.due_date else []
-    tags = [f"@{person.id}" for person in task.assignees]
+    tags = [f"@{form[person.id][0]}" for person in task.assignees]
     details.append(_("Para {people}.", people=", ".join(tags)) if tags else _("Sin asignar."))
-    mentioned = [person.id for person in task.assignees] + ([] if creator_name else [task.created_by])
+    mentioned = [form[person.id][1] for person in task.assignees] + ([] if creator_name else
+                                                                    [form[task.created_by][1]])
     return send_text_body(chat_id=str(task.group_id), text=f"{head}\n{' '.join(details)}", mentioned=mentioned)
 
 

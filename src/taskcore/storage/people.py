@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, or_, select, update
 
-from taskcore.storage.schema import bot_ids, service_secrets
+from taskcore.storage.schema import bot_ids, groups, identity_aliases, service_secrets
 from taskcore.storage.sql import insert_ignore
 
 __all__ = ["bot_user_ids", "keep_secret", "note_bot_ids", "secret_of"]
@@ -36,3 +36,20 @@ def note_bot_ids(conn: Connection, user_ids: Iterable[str], now: datetime) -> No
 def bot_user_ids(conn: Connection) -> frozenset[str]:
     """Every id known as the bot's own."""
     return frozenset(conn.execute(select(bot_ids.c.user_id)).scalars())
+
+
+def save_addressing(conn: Connection, group_id: str, addressing: str) -> None:
+    """How the group addresses its members ("lid" or "pn"), as the gateway last reported it."""
+    conn.execute(update(groups).where(groups.c.id == group_id, or_(groups.c.addressing.is_(None),
+                                                                   groups.c.addressing != addressing))
+                 .values(addressing=addressing))
+
+
+def mention_forms(conn: Connection, group_id: str, user_ids: Collection[str]) -> tuple[str | None, dict[str, str]]:
+    """The group's addressing (None: unknown) and each of ``user_ids``'s LID (their alias, the newest), where known."""
+    addressing = conn.execute(select(groups.c.addressing).where(groups.c.id == group_id)).scalar()
+    if not user_ids:
+        return addressing, {}
+    rows = conn.execute(select(identity_aliases.c.user_id, identity_aliases.c.alias)
+                        .where(identity_aliases.c.user_id.in_(list(user_ids))).order_by(identity_aliases.c.created_at))
+    return addressing, {row.user_id: row.alias for row in rows}

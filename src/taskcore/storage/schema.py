@@ -42,6 +42,7 @@ groups = Table(
     Column("summary_weekday", Integer),
     Column("summary_time", Text),
     Column("summary_next_at", TS, index=True),
+    Column("addressing", Text),  # SPEC section 31: 'lid', 'pn' or unknown
 )
 
 allowed_groups = Table(

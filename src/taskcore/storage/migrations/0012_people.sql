@@ -13,3 +13,7 @@ CREATE TABLE bot_ids (
     user_id TEXT PRIMARY KEY,
     seen_at TIMESTAMP NOT NULL
 );
+
+-- How a group addresses its members, as the gateway reports it (addressingMode): 'lid', 'pn', or NULL while unknown.
+-- A mention in a LID group names the person's LID, never the phone number WhatsApp hides there (SPEC section 31).
+ALTER TABLE groups ADD COLUMN addressing TEXT;
