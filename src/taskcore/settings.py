@@ -118,6 +118,7 @@ class Settings(BaseSettings):
     metrics_token: SecretStr | None = None
     gateway_timeout_ms: int = Field(default=10_000, ge=1)
     gateway_max_sends_per_min: int = Field(default=DEFAULT_MAX_SENDS_PER_MIN, ge=1)
+    sends_per_person_per_min: int = Field(default=6, ge=1)  # SPEC section 32
     proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
     webhook_store_timeout_ms: int = Field(default=3_000, ge=1)
     webhook_check_interval_ms: int = Field(default=600_000, ge=1)

@@ -65,6 +65,8 @@ MEANINGS: dict[str, str] = {
     "gateway_max_sends_per_min": "Most messages this bot process sends a minute, one every 60/N s (replies before "
                                  "reminder digests); above 60 a start-up warning. Per process: with several bot "
                                  "instances, divide the number's budget among them.",
+    "sends_per_person_per_min": "Most replies a minute to one person's commands; beyond it their commands are still "
+                                "done, with one short notice, so no member can use up the number's send pace.",
     "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
     "webhook_check_interval_ms": "How often the bot reads the gateway's webhook configuration and sets it again "
                                  "when it differs (only with WEBHOOK_URL).",

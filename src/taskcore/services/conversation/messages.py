@@ -18,6 +18,7 @@ from taskcore.chat.decide import Chat, Decision, Throttled, decide, head_of
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.render import render, render_throttled
 from taskcore.chat.result import ChatResult
+from taskcore.chat.send_cap import capped
 from taskcore.conversation import classify_reaction_emoji
 from taskcore.gateway.inbound import InboundMessage, InboundReaction
 from taskcore.gateway.wire import quoted_reference
@@ -76,6 +77,8 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
     else:
         name, result = act(turn, decision)
         answered = render(turn.msg, name, result, quote=turn.quote, marks=turn.marks)
+        if answered.texts or answered.reactions:
+            answered = capped(answered, turn.moment.take_send(turn.user_id), turn.msg, quote=turn.quote)
     return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
                       answered.metrics + admitted.metrics)
 
