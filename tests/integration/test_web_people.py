@@ -174,3 +174,25 @@ async def test_a_task_made_on_the_web_mentions_people_by_lid_in_a_lid_group(web:
     assert "900222@lid" in payload
     assert f"{LID_ONLY}@lid" in payload
     assert OTHER not in payload
+
+
+async def test_a_person_known_only_by_a_lid_uses_the_web_and_the_calendar(db: Database) -> None:
+    make_group(db, GROUP, members=(LID_ONLY, OTHER, NAMELESS))
+    task = make_task(db, creator=OTHER, group_id=GROUP, assignees=(NAMELESS,), due="2026-11-30")
+    async with web_env(db, WEB_BASE_URL="https://tareas.example") as web:
+        assert (await web.call("POST", f"/api/tasks/{task.id}/claim", user=LID_ONLY))[0] == 200
+        status, _ = await web.call("POST", "/api/me/preferences", user=LID_ONLY,
+                                   json={"freq": "daily", "time": "08:00", "tz": "America/Bogota"})
+        assert status == 200
+        _, me = await web.call("GET", "/api/me", user=LID_ONLY)
+        assert (me["phone"], me["tz"]) == (None, "America/Bogota")
+        html = await page(web, f"/grupos/{GROUP}", user=LID_ONLY)
+        assert "Miembro sin nombre" in html
+        status, made = await web.call("POST", "/api/me/calendar", user=LID_ONLY)
+        assert status == 201
+        async with web.client.get(made["url"].removeprefix("https://tareas.example")) as response:
+            feed = await response.text()
+    assert response.status == 200
+    assert "Comprar pan" in feed
+    assert [found for found in DIGITS if found in feed] == []
+    assert "Miembro sin nombre" in feed
