@@ -38,3 +38,11 @@ async def test_another_instance_s_events_are_ignored_and_counted(sqlite_db: Data
     assert [task.description for task in task_rows(sqlite_db)] == ["leche"]
     assert "Tarea #1 creada: leche" in mine[0].text
     assert 'webhook_events_ignored_total{reason="instance"} 2.0' in text
+
+
+async def test_the_bot_names_no_server_software(sqlite_db: Database) -> None:
+    async with running_bot(sqlite_db, ENV) as bot:
+        response = await bot.client.post("/webhook", json=wa_text("hola"))
+        await bot.settle()
+    assert response.status == 200
+    assert "Server" not in response.headers
