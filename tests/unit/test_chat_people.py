@@ -60,3 +60,10 @@ def test_a_summary_names_members_without_a_name_neutrally_and_leaves_the_bot_out
     assert "Miembro sin nombre" in summary
     assert "447700900123" not in summary
     assert BOT_PHONE not in summary
+
+
+def test_a_lid_only_person_s_private_link_is_in_the_group_s_language(db: Database) -> None:
+    run(db, lid_only("/t idioma en"))  # in the group: the group's language
+    run(db, lid_only("/t web"))
+    (link,) = [job for job in queued(db) if job.label == "login"]
+    assert link.text.startswith("Your link")
