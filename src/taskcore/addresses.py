@@ -15,9 +15,10 @@ __all__ = ["mention_address"]
 
 def mention_address(user_id: str, *, addressing: str | None, lid: str | None) -> tuple[str, str]:
     """The digits written after ``@`` and the JID put in ``mentioned`` for ``user_id`` in a group addressed as
-    ``addressing`` ("lid", "pn" or None: unknown), given the person's ``lid`` when known."""
-    if not is_phone_number(user_id):  # the id is itself a LID: no number to show
-        return user_id, f"{user_id}@{LID_DOMAIN}"
+    ``addressing`` ("lid", "pn" or None: unknown), given the person's ``lid`` when known (a LID paired with an id
+    makes the id a phone number; an id with none that is no valid number is taken as a LID)."""
     if addressing != "pn" and lid:
         return lid, f"{lid}@{LID_DOMAIN}"
+    if lid is None and not is_phone_number(user_id):  # no LID paired with it: the id is itself a LID
+        return user_id, f"{user_id}@{LID_DOMAIN}"
     return user_id, user_jid(user_id)

@@ -108,10 +108,11 @@ def erase_person(conn: Connection, user_id: str, now: datetime) -> bool:
     conn.execute(delete(t).where(t.c.group_id.is_(None), t.c.created_by == user_id))
     conn.execute(update(t).where(t.c.created_by == user_id).values(created_by=FORGOTTEN_ID))
     conn.execute(update(t).where(t.c.completed_by == user_id).values(completed_by=FORGOTTEN_ID))
-    conn.execute(update(t).where(t.c.origin_participant.in_(ids)).values(origin_participant=None))
+    conn.execute(update(t).where(_containing(t.c.origin_participant, ids)).values(origin_participant=None))
     _out_of_rotations(conn, set(ids))
-    conn.execute(update(task_assignments).where(task_assignments.c.assigned_by.in_(ids)).values(assigned_by=None))
-    conn.execute(update(allowed_groups).where(allowed_groups.c.updated_by.in_(ids)).values(updated_by=None))
+    by = task_assignments.c.assigned_by
+    conn.execute(update(task_assignments).where(_containing(by, ids)).values(assigned_by=None))
+    conn.execute(update(allowed_groups).where(_containing(allowed_groups.c.updated_by, ids)).values(updated_by=None))
     for table in _OWN:
         conn.execute(delete(table).where(table.c.user_id == user_id))
     conn.execute(delete(identity_aliases).where(or_(identity_aliases.c.user_id == user_id,
