@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
+
+from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.people import note_bot_ids
 from tests.builders import BOT_PHONE, GROUP, NOW, make_group, wa_text
@@ -67,3 +70,17 @@ def test_a_lid_only_person_s_private_link_is_in_the_group_s_language(db: Databas
     run(db, lid_only("/t web"))
     (link,) = [job for job in queued(db) if job.label == "login"]
     assert link.text.startswith("Your link")
+
+
+def addressing_of(db: Database, group_id: str) -> str | None:
+    with db.read() as conn:
+        return conn.execute(select(schema.groups.c.addressing).where(schema.groups.c.id == group_id)).scalar()
+
+
+def test_a_group_s_messages_tell_the_form_it_addresses_people_in(db: Database) -> None:
+    run(db, lid_only("hola"))
+    assert addressing_of(db, GROUP) == "lid"
+    run(db, wa_text("hola"))  # the builder's messages say "pn"
+    assert addressing_of(db, GROUP) == "pn"
+    run(db, wa_text("hola otra vez"))
+    assert addressing_of(db, GROUP) == "pn"

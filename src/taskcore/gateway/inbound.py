@@ -66,6 +66,7 @@ class InboundMessage:
     sent_at: datetime | None
     bot_id: str | None
     quoted_id: str | None = None
+    addressing: str | None = None  # a group's addressingMode ("lid" or "pn"), as the key says (SPEC section 31)
 
     @property
     def mentioned_digits(self) -> tuple[str, ...]:
@@ -194,6 +195,7 @@ def _parse_message(envelope: WireEnvelope) -> InboundEvent:
         return _reaction(reaction, common)
     return InboundMessage(
         **common, text=text or "", quoted_id=data.quoted_id(),
+        addressing=key.addressing_mode if group_id and key.addressing_mode in ("lid", "pn") else None,
         mentioned=tuple(dict.fromkeys(strip_device(j) for j in data.mentioned_jids() if digits_of(j))),
     )
 

@@ -90,6 +90,7 @@ class WireKey(Loose):
     participant_lid: Text = Field(None, alias="participantLid")
     sender_pn: Text = Field(None, alias="senderPn")
     sender_lid: Text = Field(None, alias="senderLid")
+    addressing_mode: Text = Field(None, alias="addressingMode")
 
 
 class WireContext(Loose):

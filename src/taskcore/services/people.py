@@ -43,6 +43,23 @@ def set_addressing(db: Database, *, group_id: str, addressing: str) -> None:
     """Record how the group addresses its members ("lid" or "pn")."""
     with db.write() as conn:
         q.save_addressing(conn, group_id, addressing)
+    _ADDRESSING[(str(db.engine.url), group_id)] = addressing
+
+
+# What this process last recorded, per database and group, so that a group's messages write it once.
+_ADDRESSING: dict[tuple[str, str], str] = {}
+
+
+def seen_addressing(db: Database, *, group_id: str, addressing: str | None) -> None:
+    """A group message's addressing form, recorded when this process has not recorded that form for the group yet
+    (a message costs no write otherwise)."""
+    if addressing is not None and _ADDRESSING.get((str(db.engine.url), group_id)) != addressing:
+        if len(_ADDRESSING) >= MAX_REMEMBERED:
+            _ADDRESSING.clear()
+        set_addressing(db, group_id=group_id, addressing=addressing)
+
+
+MAX_REMEMBERED = 100_000
 
 
 def group_mentions(conn: Connection, group_id: str, user_ids: Collection[str]) -> dict[str, tuple[str, str]]:

@@ -27,6 +27,7 @@ from taskcore.identity import user_jid
 from taskcore.services.conversation.acting import act
 from taskcore.services.conversation.admission import Admitted, admit
 from taskcore.services.conversation.turn import Turn
+from taskcore.services.people import seen_addressing
 from taskcore.storage.unit import Unit
 
 
@@ -38,6 +39,8 @@ def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: 
     admitted = admit(unit, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
         return admitted
+    if msg.group_id is not None:
+        seen_addressing(unit, group_id=msg.group_id, addressing=msg.addressing)
     with speaking(admitted.language):
         decision = decide(msg.text, head, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
                           mentioned=msg.mentioned_digits, token=admitted.token, in_group=msg.group_id is not None)
