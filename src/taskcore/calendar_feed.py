@@ -20,6 +20,7 @@ from urllib.parse import quote, urlsplit
 
 from taskcore.i18n import N_, _, current_language, speaking
 from taskcore.model import Task
+from taskcore.shown import shown_name
 
 if TYPE_CHECKING:
     from icalendar import Event
@@ -54,7 +55,7 @@ def _details(task: Task) -> str:
     """Where the task lives and who has it; a shared task (each mode) ticks the parts done, as ``/t ver`` does."""
     where = _("Grupo: {group}", group=task.group_name or task.group_id) if task.group_id else _(PERSONAL)
     tick = " ✓" if task.each else ""
-    people = ", ".join(f"{person.name or person.id}{tick if person.done else ''}" for person in task.assignees)
+    people = ", ".join(f"{shown_name(person.name)}{tick if person.done else ''}" for person in task.assignees)
     if not people:
         return f"{where}\n{_(NOBODY)}"
     done, parts = task.progress
@@ -116,7 +117,7 @@ def _calendar(tasks: Iterable[Task], *, domain: str, base_url: str | None) -> by
     return body
 
 
-FEED_FORMAT = "2"
+FEED_FORMAT = "3"
 """Changes whenever this module writes a feed differently, so that ETags made before no longer match."""
 
 

@@ -123,6 +123,7 @@ class Settings(BaseSettings):
     gateway_max_sends_per_hour: int = Field(default=200, ge=1)
     gateway_max_sends_per_day: int = Field(default=1500, ge=1)
     gateway_warmup_days: int = Field(default=0, ge=0)
+    sends_per_person_per_min: int = Field(default=6, ge=1)  # SPEC section 32
     proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
     webhook_store_timeout_ms: int = Field(default=3_000, ge=1)
     webhook_check_interval_ms: int = Field(default=600_000, ge=1)

@@ -218,6 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         if name == "backup":
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
+        if name == "forget":
+            command.add_argument("number", help="the person's phone number or LID, e.g. +34 600 11 22 33")
     for name in HIDDEN:  # no help: argparse leaves them out of the list
         sub.add_parser(name)
     sub.choices["failed"].add_argument("--limit", type=int, default=50, help="show at most this many (default 50)")
@@ -230,15 +232,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+FORGET_HELP = "erase a person (phone number or LID): identity, preferences, sessions, tokens, assignments"
 BACKUP_HELP = "copy the live SQLite database to a file (online backup, checked for integrity)"
 MAINTENANCE_HELPS = {
     "backup": BACKUP_HELP,
     "failed": "list the webhook events and outbound sends that failed for good: when, what, the error",
     "retry": "queue failed webhook events and sends again: tasksvc retry <id>... | --all",
+    "forget": FORGET_HELP,
 }
 # In the order an operator meets them: start, check, maintain, one process at a time, references.
-ORDER = ("run", "dev", "doctor", "migrate", "backup", "failed", "retry", "bot", "web", "proxy", "config-reference",
-         "commands-sheet")
+ORDER = ("run", "dev", "doctor", "migrate", "backup", "failed", "retry", "forget", "bot", "web", "proxy",
+         "config-reference", "commands-sheet")
 
 
 def _supervise(command: str) -> int:
@@ -265,9 +269,13 @@ def _supervise(command: str) -> int:
 
 
 def _maintain(args: argparse.Namespace, settings: Settings) -> int:
-    """`backup`, `failed` and `retry`: one-off commands on the database of the configuration."""
+    """`backup`, `failed`, `retry` and `forget`: one-off commands on the database of the configuration."""
     if args.command == "backup":
         return cmd_backup(settings, args.destination)
+    if args.command == "forget":
+        from tasksvc_run.forget import run_forget
+
+        return run_forget(settings, args.number)
     from tasksvc_run.failures_cli import cmd_failed, cmd_retry
 
     if args.command == "failed":

@@ -74,6 +74,8 @@ MEANINGS: dict[str, str] = {
     "gateway_max_sends_per_day": "Most messages the bot starts itself in any 24 hours (as the hourly cap).",
     "gateway_warmup_days": "A new number warms up: for this many days from the first send, the daily cap starts at "
                            "20 and doubles each day (0: off).",
+    "sends_per_person_per_min": "Most replies a minute to one person's commands; beyond it their commands are still "
+                                "done, with one short notice, so no member can use up the number's send pace.",
     "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
     "webhook_check_interval_ms": "How often the bot reads the gateway's webhook configuration and sets it again "
                                  "when it differs (only with WEBHOOK_URL).",

@@ -9,6 +9,7 @@ from aiohttp import web
 
 from taskcore.ratelimit import RateLimiter
 from taskcore.services import Database
+from taskcore.services.people import PublicIds
 from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from tasksvc_run.clock import Clock
@@ -40,6 +41,8 @@ VIA_TOKEN = web.RequestKey("via_api_token", bool)
 # The request's language (SPEC section 24) and each user's, remembered for a few seconds.
 LANG = web.RequestKey("lang", str)
 LANGUAGE_CACHE: web.AppKey[LanguageCache] = web.AppKey("language_cache")
+# People named by public id (SPEC section 32), under the key kept in the database.
+PUBLIC_IDS = web.AppKey("public_ids", PublicIds)
 
 
 # Bot background work: schedulers and the outbound queue worker (issue 6).

@@ -83,6 +83,7 @@ class Metrics:
     cleanup_deleted: Labelled
     cleanup_runs: Labelled
     webhook_requests: Labelled
+    webhook_events_ignored: Labelled
     webhook_seconds: Observing
     backup_last_success: Setting
     webhook_repairs: Counting

@@ -157,6 +157,9 @@ def register(metrics: Metrics, db: Database | None, clock: Clock | None = None, 
     metrics.cleanup_deleted = Counter("cleanup_deleted", "Rows deleted by maintenance.", ["what"], registry=reg)
     metrics.cleanup_runs = Counter("cleanup_runs", "Maintenance runs.", registry=reg)
     metrics.webhook_requests = Counter("webhook_requests", "Webhook requests, by event.", ["event"], registry=reg)
+    metrics.webhook_events_ignored = Counter(
+        "webhook_events_ignored", "Webhook events ignored before the inbox, by reason (instance: another gateway "
+        "instance's event).", ["reason"], registry=reg)
     metrics.webhook_seconds = Histogram(
         "webhook_processing_seconds", "Time to process one webhook event.", registry=reg,
         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
@@ -187,6 +190,7 @@ def _expose_zeros(metrics: Metrics) -> None:
         metrics.webhook_requests.labels(event=canonical_event(event) or event.lower())
     for how in Settled:
         metrics.outbound_in_doubt.labels(how=how.value)
+    metrics.webhook_events_ignored.labels(reason="instance")
 
 
 def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry) -> None:

@@ -11,6 +11,8 @@ from playwright.sync_api import expect, sync_playwright
 from sqlalchemy import update
 
 from taskcore.access import GatingMode
+from taskcore.public_ids import public_id
+from taskcore.services.people import public_key
 from taskcore.services.tasks import complete_task, get_task
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator, schema
@@ -49,6 +51,8 @@ def test_the_group_page_ticks_each_part_and_the_button_finishes_only_mine(tmp_pa
     task = make_task(db, creator=OTHER, group_id=GROUP, description="Enviar la hoja de gastos del mes",
                      assignees=(ME, OTHER, THIRD), each=True, due="2026-11-30")
     complete_task(db, GatingMode.ENFORCE, user_id=OTHER, task_id=task.id, now=NOW)
+    key = public_key(db, now=NOW)
+    me, other = public_id(ME, key), public_id(OTHER, key)  # the page names people by public id (SPEC section 32)
     with threaded_app(web_settings(), db, FrozenClock(current=NOW)) as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = browser.new_context(viewport={"width": 390, "height": 760}, locale="es-ES").new_page()
@@ -59,14 +63,14 @@ def test_the_group_page_ticks_each_part_and_the_button_finishes_only_mine(tmp_pa
         page.goto(f"{server.url}/grupos/{GROUP}")
         item = page.locator("li.task", has_text="Enviar la hoja")
         expect(item.locator('[data-field="progress"]')).to_have_text("1/3 partes")
-        expect(item.locator(f'[data-person="{OTHER}"]')).to_have_class("person part-done")
-        expect(item.locator(f'[data-person="{OTHER}"]')).to_contain_text("✓ Bea (parte hecha)")
-        expect(item.locator(f'[data-person="{ME}"]')).to_contain_text("○ Ana (parte pendiente)")
+        expect(item.locator(f'[data-person="{other}"]')).to_have_class("person part-done")
+        expect(item.locator(f'[data-person="{other}"]')).to_contain_text("✓ Bea (parte hecha)")
+        expect(item.locator(f'[data-person="{me}"]')).to_contain_text("○ Ana (parte pendiente)")
 
         item.get_by_role("button", name="Terminar mi parte").click()
         expect(page.get_by_role("status")).to_have_text("Tu parte queda hecha.")
         expect(item.locator('[data-field="progress"]')).to_have_text("2/3 partes")
-        expect(item.locator(f'[data-person="{ME}"]')).to_contain_text("✓ Ana (parte hecha)")
+        expect(item.locator(f'[data-person="{me}"]')).to_contain_text("✓ Ana (parte hecha)")
         expect(item.get_by_role("button", name="Terminar mi parte")).to_be_hidden()
         expect(item.get_by_text("Completada")).to_be_hidden()
         expect(item.get_by_role("button", name="Soltar")).to_be_visible()

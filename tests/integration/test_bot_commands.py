@@ -38,7 +38,8 @@ def seeded(sqlite_db: Database) -> Database:
     return sqlite_db
 
 
-@pytest.mark.parametrize(("command", "reply", "_private"), COMMANDS)
+# With reactions on, /t web in a group is acknowledged by the 🤖 mark alone (SPEC section 32): below.
+@pytest.mark.parametrize(("command", "reply", "_private"), [c for c in COMMANDS if c[0] != "/t web"])
 async def test_each_command_in_a_group_replies_quoting_and_mentioning_the_sender(
     seeded: Database, command: str, reply: str, _private: str
 ) -> None:
@@ -99,10 +100,10 @@ async def test_a_rejected_command_gets_the_warn_reaction(seeded: Database) -> No
 async def test_the_web_link_goes_to_the_senders_private_chat_only(seeded: Database) -> None:
     async with running_bot(seeded, ENV) as bot:
         jobs = await bot.send(wa_text("/t web"))
-    link = jobs[1]
+    link, mark = jobs
     assert (link.chat_id, link.label) == (f"{ANA}@s.whatsapp.net", "login")
     assert "https://tareas.example/login?token=" in link.text
-    assert all("token" not in j.text for j in jobs if j.kind == "text" and j.chat_id == GROUP)
+    assert (mark.chat_id, mark.kind) == (GROUP, "reaction")  # the group hears no text: the 🤖 says it
 
 
 @pytest.mark.parametrize(("command", "reply", "status"), [

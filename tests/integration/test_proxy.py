@@ -221,3 +221,10 @@ async def test_the_proxy_survives_a_client_that_goes_away(stack: tuple) -> None:
     with pytest.raises(TimeoutError):
         await client.get("/slow", timeout=aiohttp.ClientTimeout(total=0.05))
     assert (await client.get("/health")).status == 200
+
+
+async def test_no_answer_names_the_server_software(stack: tuple) -> None:  # type: ignore[type-arg]
+    client, _, _, _ = stack  # the stand-in upstreams are plain aiohttp apps: they send "Server: Python/… aiohttp/…"
+    for path in ("/x", "/health", "/webhook"):
+        response = await client.get(path)
+        assert "Server" not in response.headers, path

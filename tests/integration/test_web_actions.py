@@ -38,14 +38,15 @@ class TestClaimAndUnassign:
         first = await web.call("POST", f"/api/tasks/{task.id}/claim")
         second = await web.call("POST", f"/api/tasks/{task.id}/claim")
         assert first[0] == second[0] == 200
-        assert sorted(assignee_ids(first[1])) == sorted(assignee_ids(second[1])) == sorted([OTHER, ME])
+        both = sorted([web.pid(OTHER), web.pid(ME)])
+        assert sorted(assignee_ids(first[1])) == sorted(assignee_ids(second[1])) == both
 
     async def test_unassign_removes_me_and_repeating_it_is_harmless(self, web: WebEnv) -> None:
         task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME, OTHER))
         first = await web.call("POST", f"/api/tasks/{task.id}/unassign")
         second = await web.call("POST", f"/api/tasks/{task.id}/unassign")
         assert first[0] == second[0] == 200
-        assert assignee_ids(first[1]) == assignee_ids(second[1]) == [OTHER]
+        assert assignee_ids(first[1]) == assignee_ids(second[1]) == [web.pid(OTHER)]
 
 
 class TestComplete:
@@ -54,7 +55,7 @@ class TestComplete:
         status, body = await web.call("POST", f"/api/tasks/{task.id}/complete")
         assert status == 200
         assert (body["completed"], body["completed_at"], body["completed_by"]) == (
-            True, "2026-11-22T10:00:00Z", ME)
+            True, "2026-11-22T10:00:00Z", web.pid(ME))
 
     async def test_completing_twice_is_idempotent(self, web: WebEnv) -> None:
         task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME,))
@@ -66,12 +67,12 @@ class TestComplete:
     async def test_completing_an_unassigned_group_task_assigns_me_first(self, web: WebEnv) -> None:
         task = make_task(web.db, creator=OTHER, group_id=GROUP)
         _, body = await web.call("POST", f"/api/tasks/{task.id}/complete")
-        assert assignee_ids(body) == [ME]
+        assert assignee_ids(body) == [web.pid(ME)]
 
     async def test_any_active_member_may_complete_a_task_assigned_to_someone_else(self, web: WebEnv) -> None:
         task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(OTHER,))
         status, body = await web.call("POST", f"/api/tasks/{task.id}/complete")
-        assert (status, assignee_ids(body), body["completed_by"]) == (200, [OTHER], ME)
+        assert (status, assignee_ids(body), body["completed_by"]) == (200, [web.pid(OTHER)], web.pid(ME))
 
     async def test_completing_a_personal_task_i_am_not_assigned_to_is_forbidden(self, web: WebEnv) -> None:
         task = make_task(web.db, creator=ME, group_id=None)

@@ -38,7 +38,8 @@ class TestMyTasks:
         assert body == {"items": [{
             "id": task.id, "description": "Comprar pan", "due_date": "2026-11-30", "group_id": GROUP,
             "group_name": "Familia", "completion": "any",
-            "assignees": [{"id": ME, "name": None, "done": False, "done_at": None}], "created_by": OTHER,
+            "assignees": [{"id": web.pid(ME), "name": None, "done": False, "done_at": None}],
+            "created_by": web.pid(OTHER),
             "created_at": "2026-11-22T10:00:00Z", "completed": False, "completed_at": None, "completed_by": None,
             "recurrence": None, "points": 1, "nag": None,
         }], "page": 1, "limit": 20, "total": 1, "hasMore": False}

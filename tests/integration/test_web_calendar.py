@@ -128,7 +128,8 @@ async def test_a_shared_task_leaves_my_feed_with_my_part_and_changes_the_others_
     status, headers, body = await fetch(web, theirs, **{"If-None-Match": their_headers["ETag"]})
     assert (status, headers["ETag"] != their_headers["ETag"]) == (200, True)
     (event,) = Calendar.from_ical(body).walk("VEVENT")
-    assert str(event["description"]) == f"Grupo: Familia\nResponsables: {ME} ✓, {OTHER} (1/2 partes)"
+    unnamed = "Miembro sin nombre"  # never their digits (SPEC section 32)
+    assert str(event["description"]) == f"Grupo: Familia\nResponsables: {unnamed} ✓, {unnamed} (1/2 partes)"
 
 
 async def test_a_revoked_feed_and_an_unknown_one_answer_the_same_404(web: WebEnv) -> None:

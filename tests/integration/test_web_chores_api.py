@@ -14,7 +14,12 @@ from tests.builders import NOW, make_group, make_task
 from tests.integration.test_web_create import task_count
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
 
-DATED = {"description": "Fregar", "group_id": GROUP, "due_date": "2026-11-30", "assignees": [ME]}
+DATED = {"description": "Fregar", "group_id": GROUP, "due_date": "2026-11-30"}  # for ME: dated(web)
+
+
+def dated(web: WebEnv) -> dict[str, Any]:
+    """DATED for ME, named by public id."""
+    return DATED | {"assignees": [web.pid(ME)]}
 
 
 @pytest.fixture
@@ -31,7 +36,7 @@ async def fields_of(web: WebEnv, method: str, path: str, body: dict[str, Any]) -
 
 class TestCreate:
     async def test_points_and_nag_are_saved_and_answered(self, web: WebEnv) -> None:
-        status, body = await web.call("POST", "/api/tasks", json=DATED | {"points": 3, "nag": {"every_hours": 12}})
+        status, body = await web.call("POST", "/api/tasks", json=dated(web) | {"points": 3, "nag": {"every_hours": 12}})
         assert (status, body["points"], body["nag"]) == (201, 3, {"every_hours": 12})
         _, document = await web.call("GET", "/api/openapi.json")
         check_documented(document, "/api/tasks", "post", 201, body)
@@ -39,7 +44,8 @@ class TestCreate:
         assert [(item["points"], item["nag"]) for item in mine["items"]] == [(3, {"every_hours": 12})]
 
     async def test_a_whole_number_written_with_a_point_is_a_whole_number(self, web: WebEnv) -> None:
-        status, body = await web.call("POST", "/api/tasks", json=DATED | {"points": 4.0, "nag": {"every_hours": 8.0}})
+        status, body = await web.call("POST", "/api/tasks",
+                                      json=dated(web) | {"points": 4.0, "nag": {"every_hours": 8.0}})
         assert (status, body["points"], body["nag"]) == (201, 4, {"every_hours": 8})
 
     @pytest.mark.parametrize("extra", [{}, {"nag": None}])
@@ -67,7 +73,7 @@ class TestCreate:
     ])
     async def test_values_out_of_range_are_a_422_naming_the_field(self, web: WebEnv, extra: dict[str, Any],
                                                                   field: str) -> None:
-        assert await fields_of(web, "POST", "/api/tasks", DATED | extra) == (422, [field])
+        assert await fields_of(web, "POST", "/api/tasks", dated(web) | extra) == (422, [field])
         assert task_count(web.db) == 0
 
 

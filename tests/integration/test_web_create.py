@@ -57,7 +57,8 @@ class TestPersonalTask:
         assert body == {
             "id": body["id"], "description": "Llamar al médico", "due_date": "2026-11-30", "group_id": None,
             "group_name": None, "completion": "any",
-            "assignees": [{"id": ME, "name": "Ana", "done": False, "done_at": None}], "created_by": ME,
+            "assignees": [{"id": web.pid(ME), "name": "Ana", "done": False, "done_at": None}],
+            "created_by": web.pid(ME),
             "created_at": "2026-11-22T10:00:00Z", "completed": False, "completed_at": None, "completed_by": None,
             "recurrence": None, "points": 1, "nag": None}
         assert queued(web.db) == []
@@ -75,7 +76,7 @@ class TestPersonalTask:
         assert (status, body["description"]) == (201, "Pan y leche")
 
     async def test_assignees_on_a_personal_task_are_a_422_naming_them(self, web: WebEnv) -> None:
-        status, body = await web.call("POST", "/api/tasks", json={"description": "Pan", "assignees": [OTHER]})
+        status, body = await web.call("POST", "/api/tasks", json={"description": "Pan", "assignees": [web.pid(OTHER)]})
         assert status == 422
         assert [error["field"] for error in body["errors"]] == ["assignees"]
         assert task_count(web.db) == 0
@@ -84,10 +85,11 @@ class TestPersonalTask:
 class TestGroupTask:
     async def test_is_made_for_the_chosen_members_and_announced_in_the_group(self, web: WebEnv) -> None:
         status, body = await web.call("POST", "/api/tasks", json={
-            "description": "Sacar la basura", "due_date": "2026-11-25", "group_id": GROUP, "assignees": [OTHER]})
+            "description": "Sacar la basura", "due_date": "2026-11-25", "group_id": GROUP,
+            "assignees": [web.pid(OTHER)]})
         assert status == 201
-        assert (body["group_id"], body["group_name"], body["created_by"]) == (GROUP, "Familia", ME)
-        assert [person["id"] for person in body["assignees"]] == [OTHER]
+        assert (body["group_id"], body["group_name"], body["created_by"]) == (GROUP, "Familia", web.pid(ME))
+        assert [person["id"] for person in body["assignees"]] == [web.pid(OTHER)]
         (job,) = queued(web.db)
         assert (job["chat_id"], job["label"], job["task_id"]) == (GROUP, "notice", body["id"])
         assert job["payload"]["text"] == (f"Ana ha creado la tarea #{body['id']} desde la web: Sacar la basura\n"
@@ -113,7 +115,7 @@ class TestGroupTask:
     @pytest.mark.parametrize("who", [THIRD, "34699999999"])
     async def test_an_assignee_who_is_not_an_active_member_is_a_422(self, web: WebEnv, who: str) -> None:
         status, body = await web.call("POST", "/api/tasks", json={
-            "description": "Pan", "group_id": GROUP, "assignees": [OTHER, who]})
+            "description": "Pan", "group_id": GROUP, "assignees": [web.pid(OTHER), web.pid(who)]})
         assert status == 422
         assert [error["field"] for error in body["errors"]] == ["assignees"]
         assert (task_count(web.db), queued(web.db)) == (0, [])
@@ -123,7 +125,7 @@ class TestGroupTask:
         make_group(web.db, THEIR_GROUP, members=(OTHER,), inactive=(ME,))
         for group in (PENDING_GROUP, THEIR_GROUP, "120363000000000009@g.us"):
             status, body = await web.call("POST", "/api/tasks", json={"description": "Pan", "group_id": group,
-                                                                      "assignees": [OTHER]})
+                                                                      "assignees": [web.pid(OTHER)]})
             assert (status, body["type"]) == (403, "about:blank#forbidden")
         assert task_count(web.db) == 0
 
@@ -138,6 +140,7 @@ class TestRefused:
         ({}, "description"),
         ({"description": "Pan", "group_id": "familia"}, "group_id"),
         ({"description": "Pan", "group_id": GROUP, "assignees": ["+34 600 00 00 02"]}, "assignees.0"),
+        ({"description": "Pan", "group_id": GROUP, "assignees": [OTHER]}, "assignees.0"),  # digits: not an id
         ({"description": "Pan", "colour": "red"}, "colour"),
     ])
     async def test_an_invalid_field_is_a_422_naming_it(self, web: WebEnv, body: dict[str, Any], field: str) -> None:
@@ -167,8 +170,8 @@ class TestMembers:
         make_group(web.db, GROUP, members=("34600000004",))  # nameless: after the named ones
         status, body = await web.call("GET", f"/api/groups/{GROUP}/members")
         assert status == 200
-        assert body == {"items": [{"id": ME, "name": "Ana"}, {"id": OTHER, "name": "Bruno"},
-                                  {"id": "34600000004", "name": None}]}
+        assert body == {"items": [{"id": web.pid(ME), "name": "Ana"}, {"id": web.pid(OTHER), "name": "Bruno"},
+                                  {"id": web.pid("34600000004"), "name": None}]}
 
     async def test_are_gated_like_the_group_s_tasks(self, web: WebEnv) -> None:
         make_group(web.db, PENDING_GROUP, status="pending", members=(ME,))

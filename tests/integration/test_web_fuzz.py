@@ -76,7 +76,9 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "name": st.text(max_size=70) | st.sampled_from(["Home Assistant", "", "x" * 61, "<b>x</b>"]) | json_values,
     "lang": st.sampled_from(["es", "pt", "en", "fr", "PT", "", None]) | json_values,
     "group_id": st.sampled_from([*SEEDED_GROUPS, "1@g.us", " 1@g.us", None]) | json_values,
-    "assignees": st.lists(st.sampled_from([ME, "34600000002", "x", ""]) | texts, max_size=3) | json_values,
+    "assignees": st.lists(st.sampled_from([ME, "34600000002", "p_" + "a" * 24, "x", ""]) | texts, max_size=3)
+    | json_values,
+    "confirm": st.sampled_from([True, False, None, "yes"]) | json_values,
     "quiet": st.sampled_from([{"from": "22:00", "to": "07:00"}, {"from": "8:00", "to": "8:00"}, None]) | json_values,
     "away_until": st.sampled_from(["2026-12-01", "2020-01-01", "2026-02-30", None]) | json_values,
     "points": st.sampled_from([1, 5, 10, 0, 11, 3.0, 2.5, "3", True, None]) | json_values,

@@ -44,7 +44,7 @@ async def test_a_recurring_task_item_carries_its_rule_text_and_turns(web: WebEnv
     _, body = await call(web, "GET", "/api/me/tasks", "/api/me/tasks")
     (item,) = body["items"]
     assert item["recurrence"] == {"rule": "FREQ=WEEKLY;BYDAY=MO,TH", "text": "cada lunes y jueves",
-                                  "rotation": [ME, OTHER]}
+                                  "rotation": [web.pid(ME), web.pid(OTHER)]}
     _, listed = await call(web, "GET", f"/api/groups/{GROUP}/tasks", "/api/groups/{id}/tasks")
     assert listed["items"][0]["recurrence"] == item["recurrence"]
 
@@ -55,7 +55,7 @@ async def test_completing_on_the_web_creates_the_next_occurrence_and_returns_it(
     assert status == 200
     assert body["completed"] is True
     following = body["next"]
-    assert (following["due_date"], [p["id"] for p in following["assignees"]]) == ("2026-11-26", [OTHER])
+    assert (following["due_date"], [p["id"] for p in following["assignees"]]) == ("2026-11-26", [web.pid(OTHER)])
     assert following["recurrence"]["text"] == "cada lunes y jueves"
     again = await call(web, "POST", f"/api/tasks/{task_id}/complete", "/api/tasks/{id}/complete")
     assert again[1]["next"] is None

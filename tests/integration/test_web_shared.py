@@ -36,18 +36,18 @@ async def test_a_shared_task_item_has_its_mode_and_each_assignees_part(web: WebE
     (item,) = body["items"]
     assert item["id"] == task.id
     assert item["completion"] == "each"
-    assert item["assignees"] == [{"id": ME, "name": None, "done": False, "done_at": None},
-                                 {"id": OTHER, "name": None, "done": False, "done_at": None}]
+    assert item["assignees"] == [{"id": web.pid(ME), "name": None, "done": False, "done_at": None},
+                                 {"id": web.pid(OTHER), "name": None, "done": False, "done_at": None}]
 
 
 async def test_complete_marks_my_part_and_answers_the_still_open_task(web: WebEnv) -> None:
     task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME, OTHER), each=True)
     status, body = await web.call("POST", f"/api/tasks/{task.id}/complete")
     assert (status, body["completed"], body["completed_at"]) == (200, False, None)
-    assert parts(body) == {ME: True, OTHER: False}
+    assert parts(body) == {web.pid(ME): True, web.pid(OTHER): False}
     assert body["assignees"][0]["done_at"] == "2026-11-22T10:00:00Z"
     status, body = await web.call("POST", f"/api/tasks/{task.id}/complete", user=OTHER)
-    assert (status, body["completed"], body["completed_by"]) == (200, True, OTHER)
+    assert (status, body["completed"], body["completed_by"]) == (200, True, web.pid(OTHER))
 
 
 async def test_a_member_who_is_not_an_assignee_gets_403(web: WebEnv) -> None:
@@ -63,7 +63,7 @@ async def test_unassigning_the_last_undone_part_completes_the_task_and_checks_it
                            completion=CompletionMode.EACH)
     await web.call("POST", f"/api/tasks/{task.id}/complete", user=OTHER)
     status, body = await web.call("POST", f"/api/tasks/{task.id}/unassign")
-    assert (status, body["completed"], body["completed_by"]) == (200, True, OTHER)
+    assert (status, body["completed"], body["completed_by"]) == (200, True, web.pid(OTHER))
     assert reactions(web.db) == ["✅"]
 
 

@@ -145,7 +145,8 @@ class TestMisTareas:
 class TestGroupPage:
     async def test_a_task_for_the_members_ticked_goes_back_to_the_group(self, web: WebEnv) -> None:
         me = browser(web)
-        status, _, location = await me.submit(f"/grupos/{GROUP}", description="Regar", assignee=[OTHER, ME])
+        status, _, location = await me.submit(f"/grupos/{GROUP}", description="Regar",
+                                            assignee=[web.pid(OTHER), web.pid(ME)])
         assert (status, location) == (303, f"/grupos/{GROUP}")
         assert tasks(web.db) == [{"description": "Regar", "group_id": GROUP, "due": None,
                                   "assignees": sorted([ME, OTHER])}]
@@ -159,8 +160,8 @@ class TestGroupPage:
 
     async def test_the_members_are_offered_by_name(self, web: WebEnv) -> None:
         html = (await browser(web).get(f"/grupos/{GROUP}"))[1]
-        assert f'name="assignee" value="{OTHER}"> Bruno</label>' in html
-        assert f'name="assignee" value="{ME}"> Ana</label>' in html
+        assert f'name="assignee" value="{web.pid(OTHER)}"> Bruno</label>' in html
+        assert f'name="assignee" value="{web.pid(ME)}"> Ana</label>' in html
 
     async def test_someone_outside_the_group_is_refused_on_the_page(self, web: WebEnv) -> None:
         status, html, _ = await browser(web).submit(f"/grupos/{GROUP}", description="Regar",

@@ -120,8 +120,11 @@ SAMPLES: dict[str, tuple[str, str, Any]] = {
     "createToken": ("POST", "/api/me/tokens", {"name": "otro"}),
     "listTokens": ("GET", "/api/me/tokens", None),
     "deleteToken": ("DELETE", "/api/me/tokens/{token}", None),
-    "createTask": ("POST", "/api/tasks", {"description": "Pan", "group_id": GROUP, "assignees": [OTHER]}),
+    "createTask": ("POST", "/api/tasks", {"description": "Pan", "group_id": GROUP, "assignees": ["{other}"]}),
     "listGroupMembers": ("GET", f"/api/groups/{GROUP}/members", None),
+    "getMe": ("GET", "/api/me", None),
+    "exportMe": ("GET", "/api/me/export", None),
+    "forgetMe": ("DELETE", "/api/me", {"confirm": True}),
 }
 
 
@@ -136,6 +139,8 @@ async def test_a_token_authenticates_each_endpoint_as_its_user(web: WebEnv, rout
     task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME,), due="2026-11-30")
     method, path, body = SAMPLES[route.operation_id]
     url = path.replace("{task}", str(task.id)).replace("{token}", str(spare["id"]))
+    if body and body.get("assignees"):
+        body = body | {"assignees": [web.pid(OTHER)]}  # people by public id (SPEC section 32)
     status, answer, _ = await bearer(web, method, url, made["token"], json=body)
     assert status == route.status, answer
     if route.response is not None:
@@ -146,7 +151,7 @@ async def test_a_token_acts_as_its_user_in_writes(web: WebEnv) -> None:
     made = await new_token(web)
     task = make_task(web.db, creator=OTHER, group_id=GROUP, due="2026-11-30")
     status, item, _ = await bearer(web, "POST", f"/api/tasks/{task.id}/complete", made["token"])
-    assert (status, item["completed_by"], [p["id"] for p in item["assignees"]]) == (200, ME, [ME])
+    assert (status, item["completed_by"], [p["id"] for p in item["assignees"]]) == (200, web.pid(ME), [web.pid(ME)])
 
 
 async def test_a_token_switches_a_task_to_parts_and_completes_only_its_users_part(web: WebEnv) -> None:
@@ -156,7 +161,7 @@ async def test_a_token_switches_a_task_to_parts_and_completes_only_its_users_par
     assert (status, item["completion"]) == (200, "each")
     status, item, _ = await bearer(web, "POST", f"/api/tasks/{task.id}/complete", made["token"])
     parts = {p["id"]: p["done"] for p in item["assignees"]}
-    assert (status, item["completed"], parts) == (200, False, {ME: True, OTHER: False})
+    assert (status, item["completed"], parts) == (200, False, {web.pid(ME): True, web.pid(OTHER): False})
 
 
 class TestIsolation:

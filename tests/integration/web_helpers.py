@@ -14,6 +14,8 @@ import jsonschema
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from taskcore.public_ids import public_id
+from taskcore.services.people import public_key
 from taskcore.services.web_auth import issue_login_token, redeem_login_token
 from taskcore.settings import Settings, load_settings
 from taskcore.storage.db import Database
@@ -41,6 +43,10 @@ class WebEnv:
     db: Database
     clock: FrozenClock
     settings: Settings
+
+    def pid(self, user: str) -> str:
+        """``user``'s public id under this database's key (SPEC section 32): how the API names them."""
+        return public_id(user, public_key(self.db, now=self.clock.now()))
 
     def session_for(self, user: str = ME) -> dict[str, str]:
         """Headers carrying a fresh session of ``user``."""

@@ -189,4 +189,4 @@ def test_every_page_of_the_fast_path_is_the_reference_page(
         assert list(fast.items) == want
         # Byte for byte what the Task-based path renders (the pages, the chat and the calendar use it).
         slow = task_lists.list_my_tasks(db, mode, user_id=user, query=paged, today=TODAY, now=NOW)
-        assert orjson.dumps(render.item_page(fast)) == orjson.dumps(render.task_page(slow))
+        assert orjson.dumps(render.item_page(fast, str)) == orjson.dumps(render.task_page(slow, str))

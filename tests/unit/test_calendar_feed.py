@@ -131,7 +131,7 @@ def test_tasks_left_out_of_the_feed_do_not_change_its_etag() -> None:
 def test_a_shared_task_ticks_the_parts_done_and_shows_its_progress() -> None:
     people = (Person("34600000001", "Ana", NOW), Person("34600000002", "Bea"), Person("34600000003", None))
     (event,) = events(build_calendar([replace(task(), completion=CompletionMode.EACH, assignees=people)], domain="x"))
-    assert event["description"] == "Grupo: Casa\nResponsables: Ana ✓, Bea, 34600000003 (1/3 partes)"
+    assert event["description"] == "Grupo: Casa\nResponsables: Ana ✓, Bea, Miembro sin nombre (1/3 partes)"
 
 
 def test_an_event_needs_a_due_date() -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from taskcore.chat import MetricEvent
+from taskcore.gateway.wire import GatewayParticipant
+from taskcore.services.sync import apply_participants
 from taskcore.storage import schema
 from taskcore.storage.db import Database
-from tests.builders import GROUP, make_group, wa_envelope, wa_participants, wa_text
+from taskcore.storage.members import active_members
+from taskcore.storage.people import bot_user_ids
+from tests.builders import BOT_PHONE, GROUP, NOW, make_group, wa_envelope, wa_participants, wa_text
 from tests.chat_support import alias_of, group_status, member, policy, queued, run, task_rows
 
 ANA, LID_ANA = "34600111111", "900111"
@@ -124,3 +128,15 @@ def test_a_connection_update_changes_nothing(db: Database) -> None:
     result = run(db, wa_envelope("connection.update", {"state": "close", "statusReason": 401}))
     assert result.outcome == "connection close"
     assert queued(db) == []
+
+
+def test_the_bot_among_the_participants_is_recorded_as_itself_and_never_a_member(db: Database) -> None:
+    run(db, wa_participants("add", [{"id": "900999@lid", "phoneNumber": f"{BOT_PHONE}@s.whatsapp.net"},
+                                    {"id": "900333@lid", "phoneNumber": "34600333333@s.whatsapp.net"}]))
+    with db.read() as conn:
+        assert bot_user_ids(conn) == {BOT_PHONE, "900999"}
+    apply_participants(db, group_id=GROUP, participants=[
+        GatewayParticipant(phone=None, lid="900999", admin=False),
+        GatewayParticipant(phone="34600333333", lid="900333", admin=False)], now=NOW)
+    with db.read() as conn:
+        assert [person.id for person in active_members(conn, GROUP)] == ["34600333333"]

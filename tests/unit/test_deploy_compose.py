@@ -169,6 +169,8 @@ def test_caddy_serves_the_domain_and_starts_after_a_healthy_service() -> None:
     site = (DEPLOY / "Caddyfile").read_text(encoding="utf-8")
     assert re.search(r"^\{\$DOMAIN\} \{$", site, flags=re.MULTILINE)
     assert re.search(rf"^\treverse_proxy {SERVICE}:{environment(SERVICE)['PORT']}$", site, flags=re.MULTILINE)
+    assert re.search(r'^\t\tStrict-Transport-Security "max-age=31536000; includeSubDomains"$', site, flags=re.MULTILINE)
+    assert re.search(r"^\t\t-Server$", site, flags=re.MULTILINE)
 
 
 def test_caddy_itself_reads_the_caddyfile_as_a_tls_site_proxied_to_the_service() -> None:

@@ -81,7 +81,7 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
         first_sighting(conn, instance="taskbot", message_id="edge", now=NOW - timedelta(hours=48))
         first_sighting(conn, instance="taskbot", message_id="old", now=NOW - timedelta(hours=48) - TICK)
     web_auth.issue_login_token(db, user_id="u", now=NOW - timedelta(hours=1))
-    web_auth.issue_login_token(db, user_id="u", now=NOW)
+    web_auth.issue_login_token(db, user_id="v", now=NOW)  # another person: one live link each (SPEC 32)
     linked_task(db, "open", completed_at=None)
     linked_task(db, "done-edge", completed_at=NOW - timedelta(days=14))
     linked_task(db, "done-old", completed_at=NOW - timedelta(days=14) - TICK)

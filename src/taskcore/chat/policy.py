@@ -59,14 +59,16 @@ class Moment:
     process-local helpers.
 
     ``take_token(user_id)`` takes one token from the user's bucket (the bot's RateLimiter); ``request_sync`` starts
-    the group and member sync when the schedulers run, and is None when they do not.
+    the group and member sync when the schedulers run, and is None when they do not; ``take_send(user_id)`` takes one
+    of the replies a person's commands may get a minute (SENDS_PER_PERSON_PER_MIN, SPEC section 32).
     """
 
     now: datetime
     today: date
     take_token: Callable[[str], Decision] = _always_allowed
     request_sync: Callable[[], None] | None = None
+    take_send: Callable[[str], Decision] = _always_allowed
 
     def on_day(self, today: date) -> Moment:
         """This moment with another ``today`` (the sender's, in their zone); built directly: every command asks."""
-        return Moment(self.now, today, self.take_token, self.request_sync)
+        return Moment(self.now, today, self.take_token, self.request_sync, self.take_send)

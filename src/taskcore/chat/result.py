@@ -129,14 +129,15 @@ def rejected(text: str, task_id: int | None = None) -> Answer:
 
 def render(msg: InboundMessage, name: str, answer: Answer, *, quote: dict[str, Any] | None = None,
            marks: bool = True) -> ChatResult:
-    """The reply (quoting ``msg``, or ``quote``) and everything else the answer sends; ``marks``: the command gets
-    🤖 when it worked and ⚠️ when it did not (a reaction gets none of its own)."""
+    """The reply (quoting ``msg``, or ``quote``; none for an answer without text: its mark says it all) and
+    everything else the answer sends; ``marks``: the command gets 🤖 when it worked and ⚠️ when it did not (a
+    reaction gets none of its own)."""
     mark = ReactionRequest(msg.chat_id, msg.message_id, msg.participant, ROBOT if answer.ok else WARN,
                            dedupe_key=f"command:{msg.instance}:{msg.message_id}")
     reply = reply_to(msg, answer.text, answer.mentions, quote=quote, label=answer.label, task_id=answer.task_id)
     return ChatResult(
         f"{name} {'done' if answer.ok else 'rejected'}",
-        texts=(reply, *answer.extra),
+        texts=(reply, *answer.extra) if answer.text else answer.extra,
         reactions=(*answer.reactions, *((mark,) if marks else ())),
         metrics=answer.metrics,
     )

@@ -11,6 +11,7 @@ from taskcore.chores.summary import MemberSummary, Period, Span
 from taskcore.chores.weekly import WeeklyMoment
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _, ngettext, weekday_name
+from taskcore.shown import shown_name
 
 WEEKLY_ONLY_IN_GROUPS = N_("El resumen semanal se programa en un grupo.")
 WEEKLY_STOPPED = N_("Resumen semanal desactivado.")
@@ -43,7 +44,7 @@ def summary_text(period: Period | str, span: Span, lines: Sequence[MemberSummary
     """/t resumen and the weekly post: a heading and one line per member (``names``: id -> shown name)."""
     if not lines:
         return f"{_heading(period, span)}\n{_(NOTHING_TO_SUM)}"
-    body = "\n".join(member_line(names.get(line.user_id) or line.user_id, line) for line in lines)
+    body = "\n".join(member_line(shown_name(names.get(line.user_id)), line) for line in lines)
     return f"{_heading(period, span)}\n{body}"
 
 

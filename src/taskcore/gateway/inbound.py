@@ -67,6 +67,7 @@ class InboundMessage:
     sent_at: datetime | None
     bot_id: str | None
     quoted_id: str | None = None
+    addressing: str | None = None  # a group's addressingMode ("lid" or "pn"), as the key says (SPEC section 31)
 
     @property
     def mentioned_digits(self) -> tuple[str, ...]:
@@ -120,6 +121,7 @@ class GroupSeen:
     group_id: str
     name: str | None
     participants: tuple[tuple[Identity, bool], ...]
+    addressing: str | None = None  # its addressingMode: "lid" or "pn" (SPEC section 31)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +196,7 @@ def _parse_message(envelope: WireEnvelope) -> InboundEvent:
         return _reaction(reaction, common)
     return InboundMessage(
         **common, text=text or "", quoted_id=quoted_id,
+        addressing=key.addressing_mode if group_id and key.addressing_mode in ("lid", "pn") else None,
         mentioned=tuple(dict.fromkeys(strip_device(j) for j in mentioned_jids if digits_of(j))),
     )
 
@@ -240,7 +243,8 @@ def _parse_groups(envelope: WireEnvelope) -> InboundEvent:
         group = validated(WireGroup, item)
         if group.id and jid_domain(group.id) == GROUP_DOMAIN:
             people = tuple((who, p.is_admin) for p in group.members() if (who := participant_identity(p)).known)
-            groups.append(GroupSeen(normalize_group_id(strip_device(group.id)), group.subject, people))
+            mode = group.addressing_mode if group.addressing_mode in ("lid", "pn") else None
+            groups.append(GroupSeen(normalize_group_id(strip_device(group.id)), group.subject, people, mode))
     if not groups:
         return Ignored("no group in groups.upsert", GROUPS_UPSERT)
     return GroupsUpserted(instance=envelope.instance or "", groups=tuple(groups), bot_id=phone_of(envelope.sender))

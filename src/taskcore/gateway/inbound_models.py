@@ -90,6 +90,7 @@ class WireKey(Loose):
     participant_lid: Text = Field(None, alias="participantLid")
     sender_pn: Text = Field(None, alias="senderPn")
     sender_lid: Text = Field(None, alias="senderLid")
+    addressing_mode: Text = Field(None, alias="addressingMode")
 
 
 class WireContext(Loose):
@@ -219,6 +220,7 @@ class WireGroup(Loose):
 
     id: Text = None
     subject: Text = None
+    addressing_mode: Text = Field(None, alias="addressingMode")
     participants: Items = Field(default_factory=list)
 
     def members(self) -> Iterator[WireParticipant]:

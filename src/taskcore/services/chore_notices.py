@@ -8,21 +8,24 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.gateway.wire import mention_jid, send_text_body
+from taskcore.gateway.wire import send_text_body
 from taskcore.queue_rules import JobKind
+from taskcore.services.people import group_mentions
 from taskcore.storage.queue import enqueue
 
 CHORE_LABEL = "chore"
 
 
-def tag(user_id: str) -> str:
-    """How a text mentions a person: ``@<digits>``."""
-    return f"@{user_id.partition('@')[0]}"
+def tags(conn: Connection, group_id: str, people: Sequence[str]) -> dict[str, str]:
+    """How a text mentions each person in the group: ``@<digits>`` in the form the group uses (SPEC 31, 32)."""
+    return {user: f"@{digits}" for user, (digits, _) in group_mentions(conn, group_id, people).items()}
 
 
 def post_in_group(conn: Connection, group_id: str, text: str, people: Sequence[str], *, dedupe_key: str,
                   task_id: int, max_attempts: int, now: datetime) -> int | None:
-    """Queue ``text`` in the group, mentioning ``people``; None when ``dedupe_key`` was queued before."""
-    body = send_text_body(chat_id=group_id, text=text, mentioned=[mention_jid(user) for user in people])
+    """Queue ``text`` in the group, mentioning ``people`` as ``tags`` writes them; None when ``dedupe_key`` was
+    queued before."""
+    forms = group_mentions(conn, group_id, people)
+    body = send_text_body(chat_id=group_id, text=text, mentioned=[forms[user][1] for user in people])
     return enqueue(conn, chat_id=group_id, kind=JobKind.TEXT, payload=body, label=CHORE_LABEL, dedupe_key=dedupe_key,
                    max_attempts=max_attempts, now=now, task_id=task_id)

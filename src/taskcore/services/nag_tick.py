@@ -25,7 +25,7 @@ from taskcore.chores.away import is_away
 from taskcore.chores.nagging import ESCALATE_AFTER, Nag, NagKind, first_nag_at, group_notice, nag_due, next_nag_at
 from taskcore.gateway.wire import chat_number
 from taskcore.i18n import speaking
-from taskcore.services.chore_notices import post_in_group, tag
+from taskcore.services.chore_notices import post_in_group, tags
 from taskcore.services.languages import group_language_of, languages_of
 from taskcore.services.outreach import start_message
 from taskcore.services.zones import zone_of
@@ -115,7 +115,9 @@ def _escalate(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: _Tick) 
     if not people or not q.escalate(conn, item.task_id, tick.now):
         return False
     with speaking(group_language_of(conn, facts.group_id, tick.default_language)):
-        text = texts.nag_escalation(item.task_id, facts.description, [tag(user) for user in people], ESCALATE_AFTER)
+        written = tags(conn, facts.group_id, people)
+        text = texts.nag_escalation(item.task_id, facts.description, [written[user] for user in people],
+                                    ESCALATE_AFTER)
     post_in_group(conn, facts.group_id, text, people, dedupe_key=f"nag-group:{item.task_id}:{item.next_at.timestamp()}",
                   task_id=item.task_id, max_attempts=tick.max_attempts, now=tick.now)
     return True

@@ -24,6 +24,7 @@ from taskcore.gateway.wire import send_text_body
 from taskcore.i18n import speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.languages import group_language_of
+from taskcore.shown import shown_name
 from taskcore.storage import summaries as q
 from taskcore.storage.db import Database
 from taskcore.storage.members import active_members
@@ -65,7 +66,7 @@ def group_week(db: Database, *, group_id: str, now: datetime, zone: ZoneInfo) ->
     today = local_wall(now, zone).date()
     with db.read() as conn:
         lines, names = summary_lines(conn, Whose(group_id), period_span(Period.WEEK, today), today=today, zone=zone)
-    return [(names.get(line.user_id) or line.user_id, line) for line in lines]
+    return [(shown_name(names.get(line.user_id)), line) for line in lines]
 
 
 def set_weekly(db: Database, *, group_id: str, moment: WeeklyMoment | None, now: datetime,

@@ -20,6 +20,7 @@ from taskcore.services.languages import languages_of
 from taskcore.storage import members as member_queries
 from taskcore.storage.db import Database
 from taskcore.storage.identities import resolve_identity
+from taskcore.storage.people import bot_user_ids
 from taskcore.storage.queue import enqueue
 
 
@@ -102,7 +103,10 @@ def apply_participants(
 
     def work(conn: Connection) -> tuple[int, int]:
         present: dict[str, bool | None] = {}
+        bot = bot_user_ids(conn)  # the bot is never a member (SPEC section 32)
         for person in participants:
+            if person.phone in bot or person.lid in bot:
+                continue
             user_id, _known = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
             present[user_id] = bool(present.get(user_id)) or person.admin
         member_queries.touch_members(conn, group_id, present, now)

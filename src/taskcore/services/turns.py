@@ -23,7 +23,7 @@ from taskcore.errors import Conflict, NotFound, TaskcoreError
 from taskcore.i18n import speaking
 from taskcore.model import Task
 from taskcore.services import nagging
-from taskcore.services.chore_notices import post_in_group, tag
+from taskcore.services.chore_notices import post_in_group, tags
 from taskcore.services.languages import group_language_of
 from taskcore.services.zones import zone_of
 from taskcore.storage import turns as q
@@ -146,7 +146,8 @@ def _auto_one(conn: Connection, *, task_id: int, now: datetime, zone: ZoneInfo, 
     except NobodyNext:
         return False
     with speaking(group_language_of(conn, group_id, default)):
-        text = texts.turn_auto_passed(task_id, task.description, tag(holder), tag(passed.to))
+        written = tags(conn, group_id, [holder, passed.to])
+        text = texts.turn_auto_passed(task_id, task.description, written[holder], written[passed.to])
     post_in_group(conn, group_id, text, [holder, passed.to], dedupe_key=f"turn:{task_id}", task_id=task_id,
                   max_attempts=max_attempts, now=now)
     return True

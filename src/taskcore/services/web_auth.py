@@ -70,11 +70,13 @@ def _well_formed(value: str) -> bool:
 
 
 def issue_login_token(db: Database, *, user_id: str, now: datetime) -> str:
-    """A new login token for the user (created if absent), valid for TOKEN_TTL and usable once."""
+    """A new login token for the user (created if absent), valid for TOKEN_TTL and usable once; the user's unused
+    older ones stop working (one live login link per person, SPEC section 32)."""
     token = secrets.token_urlsafe(SECRET_BYTES)
 
     def work(conn: Connection) -> None:
         ensure_user(conn, user_id, now)
+        q.revoke_unused_tokens(conn, user_id=user_id)
         q.insert_token(conn, token_hash=hash_secret(token), user_id=user_id, now=now)
 
     db.transact(work)

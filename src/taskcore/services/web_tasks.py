@@ -3,7 +3,7 @@ group task announced in its group by the bot, queued in the same transaction and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
@@ -19,9 +19,11 @@ from taskcore.errors import Forbidden, InvalidChoreSetting, ValidationError
 from taskcore.gateway.wire import send_text_body
 from taskcore.i18n import SOURCE, _, speaking
 from taskcore.model import Task
+from taskcore.public_ids import public_id
 from taskcore.queue_rules import JobKind
 from taskcore.services import nagging
 from taskcore.services.languages import group_language_of
+from taskcore.services.people import group_mentions
 from taskcore.services.tasks import create_task
 from taskcore.storage import members
 from taskcore.storage import tasks as q
@@ -59,7 +61,7 @@ class Announcing:
 
 def create_from_web(
     db: Database, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime, announcing: Announcing,
-    zone: ZoneInfo = nagging.EARLIEST,
+    zone: ZoneInfo = nagging.EARLIEST, key: bytes | None = None,
 ) -> Task:
     """Create the task as ``/t nueva`` would and return it; in a group, queue the bot's announcement there.
 
@@ -67,7 +69,8 @@ def create_from_web(
     description, assignees on a personal task (it is its creator's) or someone who is not an active member of the
     group, points outside 1..10, or a nag (1..168 hours) on a personal or undated task (``!insistir``'s rules);
     Forbidden unless the group is effectively allowed and the user an active member of it. Nothing is written then.
-    ``zone``: TZ, for the first nags of assignees with no zone of their own."""
+    ``zone``: TZ, for the first nags of assignees with no zone of their own. With ``key`` (the web's case) the
+    assignees are public ids (SPEC section 32), each resolved among the group's active members."""
     text = sanitize_description(new.description)
     if new.group_id is None and new.assignees:
         raise ValidationError(_("una tarea personal es solo de quien la crea: no lleva asignados"),
@@ -75,7 +78,7 @@ def create_from_web(
     _check_chores(new)
     new = replace(new, description=text, assignees=tuple(dict.fromkeys(new.assignees)))
     return db.transact(lambda conn: _create(conn, mode, user_id=user_id, new=new, now=now, announcing=announcing,
-                                            zone=zone))
+                                            zone=zone, key=key))
 
 
 def _check_chores(new: NewTask) -> None:
@@ -91,9 +94,9 @@ def _check_chores(new: NewTask) -> None:
 
 
 def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime,
-            announcing: Announcing, zone: ZoneInfo) -> Task:
+            announcing: Announcing, zone: ZoneInfo, key: bytes | None) -> Task:
     if new.group_id is not None:
-        _check_group(conn, mode, user_id, new.group_id, new.assignees)
+        new = replace(new, assignees=_check_group(conn, mode, user_id, new.group_id, new.assignees, key=key))
     made = create_task(Unit(conn), creator=user_id, description=new.description, group_id=new.group_id,
                        due=new.due, assignees=new.assignees, now=now, points=new.points)
     if new.nag is not None:
@@ -102,32 +105,45 @@ def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, n
     if task.group_id is not None:
         creator = display_names(conn, [user_id]).get(user_id)
         with speaking(group_language_of(conn, task.group_id, announcing.lang)):
-            payload = announcement(task, creator)
+            people = [person.id for person in task.assignees] + ([] if creator else [task.created_by])
+            payload = announcement(task, creator, group_mentions(conn, task.group_id, people))
         enqueue(conn, chat_id=task.group_id, kind=JobKind.TEXT, payload=payload, label=ANNOUNCEMENT_LABEL,
                 max_attempts=announcing.max_attempts, now=now, task_id=task.id)
     return task
 
 
-def _check_group(conn: Connection, mode: GatingMode, user_id: str, group_id: str, assignees: Sequence[str]) -> None:
+def _check_group(conn: Connection, mode: GatingMode, user_id: str, group_id: str, assignees: Sequence[str], *,
+                 key: bytes | None) -> tuple[str, ...]:
+    """The assignees' user ids, once each is known to be an active member (the bot never is: SPEC section 32)."""
     if not sees_group(mode, q.group_facts(conn, group_id, user_id)):
         raise Forbidden("the group is not available to this user")
-    present = members.active_among(conn, group_id, assignees)
-    strangers = [person for person in assignees if person not in present]
+    if key is None:
+        present = members.active_among(conn, group_id, assignees)
+        found = {person: person for person in assignees if person in present}
+    else:
+        everyone = {public_id(person.id, key): person.id for person in members.active_members(conn, group_id)}
+        found = {person: everyone[person] for person in assignees if person in everyone}
+    strangers = [person for person in assignees if person not in found]
     if strangers:
         raise ValidationError(_("no es miembro activo del grupo: {ids}", ids=", ".join(strangers)),
                               field="assignees")
+    return tuple(dict.fromkeys(found[person] for person in assignees))
 
 
-def announcement(task: Task, creator_name: str | None) -> dict[str, Any]:
+def announcement(task: Task, creator_name: str | None,
+                 forms: Mapping[str, tuple[str, str]] | None = None) -> dict[str, Any]:
     """The sendText body of "Ana ha creado la tarea #N desde la web: …" in the task's group, with its due date and
-    its assignees mentioned as the reply to ``/t nueva`` gives them; a creator without a known name is mentioned."""
-    name = creator_name or f"@{task.created_by}"
+    its assignees mentioned as the reply to ``/t nueva`` gives them; a creator without a known name is mentioned.
+    ``forms``: each person's (digits, JID) in the form the group uses (SPEC 31), else their phone number's."""
+    form = {**{user: (user, user) for user in [task.created_by, *(p.id for p in task.assignees)]}, **(forms or {})}
+    name = creator_name or f"@{form[task.created_by][0]}"
     head = _("{name} ha creado la tarea #{id} desde la web: {text}", name=name, id=task.id,
              text=_short(task.description))
     details = [_("Vence el {date}.", date=format_due_date(task.due_date))] if task.due_date else []
-    tags = [f"@{person.id}" for person in task.assignees]
+    tags = [f"@{form[person.id][0]}" for person in task.assignees]
     details.append(_("Para {people}.", people=", ".join(tags)) if tags else _("Sin asignar."))
-    mentioned = [person.id for person in task.assignees] + ([] if creator_name else [task.created_by])
+    mentioned = [form[person.id][1] for person in task.assignees] + ([] if creator_name else
+                                                                    [form[task.created_by][1]])
     return send_text_body(chat_id=str(task.group_id), text=f"{head}\n{' '.join(details)}", mentioned=mentioned)
 
 

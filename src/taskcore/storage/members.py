@@ -10,7 +10,7 @@ from sqlalchemy import Connection, delete, false, func, select, true, update
 
 from taskcore.model import Person, SenderFacts
 from taskcore.storage.groups import ensure_group
-from taskcore.storage.schema import group_members, users
+from taskcore.storage.schema import bot_ids, group_members, users
 from taskcore.storage.sql import upsert
 from taskcore.storage.users import ensure_user, ensure_users, seen_lately
 
@@ -90,7 +90,7 @@ def active_members(conn: Connection, group_id: str) -> list[Person]:
     name = users.c.display_name
     rows = conn.execute(
         select(users.c.id, name).join(gm, gm.c.user_id == users.c.id)
-        .where(gm.c.group_id == group_id, gm.c.active == true())
+        .where(gm.c.group_id == group_id, gm.c.active == true(), _not_the_bot(users.c.id))
         .order_by(name.is_(None), func.lower(name), users.c.id)
     )
     return [Person(row.id, row.display_name) for row in rows]
@@ -101,7 +101,8 @@ def active_among(conn: Connection, group_id: str, user_ids: Collection[str]) -> 
     if not user_ids:
         return set()
     found = conn.execute(select(gm.c.user_id).where(
-        gm.c.group_id == group_id, gm.c.active == true(), gm.c.user_id.in_(list(user_ids))))
+        gm.c.group_id == group_id, gm.c.active == true(), gm.c.user_id.in_(list(user_ids)),
+        _not_the_bot(gm.c.user_id)))
     return set(found.scalars())
 
 
@@ -113,3 +114,6 @@ def member_seen(conn: Connection, *, group_id: str, user_id: str, now: datetime,
         return
     ensure_user(conn, user_id, now)
     touch_member(conn, group_id, user_id, now)
+def _not_the_bot(column: Any) -> Any:
+    """The bot itself is never a member one sees or assigns (SPEC section 32)."""
+    return column.not_in(select(bot_ids.c.user_id))

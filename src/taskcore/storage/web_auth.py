@@ -25,6 +25,12 @@ def insert_token(conn: Connection, *, token_hash: str, user_id: str, now: dateti
     )
 
 
+def revoke_unused_tokens(conn: Connection, *, user_id: str) -> int:
+    """Delete the user's login tokens not used yet (used ones stay for their retention); how many."""
+    t = web_tokens.c
+    return int(conn.execute(delete(web_tokens).where(t.user_id == user_id, t.used_at.is_(None))).rowcount)
+
+
 def usable_token_user(conn: Connection, *, token_hash: str, now: datetime) -> str | None:
     """The user of an unused, unexpired token, read only; None when there is no such token."""
     t = web_tokens.c

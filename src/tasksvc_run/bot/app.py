@@ -17,6 +17,7 @@ from taskcore.services.groups import seed_allowed_groups
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run import keys
+from tasksvc_run.banner import no_banner
 from tasksvc_run.bot.metrics_view import metrics_view
 from tasksvc_run.bot.runner import EventRunner, make_intake
 from tasksvc_run.bot.webhook import webhook
@@ -53,6 +54,7 @@ def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webhook")
     app[keys.EVENT_POOL] = pool
     app[keys.INBOX], app[keys.PROCESSOR] = make_intake(app, runner, pool, parallel=workers)
+    no_banner(app)
     app.router.add_post("/webhook", webhook)
     app.router.add_post("/webhook/{event}", webhook)
     app.router.add_route("*", "/metrics", metrics_view)

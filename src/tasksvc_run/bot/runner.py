@@ -53,6 +53,8 @@ class EventRunner:
         self._sync = sync
         self._loop: asyncio.AbstractEventLoop | None = None
         self._limiter_lock = threading.Lock()
+        per_person = settings.sends_per_person_per_min
+        self.sends = RateLimiter(per_person, per_person)  # replies a minute to one person's commands (SPEC 32)
         self._parsed: dict[int, InboundEvent] = {}
         self._moments: dict[int, Moment] = {}
         self._counters: dict[MetricEvent, Callable[[], None]] = {
@@ -97,6 +99,11 @@ class EventRunner:
         with self._limiter_lock:
             return self.limiter.check(user_id, self.clock.monotonic())
 
+    def take_send(self, user_id: str) -> Decision:
+        """One of the replies the person's commands may get this minute."""
+        with self._limiter_lock:
+            return self.sends.check(user_id, self.clock.monotonic())
+
     def run_inbox(self) -> list[Handled]:
         """Claim, handle and finish one batch of the inbox; count metric events and each event's share of the time."""
         started = time.perf_counter()
@@ -130,7 +137,7 @@ class EventRunner:
 
         def moment(row: InboxRow | None) -> Moment:
             kept = None if row is None else self._moments.get(row.id)
-            return kept or Moment(now, today, self._token_once(), trigger)
+            return kept or Moment(now, today, self._token_once(), trigger, self._once(self.take_send))
 
         return moment
 
@@ -148,11 +155,16 @@ class EventRunner:
 
     def _token_once(self) -> Callable[[str], Decision]:
         """``take_token`` for one event: an event handled again (batch retry) gets the same answer."""
+        return self._once(self.take_token)
+
+    @staticmethod
+    def _once(taking: Callable[[str], Decision]) -> Callable[[str], Decision]:
+        """``taking`` for one event: an event handled again (batch retry) gets the same answer."""
         decided: dict[str, Decision] = {}
 
         def take(user_id: str) -> Decision:
             if user_id not in decided:
-                decided[user_id] = self.take_token(user_id)
+                decided[user_id] = taking(user_id)
             return decided[user_id]
 
         return take

@@ -44,6 +44,14 @@ def secret_ok(request: web.Request, settings: Settings) -> bool:
     return hmac.compare_digest(given, settings.webhook_secret.get_secret_value().encode("utf-8"))
 
 
+def own_instance(payload: dict[str, Any], settings: Settings) -> bool:
+    """False for an event that names another instance than GATEWAY_API_INSTANCE; an event naming none, or a bot
+    configured with none, is taken as its own."""
+    instance = payload.get("instance")
+    ours = settings.gateway_api_instance
+    return not (ours and isinstance(instance, str) and instance and instance != ours)
+
+
 def _json_object(body: bytes) -> dict[str, Any] | str:
     """The body as a JSON object, or the reason it is not one."""
     try:
@@ -93,6 +101,16 @@ async def _noted(app: web.Application, name: str, event: InboundEvent, payload: 
     return None
 
 
+def _event(app: web.Application, name: str, payload: dict[str, Any], path_event: str | None) -> InboundEvent:
+    """The parsed event; another instance's event acts on nothing here, not even the watchdog (SPEC section 32);
+    the echo of a send is the watchdog's alone, a status update the delivery's: never an inbox row, never a
+    command."""
+    if not own_instance(payload, app[keys.SETTINGS]):
+        app[keys.METRICS].webhook_events_ignored.labels(reason="instance").inc()
+        return Ignored("instance", name)
+    return _unparsed.get(name) or parse_event(payload, path_event=path_event)
+
+
 async def webhook(request: web.Request) -> web.Response:
     """Store a gateway event and acknowledge it; 401 bad secret, 413 over the proxy's body limit, 400 not a JSON
     object, 503 when it could not be stored in time or too many events wait (the gateway delivers it again later)."""
@@ -106,10 +124,12 @@ async def webhook(request: web.Request) -> web.Response:
     path_event = request.match_info.get("event")
     name = canonical_event(str(payload.get("event") or path_event or "")) or "unknown"
     app[keys.METRICS].webhook_requests.labels(event=name).inc()
-    # The echo of a send is the watchdog's alone, a status update the delivery's: never an inbox row, never a command.
-    event = _unparsed.get(name) or parse_event(payload, path_event=path_event)
-    await watched(app, event, payload, path_event)
-    refused = await _noted(app, name, event, payload, path_event) if _for_delivery(name, event) else None
+    event = _event(app, name, payload, path_event)
+    foreign = isinstance(event, Ignored) and event.reason == "instance"
+    if not foreign:
+        await watched(app, event, payload, path_event)
+    refused = await _noted(app, name, event, payload, path_event) if not foreign and _for_delivery(name, event) \
+        else None
     if refused is not None or isinstance(event, Ignored):
         return refused or web.json_response({"status": "ignored", "reason": getattr(event, "reason", "")})
     if app[keys.PROCESSOR].backlog >= MAX_BACKLOG:

@@ -29,6 +29,7 @@ REQUEST_RULES: dict[bytes, int] = {
 RESPONSE_RULES: dict[bytes, int] = {
     **dict.fromkeys(HOP_BY_HOP, DROP), b"connection": CONNECTION, b"transfer-encoding": LENGTH,
     b"content-length": LENGTH, b"vary": DROP, b"content-encoding": ENCODING,
+    b"server": DROP,  # no answer names the server's software (SPEC section 32)
 }
 FORWARDED_PREFIX = b"x-forwarded-"
 CHUNKED = b"Transfer-Encoding: chunked\r\n"

@@ -24,13 +24,14 @@ from taskcore.services import preferences as prefs
 from taskcore.services import tasks as svc
 from taskcore.services.reactions import react_to_completion
 from taskcore.zones import UserZone
-from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, SETTINGS, USER
+from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, PUBLIC_IDS, SETTINGS, USER
 from tasksvc_run.web import access_models as am
-from tasksvc_run.web import calendar, chores, render, tokens
+from tasksvc_run.web import calendar, chores, me, render, tokens
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
 from tasksvc_run.web import problem_models as pm
 from tasksvc_run.web.errors import RequestProblem
+from tasksvc_run.web.me import ids
 from tasksvc_run.web.openapi import ApiRoute, build_document
 from tasksvc_run.web.parsing import group_id_of, parse_body, parse_query, task_id_of
 
@@ -61,7 +62,7 @@ async def my_tasks(request: web.Request) -> web.Response:
     now = app[CLOCK].now()
     today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
     page = task_lists.list_my_task_items(app[DB], gating(request), user_id=user, query=query, today=today, now=now)
-    return ok(render.item_page(page))
+    return ok(render.item_page(page, ids(request)))
 
 
 async def my_groups(request: web.Request) -> web.Response:
@@ -77,7 +78,7 @@ async def group_tasks(request: web.Request) -> web.Response:
     page = task_lists.list_group_tasks(request.app[DB], gating(request), user_id=request[USER], group_id=group_id,
                                 unassigned_first=params.unassigned_first, only_unassigned=params.only_unassigned,
                                 limit=params.limit)
-    return ok(render.task_page(page))
+    return ok(render.task_page(page, ids(request)))
 
 
 def _zone(request: web.Request) -> UserZone:
@@ -124,7 +125,7 @@ async def _change(request: web.Request, change: TaskChange) -> web.Response:
     task_id = task_id_of(request)
     app = request.app
     task = await asyncio.to_thread(change, app[DB], gating(request), request[USER], task_id, app[CLOCK].now())
-    return ok(render.task_item(task))
+    return ok(render.task_item(task, ids(request)))
 
 
 async def claim(request: web.Request) -> web.Response:
@@ -142,7 +143,7 @@ async def unassign(request: web.Request) -> web.Response:
                                    task_id=task_id, now=now)
     if task.completed:
         await _react(request, Completion(task, newly_completed=True), now)
-    return ok(render.task_item(task))
+    return ok(render.task_item(task, ids(request)))
 
 
 async def complete(request: web.Request) -> web.Response:
@@ -152,7 +153,7 @@ async def complete(request: web.Request) -> web.Response:
     done = await asyncio.to_thread(svc.complete_task, app[DB], gating(request), user_id=user, task_id=task_id,
                                    now=now, today=user_today(request, user))
     await _react(request, done, now)
-    return ok(render.completed_item(done.task, done.next_task))
+    return ok(render.completed_item(done.task, done.next_task, ids(request)))
 
 
 async def _react(request: web.Request, done: Completion, now: datetime) -> None:
@@ -176,7 +177,7 @@ async def edit(request: web.Request) -> web.Response:
         changes["due"] = changes.pop("due_date")
     if "nag" in sent:
         changes["nag"] = None if body.nag is None else body.nag.every_hours
-    return ok(render.task_item(await _edited(request, task_id, changes)))
+    return ok(render.task_item(await _edited(request, task_id, changes), ids(request)))
 
 
 async def _edited(request: web.Request, task_id: int, changes: dict[str, Any]) -> Task:
@@ -209,16 +210,18 @@ async def create(request: web.Request) -> web.Response:
     new = web_tasks.NewTask(body.description, body.due_date, body.group_id, tuple(body.assignees), body.points,
                             None if body.nag is None else body.nag.every_hours)
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
+    key = await asyncio.to_thread(app[PUBLIC_IDS].key)
     task = await asyncio.to_thread(web_tasks.create_from_web, app[DB], gating(request), user_id=request[USER],
-                                   new=new, now=app[CLOCK].now(), announcing=announcing, zone=app[SETTINGS].zone)
-    return ok(render.task_item(task), status=201)
+                                   new=new, now=app[CLOCK].now(), announcing=announcing, zone=app[SETTINGS].zone,
+                                   key=key)
+    return ok(render.task_item(task, ids(request)), status=201)
 
 
 async def group_members(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/members."""
     people = task_lists.list_group_members(request.app[DB], gating(request), user_id=request[USER],
                                            group_id=group_id_of(request))
-    return ok(render.member_list(people))
+    return ok(render.member_list(people, ids(request)))
 
 
 async def openapi(request: web.Request) -> web.Response:
@@ -275,8 +278,10 @@ ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("POST", "/api/tasks", create, "createTask",
              "Create a personal task, or a task of one of my groups (announced there by the bot)", m.TaskItem,
              body=cm.TaskCreate, errors=(403, 415, 422, 429), status=201),
-    ApiRoute("GET", "/api/groups/{id}/members", group_members, "listGroupMembers", "A group's active members",
-             cm.MemberList, path_schemas=_GROUP_ID, errors=(403,)),
+    ApiRoute("GET", "/api/groups/{id}/members", group_members, "listGroupMembers",
+             "A group's active members, by public id (never the bot)", cm.MemberList, path_schemas=_GROUP_ID,
+             errors=(403,)),
+    *me.ME_ROUTES,
 )
 
 

@@ -7,11 +7,13 @@ from collections.abc import AsyncIterator, Callable
 from aiohttp import web
 
 from taskcore.ratelimit import RateLimiter
+from taskcore.services.people import PublicIds
 from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
+from tasksvc_run.banner import no_banner
 from tasksvc_run.clock import Clock, SystemClock
-from tasksvc_run.keys import CLOCK, DB, FATAL, LANGUAGE_CACHE, LIMITER, SESSIONS, SETTINGS, TEMPLATES
+from tasksvc_run.keys import CLOCK, DB, FATAL, LANGUAGE_CACHE, LIMITER, PUBLIC_IDS, SESSIONS, SETTINGS, TEMPLATES
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.api import add_api_routes
 from tasksvc_run.web.calendar import add_calendar_routes
@@ -52,9 +54,12 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app[TEMPLATES] = make_templates()
     app[SESSIONS] = SessionCache()
     app[LANGUAGE_CACHE] = LanguageCache()
+    app[PUBLIC_IDS] = PublicIds(lambda: app[DB], app[CLOCK].now)
+    app[TEMPLATES].filters["public"] = app[PUBLIC_IDS].of
     app.cleanup_ctx.append(_database(settings, db))
     app.on_response_prepare.append(add_security_headers)
     app.on_response_prepare.append(add_content_language)
+    no_banner(app)
     add_api_routes(app)
     add_page_routes(app)
     add_calendar_routes(app)

@@ -9,11 +9,12 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from taskcore.chores.points import DEFAULT_POINTS
+from taskcore.public_ids import PUBLIC_ID_PATTERN
 from taskcore.text import MAX_DESCRIPTION
 from tasksvc_run.web.models import POINTS, TEXT, IsoDate, NagIn, WholeNumber
 
 GROUP_ID = r"[0-9]+(-[0-9]+)?@g\.us"  # as GET /api/me/groups lists it
-USER_ID = r"[0-9]{1,64}"  # as GET /api/groups/{id}/members lists it
+USER_ID = PUBLIC_ID_PATTERN  # a public id, as GET /api/groups/{id}/members lists it (SPEC section 32)
 MAX_ASSIGNEES = 1024  # a WhatsApp group's largest size
 
 
@@ -37,7 +38,7 @@ def _at_most(limit: int, message: str) -> BeforeValidator:
 
 GroupId = Annotated[str, _matching(GROUP_ID, "debe ser el id de un grupo: <dígitos>@g.us"),
                     WithJsonSchema({"type": "string", "pattern": f"^{GROUP_ID}$"})]
-UserId = Annotated[str, _matching(USER_ID, "debe ser el id de una persona (dígitos)"),
+UserId = Annotated[str, _matching(USER_ID, "debe ser el id público de una persona (p_…)"),
                    WithJsonSchema({"type": "string", "pattern": f"^{USER_ID}$"})]
 
 
@@ -64,7 +65,8 @@ class TaskCreate(BaseModel):
     group_id: GroupId | None = Field(None, description="One of my groups; absent or null: a personal task.")
     assignees: Annotated[list[UserId], _at_most(MAX_ASSIGNEES, f"admite hasta {MAX_ASSIGNEES} personas")] = Field(
         default_factory=list, json_schema_extra={"maxItems": MAX_ASSIGNEES},
-        description="Active members of the group (ids as its members list gives them); a personal task takes none.")
+        description="Active members of the group by public id (p_…, as its members list gives them); a personal "
+                    "task takes none.")
     points: Annotated[WholeNumber, WithJsonSchema(POINTS)] = Field(
         DEFAULT_POINTS, ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25); absent: 1.")
     nag: NagIn | None = Field(None, description="Nag every N hours once overdue: a group task with a due date "
@@ -72,10 +74,11 @@ class TaskCreate(BaseModel):
 
 
 class MemberOut(BaseModel):
-    """An active member of a group."""
+    """An active member of a group (never the bot)."""
 
-    id: str
-    name: str | None
+    id: str = Field(pattern=f"^{PUBLIC_ID_PATTERN}$", description="Public id: p_ and 24 characters, stable for the "
+                                                                  "person; never a phone number.")
+    name: str | None = Field(description="The name WhatsApp shows; null when unknown.")
 
 
 class MemberList(BaseModel):

@@ -14,13 +14,16 @@ JSON (``parsing.require_json_type``); a write without a body needs no Content-Ty
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from aiohttp import web
 
 from tasksvc_run.i18n import N_
-from tasksvc_run.keys import VIA_TOKEN
+from tasksvc_run.keys import SETTINGS, VIA_TOKEN
 from tasksvc_run.web.errors import RequestProblem
 
 JSON_TYPE = "application/json"
+OUR_FETCH_SITES = frozenset({"same-origin", "none"})  # "none": typed in the address bar, a bookmark
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 
 
@@ -42,3 +45,24 @@ def require_same_site_write(request: web.Request) -> None:
     if request.method in WRITE_METHODS and not request.get(VIA_TOKEN) and not declares_json(request):
         raise RequestProblem(415, "unsupported-media-type",
                              N_("Las escrituras en /api deben enviarse con Content-Type: application/json."))
+
+
+def foreign_site(request: web.Request) -> bool:
+    """True when the browser says the request comes from another site (SPEC section 32): ``Sec-Fetch-Site`` other
+    than same-origin (or none), or an ``Origin`` whose host is not this service's (``null`` and no Origin, as curl
+    and scripts send, are not another site)."""
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None and fetch_site.strip().lower() not in OUR_FETCH_SITES:
+        return True
+    origin = request.headers.get("Origin", "null").strip()
+    if origin == "null":
+        return False
+    base = request.app[SETTINGS].web_base_url or ""
+    ours = {request.host, request.headers.get("X-Forwarded-Host"), urlsplit(str(base)).netloc or None}
+    return urlsplit(origin).netloc not in ours
+
+
+def require_our_site(request: web.Request) -> None:
+    """403 problem details for a write under /api that a browser says comes from another site."""
+    if request.method in WRITE_METHODS and foreign_site(request):
+        raise RequestProblem(403, "forbidden", N_("Esta escritura viene de otro sitio web y no se acepta."))

@@ -20,6 +20,7 @@ from tasksvc_run.i18n import N_
 
 MAX_PAGE = 1_000_000
 MAX_SOON_DAYS = 36_500  # a hundred years: beyond it today + N would leave the calendar
+PUBLIC_ID = Field(pattern=r"^p_[a-z2-7]{24}$", description="Public id (SPEC 32): never a phone number.")
 _TRUE = frozenset({"true", "1"})
 _FALSE = frozenset({"false", "0"})
 
@@ -204,7 +205,7 @@ class TaskPatch(BaseModel):
 class PersonOut(BaseModel):
     """An assignee, with their part of an each-mode task (in the any mode never done)."""
 
-    id: str
+    id: str = PUBLIC_ID
     name: str | None
     done: bool
     done_at: datetime | None
@@ -215,7 +216,7 @@ class RecurrenceOut(BaseModel):
 
     rule: str = Field(description="RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,TH")
     text: str = Field(description="In Spanish, e.g. cada lunes y jueves")
-    rotation: list[str] = Field(description="Who takes turns, user ids in order; empty when nobody does.")
+    rotation: list[str] = Field(description="Who takes turns, public ids (p_…) in order; empty when nobody does.")
 
 
 class NagOut(BaseModel):
@@ -234,11 +235,11 @@ class TaskItem(BaseModel):
     group_name: str | None
     completion: Completion
     assignees: list[PersonOut]
-    created_by: str
+    created_by: str | None = Field(description="Public id of who created it; null once they asked to be forgotten.")
     created_at: datetime
     completed: bool
     completed_at: datetime | None
-    completed_by: str | None
+    completed_by: str | None = Field(description="Public id of who completed it (an any task), else null.")
     recurrence: RecurrenceOut | None
     points: int = Field(ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25); 1 unless set.")
     nag: NagOut | None = Field(None, description="Nagging (SPEC section 25): null when the task does not nag.")

@@ -16,7 +16,7 @@ from taskcore.languages import LanguageSource
 from taskcore.services import languages, summaries, task_lists, zones
 from taskcore.services import preferences as prefs
 from tasksvc_run.i18n import N_, _
-from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
+from tasksvc_run.keys import CLOCK, DB, PUBLIC_IDS, SETTINGS, USER
 from tasksvc_run.web import chores
 from tasksvc_run.web import models as m
 from tasksvc_run.web.api import gating, user_today
@@ -77,7 +77,7 @@ async def add_my_task(request: web.Request) -> web.Response:
     """POST /: the "Mis tareas" form; a task in a group chosen there is the user's own; 303 back to /."""
     user = _signed_in(request)
     form = await read_form(request, user)
-    form = replace(form, assignees=(user,) if form.group_id else ())
+    form = replace(form, assignees=(request.app[PUBLIC_IDS].of(user),) if form.group_id else ())
     try:
         await create(request, user, form)
     except ValidationError as exc:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
 from taskcore.model import GroupSummary, Person, Preference, Series, Task
 from taskcore.pagination import Page
+from taskcore.services.own_data import FORGOTTEN_ID
 from taskcore.zones import UserZone
+
+# A person's public id (SPEC section 32): how everyone but the person is named in an answer.
+Ids = Callable[[str], str]
+
+
+def _maybe(ids: Ids, user_id: str | None) -> str | None:
+    """A creator or completer by public id; null for none, and for one who asked to be forgotten."""
+    return None if user_id is None or user_id == FORGOTTEN_ID else ids(user_id)
 
 
 def utc_stamp(moment: datetime | None) -> str | None:
@@ -20,7 +29,7 @@ def utc_stamp(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def task_item(task: Task) -> dict[str, Any]:
+def task_item(task: Task, ids: Ids) -> dict[str, Any]:
     """One task item: {id, description, due_date, group_id, group_name, completion, assignees (each with their
     part: done, done_at), created_*, completed*, recurrence, nag}."""
     return {
@@ -30,41 +39,53 @@ def task_item(task: Task) -> dict[str, Any]:
         "group_id": task.group_id,
         "group_name": task.group_name,
         "completion": task.completion.value,
-        "assignees": [{"id": person.id, "name": person.name, "done": person.done_at is not None,
+        "assignees": [{"id": ids(person.id), "name": person.name, "done": person.done_at is not None,
                        "done_at": utc_stamp(person.done_at)} for person in task.assignees],
-        "created_by": task.created_by,
+        "created_by": _maybe(ids, task.created_by),
         "created_at": utc_stamp(task.created_at),
         "completed": task.completed,
         "completed_at": utc_stamp(task.completed_at),
-        "completed_by": task.completed_by,
-        "recurrence": recurrence(task.recurrence),
+        "completed_by": _maybe(ids, task.completed_by),
+        "recurrence": recurrence(task.recurrence, ids),
         "points": task.points,
         "nag": None if task.nag_every_hours is None else {"every_hours": task.nag_every_hours},
     }
 
 
-def recurrence(series: Series | None) -> dict[str, Any] | None:
+def recurrence(series: Series | None, ids: Ids) -> dict[str, Any] | None:
     """{rule, text, rotation} of a recurring task, else None."""
     if series is None:
         return None
-    return {"rule": series.rule, "text": series.text, "rotation": list(series.rotation)}
+    return {"rule": series.rule, "text": series.text, "rotation": [ids(person) for person in series.rotation]}
 
 
-def completed_item(task: Task, next_task: Task | None) -> dict[str, Any]:
+def completed_item(task: Task, next_task: Task | None, ids: Ids) -> dict[str, Any]:
     """The completed task's item with ``next``, the occurrence the completion created (or None)."""
-    return task_item(task) | {"next": None if next_task is None else task_item(next_task)}
+    return task_item(task, ids) | {"next": None if next_task is None else task_item(next_task, ids)}
 
 
-def task_page(page: Page[Task]) -> dict[str, Any]:
+def task_page(page: Page[Task], ids: Ids) -> dict[str, Any]:
     """A list body: {items, page, limit, total, hasMore}."""
-    return {"items": [task_item(task) for task in page.items], "page": page.page, "limit": page.limit,
+    return {"items": [task_item(task, ids) for task in page.items], "page": page.page, "limit": page.limit,
             "total": page.total, "hasMore": page.has_more}
 
 
-def item_page(page: Page[dict[str, Any]]) -> dict[str, Any]:
-    """A list body of items already in their JSON shape: {items, page, limit, total, hasMore}."""
-    return {"items": page.items, "page": page.page, "limit": page.limit, "total": page.total,
-            "hasMore": page.has_more}
+def item_page(page: Page[dict[str, Any]], ids: Ids) -> dict[str, Any]:
+    """A list body of items already in their JSON shape but for the people, named here by public id: {items, page,
+    limit, total, hasMore}."""
+    return {"items": [_named(item, ids) for item in page.items], "page": page.page, "limit": page.limit,
+            "total": page.total, "hasMore": page.has_more}
+
+
+def _named(item: dict[str, Any], ids: Ids) -> dict[str, Any]:
+    """A stored item (``task_page``'s dict, people by user id) with its people by public id."""
+    for person in item["assignees"]:
+        person["id"] = ids(person["id"])
+    item["created_by"] = _maybe(ids, item["created_by"])
+    item["completed_by"] = _maybe(ids, item["completed_by"])
+    if item["recurrence"] is not None:
+        item["recurrence"]["rotation"] = [ids(person) for person in item["recurrence"]["rotation"]]
+    return item
 
 
 def group_list(groups: Iterable[GroupSummary]) -> dict[str, Any]:
@@ -78,6 +99,6 @@ def preference(pref: Preference, zone: UserZone, lang: str) -> dict[str, Any]:
     return {"freq": pref.freq, "time": pref.time, "tz": zone.name, "tz_source": zone.source.value, "lang": lang}
 
 
-def member_list(people: Iterable[Person]) -> dict[str, Any]:
-    """{items: [{id, name}]}."""
-    return {"items": [{"id": person.id, "name": person.name} for person in people]}
+def member_list(people: Iterable[Person], ids: Ids) -> dict[str, Any]:
+    """{items: [{id, name}]}, ids public."""
+    return {"items": [{"id": ids(person.id), "name": person.name} for person in people]}

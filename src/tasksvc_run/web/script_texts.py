@@ -10,6 +10,7 @@ SCRIPT_TEXTS = {
     "failed": N_("No se pudo completar (error {status}). Inténtalo de nuevo."),
     "offline": N_("Sin conexión con el servidor. Comprueba tu red e inténtalo de nuevo."),
     "nobody": N_("Sin responsable"),
+    "unnamed": N_("Miembro sin nombre"),
     "partDone": N_("(parte hecha)"),
     "partPending": N_("(parte pendiente)"),
     "parts": N_("{done}/{total} partes"),

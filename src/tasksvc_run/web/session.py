@@ -23,7 +23,7 @@ from taskcore.settings import Settings
 from tasksvc_run.i18n import _
 from tasksvc_run.keys import CLOCK, DB, LIMITER, SESSIONS, SETTINGS, USER
 from tasksvc_run.web.bearer import presented_token, token_user
-from tasksvc_run.web.crosssite import WRITE_METHODS, require_same_site_write
+from tasksvc_run.web.crosssite import WRITE_METHODS, require_our_site, require_same_site_write
 from tasksvc_run.web.errors import is_api
 from tasksvc_run.web.templating import render
 
@@ -91,6 +91,7 @@ async def api_guard(request: web.Request, handler: Handler) -> web.StreamRespons
             decision = request.app[LIMITER].check(user, request.app[CLOCK].monotonic())
             if not decision.allowed:
                 raise RateLimited(decision.retry_after)
+            require_our_site(request)
             require_same_site_write(request)
     return await handler(request)
 

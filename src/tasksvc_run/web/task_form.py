@@ -24,7 +24,7 @@ from taskcore.errors import RateLimited, ValidationError
 from taskcore.model import Task
 from taskcore.services import web_tasks
 from tasksvc_run.i18n import N_, _
-from tasksvc_run.keys import CLOCK, DB, LIMITER, SETTINGS
+from tasksvc_run.keys import CLOCK, DB, LIMITER, PUBLIC_IDS, SETTINGS
 from tasksvc_run.web.api import gating
 from tasksvc_run.web.errors import RequestProblem
 from tasksvc_run.web.session import COOKIE
@@ -99,8 +99,9 @@ async def create(request: web.Request, user: str, form: TaskForm) -> Task:
     app = request.app
     new = web_tasks.NewTask(form.description, due_date(form.due), form.group_id or None, form.assignees)
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
+    key = await asyncio.to_thread(app[PUBLIC_IDS].key)  # the form's assignees are public ids (SPEC section 32)
     return await asyncio.to_thread(web_tasks.create_from_web, app[DB], gating(request), user_id=user, new=new,
-                                   now=app[CLOCK].now(), announcing=announcing)
+                                   now=app[CLOCK].now(), announcing=announcing, key=key)
 
 
 def refused(form: TaskForm, exc: ValidationError) -> TaskForm:

@@ -78,8 +78,9 @@ def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, mom
     chosen = facts.time_zone if user_id == facts.user_id else store.chosen_zone(user_id)
     today = moment.now.astimezone(effective_zone(chosen, user_id, policy.zone).zone).date()
     chosen_language = facts.language if user_id == facts.user_id else store.chosen_languages([user_id]).get(user_id)
-    own = effective_language(chosen_language, user_id, policy.language)[0]
     group_language = facts.group.language if msg.group_id is not None and facts.group is not None else None
+    # Chosen, else the number's country's, else (a person known only by a LID: SPEC 32) the group's, else the default.
+    own = effective_language(chosen_language, user_id, group_language or policy.language)[0]
     quoted = store.task_of_message(linked) if linked and (family or reply) else None
     if family == ADMIN_FAMILY and user_id not in policy.admins:
         moment.take_token(user_id)

@@ -30,7 +30,7 @@ def calendar_link(turn: Turn, cmd: CalendarLink) -> Answer:
         text = replies.calendar_link(feed_url(base, token))
     if turn.group_id is None:
         return Answer(text, label=LOGIN_LINK_LABEL)
-    return Answer(_(replies.WEB_IN_PRIVATE), extra=(direct_message(turn.private_chat, text, label=LOGIN_LINK_LABEL),))
+    return Answer(_in_group(turn), extra=(direct_message(turn.private_chat, text, label=LOGIN_LINK_LABEL),))
 
 
 def calendar_revoke(turn: Turn, cmd: CalendarRevoke) -> Answer:
@@ -49,7 +49,15 @@ def web_link(turn: Turn, cmd: WebLink) -> Answer:
         link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
     if turn.group_id is None:
         return Answer(link, label=LOGIN_LINK_LABEL)
-    return Answer(_(replies.WEB_IN_PRIVATE), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
+    return Answer(_in_group(turn), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
+
+
+def _in_group(turn: Turn) -> str:
+    """What a group hears of a link sent in private: nothing but the 🤖 mark on the command when reactions are on
+    there (SPEC section 32: one member's burst of /t web costs the group no messages), else the short text."""
+    if turn.marks and turn.group_id is not None and turn.policy.reactions.in_scope(turn.group_id):
+        return ""
+    return _(replies.WEB_IN_PRIVATE)
 
 
 def calendar_command(turn: Turn, cmd: CalendarLink | CalendarRevoke) -> Answer:

@@ -17,6 +17,7 @@ from taskcore.i18n import _
 from taskcore.services import nagging, turns
 from taskcore.services.conversation.on_task import on_task
 from taskcore.services.conversation.turn import Turn
+from taskcore.services.people import group_mentions
 
 
 def _guarded(turn: Turn, task_id: int, action: Callable[[], Answer]) -> Answer:
@@ -55,12 +56,20 @@ def pass_turn(turn: Turn, cmd: PassTurn) -> Answer:
             return rejected(texts.not_holder(cmd.task_id), cmd.task_id)
         except turns.NobodyNext:
             return rejected(texts.nobody_next(cmd.task_id), cmd.task_id)
-        digits = passed.to.partition("@")[0]
-        mention = Mention(digits, mention_jid(passed.to))
+        mention = _mention(turn, passed.task.group_id, passed.to.partition("@")[0])
         return Answer(texts.turn_passed(cmd.task_id, passed.task.description, mention.tag), mentions=(mention,),
                       task_id=cmd.task_id)
 
     return _guarded(turn, cmd.task_id, act)
+
+
+def _mention(turn: Turn, group_id: str | None, user_id: str) -> Mention:
+    """The person mentioned in the form the group uses (SPEC section 31: their LID in a LID group)."""
+    if group_id is None:
+        return Mention(user_id, mention_jid(user_id))
+    with turn.db.read() as conn:
+        digits, jid = group_mentions(conn, group_id, [user_id])[user_id]
+    return Mention(digits, jid)
 
 
 def nag_refusal(turn: Turn, cmd: NewTask) -> Answer | None:

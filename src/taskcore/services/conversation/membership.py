@@ -12,6 +12,7 @@ from taskcore.model import Sighting
 from taskcore.services import members
 from taskcore.services.groups import see_group
 from taskcore.services.identities import resolve_user
+from taskcore.services.people import note_bot, set_addressing
 from taskcore.storage.unit import Unit
 
 KNOWN_ACTIONS = frozenset({"add", "remove", "promote", "demote", "modify"})
@@ -23,8 +24,10 @@ def resolve_people(
     """User ids of these participants (the bot left out), recording LID/phone pairs; one metric per alias used."""
     users: list[str] = []
     metrics: list[MetricEvent] = []
+    note_bot(db, [bot_id], now=moment.now)
     for person in people:
-        if bot_id and person.phone == bot_id:
+        if bot_id and bot_id in (person.phone, person.lid):
+            note_bot(db, [person.phone, person.lid], now=moment.now)  # its LID too, where the group shows one
             continue
         found = resolve_user(db, phone=person.phone, lid=person.lid, name=None, now=moment.now)
         users.append(found.user_id)
@@ -64,6 +67,8 @@ def _one_group(db: Unit, policy: ChatPolicy, group: GroupSeen, bot_id: str | Non
     sighting = see_group(db, policy.mode, group_id=group.group_id, name=group.name, now=moment.now)
     found = discovery(policy, sighting, group.name, languages=_admins_languages(db, policy, sighting))
     metrics = found.metrics
+    if group.addressing is not None:
+        set_addressing(db, group_id=group.group_id, addressing=group.addressing)
     if sighting.allowed:
         for admins, action in ((True, "promote"), (False, "demote")):
             people = [who for who, is_admin in group.participants if is_admin is admins]

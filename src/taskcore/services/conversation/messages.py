@@ -19,6 +19,7 @@ from taskcore.chat.decide import Chat, Decision, Throttled, decide, head_of
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.render import render, render_throttled
 from taskcore.chat.result import ChatResult
+from taskcore.chat.send_cap import capped
 from taskcore.conversation import classify_reaction_emoji
 from taskcore.gateway.inbound import InboundMessage, InboundReaction
 from taskcore.gateway.wire import quoted_reference
@@ -27,6 +28,7 @@ from taskcore.identity import user_jid
 from taskcore.services.conversation.acting import act
 from taskcore.services.conversation.admission import Admitted, admit
 from taskcore.services.conversation.turn import Turn
+from taskcore.services.people import seen_addressing
 from taskcore.storage.unit import Unit
 
 
@@ -38,6 +40,8 @@ def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: 
     admitted = admit(unit, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
         return admitted
+    if msg.group_id is not None:
+        seen_addressing(unit, group_id=msg.group_id, addressing=msg.addressing)
     with speaking(admitted.language):
         mentioned = msg.mentioned_digits if msg.mentioned else ()
         decision = decide(msg.text, head, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
@@ -79,6 +83,8 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
     else:
         name, result = act(turn, decision)
         answered = render(turn.msg, name, result, quote=turn.quote, marks=turn.marks)
+        if answered.texts or answered.reactions:
+            answered = capped(answered, turn.moment.take_send(turn.user_id), turn.msg, quote=turn.quote)
     return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
                       answered.metrics + admitted.metrics)
 

@@ -77,7 +77,7 @@
       const person = span("person" + (each && p.done ? " part-done" : ""), "");
       person.dataset.person = p.id;
       if (each) { person.append(span("tick", p.done ? "✓" : "○"), " "); person.firstChild.setAttribute("aria-hidden", "true"); }
-      person.append(p.name || p.id);
+      person.append(p.name || t("unnamed"));
       if (each) { person.append(span("visually-hidden", " " + (p.done ? t("partDone") : t("partPending")))); }
       box.append(person);
       if (index < task.assignees.length - 1) { box.append(", "); }

@@ -1,0 +1,105 @@
+"""People named to others by public id (SPEC section 32): the service's key, made once and kept in the database, and
+a cache of the public ids computed with it."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Collection, Iterable
+from datetime import datetime
+from functools import lru_cache
+
+from sqlalchemy import Connection
+
+from taskcore.addresses import mention_address
+from taskcore.public_ids import is_public_id, public_id, resolve_public_id
+from taskcore.storage import people as q
+from taskcore.storage.db import Database
+
+__all__ = ["PUBLIC_ID_KEY", "PublicIds", "group_mentions", "note_bot", "public_key", "set_addressing"]
+
+PUBLIC_ID_KEY = "public_ids"  # the service_secrets row of the key
+KEY_BYTES = 32
+
+
+def public_key(db: Database, *, now: datetime) -> bytes:
+    """The key of public ids, made (32 random bytes) the first time it is asked for."""
+    with db.read() as conn:
+        found = q.secret_of(conn, PUBLIC_ID_KEY)
+    if found is None:
+        found = db.transact(lambda conn: q.keep_secret(conn, PUBLIC_ID_KEY, secrets.token_hex(KEY_BYTES), now))
+    return bytes.fromhex(found)
+
+
+def note_bot(db: Database, ids: Iterable[str | None], *, now: datetime) -> None:
+    """Record these ids (None skipped) as the bot's own: never a member, never assignable (SPEC section 32)."""
+    known = [found for found in ids if found]
+    if known:
+        with db.write() as conn:
+            q.note_bot_ids(conn, known, now)
+
+
+def set_addressing(db: Database, *, group_id: str, addressing: str) -> None:
+    """Record how the group addresses its members ("lid" or "pn")."""
+    with db.write() as conn:
+        q.save_addressing(conn, group_id, addressing)
+    _ADDRESSING[(str(db.engine.url), group_id)] = addressing
+
+
+# What this process last recorded, per database and group, so that a group's messages write it once.
+_ADDRESSING: dict[tuple[str, str], str] = {}
+
+
+def seen_addressing(db: Database, *, group_id: str, addressing: str | None) -> None:
+    """A group message's addressing form, recorded when this process has not recorded that form for the group yet
+    (a message costs no write otherwise)."""
+    if addressing is not None and _ADDRESSING.get((str(db.engine.url), group_id)) != addressing:
+        if len(_ADDRESSING) >= MAX_REMEMBERED:
+            _ADDRESSING.clear()
+        set_addressing(db, group_id=group_id, addressing=addressing)
+
+
+MAX_REMEMBERED = 100_000
+
+
+def group_mentions(conn: Connection, group_id: str, user_ids: Collection[str]) -> dict[str, tuple[str, str]]:
+    """Each person's mention in the group, in the form it uses: (digits after ``@``, JID) (SPEC section 31)."""
+    addressing, lids = q.mention_forms(conn, group_id, user_ids)
+    return {user: mention_address(user, addressing=addressing, lid=lids.get(user)) for user in user_ids}
+
+
+class PublicIds:
+    """Public ids under the service's key, read from the database on first use and remembered."""
+
+    def __init__(self, db: Callable[[], Database], now: Callable[[], datetime]) -> None:
+        self._db = db
+        self._now = now
+        self._key: bytes | None = None
+        self._lock = threading.Lock()
+
+    def key(self) -> bytes:
+        """The key (read, or made, once)."""
+        if self._key is None:
+            with self._lock:
+                if self._key is None:
+                    self._key = public_key(self._db(), now=self._now())
+        return self._key
+
+    def of(self, user_id: str) -> str:
+        """The public id of ``user_id``."""
+        return _cached(user_id, self.key())
+
+    def maybe(self, user_id: str | None) -> str | None:
+        """The public id, or None for None."""
+        return None if user_id is None else self.of(user_id)
+
+    def resolve(self, value: str, candidates: Iterable[str]) -> str | None:
+        """The candidate whose public id is ``value``, else None."""
+        if not is_public_id(value):
+            return None
+        return resolve_public_id(value, candidates, self.key())
+
+
+@lru_cache(maxsize=65536)
+def _cached(user_id: str, key: bytes) -> str:
+    return public_id(user_id, key)
