@@ -119,8 +119,10 @@ class _Tracer:
 
 
 async def _trace(folder: Path) -> list[tuple[str, str, str]]:
-    settings = load_settings({"NODE_ENV": "test", "RATE_LIMIT_PER_MIN": "1000000", "REACTIONS_ENABLED": "false",
-                              "DB_PATH": str(folder / "tasks.db"), "GATEWAY_API_INSTANCE": "bench"})
+    # As the unit runs in production and in development: metrics on (the test environment's default is off).
+    settings = load_settings({"NODE_ENV": "test", "METRICS_ENABLED": "true", "RATE_LIMIT_PER_MIN": "1000000",
+                              "REACTIONS_ENABLED": "false", "DB_PATH": str(folder / "tasks.db"),
+                              "GATEWAY_API_INSTANCE": "bench"})
     db = Database.from_url(settings.sqlalchemy_url)
     migrator.migrate(db)  # as `tasksvc bot` finds it: the supervisor migrates first
     app = make_bot_app(settings, db=db)

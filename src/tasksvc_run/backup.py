@@ -3,9 +3,17 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from taskcore.settings import Settings
+
+log = logging.getLogger("tasksvc")  # the command's own lines, as `tasksvc backup` always wrote them
 
 # The date with its dashes: a run of eight digits in a log line is masked as if it were a phone number.
 STAMP = "%Y-%m-%dT%H%M%SZ"
@@ -71,3 +79,30 @@ def rotate(folder: Path, keep: int) -> list[Path]:
     for path in old:
         path.unlink(missing_ok=True)
     return old
+
+
+def cmd_backup(settings: Settings, destination: str) -> int:
+    """``tasksvc backup``: copy the live SQLite database to ``destination`` with SQLite's online backup (consistent
+    while running); one line saying why when it cannot."""
+    from tasksvc_run.places import folder_problem  # noqa: PLC0415 - only a failed backup needs it
+
+    if settings.database_url:
+        log.error("backup: DATABASE_URL is set; back up PostgreSQL with pg_dump (docs/operations.md)")
+        return 2
+    try:
+        pages = backup_sqlite(settings.database_path, Path(destination))
+    except NoDatabase:
+        print(f"tasksvc backup: no database at {settings.database_path} (DB_PATH, or DATA_DIR/tasks.db when DB_PATH "
+              "is unset); point DB_PATH at the file, e.g. DB_PATH=tmp/tasks.db for the one of `tasksvc dev`",
+              file=sys.stderr)
+        return 1
+    except BackupCorrupt as exc:
+        print(f"tasksvc backup: {exc}; nothing was written", file=sys.stderr)
+        return 1
+    except (OSError, sqlite3.Error) as exc:  # SQLite's own message names no file: say which, and why
+        folder = Path(destination).absolute().parent
+        reason = folder_problem(folder) or f"{exc} (writing {Path(destination).absolute()})"
+        print(f"tasksvc backup: nothing was written: {reason}", file=sys.stderr)
+        return 1
+    log.info("backup written", extra={"destination": destination, "pages": pages})
+    return 0

@@ -10,7 +10,6 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tasksvc_run import exits
@@ -167,35 +166,6 @@ WITHOUT_SETTINGS: dict[str, tuple[str, Callable[..., int]]] = {
 }
 
 
-def cmd_backup(settings: Settings, destination: str) -> int:
-    """Copy the live SQLite database to ``destination`` with SQLite's online backup (consistent while running)."""
-    import sqlite3
-
-    from tasksvc_run.backup import BackupCorrupt, NoDatabase, backup_sqlite
-    from tasksvc_run.places import folder_problem
-
-    if settings.database_url:
-        log.error("backup: DATABASE_URL is set; back up PostgreSQL with pg_dump (docs/operations.md)")
-        return 2
-    try:
-        pages = backup_sqlite(settings.database_path, Path(destination))
-    except NoDatabase:
-        print(f"tasksvc backup: no database at {settings.database_path} (DB_PATH, or DATA_DIR/tasks.db when DB_PATH "
-              "is unset); point DB_PATH at the file, e.g. DB_PATH=tmp/tasks.db for the one of `tasksvc dev`",
-              file=sys.stderr)
-        return 1
-    except BackupCorrupt as exc:
-        print(f"tasksvc backup: {exc}; nothing was written", file=sys.stderr)
-        return 1
-    except (OSError, sqlite3.Error) as exc:  # SQLite's own message names no file: say which, and why
-        folder = Path(destination).absolute().parent
-        reason = folder_problem(folder) or f"{exc} (writing {Path(destination).absolute()})"
-        print(f"tasksvc backup: nothing was written: {reason}", file=sys.stderr)
-        return 1
-    log.info("backup written", extra={"destination": destination, "pages": pages})
-    return 0
-
-
 class _Version(argparse.Action):
     """``--version``: the installed package's version and commit, looked up only when asked."""
 
@@ -271,6 +241,8 @@ def _supervise(command: str) -> int:
 def _maintain(args: argparse.Namespace, settings: Settings) -> int:
     """`backup`, `failed`, `retry` and `forget`: one-off commands on the database of the configuration."""
     if args.command == "backup":
+        from tasksvc_run.backup import cmd_backup
+
         return cmd_backup(settings, args.destination)
     if args.command == "forget":
         from tasksvc_run.forget import run_forget

@@ -87,9 +87,9 @@ def tokens_asked(bot: EventRunner, monkeypatch: pytest.MonkeyPatch) -> list[str]
     asked: list[str] = []
     take = bot.take_token
 
-    def counted(user_id: str) -> Decision:
+    def counted(user_id: str, at: float | None = None) -> Decision:
         asked.append(user_id)
-        return take(user_id)
+        return take(user_id, at)
 
     monkeypatch.setattr(bot, "take_token", counted)
     return asked

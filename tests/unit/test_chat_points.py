@@ -86,8 +86,8 @@ def test_resumen_mes_and_english_words(db: Database, group: str) -> None:
     say(db, "/t nueva limpiar !2")
     _complete_at(db, datetime(2026, 11, 2, 9, 0, tzinfo=UTC), 1)
     assert "Ana: 0 hechas" in say(db, "/t resumen semana")
-    assert "Ana: 1 hechas, 2 puntos" in say(db, "/t summary month")
-    assert "Ana: 1 hechas, 2 puntos" in say(db, "/t resumo mês")
+    assert "Ana: 1 hecha, 2 puntos" in say(db, "/t summary month")
+    assert "Ana: 1 hecha, 2 puntos" in say(db, "/t resumo mês")
 
 
 def test_each_parts_count_for_each_person(db: Database, group: str) -> None:
@@ -95,15 +95,15 @@ def test_each_parts_count_for_each_person(db: Database, group: str) -> None:
     _complete_at(db, NOW, 1)
     _complete_at(db, NOW, 1, sender=LUIS)
     reply = say(db, "/t resumen")
-    assert "• Ana: 1 hechas, 2 puntos" in reply
-    assert "• Luis: 1 hechas, 2 puntos" in reply
+    assert "• Ana: 1 hecha, 2 puntos" in reply
+    assert "• Luis: 1 hecha, 2 puntos" in reply
 
 
 def test_resumen_in_private_is_the_persons_own_across_groups(db: Database, group: str) -> None:
     say(db, "/t nueva limpiar !3")
     _complete_at(db, NOW, 1)
     reply = say(db, "/t resumen", group=None)
-    assert reply == "Resumen de la semana (16/11–22/11):\n• Ana: 1 hechas, 3 puntos"
+    assert reply == "Resumen de la semana (16/11–22/11):\n• Ana: 1 hecha, 3 puntos"
 
 
 def test_a_bad_period_is_refused(db: Database, group: str) -> None:

@@ -290,17 +290,10 @@ started_sends = Table(
 sending_since = Table(
     "sending_since", metadata, Column("id", Integer, primary_key=True, autoincrement=False),
     Column("first_at", TS, nullable=False))
+
 service_secrets = Table(  # SPEC section 32: the service's own keys, made once by the code
-    "service_secrets",
-    metadata,
-    Column("name", Text, primary_key=True),
-    Column("secret", Text, nullable=False),
-    Column("created_at", TS, nullable=False),
-)
+    "service_secrets", metadata, Column("name", Text, primary_key=True), Column("secret", Text, nullable=False),
+    Column("created_at", TS, nullable=False))
 
 bot_ids = Table(  # SPEC section 32: the bot's own ids, never a member
-    "bot_ids",
-    metadata,
-    Column("user_id", Text, primary_key=True),
-    Column("seen_at", TS, nullable=False),
-)
+    "bot_ids", metadata, Column("user_id", Text, primary_key=True), Column("seen_at", TS, nullable=False))

@@ -94,15 +94,15 @@ class EventRunner:
         self._counted(arrived.handled, started)
         return arrived
 
-    def take_token(self, user_id: str) -> Decision:
-        """One token from the user's bucket."""
+    def take_token(self, user_id: str, at: float | None = None) -> Decision:
+        """One token from the user's bucket, at the monotonic instant ``at`` (now when not given)."""
         with self._limiter_lock:
-            return self.limiter.check(user_id, self.clock.monotonic())
+            return self.limiter.check(user_id, self.clock.monotonic() if at is None else at)
 
-    def take_send(self, user_id: str) -> Decision:
-        """One of the replies the person's commands may get this minute."""
+    def take_send(self, user_id: str, at: float | None = None) -> Decision:
+        """One of the replies the person's commands may get this minute (``at`` as in ``take_token``)."""
         with self._limiter_lock:
-            return self.sends.check(user_id, self.clock.monotonic())
+            return self.sends.check(user_id, self.clock.monotonic() if at is None else at)
 
     def run_inbox(self) -> list[Handled]:
         """Claim, handle and finish one batch of the inbox; count metric events and each event's share of the time."""
@@ -132,12 +132,13 @@ class EventRunner:
     def _moment_factory(self) -> Callable[[InboxRow | None], Moment]:
         """One instant for the batch; each event its own memoised token (handled again alone, it gets the same); an
         event stored pending by this process keeps the moment it was given then."""
-        now = self.clock.now()
+        now, at = self.clock.now(), self.clock.monotonic()  # the buckets' instant too: read once for the batch
         today, trigger = now.astimezone(self.zone).date(), self._sync_trigger()
 
         def moment(row: InboxRow | None) -> Moment:
             kept = None if row is None else self._moments.get(row.id)
-            return kept or Moment(now, today, self._token_once(), trigger, self._once(self.take_send))
+            return kept or Moment(now, today, self._once(lambda user: self.take_token(user, at)), trigger,
+                                  self._once(lambda user: self.take_send(user, at)))
 
         return moment
 
@@ -152,10 +153,6 @@ class EventRunner:
             loop.call_soon_threadsafe(request)
 
         return from_thread
-
-    def _token_once(self) -> Callable[[str], Decision]:
-        """``take_token`` for one event: an event handled again (batch retry) gets the same answer."""
-        return self._once(self.take_token)
 
     @staticmethod
     def _once(taking: Callable[[str], Decision]) -> Callable[[str], Decision]:

@@ -40,7 +40,7 @@ def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: 
     admitted = admit(unit, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
         return admitted
-    if msg.group_id is not None:
+    if msg.group_id is not None and msg.addressing is not None:
         seen_addressing(unit, group_id=msg.group_id, addressing=msg.addressing)
     with speaking(admitted.language):
         mentioned = msg.mentioned_digits if msg.mentioned else ()
@@ -84,7 +84,9 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
         name, result = act(turn, decision)
         answered = render(turn.msg, name, result, quote=turn.quote, marks=turn.marks)
         if answered.texts or answered.reactions:
-            answered = capped(answered, turn.moment.take_send(turn.user_id), turn.msg, quote=turn.quote)
+            sends = turn.moment.take_send(turn.user_id)
+            if not sends.allowed:
+                answered = capped(answered, sends, turn.msg, quote=turn.quote)
     return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
                       answered.metrics + admitted.metrics)
 
@@ -112,4 +114,4 @@ def reacted_quote(reaction: InboundReaction) -> dict[str, Any]:
 
 def on_day(moment: Moment, today: date) -> Moment:
     """``moment`` with the sender's ``today`` (in their zone); built directly: every command asks."""
-    return Moment(moment.now, today, moment.take_token, moment.request_sync)
+    return Moment(moment.now, today, moment.take_token, moment.request_sync, moment.take_send)
