@@ -228,6 +228,14 @@ class AdminSync:
 
 
 @dataclass(frozen=True, slots=True)
+class ForgetMe:
+    """``/t borrarme``: erase everything kept about the sender (SPEC section 32), once ``confirmed`` (``sí``)."""
+
+    name: ClassVar[str] = "borrarme"
+    confirmed: bool
+
+
+@dataclass(frozen=True, slots=True)
 class AdminUnreachable:
     """``/admin inalcanzables``: who the bot cannot write to in private, and since when (SPEC section 31)."""
 

@@ -98,6 +98,8 @@ ROWS: tuple[Row, ...] = (
     Row("task.ausente", "ausente", quiet_args.parse_away, "quiet:set_away", N_("/t ausente <fecha>"),
         N_("/t ausente mañana")),
     Row("task.vuelvo", "vuelvo", quiet_args.parse_back, "quiet:back", N_("/t vuelvo")),
+    Row("task.borrarme", "borrarme", task_args.parse_forget, "own_data:forget_me", N_("/t borrarme [sí]"),
+        N_("/t borrarme")),
     Row("admin.ayuda", "admin", lambda args, ctx: AdminHelp(), "admin:admin_help", None),
     Row("admin.grupos", "admin grupos", task_args.parse_list_groups, "admin:list_groups",
         N_("/admin grupos [pendientes|permitidos|bloqueados]"), N_("/admin grupos pendientes")),

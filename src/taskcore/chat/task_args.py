@@ -24,6 +24,7 @@ from taskcore.chat.commands import (
     AdminListGroups,
     Complete,
     Edit,
+    ForgetMe,
     SetDue,
     SetMode,
     SetReminders,
@@ -153,3 +154,11 @@ def parse_allow(args: str, ctx: Context) -> AdminAllow:
 def parse_block(args: str, ctx: Context) -> AdminBlock:
     """``/admin bloquear <grupo>|aquí``."""
     return AdminBlock(group_target(args, "admin bloquear"))
+
+
+def parse_forget(args: str, ctx: Context) -> ForgetMe:
+    """``/t borrarme`` (asks for the confirmation) or ``/t borrarme sí`` (any language's yes)."""
+    words = args.split()
+    if len(words) > 1 or (words and meaning("confirm", words[0]) != "yes"):
+        raise _error("borrarme", _("para confirmar, escribe sí: {word}", word=shown(args.strip())))
+    return ForgetMe(confirmed=bool(words))

@@ -82,4 +82,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "flag.rotation": ("turns",),  # /t nueva ... !turnos: the assignees take turns
     "flag.balanced": ("fair",),  # !reparto: turns by the fewest points
     "admin.inalcanzables": ("unreachable",),  # who the bot cannot write to in private (SPEC section 31)
+    "task.borrarme": ("forget-me", "forgetme"),  # erase me (SPEC section 32), in a direct message
+    "confirm.yes": ("yes",),  # /t borrarme sí
 }

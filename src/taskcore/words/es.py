@@ -93,4 +93,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "flag.rotation": ("turnos",),  # /t nueva ... !turnos: the assignees take turns
     "flag.balanced": ("reparto",),  # !reparto: turns by the fewest points
     "admin.inalcanzables": ("inalcanzables",),  # who the bot cannot write to in private (SPEC section 31)
+    "task.borrarme": ("borrarme",),  # erase me (SPEC section 32), in a direct message
+    "confirm.yes": ("sí",),  # /t borrarme sí
 }

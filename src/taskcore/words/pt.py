@@ -89,4 +89,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "flag.rotation": ("turnos", "revezamento"),  # /t nueva ... !turnos: the assignees take turns
     "flag.balanced": ("divisão",),  # !reparto: turns by the fewest points
     "admin.inalcanzables": ("inalcançáveis",),  # who the bot cannot write to in private (SPEC section 31)
+    "task.borrarme": ("apagar-me", "esquecer-me"),  # erase me (SPEC section 32), in a direct message
+    "confirm.yes": ("sim",),  # /t borrarme sí
 }
