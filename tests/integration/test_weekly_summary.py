@@ -76,7 +76,7 @@ async def test_the_job_posts_at_the_moment_not_before_and_moves_a_week(db: Datab
     assert await WeeklySummaryJob(context(db, SUNDAY_20 - timedelta(minutes=1)))() == 0
     assert await WeeklySummaryJob(context(db, SUNDAY_20 + timedelta(seconds=30)))() == 1
     (text,) = summaries_queued(db)
-    assert text == "Resumen de la semana (23/11–29/11):\n• Ana: 1 hechas, 3 puntos\n• Luis: 0 hechas, 0 puntos"
+    assert text == "Resumen de la semana (23/11–29/11):\n• Ana: 1 hecha, 3 puntos\n• Luis: 0 hechas, 0 puntos"
     assert stored(db).summary_next_at == SUNDAY_20 + timedelta(days=7)
     assert await WeeklySummaryJob(context(db, SUNDAY_20 + timedelta(minutes=1)))() == 0
 
