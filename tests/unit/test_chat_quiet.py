@@ -65,7 +65,7 @@ def test_away_in_the_past_is_refused_and_back_clears_it(db: Database) -> None:
     assert say(db, "/t ausente 2026-11-01", group=None) == "El 01/11 ya pasó: indica hoy o una fecha futura."
     assert saved(db)[2] is None
     say(db, "/t ausente 2026-12-05", group=None)
-    assert say(db, "/t voltei", group=None).startswith("¡Bienvenido de vuelta!")
+    assert say(db, "/t voltei", group=None).startswith("¡Hola de nuevo!")
     assert saved(db)[2] is None
 
 

@@ -9,6 +9,7 @@ from datetime import date, timedelta
 
 from taskcore.chat.commands import NewTask
 from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
+from taskcore.chat.usage import command_word
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
 from taskcore.date_hints import day_month_guess
@@ -53,9 +54,13 @@ def due_date(token: str, name: str, today: date, *, task_id: int | None = None) 
 
 
 def _fix(name: str, day: date, task_id: int | None) -> str:
-    """The command that sets ``day`` with command ``name``."""
-    return f"/t fecha {task_id} {day.isoformat()}" if name == "fecha" else _("/t nueva <texto> {date}",
-                                                                            date=day.isoformat())
+    """The command that sets ``day`` with the command that was written (``/t ausente 2026-11-29``), in the reader's
+    words."""
+    if name == "nueva":
+        return _("/t nueva <texto> {date}", date=day.isoformat())
+    if name == "fecha":
+        return f"/t {command_word(name)} {task_id} {day.isoformat()}"
+    return f"/t {command_word(name)} {day.isoformat()}"
 
 
 def _refused(token: str, name: str, today: date, task_id: int | None) -> str:

@@ -8,7 +8,7 @@ from taskcore.chores.quiet import QuietHours
 from taskcore.i18n import N_, _
 
 QUIET_OFF = N_("Horas de silencio quitadas: te escribiré a cualquier hora.")
-BACK = N_("¡Bienvenido de vuelta! Vuelves a recibir recordatorios y avisos, y entras en los turnos.")
+BACK = N_("¡Hola de nuevo! Vuelves a recibir recordatorios y avisos, y entras en los turnos.")
 
 
 def quiet_set(window: QuietHours, zone: str) -> str:

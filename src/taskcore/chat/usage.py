@@ -52,3 +52,13 @@ def _subcommand_list(name: str | None) -> str:
 def example_mark() -> str:
     """What stands between a command's usage and its example in the help."""
     return _(" — ej.: ")
+
+
+def command_word(name: str) -> str:
+    """The word of command ``name`` (``ausente``) in the reader's language (``fora``, ``away``), as a suggested
+    command writes it."""
+    from taskcore.chat.registry import row_named  # noqa: PLC0415 - the registry's parsers raise usage errors
+
+    word = row_named(name).word
+    table = TABLES.get(current_language(), TABLES[SOURCE])
+    return table.get(word, TABLES[SOURCE][word])[0]
