@@ -150,7 +150,7 @@ class TestGatingAndState:
     @pytest.mark.parametrize("task_id", ["999", "abc", "99999999999999999999999", "-1", "١"])
     async def test_a_task_that_does_not_exist_is_a_404_problem(self, web: WebEnv, task_id: str) -> None:
         status, problem = await web.call("POST", f"/api/tasks/{task_id}/claim")
-        assert (status, problem["status"], problem["title"]) == (404, 404, "Not Found")
+        assert (status, problem["status"], problem["title"]) == (404, 404, "No encontrado")
 
 
 class TestMalformedRequests:

@@ -126,7 +126,7 @@ async def test_a_problem_for_a_visitor_is_in_the_accept_language(web: WebEnv) ->
 
 async def test_a_spanish_problem_is_as_it_was(web: WebEnv) -> None:
     status, body = await web.call("POST", PREFS, json={"freq": "often"})
-    assert (status, body["title"], body["detail"]) == (422, "Unprocessable Entity", "Hay datos no válidos.")
+    assert (status, body["title"], body["detail"]) == (422, "Datos no válidos", "Hay datos no válidos.")
 
 
 async def test_preferences_answer_and_choose_the_language(web: WebEnv) -> None:

@@ -11,6 +11,7 @@ import pytest
 from taskcore.i18n import speaking
 from taskcore.i18n.catalogs import DOMAINS, extract
 from tasksvc_run.i18n import _
+from tasksvc_run.problems import problem_title
 from tasksvc_run.web.language import accepted_language
 from tasksvc_run.web.templating import make_templates
 
@@ -60,7 +61,18 @@ def test_template_texts_escape_their_values_and_keep_their_markup() -> None:
 @pytest.mark.parametrize(("header", "lang"), [
     ("pt-BR", "pt"), ("pt-PT", "pt"), ("en-GB", "en"), ("en-US,en;q=0.9", "en"), ("es-MX", "es"),
     ("fr-FR, de;q=0.9, en;q=0.1", "en"), ("fr", None), ("", None), (None, None), ("en;q=0, pt;q=0.4", "pt"),
-    ("en;q=zzz, pt", "pt"), ("*", None),
+    ("en;q=zzz, pt", "pt"), ("*", None), ("PT-BR", "pt"), ("EN-gb, es;q=0.5", "en"), ("ES", "es"), ("Pt", "pt"),
 ])
 def test_accept_language_picks_one_of_ours(header: str | None, lang: str | None) -> None:
     assert accepted_language(header) == lang
+
+
+@pytest.mark.parametrize(("lang", "not_found", "other"), [
+    ("es", "No encontrado", "Error del cliente (418)"), ("pt", "Não encontrado", "Erro do cliente (418)"),
+    ("en", "Not Found", "Client error (418)"),
+])
+def test_every_problem_title_is_in_the_reader_s_language(lang: str, not_found: str, other: str) -> None:
+    with speaking(lang):
+        assert problem_title(404) == not_found
+        assert problem_title(418) == other
+        assert all(problem_title(status) != "" for status in range(400, 600))

@@ -56,7 +56,7 @@ def _weight(item: str) -> tuple[str, float]:
                 quality = float(value)
             except ValueError:
                 quality = 0.0
-    return tag.strip(), quality
+    return tag.strip().lower(), quality  # language tags are case-insensitive (RFC 4647): PT-BR is pt-br
 
 
 def accepted_language(header: str | None) -> str | None:
