@@ -101,3 +101,26 @@ def test_a_completed_turn_does_not_pass_on(db: Database, rotation: int) -> None:
     say(db, "/t x 1")
     assert auto(db, datetime(2026, 11, 25, 12, 0, tzinfo=UTC)) == 0
     assert assignees(db, 1) == {ANA}
+
+
+def away(db: Database, user: str, until: str) -> None:
+    with db.write() as conn:
+        conn.execute(schema.user_preferences.insert().values(user_id=user, freq="off", time="08:30", updated_at=NOW,
+                                                             away_until=until))
+
+
+@pytest.mark.parametrize("flag", ["!turnos", "!reparto"])
+def test_the_first_occurrence_skips_who_is_away_on_its_date(db: Database, flag: str) -> None:
+    """SPEC section 30 (measured: ``!reparto`` gave the first occurrence to the away person)."""
+    make_group(db, GROUP, name="Casa", members=(ANA, BEA, LUIS))
+    away(db, ANA, "2026-11-30")
+    say(db, f"/t nueva sacar la basura cada domingo @{ANA} @{BEA} @{LUIS} {flag}")  # first: Sunday 22/11
+    assert assignees(db, 1) == {BEA}
+    assert turn_of(db).rotation_turn == 1
+
+
+def test_back_by_the_first_date_takes_the_first_turn(db: Database) -> None:
+    make_group(db, GROUP, name="Casa", members=(ANA, BEA))
+    away(db, ANA, "2026-11-21")  # back the day before Sunday 22/11
+    say(db, f"/t nueva sacar la basura cada domingo @{ANA} @{BEA} !turnos")
+    assert assignees(db, 1) == {ANA}

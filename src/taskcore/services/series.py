@@ -40,6 +40,18 @@ def new_series(
     return Series(fixed.rule, fixed.text, people, 0, balanced and bool(people)), first
 
 
+def first_turn(conn: Connection, series: Series, *, group_id: str, day: date, now: datetime) -> int:
+    """The first occurrence's turn (SPEC section 30): the first person in order who is not away on its date; with
+    ``!reparto``, the present one with the fewest points completed in the group over the last 30 days (ties: turn
+    order). Everyone away: the first."""
+    people = series.rotation
+    away = away_users(conn, people, day)
+    if series.balanced:
+        rows = completion_rows(conn, group_id=group_id, start=now - FAIRNESS_WINDOW, end=now)
+        return people.index(balanced_pick(people, points_since(rows, now), away, after=people[-1]))
+    return people.index(next_in_turn(people, None, away))
+
+
 def follow_up(
     conn: Connection, task_id: int, *, previous_assignees: Sequence[str], by: str, today: date, now: datetime
 ) -> Task | None:

@@ -4,6 +4,7 @@ lists are ``services.task_lists``."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any, Final
 from zoneinfo import ZoneInfo
@@ -82,11 +83,16 @@ def create_task(
         raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
 
     def work(conn: Connection) -> CreatedTask:
+        chosen, assigned = series, people
+        if series is not None and series.rotation and group_id is not None and due is not None:
+            turn = recurring.first_turn(conn, series, group_id=group_id, day=due, now=now)  # the away are skipped
+            chosen = replace(series, turn=turn)
+            assigned = assignees_on_creation(creator, group_id, series.rotation[turn:turn + 1])
         task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
-                                origin=origin, completion=completion, series=series, points=points)
-        if people:
-            q.insert_assignments(conn, task_id, people, by=creator, now=now)
-        return CreatedTask(task_id, text, due, group_id, people, series)
+                                origin=origin, completion=completion, series=chosen, points=points)
+        if assigned:
+            q.insert_assignments(conn, task_id, assigned, by=creator, now=now)
+        return CreatedTask(task_id, text, due, group_id, assigned, chosen)
 
     return db.transact(work)
 
