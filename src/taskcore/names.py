@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from taskcore.text import fold
 
-__all__ = ["match_members", "name_keys", "plain_name_tokens"]
+__all__ = ["match_members", "name_keys", "plain_name_tokens", "surname_words"]
 
 _QUOTED = re.compile(r'["“”][^"“”]*["“”]?')
 _PLAIN_NAME = re.compile(r"(?<![\w@])@[^\W\d_]+(?![\w@-])")
@@ -42,11 +42,25 @@ def _typed(word: str) -> str | None:
 
 
 def match_members(word: str, members: Sequence[tuple[str, str | None]]) -> list[str]:
-    """The ids of the members (user id, known name) whose whole first name or whole name ``word`` is, in order."""
+    """The ids of the members (user id, known name) whose whole first name or whole name ``word`` is, in order; a
+    name of emoji or symbols (``@🌸🌸``) matches a member's whole name exactly."""
     typed = _typed(word)
     if typed is None:
-        return []
+        symbols = fold(word.lstrip("@").rstrip(",.;:!?"))
+        return list(dict.fromkeys(user for user, name in members
+                                  if name is not None and symbols and fold(name).strip() == symbols))
     return list(dict.fromkeys(user for user, name in members if name is not None and typed in name_keys(name)))
+
+
+def surname_words(typed: str, name: str, following: Sequence[str]) -> int:
+    """How many of the ``following`` words complete a member's whole name of several words that the typed first name
+    began (``@Luis`` then ``Martínez`` for Luis Martínez: 1); 0 when they do not."""
+    words = fold(name).split()
+    rest = [_letters(word) or word for word in words[1:]]
+    if len(words) < 2 or _typed(typed) != (_letters(words[0]) or words[0]) or len(following) < len(rest):
+        return 0
+    given = [_letters(word) or word for word in map(fold, following[:len(rest)])]
+    return len(rest) if given == rest else 0
 
 
 def plain_name_tokens(text: str) -> list[str]:

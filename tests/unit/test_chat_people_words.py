@@ -153,3 +153,43 @@ def test_a_reminder_preference_names_the_zone_in_force(db: Database) -> None:
 def test_every_refusal_is_a_sentence_that_starts_with_a_capital(db: Database, command: str) -> None:
     reply = say(db, command, group=None)
     assert reply[0].isupper() or reply[0] in "«!", reply
+
+
+FLOWER = "34600555555"
+
+
+@pytest.fixture
+def more_names(db: Database, group: str) -> str:
+    run(db, wa_text("hola", sender=FLOWER, push_name="🌸🌸"))
+    return group
+
+
+def test_the_readme_s_turns_take_typed_names(db: Database, group: str) -> None:
+    """SPEC section 30: ``!turnos`` takes the typed names of the README's own example."""
+    run(db, wa_text("/t nueva sacar la basura cada lunes y jueves @Beatriz @Luis !turnos"))
+    [row] = task_rows(db)
+    assert row.description == "sacar la basura"
+    assert assignees(db, 1) == {BEA}
+    assert "Por turnos: Beatriz Gómez, Luis" in texts(db)[-1]
+
+
+def test_a_name_of_two_words_is_taken_whole(db: Database, group: str) -> None:
+    run(db, wa_text("/t nueva llamar al fontanero @Beatriz Gómez mañana"))
+    assert task_rows(db)[0].description == "llamar al fontanero"
+    assert assignees(db, 1) == {BEA}
+
+
+def test_a_following_word_that_is_no_surname_stays_in_the_text(db: Database, group: str) -> None:
+    run(db, wa_text("/t nueva @Luis comprar pan"))
+    assert task_rows(db)[0].description == "comprar pan"
+    run(db, wa_text("/t nueva @Beatriz comprar leche"))
+    assert task_rows(db)[1].description == "comprar leche"
+
+
+def test_a_name_of_emoji_matches_exactly_and_an_unknown_one_is_said(db: Database, more_names: str) -> None:
+    run(db, wa_text("/t nueva regar las plantas @🌸🌸"))
+    assert assignees(db, 1) == {FLOWER}
+    assert task_rows(db)[0].description == "regar las plantas"
+    reply = say(db, "/t nueva regar @🌻")
+    assert "🌻" in reply
+    assert len(task_rows(db)) == 1

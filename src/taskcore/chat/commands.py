@@ -65,6 +65,7 @@ class NewTask:
     nag: bool = False
     points: int = 1  # !N (SPEC section 25)
     balanced: bool = False  # !reparto: a rotation by the fewest points (``rotation`` is True too)
+    name_at: tuple[int, ...] = ()  # for each of ``names``, the word of the description its surname would start at
 
 
 @dataclass(frozen=True, slots=True)

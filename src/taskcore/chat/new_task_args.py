@@ -24,7 +24,8 @@ from taskcore.words.lexicon import is_date_like as is_due_word
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
 
 _MENTION = re.compile(r"@([0-9]+)")
-_NAME = re.compile(r"@([^\W\d_]+)[,.;:!?]*")  # a typed name (letters only): not a WhatsApp mention
+# A typed name: letters only, or emoji and symbols only (a member called 🌸🌸); not a WhatsApp mention (digits).
+_NAME = re.compile(r"@([^\W\d_]+|[^\w\s@\"“”,.;:!?]+)[,.;:!?]*")
 _CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
 _NOT_PLAIN = re.compile(r'["“”@!]')  # what a chunk needs to be more than a word: quotes, mentions, flags
 
@@ -109,6 +110,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
     dates: list[str] = []
     mentions: list[str] = []
     names: list[str] = []
+    name_at: list[int] = []
     each = nag = False
     points = DEFAULT_POINTS
     clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
@@ -128,10 +130,11 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             mentions.append(mention.group(1))
         elif ctx.in_group and (name := _NAME.fullmatch(chunk)) is not None:
             names.append(name.group(1))
+            name_at.append(sum(len(part.split()) for part in parts))  # where its surname would follow
         else:
             parts.append(chunk)
     task = _new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names)
-    return replace(task, nag=nag, points=points, balanced=clause.balanced)
+    return replace(task, nag=nag, points=points, balanced=clause.balanced, name_at=_first_places(names, name_at))
 
 
 def _points(token: str) -> int:
@@ -162,3 +165,11 @@ def _new_task(parts: list[str], dates: list[str], mentions: list[str], ctx: Cont
     return NewTask(description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each,
                    clause.recurrence if clause else None, clause.rotation if clause else False,
                    tuple(dict.fromkeys(names or ())))
+
+
+def _first_places(names: list[str], places: list[int]) -> tuple[int, ...]:
+    """Each distinct name's place (the first one's, as ``NewTask.names`` keeps the first of repeated names)."""
+    first: dict[str, int] = {}
+    for name, place in zip(names, places, strict=True):
+        first.setdefault(name, place)
+    return tuple(first.values())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from taskcore.chat import replies
@@ -25,7 +26,7 @@ from taskcore.errors import InvalidRecurrence, ValidationError
 from taskcore.i18n import _
 from taskcore.identity import user_jid
 from taskcore.model import Completion, Origin, Task
-from taskcore.names import match_members
+from taskcore.names import match_members, surname_words
 from taskcore.phones import is_phone_number
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import members, preferences, tasks, zones
@@ -44,11 +45,15 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
     mentions are resolved (two numbers of one person are one); ``!todos`` in private is refused before any write."""
     if cmd.each and turn.group_id is None:
         return rejected(_(replies.EACH_ONLY_IN_GROUPS))
-    if cmd.rotation and (turn.group_id is None or len(set(cmd.mentions) - {turn.msg.bot_id}) < 2):
+    named: list[tuple[str, Mention]] = []
+    if cmd.names and turn.group_id:
+        found = _named(turn, turn.group_id, cmd)
+        if isinstance(found, Answer):
+            return found
+        named, cmd = found  # a typed name of several words took its surname out of the text
+    people = (set(cmd.mentions) - {turn.msg.bot_id}) | {user for user, _mention in named}
+    if cmd.rotation and (turn.group_id is None or len(people) < 2):  # typed names count as mentions (SPEC 30)
         return rejected(_(replies.ROTATION_NEEDS_GROUP))
-    named = _named(turn, turn.group_id, cmd.names) if cmd.names and turn.group_id else []
-    if isinstance(named, Answer):
-        return named
     if cmd.rotation:
         try:
             with savepoint(turn.db):
@@ -58,20 +63,27 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
     return _create(turn, cmd, named)
 
 
-def _named(turn: Turn, group_id: str, names: tuple[str, ...]) -> list[tuple[str, Mention]] | Answer:
-    """The members the typed ``@Name`` words stand for (SPEC section 23), each shown by their name; a name that is
+def _named(turn: Turn, group_id: str, cmd: NewTask) -> tuple[list[tuple[str, Mention]], NewTask] | Answer:
+    """The members the typed ``@Name`` words stand for (SPEC sections 23 and 30), each shown by their name, and the
+    command with the surnames of names of several words (``@Luis Martínez``) taken out of its text; a name that is
     nobody's or several people's refuses the command before anything is written."""
     known = members.member_names(turn.db, group_id=group_id)
     shown = dict(known)
     people: list[tuple[str, Mention]] = []
-    for name in names:
+    words = cmd.description.split(" ")
+    taken: list[tuple[int, int]] = []
+    for name, at in zip(cmd.names, cmd.name_at or (len(words),) * len(cmd.names), strict=True):
         found = match_members(name, known)
         if len(found) != 1:
             return rejected(replies.name_unknown(name, [shown[user] or user for user in found]))
         user = found[0]
+        taken.append((at, surname_words(name, shown[user] or "", words[at:])))
         jid = user_jid(user) if is_phone_number(user) else f"{user}@lid"
         people.append((user, Mention(user, jid, shown[user] or name)))
-    return people
+    for at, count in sorted(taken, reverse=True):
+        del words[at:at + count]
+    text = " ".join(words)
+    return people, (replace(cmd, description=text) if text != cmd.description and text else cmd)
 
 
 def _create(turn: Turn, cmd: NewTask, named: list[tuple[str, Mention]]) -> Answer:
