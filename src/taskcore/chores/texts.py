@@ -54,3 +54,20 @@ def weekly_set(moment: WeeklyMoment, next_at: datetime, zone: ZoneInfo) -> str:
     return _("Resumen semanal: cada {day} a las {time} ({zone}); el primero, el {date}.",
              day=weekday_name(moment.weekday), time=f"{moment.at:%H:%M}", zone=zone.key,
              date=format_due_date(first.date()))
+
+
+def group_zone_shown(zone: ZoneInfo | None, fallback: ZoneInfo, now: datetime) -> str:
+    """/t zona in a group: the group's zone (what it schedules runs in it), or that it has none yet."""
+    if zone is None:
+        return _("El grupo aún no tiene zona horaria: lo que programa va en {zone}. Para elegirla: /t zona <ciudad>",
+                 zone=fallback.key)
+    return _("La zona horaria del grupo es {zone}; allí son las {time}. Para cambiarla: /t zona <ciudad>",
+             zone=zone.key, time=now.astimezone(zone).strftime("%H:%M"))
+
+
+def group_zone_set(zone: ZoneInfo | None, fallback: ZoneInfo, now: datetime) -> str:
+    """/t zona <lugar>|sin in a group."""
+    if zone is None:
+        return _("El grupo ya no tiene zona horaria propia: lo que programa va en {zone}.", zone=fallback.key)
+    return _("La zona horaria del grupo es ahora {zone}; allí son las {time}. La tuya no cambia.", zone=zone.key,
+             time=now.astimezone(zone).strftime("%H:%M"))

@@ -25,6 +25,7 @@ from taskcore.i18n import speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.languages import group_language_of
 from taskcore.shown import shown_name
+from taskcore.storage import groups
 from taskcore.storage import summaries as q
 from taskcore.storage.db import Database
 from taskcore.storage.members import active_members
@@ -75,11 +76,14 @@ def set_weekly(db: Database, *, group_id: str, moment: WeeklyMoment | None, now:
     next_at = None if moment is None else next_weekly(now, moment.weekday, moment.at, zone)
     with db.write() as conn:
         q.set_weekly(conn, group_id, moment.weekday if moment else None, moment.at if moment else None, next_at)
+        if moment is not None and groups.group_zone(conn, group_id) is None:
+            groups.save_group_zone(conn, group_id, zone.key, now)  # the group's zone is now its summary's
     return next_at
 
 
 def weekly_tick(db: Database, *, now: datetime, zone: ZoneInfo, default_language: str, max_attempts: int) -> int:
-    """Post every due weekly summary once (see the module); how many were queued."""
+    """Post every due weekly summary once (see the module), each in its group's zone (``zone``, TZ, for a group
+    without one); how many were queued."""
     with db.read() as conn:
         due = q.due_weekly(conn, now=now, limit=TICK_LIMIT)
     post = partial(_post, now=now, zone=zone, default=default_language, attempts=max_attempts)
@@ -88,6 +92,7 @@ def weekly_tick(db: Database, *, now: datetime, zone: ZoneInfo, default_language
 
 def _post(conn: Connection, *, row: q.WeeklyRow, now: datetime, zone: ZoneInfo, default: str, attempts: int) -> bool:
     """Move one group's moment (compare-and-set) and, when this run moved it, queue its summary."""
+    zone = zone_named(row.time_zone, zone)
     following = next_weekly(max(now, row.next_at), row.weekday, row.at, zone)
     if not q.advance_weekly(conn, row.group_id, seen=row.next_at, next_at=following):
         return False
@@ -98,3 +103,13 @@ def _post(conn: Connection, *, row: q.WeeklyRow, now: datetime, zone: ZoneInfo, 
     queued = enqueue(conn, chat_id=row.group_id, kind=JobKind.TEXT, label=SUMMARY_LABEL, dedupe_key=key,
                      payload=send_text_body(chat_id=row.group_id, text=text), max_attempts=attempts, now=now)
     return queued is not None
+
+
+def zone_named(name: str | None, fallback: ZoneInfo) -> ZoneInfo:
+    """The zone a group stored, ``fallback`` without one (or with a name a newer zone database no longer knows)."""
+    if name is None:
+        return fallback
+    try:
+        return ZoneInfo(name)
+    except (ValueError, KeyError, OSError):
+        return fallback

@@ -7,10 +7,11 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection
 
+from taskcore.storage import groups
 from taskcore.storage import preferences as q
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
-from taskcore.zones import UserZone, effective_zone, zone_by_city
+from taskcore.zones import UserZone, effective_zone, parse_time_zone, zone_by_city
 
 
 def zone_of(conn: Connection, user_id: str, fallback: ZoneInfo) -> UserZone:
@@ -40,3 +41,17 @@ def set_time_zone(db: Database, *, user_id: str, name: str | None, fallback: Zon
         return effective_zone(chosen, user_id, fallback)
 
     return db.transact(work)
+
+
+def group_zone(db: Database, *, group_id: str) -> ZoneInfo | None:
+    """The group's zone (SPEC section 30), None while it has none."""
+    with db.read() as conn:
+        name = groups.group_zone(conn, group_id)
+    return None if name is None else parse_time_zone(name)
+
+
+def set_group_zone(db: Database, *, group_id: str, name: str | None, now: datetime) -> ZoneInfo | None:
+    """Choose the group's zone (a place or an IANA name; InvalidTimeZone otherwise), or with None forget it."""
+    chosen = None if name is None else zone_by_city(name)
+    db.transact(lambda conn: groups.save_group_zone(conn, group_id, None if chosen is None else chosen.key, now))
+    return chosen

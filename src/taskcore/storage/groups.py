@@ -68,6 +68,17 @@ def group_languages(conn: Connection, group_ids: Collection[str]) -> dict[str, s
     return {row.id: row.lang for row in rows}
 
 
+def group_zone(conn: Connection, group_id: str) -> str | None:
+    """The time zone the group chose (or was given by its weekly summary), or None."""
+    return conn.execute(select(g.c.time_zone).where(g.c.id == group_id)).scalar_one_or_none()
+
+
+def save_group_zone(conn: Connection, group_id: str, tz: str | None, now: datetime) -> None:
+    """Set (or with None clear) the group's time zone."""
+    ensure_group(conn, group_id, now)
+    conn.execute(update(g).where(g.c.id == group_id).values(time_zone=tz))
+
+
 def save_group_language(conn: Connection, group_id: str, lang: str | None, now: datetime) -> None:
     """Set (or with None clear) the group's language."""
     ensure_group(conn, group_id, now)

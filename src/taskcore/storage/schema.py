@@ -43,6 +43,7 @@ groups = Table(
     Column("summary_time", Text),
     Column("summary_next_at", TS, index=True),
     Column("addressing", Text),  # SPEC section 31: 'lid', 'pn' or unknown
+    Column("time_zone", Text),  # SPEC section 30
 )
 
 allowed_groups = Table(

@@ -84,6 +84,7 @@ class WeeklyRow(NamedTuple):
     weekday: int
     at: time
     next_at: datetime
+    time_zone: str | None = None  # the group's (SPEC section 30)
 
 
 def set_weekly(conn: Connection, group_id: str, weekday: int | None, at: time | None,
@@ -95,10 +96,10 @@ def set_weekly(conn: Connection, group_id: str, weekday: int | None, at: time | 
 
 def due_weekly(conn: Connection, *, now: datetime, limit: int) -> list[WeeklyRow]:
     """The groups whose weekly summary is due at ``now`` (an index search on ``summary_next_at``)."""
-    query = (select(g.c.id, g.c.summary_weekday, g.c.summary_time, g.c.summary_next_at)
+    query = (select(g.c.id, g.c.summary_weekday, g.c.summary_time, g.c.summary_next_at, g.c.time_zone)
              .where(g.c.summary_next_at <= now).order_by(g.c.summary_next_at, g.c.id).limit(limit))
-    return [WeeklyRow(str(gid), int(day), time.fromisoformat(at), next_at)
-            for gid, day, at, next_at in conn.execute(query)]
+    return [WeeklyRow(str(gid), int(day), time.fromisoformat(at), next_at, tz)
+            for gid, day, at, next_at, tz in conn.execute(query)]
 
 
 def advance_weekly(conn: Connection, group_id: str, *, seen: datetime, next_at: datetime) -> bool:

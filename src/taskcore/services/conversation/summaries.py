@@ -31,10 +31,12 @@ def show_summary(turn: Turn, cmd: ShowSummary) -> Answer:
 
 
 def set_weekly_summary(turn: Turn, cmd: SetWeeklySummary) -> Answer:
-    """/t resumen semanal <día> HH:MM|no, in a group: when the week's summary is posted there (TZ)."""
+    """/t resumen semanal <día> HH:MM|no, in a group: when the week's summary is posted there, in the group's zone
+    (SPEC section 30; a group without one takes the zone of the person who sets its summary)."""
     if turn.group_id is None:
         return rejected(_(texts.WEEKLY_ONLY_IN_GROUPS))
-    zone = turn.policy.zone
+    zone = zones.group_zone(turn.db, group_id=turn.group_id) or zones.user_zone(
+        turn.db, user_id=turn.user_id, fallback=turn.policy.zone).zone
     next_at = set_weekly(turn.db, group_id=turn.group_id, moment=cmd.moment, now=turn.moment.now, zone=zone)
     if cmd.moment is None or next_at is None:
         return Answer(_(texts.WEEKLY_STOPPED))
