@@ -183,6 +183,7 @@ class SenderFacts:
     group: GroupSnapshot | None
     time_zone: str | None = None
     language: str | None = None
+    zone_told: bool = False  # the first reply that used their zone named it (SPEC section 30)
 
     def needs_rekey(self, phone: str | None, lid: str | None) -> bool:
         """True when a LID-only user must be re-keyed to the phone number (the full resolution does that)."""

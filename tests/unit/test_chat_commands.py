@@ -19,13 +19,17 @@ def group(db: Database) -> str:
     return make_group(db, GROUP, name="Casa", members=(ANA,))
 
 
+ZONE_NOTE = "\n🕒 Fechas y horas en tu zona horaria, Europe/Madrid. Para cambiarla: /t zona <ciudad>"  # the first dated reply names the zone (SPEC section 30)
+
+
 def say(db: Database, text: str, **kw: object) -> str:
     run(db, wa_text(text, **kw))  # type: ignore[arg-type]
     return texts(db)[-1]
 
 
 def test_nueva_in_a_group_creates_an_unassigned_group_task_and_says_so(db: Database, group: str) -> None:
-    assert say(db, "/t nueva comprar pan mañana") == f"@{ANA} Tarea #1 creada: comprar pan (vence 23/11). Sin asignar"
+    assert say(db, "/t nueva comprar pan mañana") == (f"@{ANA} Tarea #1 creada: comprar pan (vence 23/11). Sin asignar"
+                                                      + ZONE_NOTE)
     (task,) = task_rows(db)
     assert (task.group_id, task.description, task.due_date) == (GROUP, "comprar pan", "2026-11-23")
     assert task.created_by == ANA
@@ -66,7 +70,7 @@ def test_mentioning_the_bot_does_not_assign_it(db: Database, group: str) -> None
 
 def test_nueva_in_private_creates_a_personal_task_for_the_sender(db: Database) -> None:
     assert say(db, "/t nueva llamar al banco 2026-12-01", group=None) == (
-        "Tarea #1 creada: llamar al banco (vence 01/12)")
+        "Tarea #1 creada: llamar al banco (vence 01/12)" + ZONE_NOTE)
     (task,) = task_rows(db)
     assert (task.group_id, assignees(db, 1)) == (None, {ANA})
 
@@ -149,7 +153,7 @@ def test_changing_a_completed_task_is_refused(db: Database, group: str) -> None:
 
 def test_fecha_sets_and_clears_the_due_date(db: Database, group: str) -> None:
     make_task(db, creator=ANA, group_id=GROUP)
-    assert say(db, "/t fecha 1 hoy") == f"@{ANA} La tarea #1 vence el 22/11."
+    assert say(db, "/t fecha 1 hoy") == f"@{ANA} La tarea #1 vence el 22/11." + ZONE_NOTE  # said once
     assert task_rows(db)[0].due_date == "2026-11-22"
     assert say(db, "/t fecha 1 sin") == f"@{ANA} La tarea #1 ya no tiene fecha."
     assert task_rows(db)[0].due_date is None

@@ -127,9 +127,9 @@ def test_completing_unassigning_and_re_dating_stop_or_restart_the_nags(db: Datab
 
 def test_while_away_no_nag_goes_and_the_next_look_is_the_day_after_the_away_ends(db: Database, group: str) -> None:
     say(db, f"/t nueva podar hoy @{ANA} !insistir")
-    with db.write() as conn:
-        conn.execute(schema.user_preferences.insert().values(user_id=ANA, freq="off", time="08:30", updated_at=NOW,
-                                                             away_until="2026-11-25"))
+    with db.write() as conn:  # the first dated reply wrote her preferences' row (the zone named once)
+        conn.execute(schema.user_preferences.update().where(schema.user_preferences.c.user_id == ANA)
+                     .values(away_until="2026-11-25"))
     assert tick(db, FIRST_ANA) == NagTickResult(moved=1)
     back = datetime(2026, 11, 25, 23, 0, tzinfo=UTC)
     assert parts(db)[ANA].nag_next_at == back

@@ -12,6 +12,9 @@ from tests.chat_support import assignees, queued, run, task_rows, texts
 ANA, BEA, LUIS, ANDREA = "34600111111", "34600222222", "34600333333", "34600444444"
 
 
+ZONE_NOTE = "\n🕒 Fechas y horas en tu zona horaria, Europe/Madrid. Para cambiarla: /t zona <ciudad>"  # once
+
+
 def say(db: Database, text: str, **kw: object) -> str:
     run(db, wa_text(text, **kw))  # type: ignore[arg-type]
     return texts(db)[-1]
@@ -28,7 +31,8 @@ def group(db: Database) -> str:
 def test_a_two_digit_year_that_lands_in_the_past_is_stored_with_a_warning_and_the_fix(db: Database) -> None:
     reply = say(db, "/t nueva pagar alquiler 05-03-26", group=None)
     assert reply == ("Tarea #1 creada: pagar alquiler (vence 26/03)\n"
-                     "⚠️ La fecha guardada es 2005-03-26, ¿es la que querías? Para cambiarla: /t fecha 1 AAAA-MM-DD")
+                     "⚠️ La fecha guardada es 2005-03-26, ¿es la que querías? Para cambiarla: /t fecha 1 AAAA-MM-DD"
+                     + ZONE_NOTE)
     assert task_rows(db)[0].due_date == "2005-03-26"
 
 
@@ -45,7 +49,7 @@ def test_re_dating_to_a_past_date_warns_too(db: Database) -> None:
     say(db, "/t nueva cena", group=None)
     assert say(db, "/t fecha 1 2020-01-01", group=None) == (
         "La tarea #1 vence el 01/01.\n"
-        "⚠️ La fecha guardada es 2020-01-01, ¿es la que querías? Para cambiarla: /t fecha 1 AAAA-MM-DD")
+        "⚠️ La fecha guardada es 2020-01-01, ¿es la que querías? Para cambiarla: /t fecha 1 AAAA-MM-DD" + ZONE_NOTE)
 
 
 def test_pasado_manana_is_one_token_refused_with_the_date_it_means(db: Database) -> None:
@@ -87,7 +91,7 @@ def test_a_typed_name_of_one_member_assigns_and_mentions_them_and_reads_as_their
                                                                                        group: str) -> None:
     run(db, wa_text("/t nueva comprar pan mañana @Luis"))
     (job,) = [j for j in queued(db) if j.kind == "text" and "creada" in j.text]
-    assert job.text == f"@{ANA} Tarea #1 creada: comprar pan (vence 23/11). Para Luis"
+    assert job.text == f"@{ANA} Tarea #1 creada: comprar pan (vence 23/11). Para Luis" + ZONE_NOTE
     assert f"{LUIS}@s.whatsapp.net" in job.payload["mentioned"]
     assert task_rows(db)[0].description == "comprar pan"
     assert assignees(db, 1) == {LUIS}

@@ -84,6 +84,9 @@ def test_a_known_member_creating_a_task_costs_four_statements_beside_the_inbox_s
     sqlite_db: Database, text: str
 ) -> None:
     run(sqlite_db, wa_text("hola"), now=NOW)
+    with sqlite_db.write() as conn:  # a member whose zone a reply named already (SPEC section 30: once)
+        conn.execute(schema.user_preferences.insert().values(user_id=ANA, freq="off", time="08:30", updated_at=NOW,
+                                                             zone_told_at=NOW))
     with statements(sqlite_db) as seen:
         run(sqlite_db, wa_text(text), now=NOW + timedelta(seconds=5))
     work = [s.split()[0:3] for s in seen if not s.startswith(("BEGIN", "COMMIT", "PRAGMA"))]

@@ -84,3 +84,16 @@ def test_counts_agree_with_their_number(db: Database, sender: str, one: str, two
     say(db, "/t nueva regar !3", sender)
     assert say(db, "/t puntos 1 1", sender).endswith(one)
     assert say(db, "/t puntos 1 2", sender).endswith(two)
+
+
+def test_the_first_dated_reply_names_the_zone_once(db: Database) -> None:
+    first = say(db, "/t nueva regar mañana", ES)
+    assert first.endswith("\n🕒 Fechas y horas en tu zona horaria, Europe/Madrid. Para cambiarla: /t zona <ciudad>")
+    assert "🕒" not in say(db, "/t nueva podar mañana", ES)
+    assert "🕒" not in say(db, "/t nueva sin fecha", UK)  # no date read: nothing to name
+    assert say(db, "/t new mow tomorrow", UK).split("\n")[-1].startswith("🕒 Dates and times in your time zone, ")
+
+
+def test_a_zone_the_person_chose_is_not_named_again(db: Database) -> None:
+    say(db, "/t zona Bogota", ES)
+    assert "🕒" not in say(db, "/t nueva regar mañana", ES)

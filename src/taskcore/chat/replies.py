@@ -290,3 +290,8 @@ def name_unknown(name: str, candidates: Sequence[str]) -> str:
                  "lista de @ de WhatsApp, así siempre funciona.", name=name, people=", ".join(candidates))
     return _("No conozco a nadie llamado @{name} en este grupo. Nada hecho; elige a la persona en la lista de @ de "
              "WhatsApp, así siempre funciona.", name=name)
+
+
+def zone_used(zone: str) -> str:
+    """Said once, with the first reply that read a date or a time in the person's zone (SPEC section 30)."""
+    return _("🕒 Fechas y horas en tu zona horaria, {zone}. Para cambiarla: /t zona <ciudad>", zone=zone)

@@ -61,7 +61,8 @@ def _sender_statement() -> Any:
                users.c.id.label("known_id"), users.c.display_name, users.c.last_seen_at,
                gm.c.active.label("member_active"), gm.c.last_seen_at.label("member_seen_at"),
                g.c.id.label("group_known"), g.c.name.label("group_name"), g.c.active.label("group_active"),
-               ag.c.status, user_preferences.c.tz, user_preferences.c.lang, g.c.lang.label("group_lang"))
+               ag.c.status, user_preferences.c.tz, user_preferences.c.lang, g.c.lang.label("group_lang"),
+               user_preferences.c.zone_told_at)
         .select_from(
             who.outerjoin(users, users.c.id == who.c.id)
             .outerjoin(user_preferences, user_preferences.c.user_id == who.c.id)
@@ -82,7 +83,7 @@ def sender_facts(conn: Connection, *, phone: str | None, lid: str | None, group_
     if row is None:  # pragma: no cover - the statement selects from a one-row subquery
         raise AssertionError("the sender statement returned no row")
     (user_id, target, lid_is_user, known_id, display_name, last_seen_at, member_active, member_seen_at,
-     group_known, group_name, group_active, status, time_zone, language, group_language) = row
+     group_known, group_name, group_active, status, time_zone, language, group_language, zone_told_at) = row
     group = None
     if group_known is not None:
         group = GroupSnapshot(group_name, bool(group_active), GroupStatus(status) if status else None, group_language)
@@ -90,7 +91,7 @@ def sender_facts(conn: Connection, *, phone: str | None, lid: str | None, group_
         user_id=user_id, alias_target=target, lid_is_user=bool(lid_is_user), user_known=known_id is not None,
         display_name=display_name, last_seen_at=last_seen_at,
         member_active=None if member_active is None else bool(member_active), member_seen_at=member_seen_at,
-        group=group, time_zone=time_zone, language=language,
+        group=group, time_zone=time_zone, language=language, zone_told=zone_told_at is not None,
     )
 
 

@@ -47,6 +47,13 @@ def save_zone(conn: Connection, *, user_id: str, tz: str | None, now: datetime) 
     conn.execute(update(p).where(p.c.user_id == user_id, p.c.freq != OFF).values(next_due_at=now))
 
 
+def zone_told(conn: Connection, *, user_id: str, now: datetime) -> None:
+    """Record that a reply named the user's zone to them (SPEC section 30: once)."""
+    insert_ignore(conn, p, {"user_id": user_id, "freq": OFF, "time": DEFAULT_TIME, "updated_at": now, "tz": None,
+                            "next_due_at": None}, ["user_id"])
+    conn.execute(update(p).where(p.c.user_id == user_id).values(zone_told_at=now))
+
+
 def chosen_language(conn: Connection, user_id: str) -> str | None:
     """The language the user chose, or None."""
     return conn.execute(select(p.c.lang).where(p.c.user_id == user_id)).scalar_one_or_none()

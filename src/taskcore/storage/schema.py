@@ -118,9 +118,8 @@ user_preferences = Table(
     Column("tz", Text),
     Column("next_due_at", TS),
     Column("lang", Text),
-    Column("quiet_from", Text),
-    Column("quiet_to", Text),
-    Column("away_until", Text),
+    Column("quiet_from", Text), Column("quiet_to", Text), Column("away_until", Text),
+    Column("zone_told_at", TS),  # SPEC section 30
 )
 
 web_tokens = Table(

@@ -76,6 +76,10 @@ class Unit(Database):
         """Record the group per the discovery rules (discover: pending, announced once)."""
         return groups.sight(self.conn, mode, group_id, name=None, now=now)
 
+    def zone_told(self, *, user_id: str, now: datetime) -> None:
+        """Record that a reply named the user's zone to them."""
+        preferences.zone_told(self.conn, user_id=user_id, now=now)
+
     def chosen_zone(self, user_id: str) -> str | None:
         """The time zone the user chose, if any."""
         return preferences.chosen_zone(self.conn, user_id)

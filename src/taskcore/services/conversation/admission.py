@@ -33,7 +33,7 @@ from taskcore.model import SenderFacts
 from taskcore.ratelimit import Decision
 from taskcore.services.conversation.store import ConversationStore
 from taskcore.services.groups import known_sighting
-from taskcore.zones import effective_zone
+from taskcore.zones import ZoneSource, effective_zone
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,7 @@ class Admitted:
     token: Decision | None
     found: ChatResult
     metrics: tuple[MetricEvent, ...]
+    zone_note: str | None = None  # the zone their dates and times use, to name once (SPEC section 30)
 
 
 def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
@@ -76,7 +77,9 @@ def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, mom
         # After a re-key the membership read above may have been merged into another row: it is read afresh.
         store.member_seen(group_id=msg.group_id, user_id=user_id, now=moment.now, known=None if rekeyed else facts)
     chosen = facts.time_zone if user_id == facts.user_id else store.chosen_zone(user_id)
-    today = moment.now.astimezone(effective_zone(chosen, user_id, policy.zone).zone).date()
+    zone = effective_zone(chosen, user_id, policy.zone)
+    today = moment.now.astimezone(zone.zone).date()
+    told = user_id != facts.user_id or facts.zone_told or zone.source is ZoneSource.USER  # they know it then
     chosen_language = facts.language if user_id == facts.user_id else store.chosen_languages([user_id]).get(user_id)
     group_language = facts.group.language if msg.group_id is not None and facts.group is not None else None
     # Chosen, else the number's country's, else (a person known only by a LID: SPEC 32) the group's, else the default.
@@ -89,7 +92,7 @@ def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, mom
     acts = family is not None or (reply is not None and quoted is not None)
     token = moment.take_token(user_id) if acts else None
     return Admitted(user_id, private_chat(msg, user_id, via_alias), group_language or own, own, today, quoted, token,
-                    found, metrics)
+                    found, metrics, None if told else zone.name)
 
 
 def _sighting(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, moment: Moment,

@@ -12,9 +12,13 @@ the reactor; a reaction gets no 🤖/⚠️ of its own.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
+from taskcore.chat import replies
+from taskcore.chat.chore_commands import SetAway
+from taskcore.chat.commands import NewTask, SetDue
 from taskcore.chat.decide import Chat, Decision, Throttled, decide, head_of
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.render import render, render_throttled
@@ -82,6 +86,9 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
         answered = render_throttled(turn.msg, decision, quote=turn.quote)
     else:
         name, result = act(turn, decision)
+        if admitted.zone_note is not None and result.ok and _uses_zone(decision):
+            result = replace(result, text=f"{result.text}\n{replies.zone_used(admitted.zone_note)}")
+            turn.db.zone_told(user_id=turn.user_id, now=turn.moment.now)
         answered = render(turn.msg, name, result, quote=turn.quote, marks=turn.marks)
         if answered.texts or answered.reactions:
             sends = turn.moment.take_send(turn.user_id)
@@ -115,3 +122,11 @@ def reacted_quote(reaction: InboundReaction) -> dict[str, Any]:
 def on_day(moment: Moment, today: date) -> Moment:
     """``moment`` with the sender's ``today`` (in their zone); built directly: every command asks."""
     return Moment(moment.now, today, moment.take_token, moment.request_sync, moment.take_send)
+
+
+def _uses_zone(decision: Decision) -> bool:
+    """A command whose date was read in the sender's zone (``mañana`` is tomorrow there: SPEC section 30, the first
+    such reply names the zone); the replies about times (reminders, quiet hours) name it every time anyway."""
+    if isinstance(decision, NewTask | SetDue):
+        return decision.due is not None
+    return isinstance(decision, SetAway)

@@ -34,6 +34,9 @@ class ConversationStore(Protocol):
     def member_seen(self, *, group_id: str, user_id: str, now: datetime, known: SenderFacts | None) -> None:
         """The user wrote in the group: an active member seen now; with ``known``, only a change is written."""
 
+    def zone_told(self, *, user_id: str, now: datetime) -> None:
+        """Record that a reply named the user's zone to them (SPEC section 30)."""
+
     def chosen_zone(self, user_id: str) -> str | None:
         """The time zone the user chose, if any."""
 
