@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from taskcore.services.nag_tick import NagTickResult, nag_tick
 from taskcore.storage import nags, schema
 from taskcore.storage.db import Database
-from tests.builders import GROUP, NOW, make_group, wa_text
+from tests.builders import GROUP, make_group, wa_text
 from tests.chat_support import queued, run, texts
 
 ANA, BEA, LUIS = "34600111111", "5511987654321", "34600333333"  # Bea speaks Portuguese and lives in São Paulo
