@@ -19,7 +19,8 @@ def group(db: Database) -> str:
     return make_group(db, GROUP, name="Casa", members=(ANA,))
 
 
-ZONE_NOTE = "\n🕒 Fechas y horas en tu zona horaria, Europe/Madrid. Para cambiarla: /t zona <ciudad>"  # the first dated reply names the zone (SPEC section 30)
+# The first dated reply names the zone (SPEC section 30).
+ZONE_NOTE = "\n🕒 Fechas y horas en tu zona horaria, Europe/Madrid. Para cambiarla: /t zona <ciudad>"
 
 
 def say(db: Database, text: str, **kw: object) -> str:
