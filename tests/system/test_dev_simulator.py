@@ -167,3 +167,23 @@ def test_on_a_phone_the_conversation_scrolls_in_its_box_to_the_newest_message_an
     assert box["wide"] <= 0  # the long word wraps inside its bubble
     assert box["page"] < 2 * 844
 
+
+
+def test_anyone_can_be_added_and_is_answered_in_their_number_s_language(dev_unit: Unit) -> None:
+    """SPEC section 30: the simulator adds a person with any number and name and writes as them."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(15_000)
+        page.goto(dev_unit.url("/dev/chat"))
+        expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
+        page.click("#add-person summary")
+        page.fill("#person-number", "+55 21 98765 4321")
+        page.fill("#person-name", "Bruna")
+        page.click("#person button[type=submit]")
+        expect(page.locator("#user")).to_have_value("5521987654321")
+        page.select_option("#chat", value="")  # in private with the bot
+        page.fill("#text", "/t nova comprar pão amanhã")
+        page.click("#send button[type=submit]")
+        expect(page.locator("#log li.out", has_text="comprar pão")).to_contain_text("Tarefa #")
+        browser.close()

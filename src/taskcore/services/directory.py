@@ -16,6 +16,6 @@ def active_groups(db: Database) -> tuple[list[Any], list[Any]]:
 
 
 def people_and_groups(db: Database) -> tuple[list[Any], list[Any]]:
-    """Every user (id, name) by id and every group (id, name) by name."""
+    """Every user (id, name) by id and every group (id, name, status or None) by name."""
     with db.read() as conn:
         return directory.people_and_groups(conn)

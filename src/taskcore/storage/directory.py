@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from taskcore.storage.schema import group_members, groups, users
+from taskcore.storage.schema import allowed_groups, group_members, groups, users
 
 
 def active_groups(conn: Connection) -> tuple[list[Any], list[Any]]:
@@ -19,7 +19,8 @@ def active_groups(conn: Connection) -> tuple[list[Any], list[Any]]:
 
 
 def people_and_groups(conn: Connection) -> tuple[list[Any], list[Any]]:
-    """Every user (id, name) by id and every group (id, name) by name."""
+    """Every user (id, name) by id and every group (id, name, status or None) by name."""
     people = conn.execute(select(users.c.id, users.c.display_name).order_by(users.c.id)).all()
-    known = conn.execute(select(groups.c.id, groups.c.name).order_by(groups.c.name)).all()
+    status = select(allowed_groups.c.status).where(allowed_groups.c.group_id == groups.c.id).scalar_subquery()
+    known = conn.execute(select(groups.c.id, groups.c.name, status.label("status")).order_by(groups.c.name)).all()
     return list(people), list(known)

@@ -46,11 +46,11 @@ def database_groups(db: Database) -> list[dict[str, Any]]:
              "participants": people.get(gid, [])} for gid, name in groups]
 
 
-def database_people(db: Database) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
-    """Users and groups to pick from in the simulator."""
+def database_people(db: Database) -> tuple[list[dict[str, str]], list[dict[str, str | None]]]:
+    """Users and groups to pick from in the simulator, each group with its status (pending: the bot is silent)."""
     users, rows = directory.people_and_groups(db)
     people = [{"id": uid, "name": name or uid} for uid, name in users if _jid(uid) != BOT_JID]
-    groups = [{"id": gid, "name": name or gid} for gid, name in rows]
+    groups = [{"id": gid, "name": name or gid, "status": status} for gid, name, status in rows]
     return people, groups
 
 
