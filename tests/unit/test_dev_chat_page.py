@@ -25,7 +25,8 @@ def test_the_conversation_has_a_bounded_box_of_its_own_that_shows_the_newest_mes
 
 
 def test_anyone_can_be_added_and_a_pending_group_says_why_it_is_silent() -> None:
-    assert 'id="person-number"' in PAGE and 'id="person-name"' in PAGE
+    assert 'id="person-number"' in PAGE
+    assert 'id="person-name"' in PAGE
     assert "/admin permitir aquí" in PAGE
     assert 'statuses[$("chat").value] !== "pending"' in PAGE
 
