@@ -16,7 +16,8 @@ AROUND = st.text(alphabet="¡!¿?.,;:«»\"'()… 🎉👍🙂", max_size=4)
 
 
 def cased(text: str, pattern: list[bool]) -> str:
-    return "".join(ch.upper() if up else ch.lower() for ch, up in zip(text, (pattern + [False] * len(text))[:len(text)], strict=True))
+    upper = (pattern + [False] * len(text))[:len(text)]
+    return "".join(ch.upper() if up else ch.lower() for ch, up in zip(text, upper, strict=True))
 
 
 @given(st.sampled_from(REPLY_PHRASES), AROUND, AROUND, st.lists(st.booleans(), max_size=20))
