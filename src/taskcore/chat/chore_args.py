@@ -7,10 +7,9 @@ Choices the SPEC leaves open: the interval is written ``cada 12 h``, ``cada 12h`
 
 from __future__ import annotations
 
-import re
-
 from taskcore.chat.chore_commands import PassTurn, SetNag
 from taskcore.chat.new_task_args import Context, shown
+from taskcore.chat.task_args import TASK_ID, read_id
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.nagging import DEFAULT_EVERY_HOURS, MAX_EVERY_HOURS, MIN_EVERY_HOURS
 from taskcore.i18n import _
@@ -19,25 +18,17 @@ from taskcore.words.read import hours
 
 __all__ = ["parse_nag", "parse_pass"]
 
-_TASK_ID = re.compile(r"#?([0-9]{1,18})")
-
-
-def _task_id(token: str, name: str) -> int:
-    match = _TASK_ID.fullmatch(token)
-    if match is None or int(match.group(1)) == 0:
-        raise _error(name, _("id de tarea no válido: {token}", token=shown(token)), field="task_id")
-    return int(match.group(1))
 
 
 def _split_id(words: list[str], name: str, ctx: Context) -> tuple[int, list[str]]:
     """The task id (the first word, or the quoted task when the first word is no id) and the words after it."""
-    if words and _TASK_ID.fullmatch(words[0]):
-        return _task_id(words[0], name), words[1:]
+    if words and TASK_ID.fullmatch(words[0]):
+        return read_id(words[0], name), words[1:]
     if ctx.quoted_task is not None:
         return ctx.quoted_task, words
     if not words:
         raise _error(name, _("falta el id de la tarea"), field="task_id")
-    return _task_id(words[0], name), words[1:]
+    return read_id(words[0], name), words[1:]
 
 
 def _hours(words: list[str]) -> int | None:

@@ -38,11 +38,13 @@ from taskcore.identity import normalize_group_id
 from taskcore.reminders import normalize_reminder_time, parse_freq
 from taskcore.words import join_phrases, meaning, split_first
 
-_TASK_ID = re.compile(r"#?([0-9]{1,18})")
+TASK_ID = re.compile(r"#?([0-9]{1,18})")
+"""A task's id as written: digits, ``#`` optional."""
 
 
 def read_id(token: str, name: str) -> int:
-    match = _TASK_ID.fullmatch(token)
+    """The task id ``token`` writes, or command ``name``'s usage error."""
+    match = TASK_ID.fullmatch(token)
     if match is None or int(match.group(1)) == 0:
         raise _error(name, _("id de tarea no válido: {token}", token=shown(token)), field="task_id")
     return int(match.group(1))
@@ -85,7 +87,7 @@ def parse_set_due(args: str, ctx: Context) -> SetDue:
 def parse_edit(args: str, ctx: Context) -> Edit:
     id_token, text = split_first(args)
     if ctx.quoted_task is not None:
-        same = _TASK_ID.fullmatch(id_token)
+        same = TASK_ID.fullmatch(id_token)
         kept = text if same is not None and int(same.group(1)) == ctx.quoted_task else args
         return Edit(ctx.quoted_task, description(kept, "editar"))
     if not id_token:
