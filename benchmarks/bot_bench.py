@@ -48,7 +48,8 @@ POST_LIMIT = 120.0  # seconds any one pass may take
 
 def _serve_bot(env: dict[str, str], port: int) -> None:
     pin(0)
-    settings = load_settings({"NODE_ENV": "test", "RATE_LIMIT_PER_MIN": "1000000", "REACTIONS_ENABLED": "false",
+    settings = load_settings({"NODE_ENV": "test", "RATE_LIMIT_PER_MIN": "1000000",
+                              "SENDS_PER_PERSON_PER_MIN": "1000000", "REACTIONS_ENABLED": "false",
                               **env})
     app = make_bot_app(settings)
     tune_process(app)  # as `tasksvc bot` does

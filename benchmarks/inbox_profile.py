@@ -38,7 +38,8 @@ EVENTS_PER_ROUND = 1024
 
 
 def _runner(folder: Path) -> tuple[EventRunner, Database]:
-    settings = load_settings({"NODE_ENV": "test", "RATE_LIMIT_PER_MIN": "1000000", "REACTIONS_ENABLED": "false",
+    settings = load_settings({"NODE_ENV": "test", "RATE_LIMIT_PER_MIN": "1000000",
+                              "SENDS_PER_PERSON_PER_MIN": "1000000", "REACTIONS_ENABLED": "false",
                               "DB_PATH": str(folder / "tasks.db")})
     db = Database.from_url(settings.sqlalchemy_url)
     migrator.migrate(db)

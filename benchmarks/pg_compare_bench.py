@@ -98,11 +98,12 @@ def _database(backend: str, pg: str | None) -> Iterator[tuple[Database, dict[str
 def _serve(kind: str, env: dict[str, str], port: int) -> None:
     pin(0)
     if kind == "bot":
-        settings = load_settings({"NODE_ENV": "test", "RATE_LIMIT_PER_MIN": "1000000", **env})
+        settings = load_settings({"NODE_ENV": "test", "RATE_LIMIT_PER_MIN": "1000000",
+                                  "SENDS_PER_PERSON_PER_MIN": "1000000", **env})
         app = make_bot_app(settings)
     else:
         settings = load_settings({"NODE_ENV": "production", "GROUP_GATING_MODE": "enforce",
-                                  "RATE_LIMIT_PER_MIN": "1000000", **env})
+                                  "RATE_LIMIT_PER_MIN": "1000000", "SENDS_PER_PERSON_PER_MIN": "1000000", **env})
         app = make_web_app(settings)
     web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
 

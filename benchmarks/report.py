@@ -135,7 +135,8 @@ def _session_cookie(path: Path) -> str:
 
 def _start_unit(folder: Path) -> Unit:
     env = unit_env(folder, DB_PATH=str(_unit_db(folder)), GROUP_GATING_MODE="enforce",
-                   ALLOWED_GROUPS=",".join(BOT_GROUPS), RATE_LIMIT_PER_MIN="1000000", LOG_FORMAT="kv")
+                   ALLOWED_GROUPS=",".join(BOT_GROUPS), RATE_LIMIT_PER_MIN="1000000",
+                   SENDS_PER_PERSON_PER_MIN="1000000", LOG_FORMAT="kv")
     return _pin_unit(Unit("run", env, folder).start(within=120.0))
 
 

@@ -121,6 +121,7 @@ class _Tracer:
 async def _trace(folder: Path) -> list[tuple[str, str, str]]:
     # As the unit runs in production and in development: metrics on (the test environment's default is off).
     settings = load_settings({"NODE_ENV": "test", "METRICS_ENABLED": "true", "RATE_LIMIT_PER_MIN": "1000000",
+                              "SENDS_PER_PERSON_PER_MIN": "1000000",
                               "REACTIONS_ENABLED": "false", "DB_PATH": str(folder / "tasks.db"),
                               "GATEWAY_API_INSTANCE": "bench"})
     db = Database.from_url(settings.sqlalchemy_url)

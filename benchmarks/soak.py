@@ -319,7 +319,8 @@ async def soak(folder: Path, config: SoakConfig, *, seed: int = 1) -> SoakResult
     the database says was sent with what the gateway received."""
     result = SoakResult(config)
     async with FakeGateway() as gateway:
-        env = unit_env(folder, **gateway_env(gateway.url, RATE_LIMIT_PER_MIN="1000000", REACTIONS_ENABLED="true",
+        env = unit_env(folder, **gateway_env(gateway.url, RATE_LIMIT_PER_MIN="1000000",
+                                             SENDS_PER_PERSON_PER_MIN="1000000", REACTIONS_ENABLED="true",
                                              GROUP_GATING_MODE="off"))
         unit = await asyncio.to_thread(Unit("run", env, folder).start)
         db = Database.from_url(sqlite_url(Path(env["DB_PATH"])))

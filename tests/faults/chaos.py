@@ -190,7 +190,8 @@ class Chaos:
         gateway = StampedGateway(port=free_ports(1)[0], send_delay=0.01)
         await gateway.start()
         env = unit_env(self.tmp, **gateway_env(
-            gateway.url, RATE_LIMIT_PER_MIN="100000", GROUP_GATING_MODE="off", GATEWAY_TIMEOUT_MS="60000",
+            gateway.url, RATE_LIMIT_PER_MIN="100000", SENDS_PER_PERSON_PER_MIN="100000", GROUP_GATING_MODE="off",
+            GATEWAY_TIMEOUT_MS="60000",
             RQ_BACKOFF_BASE_MS="50", RQ_BACKOFF_MAX_MS="500", RQ_MAX_ATTEMPTS="1000", LOG_FORMAT="kv"))
         env["WEBHOOK_URL"] = f"http://127.0.0.1:{env['PORT']}/webhook"  # echoes come back through the proxy
         unit = await asyncio.to_thread(Unit("run", env, self.tmp).start)

@@ -113,7 +113,8 @@ class TwoUnitChaos(Chaos):
         unit_dir = self.tmp / name
         unit_dir.mkdir()
         env = unit_env(unit_dir, **gateway_env(
-            gateway_url, RATE_LIMIT_PER_MIN="100000", GROUP_GATING_MODE="off", GATEWAY_TIMEOUT_MS="60000",
+            gateway_url, RATE_LIMIT_PER_MIN="100000", SENDS_PER_PERSON_PER_MIN="100000", GROUP_GATING_MODE="off",
+            GATEWAY_TIMEOUT_MS="60000",
             RQ_BACKOFF_BASE_MS="50", RQ_BACKOFF_MAX_MS="500", RQ_MAX_ATTEMPTS="1000", LOG_FORMAT="kv"))
         env.pop("DB_PATH")
         return env | {"DATABASE_URL": self.database_url, "UNIT_DIR": str(unit_dir)}

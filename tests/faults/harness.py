@@ -141,7 +141,8 @@ async def live_unit(tmp: Path, **env: str) -> AsyncIterator[Live]:
     fixed free port (so that a test can stop it and start it again at the same address)."""
     gateway = FakeGateway(port=free_ports(1)[0])
     await gateway.start()
-    settings = unit_env(tmp, **gateway_env(gateway.url, RATE_LIMIT_PER_MIN="100000", GROUP_GATING_MODE="off", **env))
+    settings = unit_env(tmp, **gateway_env(gateway.url, RATE_LIMIT_PER_MIN="100000", SENDS_PER_PERSON_PER_MIN="100000",
+                                          GROUP_GATING_MODE="off", **env))
     unit = await asyncio.to_thread(Unit("run", settings, tmp).start)
     db = Database.from_url(sqlite_url(Path(settings["DB_PATH"])))
     try:

@@ -4,7 +4,7 @@ Each migration runs in one transaction, so a kill leaves the file either without
 `tasksvc migrate` (or the bot's start, R5) applies what is missing. Applying 0001 takes milliseconds, far less than
 the interpreter's start, so the killed runs are slowed down: the same `tasksvc migrate`, with a pause after every
 SQL statement it sends (SLOWED). The kill moments are spread over the time such a run takes on this machine,
-measured first, so kills land before the file exists, while 0001 is being applied, and after.
+measured first, so kills land before the file exists, while a migration is being applied, and after.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from tests.faults.harness import integrity
 from tests.system.unit import Unit, unit_env
 
 KNOWN = [m.version for m in migrator.load_migrations()]
-MID_MIGRATION = "ledger with []"
+MID_MIGRATION = "ledger with "  # some migrations recorded, not all: a kill inside one of them (14 now, 0001 first)
 SLOWED = """
 import sys, time
 from sqlalchemy.engine import Connection
@@ -96,16 +96,21 @@ def _kill_and_restart(tmp: Path, moments: int) -> collections.Counter[str]:
     return seen
 
 
+def _mid(seen: collections.Counter[str]) -> int:
+    """How many kills left a file with some migrations recorded and not all."""
+    return sum(count for state, count in seen.items() if state.startswith(MID_MIGRATION))
+
+
 def test_a_migration_killed_at_any_moment_is_completed_by_the_next_start(tmp_path: Path) -> None:
     seen = _kill_and_restart(tmp_path, moments=5)
-    assert seen[MID_MIGRATION] >= 1, f"no kill landed inside 0001: {dict(seen)}"
+    assert _mid(seen) >= 1, f"no kill landed inside a migration: {dict(seen)}"
 
 
 @pytest.mark.slow
 def test_twenty_kills_spread_over_a_migration_all_recover(tmp_path: Path) -> None:
     seen = _kill_and_restart(tmp_path, moments=20)
     print("states left by the kills:", dict(seen))
-    assert seen[MID_MIGRATION] >= 5, f"too few kills landed inside 0001: {dict(seen)}"
+    assert _mid(seen) >= 5, f"too few kills landed inside a migration: {dict(seen)}"
 
 
 def test_the_bot_starts_on_a_file_whose_migration_was_killed(tmp_path: Path) -> None:
@@ -119,9 +124,9 @@ def test_the_bot_starts_on_a_file_whose_migration_was_killed(tmp_path: Path) -> 
         time.sleep(whole * fraction)
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
-        if _state(path) == MID_MIGRATION:
+        if _state(path).startswith(MID_MIGRATION):
             break
-    assert _state(path) == MID_MIGRATION
+    assert _state(path).startswith(MID_MIGRATION)
     unit = Unit("run", env, tmp_path).start()
     try:
         _complete(path)
