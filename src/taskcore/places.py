@@ -16,6 +16,7 @@ from taskcore.text import fold
 
 _SEPARATORS = re.compile(r"[\s_.'-]+")
 _LANGUAGES = ("es", "pt", "en")
+_CLOSE = 0.8  # how alike a place name must be to be suggested: 30k names make the usual 0.6 too lax
 _NO_COUNTRY = frozenset({"ZZ", "EU", "EZ", "UN", "QO", "XA", "XB"})  # CLDR's codes of regions that are no country
 
 
@@ -83,7 +84,7 @@ def close_place_names(text: str) -> tuple[str, ...]:
         return ()
     _index()
     keys = [other for other in _DISPLAY if other[:1] == key[:1]]
-    return tuple(dict.fromkeys(_DISPLAY[match] for match in difflib.get_close_matches(key, keys, n=3)))
+    return tuple(dict.fromkeys(_DISPLAY[match] for match in difflib.get_close_matches(key, keys, n=3, cutoff=_CLOSE)))
 
 
 _DISPLAY: dict[str, str] = {}  # each own name's key (CLDR's, GeoNames' main) -> that name, filled with the index
