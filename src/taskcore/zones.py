@@ -26,11 +26,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo, available_timezones
 
 from taskcore.errors import AmbiguousTimeZone, InvalidTimeZone
-from taskcore.i18n import _
-from taskcore.phones import calling_code, digits_of, plausible_length, valid_number
+from taskcore.i18n import _, current_language
+from taskcore.phones import parsed_number
+from taskcore.places import Place, close_place_names, country_name, country_of, main_zone, place_key, places_named
 from taskcore.text import fold
 
 _UNKNOWN = "Etc/Unknown"
@@ -78,46 +79,36 @@ def parse_time_zone(name: str) -> ZoneInfo:
     return ZoneInfo(key)
 
 
-@lru_cache(maxsize=1024)
-def _calling_code_zone(code: int) -> str | None:
-    from phonenumbers import PhoneNumber, timezone  # noqa: PLC0415 - its data loads only when a default is needed
-
-    # The country-level list (typed in phonenumbers' stubs): the zones of every number with this calling code.
-    zones = timezone._country_level_time_zones_for_number(PhoneNumber(country_code=code))
-    if len(zones) == 1:
-        return zones[0] if zones[0] != _UNKNOWN else None
-    if _UNKNOWN in zones or len({_clock(zone) for zone in zones}) != 1:
-        return None
-    return _country_zone(code, zones)
-
-
-def _country_zone(code: int, zones: tuple[str, ...]) -> str | None:
-    """The name to use for a calling code whose zones keep one clock (+44: Europe/London beside Guernsey, Jersey and
-    the Isle of Man): the calling code's main country's own zone in CLDR, when it keeps that clock."""
-    from babel.core import get_global  # noqa: PLC0415 - CLDR data loads only when needed
-    from phonenumbers import region_code_for_country_code  # noqa: PLC0415
-
-    own = get_global("territory_zones").get(region_code_for_country_code(code), ())
-    if len(own) == 1 and _clock(own[0]) == _clock(zones[0]):
-        return str(own[0])
-    return None
-
-
 @lru_cache(maxsize=16_384)
 def default_time_zone(phone: str) -> ZoneInfo | None:
-    """The zone of the phone number's country (``"573001234567"`` or ``"+57 300 123 4567"``: America/Bogota) when
-    its country calling code maps to exactly one zone and the number is valid there; None otherwise (use TZ)."""
-    digits = digits_of(phone)
-    if not plausible_length(digits):
+    """The zone of the phone number's own prefix (``"5521987654321"``: America/Sao_Paulo; ``"13105551234"``:
+    America/Los_Angeles); when the prefix maps to several zones, the country's main zone; None when the digits are no
+    valid number of a country (a WhatsApp LID, a non-geographic number: use TZ)."""
+    number = parsed_number(phone)
+    if number is None:
         return None
-    code = calling_code(digits)
-    zone = None if code is None else _calling_code_zone(code)
-    if code is None or zone is None or not valid_number(code, digits[len(str(code)):]):
-        return None  # the cheap tests first: most countries end before the number is validated
+    from phonenumbers import region_code_for_number, timezone  # noqa: PLC0415 - its data loads only when needed
+
+    zones = [zone for zone in timezone.time_zones_for_number(number) if zone != _UNKNOWN]
+    region = region_code_for_number(number)
+    if len(zones) == 1 and _zone_country(zones[0]) in {region, None}:
+        name: str | None = zones[0]
+    else:  # several zones, or one of another country (phonenumbers gives some +44 7 mobiles Europe/Guernsey)
+        name = main_zone(region) if region and region != "001" else None
     try:
-        return ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):  # pragma: no cover - phonenumbers names a zone tzdata lacks
+        return None if name is None else parse_time_zone(name)
+    except InvalidTimeZone:  # pragma: no cover - phonenumbers or GeoNames name a zone tzdata lacks
         return None
+
+
+@lru_cache(maxsize=1024)
+def _zone_country(name: str) -> str | None:
+    """The ISO region CLDR gives a zone (``America/Buenos_Aires``: AR), None when it gives none."""
+    from babel.core import get_global  # noqa: PLC0415 - CLDR data loads only when needed
+
+    territories = get_global("zone_territories")
+    found = territories.get(name) or territories.get(get_global("zone_aliases").get(name, ""))
+    return None if found is None else str(found)
 
 
 def effective_zone(chosen: str | None, user_id: str, fallback: ZoneInfo) -> UserZone:
@@ -174,12 +165,42 @@ def _distinct_zones(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(_preferred(group) for group in clocks.values()))
 
 
-def _close_names(key: str) -> tuple[str, ...]:
-    """Up to three IANA names whose last part or whole name is close to ``key``."""
+def _close_names(text: str) -> tuple[tuple[str, str], ...]:
+    """Up to three close names, each with its zone: IANA names' last parts or whole names (shown as the zone), then
+    places (GeoNames, CLDR: shown as written, ``Guadalajara``), one per zone."""
     by_last, by_full = _city_index()
-    close = difflib.get_close_matches(key[:_SHOWN], [*by_last, *by_full], n=9)
-    names = (_preferred(by_last[match]) if match in by_last else by_full[match] for match in close)
-    return tuple(dict.fromkeys(names))[:3]
+    close = difflib.get_close_matches(_city_key(text)[:_SHOWN], [*by_last, *by_full], n=9)
+    found = [(zone, zone) for zone in (_preferred(by_last[match]) if match in by_last else by_full[match]
+                                       for match in close)]
+    for name in close_place_names(text[:_SHOWN]):
+        zone = _known_names().get(places_named(name)[0].zone.casefold())
+        if zone is not None:
+            found.append((name if place_key(name) != place_key(zone.rsplit("/", 1)[-1]) else zone, zone))
+    typed = place_key(text[:_SHOWN])
+    by_zone: dict[str, str] = {}
+    for shown, zone in sorted(found, key=lambda pair: -difflib.SequenceMatcher(
+            None, typed, place_key(pair[0].rsplit("/", 1)[-1])).ratio()):
+        by_zone.setdefault(zone, shown)
+    return tuple((shown, zone) for zone, shown in by_zone.items())[:3]
+
+
+def _place_zone(text: str) -> tuple[str, ...]:
+    """The zones of the places called ``text`` (``Córdoba, AR``: with a trailing country, only that country's): one
+    when a single clock is meant or the most populous place has twice the inhabitants of all the others (Guadalajara,
+    Manchester); else up to three, as ``zone (country)``, most populous first; none when no place has that name."""
+    name, comma, country = text.rpartition(",")
+    region = country_of(country) if comma and name.strip() else None
+    places = [place for place in places_named(name if region else text)
+              if place.zone.casefold() in _known_names() and region in {None, place.country}]
+    clocks: dict[tuple[timedelta | None, ...], Place] = {}
+    for place in places:  # most populous first: each clock keeps its biggest place
+        clocks.setdefault(_clock(_known_names()[place.zone.casefold()]), place)
+    ranked = list(clocks.values())
+    if len(ranked) == 1 or (ranked and ranked[0].population >= 2 * sum(p.population for p in ranked[1:]) > 0):
+        return (_known_names()[ranked[0].zone.casefold()],)
+    lang = current_language()
+    return tuple(f"{_known_names()[place.zone.casefold()]} ({country_name(place.country, lang)})"
+                 for place in ranked[:3])
 
 
 def _unsettled(text: str, several: tuple[str, ...]) -> AmbiguousTimeZone:
@@ -187,14 +208,15 @@ def _unsettled(text: str, several: tuple[str, ...]) -> AmbiguousTimeZone:
     if several:
         message = _("«{city}» puede ser varias zonas horarias: {names}; escribe una de ellas",
                     city=city, names=", ".join(several[:3]))
-        return AmbiguousTimeZone(message, suggestions=several[:3])
-    close = _close_names(_city_key(text))
+        return AmbiguousTimeZone(message, suggestions=tuple(name.split(" ", 1)[0] for name in several[:3]))
+    close = _close_names(text)
     if close:
-        message = _("zona horaria desconocida: «{city}»; nombres parecidos: {names}", city=city, names=", ".join(close))
+        message = _("zona horaria desconocida: «{city}»; nombres parecidos: {names}", city=city,
+                    names=", ".join(shown for shown, _zone in close))
     else:
         message = _("zona horaria desconocida: «{city}»; escribe una ciudad grande de tu zona (Bogota, Madrid) "
                     "o una zona como America/Bogota", city=city)
-    return AmbiguousTimeZone(message, suggestions=close)
+    return AmbiguousTimeZone(message, suggestions=tuple(zone for _shown, zone in close))
 
 
 def zone_by_city(text: str) -> ZoneInfo:
@@ -210,4 +232,7 @@ def zone_by_city(text: str) -> ZoneInfo:
     names = _distinct_zones(by_last.get(key, ()))
     if len(names) == 1:
         return ZoneInfo(names[0])
-    raise _unsettled(text, names)
+    places = () if names else _place_zone(text)
+    if len(places) == 1:
+        return ZoneInfo(places[0])
+    raise _unsettled(text, names or places)

@@ -15,8 +15,9 @@ from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
 OTHER_GROUP = "120363000000000002@g.us"
-# TZ: +34 lists two zones (Madrid and the Canaries)
-MADRID = {"tz": "Europe/Madrid", "tz_source": "default", "lang": "es", "quiet": None, "away_until": None}
+# +34 lists Madrid and the Canaries: Spain's main zone, from the number
+MADRID = {"tz": "Europe/Madrid", "tz_source": "phone",  # a +34 number: its prefix says Spain (SPEC 30)
+           "lang": "es", "quiet": None, "away_until": None}
 
 
 @pytest.fixture

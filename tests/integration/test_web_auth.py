@@ -14,7 +14,8 @@ from tasksvc_run.web.api import ROUTES
 from tasksvc_run.web.session import COOKIE
 from tests.integration.web_helpers import ME, WebEnv, web_env
 
-MADRID = {"tz": "Europe/Madrid", "tz_source": "default", "lang": "es", "quiet": None, "away_until": None}
+MADRID = {"tz": "Europe/Madrid", "tz_source": "phone",  # a +34 number: its prefix says Spain (SPEC 30)
+           "lang": "es", "quiet": None, "away_until": None}
 
 
 @pytest.fixture
@@ -132,4 +133,4 @@ class TestDevelopmentDefaultUser:
         async with web_env(db, NODE_ENV="development", DEV_DEFAULT_USER="34999999999") as web:
             await web.call("POST", "/api/me/preferences", user=ME, json={"freq": "weekly"})
             assert await web.call("GET", "/api/me/preferences", user=None) == (
-                200, {"freq": "off", "time": "08:30", **MADRID})
+                200, {"freq": "off", "time": "08:30", **MADRID, "tz_source": "default"})  # no valid number

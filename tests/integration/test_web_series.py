@@ -104,7 +104,7 @@ async def test_a_zone_is_chosen_kept_and_cleared_through_the_preferences(web: We
                            **NOTHING_SET})
     assert await call(web, "GET", path, path) == kept
     cleared = await call(web, "POST", path, path, json={"freq": "weekly", "tz": None})
-    assert cleared == (200, {"freq": "weekly", "time": "09:00", "tz": "Europe/Madrid", "tz_source": "default",
+    assert cleared == (200, {"freq": "weekly", "time": "09:00", "tz": "Europe/Madrid", "tz_source": "phone",
                            "lang": "es", **NOTHING_SET})
 
 

@@ -142,8 +142,8 @@ def test_a_zone_is_chosen_by_its_city(db: Database, city: str, zone: str) -> Non
 
 
 def test_an_unknown_city_suggests_close_names(db: Database) -> None:
-    reply = say(db, "/t zona Bogot", group=None)
-    assert reply.startswith("Zona horaria desconocida: «Bogot»; nombres parecidos: America/Bogota")
+    reply = say(db, "/t zona Bogta", group=None)  # "Bogot" is one of Bogotá's names in GeoNames: taken (SPEC 30)
+    assert reply.startswith("Zona horaria desconocida: «Bogta»; nombres parecidos: America/Bogota")
 
 
 def test_a_reminder_preference_names_the_zone_in_force(db: Database) -> None:

@@ -125,8 +125,9 @@ def test_two_numbers_of_one_person_are_one_person_for_turns(db: Database, group:
 
 class TestZones:
     def test_zona_alone_shows_the_default_and_where_it_comes_from(self, db: Database) -> None:
+        # A Spanish number's prefix lists Madrid and the Canaries: Spain's main zone (SPEC 30; SPEC 21 gave TZ)
         assert say(db, "/t zona", group=None) == (
-            "Tu zona horaria es Europe/Madrid (la del servicio); allí son las 11:00.\n"
+            "Tu zona horaria es Europe/Madrid (la del prefijo de tu número); allí son las 11:00.\n"
             "Para cambiarla: /t zona <ciudad>, p. ej. /t zona Bogota")
 
     def test_a_colombian_number_is_in_bogota_by_default(self, db: Database) -> None:
@@ -138,7 +139,8 @@ class TestZones:
             "Tu zona horaria es ahora America/Bogota; allí son las 05:00.")
         assert say(db, "/t zona", group=None).startswith(
             "Tu zona horaria es America/Bogota (la elegiste con /t zona)")
-        assert say(db, "/t zona sin", group=None) == "Vuelves a la zona por defecto: Europe/Madrid (la del servicio)."
+        assert say(db, "/t zona sin", group=None) == (
+            "Vuelves a la zona por defecto: Europe/Madrid (la del prefijo de tu número).")
 
     def test_an_unknown_zone_is_rejected_with_the_accepted_form(self, db: Database) -> None:
         assert say(db, "/t zona Marte/Olimpo", group=None) == (
@@ -162,7 +164,8 @@ class TestZones:
 
     def test_tz_from_the_settings_is_the_default_zone(self, db: Database) -> None:
         settings = load_settings({"NODE_ENV": "test", "DB_PATH": "unused.db", "TZ": "America/Lima"})
-        run(db, wa_text("/t zona", group=None), ChatPolicy.from_settings(settings))
+        run(db, wa_text("/t zona", group=None, sender="198765432100001"), ChatPolicy.from_settings(settings))
+        # a LID (no phone number) gives no country: TZ
         assert texts(db)[-1].startswith("Tu zona horaria es America/Lima (la del servicio); allí son las 05:00.")
 
 

