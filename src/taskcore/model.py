@@ -151,6 +151,7 @@ class GroupSnapshot:
     active: bool
     status: GroupStatus | None
     language: str | None = None
+    time_zone: str | None = None  # the group's (SPEC section 30)
 
 
 @dataclass(frozen=True, slots=True)

@@ -236,3 +236,13 @@ def zone_by_city(text: str) -> ZoneInfo:
     if len(places) == 1:
         return ZoneInfo(places[0])
     raise _unsettled(text, names or places)
+
+
+def zone_named(name: str | None, fallback: ZoneInfo) -> ZoneInfo:
+    """The zone a row stored (a group's), ``fallback`` without one or with a name this zone database does not know."""
+    if name is None:
+        return fallback
+    try:
+        return ZoneInfo(name)
+    except (ValueError, KeyError, OSError):
+        return fallback

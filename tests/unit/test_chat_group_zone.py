@@ -52,3 +52,16 @@ def test_without_a_group_zone_the_summary_takes_its_setter_s(db: Database) -> No
     reply = say(db, "/t resumen semanal domingo 20:00")
     assert "(Europe/Lisbon)" in reply
     assert group_zone(db) == "Europe/Lisbon"
+
+
+def test_a_person_known_only_by_a_lid_dates_in_the_group_s_zone(db: Database) -> None:
+    """SPEC section 32: without a choice of their own and a number that tells, the group's zone."""
+    make_group(db, GROUP, members=(ANA,))
+    say(db, "/t zona Pacific/Kiritimati")  # UTC+14: at 10:00 UTC on 22/11 it is already 23/11 there
+    lid_only = wa_text("/t nueva regar hoy", sender=ANA)
+    lid_only["data"]["key"]["participant"] = "123456789012345@lid"  # type: ignore[index]
+    lid_only["data"]["key"]["addressingMode"] = "lid"  # type: ignore[index]
+    run(db, lid_only)
+    with db.read() as conn:
+        rows = conn.execute(select(schema.tasks.c.due_date)).scalars().all()
+    assert [str(day) for day in rows] == ["2026-11-23"]

@@ -31,6 +31,7 @@ from taskcore.storage.db import Database
 from taskcore.storage.members import active_members
 from taskcore.storage.queue import enqueue
 from taskcore.storage.users import display_names
+from taskcore.zones import zone_named
 
 SUMMARY_LABEL = "summary"
 TICK_LIMIT = 500  # groups per tick; the rest are read at the next one
@@ -103,13 +104,3 @@ def _post(conn: Connection, *, row: q.WeeklyRow, now: datetime, zone: ZoneInfo, 
     queued = enqueue(conn, chat_id=row.group_id, kind=JobKind.TEXT, label=SUMMARY_LABEL, dedupe_key=key,
                      payload=send_text_body(chat_id=row.group_id, text=text), max_attempts=attempts, now=now)
     return queued is not None
-
-
-def zone_named(name: str | None, fallback: ZoneInfo) -> ZoneInfo:
-    """The zone a group stored, ``fallback`` without one (or with a name a newer zone database no longer knows)."""
-    if name is None:
-        return fallback
-    try:
-        return ZoneInfo(name)
-    except (ValueError, KeyError, OSError):
-        return fallback

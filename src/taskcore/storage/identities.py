@@ -62,7 +62,7 @@ def _sender_statement() -> Any:
                gm.c.active.label("member_active"), gm.c.last_seen_at.label("member_seen_at"),
                g.c.id.label("group_known"), g.c.name.label("group_name"), g.c.active.label("group_active"),
                ag.c.status, user_preferences.c.tz, user_preferences.c.lang, g.c.lang.label("group_lang"),
-               user_preferences.c.zone_told_at)
+               user_preferences.c.zone_told_at, g.c.time_zone.label("group_zone"))
         .select_from(
             who.outerjoin(users, users.c.id == who.c.id)
             .outerjoin(user_preferences, user_preferences.c.user_id == who.c.id)
@@ -83,10 +83,11 @@ def sender_facts(conn: Connection, *, phone: str | None, lid: str | None, group_
     if row is None:  # pragma: no cover - the statement selects from a one-row subquery
         raise AssertionError("the sender statement returned no row")
     (user_id, target, lid_is_user, known_id, display_name, last_seen_at, member_active, member_seen_at,
-     group_known, group_name, group_active, status, time_zone, language, group_language, zone_told_at) = row
+     group_known, group_name, group_active, status, time_zone, language, group_language, zone_told_at, group_zone) = row
     group = None
     if group_known is not None:
-        group = GroupSnapshot(group_name, bool(group_active), GroupStatus(status) if status else None, group_language)
+        group = GroupSnapshot(group_name, bool(group_active), GroupStatus(status) if status else None, group_language,
+                              group_zone)
     return SenderFacts(
         user_id=user_id, alias_target=target, lid_is_user=bool(lid_is_user), user_known=known_id is not None,
         display_name=display_name, last_seen_at=last_seen_at,

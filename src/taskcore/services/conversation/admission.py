@@ -33,7 +33,7 @@ from taskcore.model import SenderFacts
 from taskcore.ratelimit import Decision
 from taskcore.services.conversation.store import ConversationStore
 from taskcore.services.groups import known_sighting
-from taskcore.zones import ZoneSource, effective_zone
+from taskcore.zones import ZoneSource, effective_zone, zone_named
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,9 @@ def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, mom
         # After a re-key the membership read above may have been merged into another row: it is read afresh.
         store.member_seen(group_id=msg.group_id, user_id=user_id, now=moment.now, known=None if rekeyed else facts)
     chosen = facts.time_zone if user_id == facts.user_id else store.chosen_zone(user_id)
-    zone = effective_zone(chosen, user_id, policy.zone)
+    # Without a choice and a number that tells (a person known only by a LID): the group's zone (SPEC section 32).
+    group_zone = facts.group.time_zone if msg.group_id is not None and facts.group is not None else None
+    zone = effective_zone(chosen, user_id, zone_named(group_zone, policy.zone))
     today = moment.now.astimezone(zone.zone).date()
     told = user_id != facts.user_id or facts.zone_told or zone.source is ZoneSource.USER  # they know it then
     chosen_language = facts.language if user_id == facts.user_id else store.chosen_languages([user_id]).get(user_id)
