@@ -14,11 +14,12 @@ from datetime import datetime, timedelta
 from sqlalchemy import Connection
 
 from taskcore.gateway.status import StatusUpdate
-from taskcore.gateway.wire import mention_jid, send_text_body
+from taskcore.gateway.wire import send_text_body
 from taskcore.i18n import _, speaking
 from taskcore.identity import GROUP_DOMAIN, jid_domain, user_jid
 from taskcore.queue_rules import DIGEST_LABEL, LOGIN_LINK_LABEL, JobKind, QueueJob
 from taskcore.services.languages import languages_of
+from taskcore.services.people import group_mentions
 from taskcore.storage import delivery as q
 from taskcore.storage.caps import mark_held
 from taskcore.storage.db import Database
@@ -135,9 +136,10 @@ def _tell(conn: Connection, person: str, now: datetime, rules: DeliveryRules) ->
     group = q.shared_group(conn, person, any_unblocked=rules.gating_off)
     if group is None or not q.note_told(conn, person, read=told, now=now):
         return 0
+    digits, jid = group_mentions(conn, group, [person])[person]  # in the form the group uses (SPEC section 32)
     with speaking(languages_of(conn, [person], rules.default_language)[person]):
-        text = unreachable_note(f"@{person}")
-    body = send_text_body(chat_id=group, text=text, mentioned=[mention_jid(person)])
+        text = unreachable_note(f"@{digits}")
+    body = send_text_body(chat_id=group, text=text, mentioned=[jid])
     enqueue(conn, chat_id=group, kind=JobKind.TEXT, payload=body, label=NOTE_LABEL,
             dedupe_key=f"unreachable:{person}:{now.isoformat()}", max_attempts=rules.max_attempts, now=now)
     return 1
