@@ -116,5 +116,6 @@ async def watched_bot(db: Database, **env: str) -> AsyncIterator[WatchedBot]:
             await gateway.wait_for(lambda gw: gw.webhook is not None)
             yield WatchedBot(app, db, clock, gateway)
         finally:
-            await gateway.deliveries.settle()
+            gateway.deliveries.delivering = False  # no new echo or status starts while the bot stops (its worker
+            await gateway.deliveries.settle()      # still sends until cleanup): what is under way is answered
             await runner.cleanup()

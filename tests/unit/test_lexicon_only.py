@@ -70,6 +70,8 @@ def word_lists() -> list[str]:
         patterns = {id(node.args[0]) for node in ast.walk(tree)
                     if isinstance(node, ast.Call) and _is_pattern_call(node) and node.args}
         for node in _constants(tree):
+            if node.value.isupper() and len(node.value) <= 3:  # a code (a country's ``NO``), not a word people write
+                continue
             tokens = [plain(token) for token in node.value.split()]
             if id(node) in patterns:  # a pattern's alternatives: (?:horas|hours)
                 tokens = [plain(token) for token in re.findall(r"[^\W\d_]+", node.value)]
