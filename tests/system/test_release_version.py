@@ -75,18 +75,20 @@ def version_of(python: Path) -> str:
 def test_a_tagged_tree_builds_its_version_and_a_newer_wheel_upgrades_a_plain_install(tmp_path: Path) -> None:
     tree, out = source_tree(tmp_path / "tree"), tmp_path / "dist"
     run(*GIT, "init", "--quiet", cwd=tree)
-    first = tagged(tree, "v0.1.0")
+    # Versions no release of the project itself will have: the environment these tests run in has the project
+    # installed at its own version, which pip would take as already satisfied.
+    first = tagged(tree, "v90.1.0")
     old = build(tree, out)
-    assert old.name.startswith("tasksvc-0.1.0-")
+    assert old.name.startswith("tasksvc-90.1.0-")
     (tree / "README.md").write_text((tree / "README.md").read_text() + "\nA change of the next release.\n")
-    second = tagged(tree, "v0.2.0")
+    second = tagged(tree, "v90.2.0")
     new = build(tree, out)
-    assert new.name.startswith("tasksvc-0.2.0-")
+    assert new.name.startswith("tasksvc-90.2.0-")
     python = environment_beside_this_one(tmp_path / "venv")
     install(python, old)
-    assert version_of(python) == f"tasksvc 0.1.0 (commit {first})"
+    assert version_of(python) == f"tasksvc 90.1.0 (commit {first})"
     install(python, new)
-    assert version_of(python) == f"tasksvc 0.2.0 (commit {second})"
+    assert version_of(python) == f"tasksvc 90.2.0 (commit {second})"
 
 
 def test_a_tree_without_tags_or_without_git_still_builds(tmp_path: Path) -> None:
