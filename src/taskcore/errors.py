@@ -68,6 +68,16 @@ class LimitReached(Conflict):
     """A person already holds as many of something as they may (e.g. 20 API tokens); the message names the limit."""
 
 
+class PhotoRequired(Conflict):
+    """A task that is done only with a photo, once approved (SPEC section 34), completed without one; ``waiting``:
+    a photo of it waits for approval (or is being fetched)."""
+
+    def __init__(self, task_id: int, *, waiting: bool = False) -> None:
+        super().__init__(f"task {task_id} needs an approved photo to be done")
+        self.task_id = task_id
+        self.waiting = waiting
+
+
 class RateLimited(TaskcoreError):
     """The user's bucket is empty; ``retry_after`` is in whole seconds."""
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from taskcore.access import GroupStatus
+from taskcore.chores.proof import Proof
 from taskcore.completion import CompletionMode, progress
 from taskcore.identity import needs_rekey
 
@@ -66,6 +67,8 @@ class Task:
     recurrence: Series | None = None
     nag_every_hours: int | None = None
     points: int = 1
+    photo_required: bool = False  # done only with a photo, once approved (SPEC section 34)
+    proof: Proof | None = None  # the photo kept for it (None while none is)
 
     @property
     def assignee_ids(self) -> frozenset[str]:

@@ -124,6 +124,8 @@ class Settings(BaseSettings):
     gateway_max_sends_per_day: int = Field(default=1500, ge=1)
     gateway_warmup_days: int = Field(default=0, ge=0)
     sends_per_person_per_min: int = Field(default=6, ge=1)  # SPEC section 32
+    photo_max_mb: int = Field(default=8, ge=1, le=64)  # SPEC section 34
+    photo_retention_days: int = Field(default=30, ge=1)
     proxy_upstream_timeout_ms: int = Field(default=30_000, ge=1)
     webhook_store_timeout_ms: int = Field(default=3_000, ge=1)
     webhook_check_interval_ms: int = Field(default=600_000, ge=1)

@@ -76,6 +76,10 @@ MEANINGS: dict[str, str] = {
                            "20 and doubles each day (0: off).",
     "sends_per_person_per_min": "Most replies a minute to one person's commands; beyond it their commands are still "
                                 "done, with one short notice, so no member can use up the number's send pace.",
+    "photo_max_mb": "Largest photo kept as a task's proof (SPEC section 34), in MB (1 to 64): a larger one is refused "
+                    "with a reply, and a larger answer of the gateway is not read whole.",
+    "photo_retention_days": "Days a task's photo is kept after its approval (photos live in DATA_DIR/photos and are "
+                            "not in the backups: docs/operations.md).",
     "proxy_upstream_timeout_ms": "The proxy answers 504 when bot or web is slower than this.",
     "webhook_check_interval_ms": "How often the bot reads the gateway's webhook configuration and sets it again "
                                  "when it differs (only with WEBHOOK_URL).",

@@ -10,6 +10,7 @@ from aiohttp import web
 from taskcore.ratelimit import RateLimiter
 from taskcore.services import Database
 from taskcore.services.people import PublicIds
+from taskcore.services.proof_links import ProofLinks
 from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from tasksvc_run.clock import Clock
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out 
 
     from taskcore.services.conversation.road import Handled
     from tasksvc_run.bot.inbox_writer import InboxWriter
+    from tasksvc_run.bot.photo_fetcher import PhotoFetcher
     from tasksvc_run.bot.processor import InboxProcessor
     from tasksvc_run.bot.watchdog import Watchdog
     from tasksvc_run.metrics import Metrics
@@ -43,6 +45,8 @@ LANG = web.RequestKey("lang", str)
 LANGUAGE_CACHE: web.AppKey[LanguageCache] = web.AppKey("language_cache")
 # People named by public id (SPEC section 32), under the key kept in the database.
 PUBLIC_IDS = web.AppKey("public_ids", PublicIds)
+# The signed addresses of the photos of photo proof (SPEC section 34).
+PROOF_LINKS = web.AppKey("proof_links", ProofLinks)
 
 
 # Bot background work: schedulers and the outbound queue worker (issue 6).
@@ -73,3 +77,5 @@ EVENT_POOL = web.AppKey("bot_event_pool", ThreadPoolExecutor)
 
 # The gateway's watchdog (SPEC section 26): echoes, probes, the connection; absent without a gateway.
 WATCHDOG: web.AppKey[Watchdog] = web.AppKey("bot_watchdog")
+# The photo fetcher (SPEC section 34), woken when an event recorded a photo; absent without a gateway.
+PHOTOS: web.AppKey[PhotoFetcher] = web.AppKey("bot_photo_fetcher")

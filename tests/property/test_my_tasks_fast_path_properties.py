@@ -160,6 +160,7 @@ def _expected_item(task: dict[str, Any], people: list[dict[str, Any]], names: di
                                              "rotation": (task["rotation_people"] or "").split()},
         "points": task.get("points") or 1,
         "nag": None if task.get("nag_every_hours") is None else {"every_hours": task["nag_every_hours"]},
+        "photo_required": False, "proof": None,  # no task of these worlds needs a photo (SPEC section 34)
     }
 
 

@@ -252,7 +252,7 @@ def test_message_timestamps_in_any_form_or_none(stamp: object, expected: int | N
 
 @pytest.mark.parametrize(("change", "reason"), [
     (lambda p: p["data"]["key"].update(fromMe=True), "fromMe"),
-    (lambda p: p["data"].update(message={"imageMessage": {"url": "x"}}), "not a text message"),
+    (lambda p: p["data"].update(message={"imageMessage": {"url": "x"}}), "a photo naming no task"),
     (lambda p: p["data"].update(message=None), "not a text message"),
     (lambda p: p["data"]["key"].update(remoteJid="status@broadcast"), "not a person or group chat"),
     (lambda p: p["data"]["key"].update(remoteJid="1203@newsletter"), "not a person or group chat"),

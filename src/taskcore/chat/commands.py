@@ -66,6 +66,7 @@ class NewTask:
     points: int = 1  # !N (SPEC section 25)
     balanced: bool = False  # !reparto: a rotation by the fewest points (``rotation`` is True too)
     name_at: tuple[int, ...] = ()  # for each of ``names``, the word of the description its surname would start at
+    photo: bool = False  # !foto: done only with a photo, once approved (SPEC section 34)
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,7 +111,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
     mentions: list[str] = []
     names: list[str] = []
     name_at: list[int] = []
-    each = nag = False
+    each = nag = photo = False
     points = DEFAULT_POINTS
     clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
     for chunk, quoted in _joined_dates(clause.rest):
@@ -122,6 +122,8 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             each = True
         elif flag(chunk) == "nag":
             nag = True
+        elif flag(chunk) == "photo":
+            photo = True
         elif is_points_token(chunk):
             points = _points(chunk)
         elif is_due_word(chunk):
@@ -134,7 +136,8 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
         else:
             parts.append(chunk)
     task = _new_task(parts, dates, mentions, ctx, each=each, clause=clause, names=names)
-    return replace(task, nag=nag, points=points, balanced=clause.balanced, name_at=_first_places(names, name_at))
+    return replace(task, nag=nag, points=points, balanced=clause.balanced, name_at=_first_places(names, name_at),
+                   photo=photo)
 
 
 def _points(token: str) -> int:

@@ -32,6 +32,10 @@ class ChatPolicy:
     """TZ: the time zone of users with neither a chosen zone nor a country's (SPEC section 21)."""
     language: str = "es"
     """DEFAULT_LANGUAGE: the language of users with neither a chosen language nor a country's (SPEC section 24)."""
+    data_dir: str | None = None
+    """DATA_DIR, whose ``photos`` folder keeps the photos of photo proof (SPEC section 34); None: no photo is kept."""
+    photo_max_bytes: int = 8 * 1024 * 1024
+    """PHOTO_MAX_MB in bytes: a photo that states a larger size is refused before it is fetched."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChatPolicy:
@@ -46,6 +50,8 @@ class ChatPolicy:
             reaction_commands=settings.reaction_commands_enabled,
             zone=settings.zone,
             language=settings.default_language,
+            data_dir=settings.data_dir,
+            photo_max_bytes=settings.photo_max_mb * 1024 * 1024,
         )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from taskcore.chat import calendar_args, chore_args, quiet_args, summary_args, task_args
+from taskcore.chat import calendar_args, chore_args, proof_args, quiet_args, summary_args, task_args
 from taskcore.chat.commands import (
     AdminHelp,
     AdminSync,
@@ -98,6 +98,12 @@ ROWS: tuple[Row, ...] = (
     Row("task.ausente", "ausente", quiet_args.parse_away, "quiet:set_away", N_("/t ausente <fecha>"),
         N_("/t ausente mañana")),
     Row("task.vuelvo", "vuelvo", quiet_args.parse_back, "quiet:back", N_("/t vuelvo")),
+    Row("task.foto", "foto", proof_args.parse_photo_rule, "photos:set_photo_rule",
+        N_("/t foto <id> [no] (o !foto en /t nueva)"), N_("/t foto 12")),
+    Row("task.aprobar", "aprobar", proof_args.parse_approve, "approvals:approve", N_("/t aprobar <id>|canje <n>"),
+        N_("/t aprobar 12")),
+    Row("task.rechazar", "rechazar", proof_args.parse_reject, "approvals:reject",
+        N_("/t rechazar <id> <motivo>|canje <n> [<motivo>]"), N_("/t rechazar 12 no se ve el suelo")),
     Row("task.borrarme", "borrarme", task_args.parse_forget, "own_data:forget_me", N_("/t borrarme [sí]"),
         N_("/t borrarme")),
     Row("admin.ayuda", "admin", lambda args, ctx: AdminHelp(), "admin:admin_help", None),

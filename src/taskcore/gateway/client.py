@@ -15,6 +15,7 @@ from urllib.parse import quote
 import aiohttp
 
 from taskcore.errors import TaskcoreError
+from taskcore.gateway.media import MediaRefused, answer_limit, decode_media_answer
 from taskcore.gateway.wire import (
     GatewayGroup,
     GatewayParticipant,
@@ -27,6 +28,8 @@ from taskcore.settings import Settings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+MEDIA_TIMEOUT_S = 60.0  # fetching a photo: the gateway downloads it from WhatsApp first (and retries once after 5 s)
+_ERROR_BYTES = 64 * 1024  # of a failed answer, read for its message
 
 
 class GatewayError(TaskcoreError):
@@ -128,6 +131,28 @@ class GatewayClient:
         return await self._call("POST", "chat/findMessages", body={"where": {"key": key}, "offset": page_size,
                                                                       "page": 1})
 
+    async def media_bytes(self, message: Mapping[str, Any], *, max_bytes: int) -> bytes:
+        """POST /chat/getBase64FromMediaMessage with the whole message as received (``{key, message}``) and
+        ``convertToMp4`` false (CONTRACT §3): the media's bytes, at most ``max_bytes``. The answer is read only up to
+        what such bytes need (``media.answer_limit``): a larger one raises MediaRefused("too_big") without being
+        read whole; an unreadable one MediaRefused("unreadable"); a failed call GatewayError."""
+        action = "chat/getBase64FromMediaMessage"
+        url = f"{self._base}/{action}/{self._instance}"
+        body = {"message": dict(message), "convertToMp4": False}
+        limit = answer_limit(max_bytes)
+        timeout = aiohttp.ClientTimeout(total=max(self._timeout.total or 0, MEDIA_TIMEOUT_S))
+        try:
+            async with self._session.post(url, json=body, headers=self._headers, timeout=timeout) as response:
+                if not 200 <= response.status < 300:
+                    _answer(action, response.status, (await response.content.read(_ERROR_BYTES)).decode(
+                        "utf-8", "replace"))
+                raw = await _bounded(response.content, limit)
+        except TimeoutError as exc:
+            raise GatewayError(None, f"{action}: timed out", True) from exc
+        except aiohttp.ClientError as exc:
+            raise GatewayError(None, f"{action}: {type(exc).__name__}: {exc}", True) from exc
+        return decode_media_answer(raw, max_bytes=max_bytes)
+
     async def server_info(self) -> Any:
         """GET / (no instance): ``{status, message, version, ...}``; ``version`` where the gateway reports one."""
         return await self._request("GET", f"{self._base}/", "info")
@@ -168,6 +193,18 @@ def _answer(action: str, status: int, text: str) -> Any:
     error = GatewayError.classified(status, f"{action}: {message}" if message else action)
     log.warning("gateway call failed", extra={"action": action, "status": status, "retryable": error.retryable})
     raise error
+
+
+async def _bounded(stream: aiohttp.StreamReader, limit: int) -> bytes:
+    """At most ``limit`` bytes of a body; MediaRefused("too_big") as soon as it holds more."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in stream.iter_chunked(64 * 1024):
+        size += len(chunk)
+        if size > limit:
+            raise MediaRefused("too_big")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _message_id(answer: Any) -> str | None:

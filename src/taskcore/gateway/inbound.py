@@ -36,13 +36,14 @@ from taskcore.gateway.inbound_models import (
     canonical_event,
     validated,
 )
+from taskcore.gateway.inbound_photo import InboundPhoto, media_of
 from taskcore.gateway.repair import repaired, repaired_text
 from taskcore.identity import GROUP_DOMAIN, jid_domain, normalize_group_id
 
 __all__ = [
     "ConnectionChanged", "GroupSeen", "GroupsUpserted", "Identity", "Ignored", "InboundEvent", "InboundMessage",
-    "InboundReaction", "ParticipantsChange", "ReactedMessage", "chat_key", "identity_of", "lid_of", "parse_event",
-    "participant_identity", "phone_of", "strip_device",
+    "InboundPhoto", "InboundReaction", "ParticipantsChange", "ReactedMessage", "chat_key", "identity_of", "lid_of",
+    "parse_event", "participant_identity", "phone_of", "strip_device",
 ]
 
 MESSAGES_UPSERT = "messages.upsert"
@@ -151,7 +152,7 @@ class Ignored:
 
 
 InboundEvent: TypeAlias = (
-    InboundMessage | InboundReaction | ParticipantsChange | GroupsUpserted | ConnectionChanged | Ignored
+    InboundMessage | InboundReaction | InboundPhoto | ParticipantsChange | GroupsUpserted | ConnectionChanged | Ignored
 )
 """Everything ``parse_event`` returns."""
 
@@ -179,8 +180,9 @@ def _parse_message(envelope: WireEnvelope) -> InboundEvent:
     data = validated(WireMessageData, envelope.data)
     key = data.key
     reaction = data.message.reaction if data.message else None
+    image = data.message.image if data.message else None
     text, quoted_id, mentioned_jids = data.parts()
-    unread = _unread(key.from_me, key.id, readable=text is not None or reaction is not None)
+    unread = _unread(key.from_me, key.id, readable=text is not None or reaction is not None or image is not None)
     if unread:
         return Ignored(unread, MESSAGES_UPSERT)
     chat = chat_of(key)
@@ -194,11 +196,16 @@ def _parse_message(envelope: WireEnvelope) -> InboundEvent:
         "sent_at": _when(data.message_timestamp), "bot_id": bot_id}
     if reaction is not None:
         return _reaction(reaction, common)
-    return InboundMessage(
-        **common, text=text or "", quoted_id=quoted_id,
+    message = InboundMessage(
+        **common, text=text or (image.caption or "" if image else ""), quoted_id=quoted_id,
         addressing=key.addressing_mode if group_id and key.addressing_mode in ("lid", "pn") else None,
         mentioned=tuple(dict.fromkeys(strip_device(j) for j in mentioned_jids if digits_of(j))),
     )
+    if image is None:
+        return message
+    if not quoted_id and not (image.caption or "").strip():  # a photo that neither replies nor says anything
+        return Ignored("a photo naming no task", MESSAGES_UPSERT)
+    return InboundPhoto(message, media_of(envelope.data), image.file_length)
 
 
 def _unread(from_me: bool, message_id: str | None, *, readable: bool) -> str | None:
@@ -270,7 +277,7 @@ _PARSERS = {
 
 def chat_key(event: InboundEvent) -> str:
     """The key whose events must be handled in order: the chat of a message, the group of a group event."""
-    if isinstance(event, InboundMessage | InboundReaction):
+    if isinstance(event, InboundMessage | InboundReaction | InboundPhoto):
         return event.chat_id
     if isinstance(event, ParticipantsChange):
         return event.group_id

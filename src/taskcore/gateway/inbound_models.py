@@ -119,13 +119,22 @@ class WireReaction(Loose):
     text: Annotated[str, BeforeValidator(_emoji)] = ""
 
 
+class WireImage(Loose):
+    """message.imageMessage (SPEC section 34): its caption, its stated size, and on a reply its contextInfo."""
+
+    caption: Annotated[str | None, BeforeValidator(lambda v: v if isinstance(v, str) else None)] = None
+    file_length: Timestamp = Field(None, alias="fileLength")
+    context_info: Annotated[WireContext | None, _OBJECT] = Field(None, alias="contextInfo")
+
+
 class WireMessage(Loose):
-    """The message body: only text forms and reactions are read."""
+    """The message body: only text forms, photos and reactions are read."""
 
     conversation: Text = None
     extended_text: Annotated[WireExtendedText | None, _OBJECT] = Field(
         None, alias="extendedTextMessage")
     reaction: Annotated[WireReaction | None, _OBJECT] = Field(None, alias="reactionMessage")
+    image: Annotated[WireImage | None, _OBJECT] = Field(None, alias="imageMessage")
 
 
 class WireMessageData(Loose):
@@ -145,9 +154,10 @@ class WireMessageData(Loose):
         return self.message.conversation or (extended.text if extended else None)
 
     def quoted_id(self) -> str | None:
-        """The quoted message's id (``contextInfo.stanzaId``), top-level or in extendedTextMessage; None if none."""
-        extended = self.message.extended_text if self.message else None
-        nested = extended.context_info if extended else None
+        """The quoted message's id (``contextInfo.stanzaId``), top-level or in extendedTextMessage (or a photo's
+        imageMessage); None if none."""
+        inner = (self.message.extended_text or self.message.image) if self.message else None
+        nested = inner.context_info if inner else None
         return (self.context_info.stanza_id if self.context_info else None) or (nested.stanza_id if nested else None)
 
     def mentioned_jids(self) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from taskcore.model import Completion, CreatedTask, Origin, Task
 from taskcore.recurrence import Recurrence
 from taskcore.services import nagging
 from taskcore.services import series as recurring
+from taskcore.storage import proofs
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
 from taskcore.text import sanitize_description
@@ -42,6 +43,7 @@ class _Unset:
 
 UNSET: Final = _Unset()
 PARTS_IN_GROUPS = N_("solo las tareas de grupo se completan por partes")
+PARTS_WITH_PHOTO = N_("una tarea con foto no se completa por partes: la foto es una por tarea")
 
 
 def create_task(
@@ -164,18 +166,22 @@ def _complete_when_every_part_is_done(conn: Connection, task_id: int, now: datet
 
 
 def complete_task(
-    db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime, today: date | None = None
+    db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime, today: date | None = None,
+    proven: bool = False,
 ) -> Completion:
     """Complete a task (idempotent): the one completion use case of every front end (SPEC sections 3, 19, 20).
 
     A group task without assignees gets the completer assigned first. In the any mode that completes it; in the
     each mode it marks the completer's part done, and the last part completes the task. Completing an occurrence of
     a recurring task creates the next one in the same transaction, dated from ``today``, the completer's today
-    (UTC's when None)."""
+    (UTC's when None). A task that needs a photo (SPEC section 34) raises PhotoRequired unless ``proven`` (its
+    photo was just approved)."""
     outcome: dict[str, bool] = {}
     following: list[Task | None] = [None]
 
     def apply(conn: Connection, facts: TaskFacts) -> None:
+        if not proven and not facts.completed:
+            proofs.check_unproven(conn, task_id)
         assigns = completion_assigns_completer(facts)
         before = [] if assigns else q.assignee_ids(conn, task_id)
         if assigns:
@@ -236,6 +242,8 @@ def edit_task(
     def apply(conn: Connection, facts: TaskFacts) -> None:
         if "completion" in values and facts.group_id is None:
             raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
+        if values.get("completion") == CompletionMode.EACH.value and proofs.requires_photo(conn, task_id):
+            raise InvalidCompletion(_(PARTS_WITH_PHOTO), field="photo")
         q.update_task(conn, task_id, values)
         if values.get("completion") == CompletionMode.ANY.value and facts.each:
             q.clear_parts(conn, task_id)

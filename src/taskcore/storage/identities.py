@@ -12,6 +12,7 @@ from taskcore.access import GroupStatus
 from taskcore.identity import identity_key, needs_rekey
 from taskcore.model import GroupSnapshot, SenderFacts
 from taskcore.storage.prepared import Prepared
+from taskcore.storage.proof_tables import task_proofs
 from taskcore.storage.schema import (
     allowed_groups,
     api_tokens,
@@ -48,6 +49,7 @@ _REFERENCES: tuple[Column[Any], ...] = (
     tasks.c.completed_by,
     task_assignments.c.assigned_by,
     allowed_groups.c.updated_by,
+    task_proofs.c.sent_by,  # SPEC section 34: who sent a task's photo
 )
 
 

@@ -38,6 +38,7 @@ from taskcore.completion import CompletionMode
 from taskcore.model import GroupSummary, Origin, Person, Task
 from taskcore.pagination import Page, offset_of
 from taskcore.search import like_contains
+from taskcore.storage.proof_tables import PROOF_COLUMNS, proof_of_row, task_proofs
 from taskcore.storage.schema import (
     UtcDateTime,
     allowed_groups,
@@ -140,7 +141,7 @@ _PAGE_COLUMNS = (
     t.c.completion, users.c.id.label("assignee_id"), users.c.display_name.label("assignee_name"),
     raw_column(_assigned.c.done_at), t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.rotation_turn,
     t.c.nag_every_hours,
-    t.c.points,
+    t.c.points, *PROOF_COLUMNS,
 )
 
 
@@ -170,6 +171,7 @@ def _my_tasks_statements(
     chosen, total = chosen_page(mine, recent)
     joined = (
         chosen.join(t, t.c.id == chosen.c.id).outerjoin(g, g.c.id == t.c.group_id)
+        .outerjoin(task_proofs, task_proofs.c.task_id == t.c.id)
         .outerjoin(_assigned, _assigned.c.task_id == t.c.id).outerjoin(users, users.c.id == _assigned.c.user_id)
     )
     page = (
@@ -220,7 +222,8 @@ def _task_from_row(rows: Iterable[Any]) -> Task:
         origin=Origin(chat, message, participant, utc_from_db(sent_at)) if chat and message else None,
         completion=CompletionMode(completion),
         recurrence=series_of(first), points=int(first.points),
-        nag_every_hours=first.nag_every_hours,
+        nag_every_hours=first.nag_every_hours, photo_required=bool(first.photo_required),
+        proof=proof_of_row(first.proof_state, first.proof_at, first.proof_file),
     )
 
 

@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Integer, bindparam, func, select
 
 from taskcore.access import GatingMode
 from taskcore.storage.prepared import Prepared
+from taskcore.storage.proof_tables import PROOF_COLUMNS, proof_of_row, task_proofs
 from taskcore.storage.schema import task_assignments, tasks, users, utc_from_db
 from taskcore.storage.task_lists import (
     MyTasksFilter,
@@ -41,7 +42,7 @@ t, ta = tasks, task_assignments
 _ITEM_COLUMNS = (
     t.c.id, t.c.description, t.c.due_date, t.c.group_id, g.c.name, t.c.completion, t.c.created_by,
     raw_column(t.c.created_at), raw_column(t.c.completed), raw_column(t.c.completed_at), t.c.completed_by,
-    t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.points,
+    t.c.recurrence_rule, t.c.recurrence_text, t.c.rotation_people, t.c.points, *PROOF_COLUMNS,
     t.c.nag_every_hours,  # last: _item reads it from the end
 )
 _PAGE_KEYS = ("user_id", "limit", "offset", "since", "pattern", "due_before")
@@ -56,7 +57,8 @@ def _page_statements(dialect: str, mode: GatingMode, recent: bool, searching: bo
     chosen, total = chosen_page(mine, recent)
     page = (
         select(total.label("total"), *_ITEM_COLUMNS)
-        .select_from(chosen.join(t, t.c.id == chosen.c.id).outerjoin(g, g.c.id == t.c.group_id))
+        .select_from(chosen.join(t, t.c.id == chosen.c.id).outerjoin(g, g.c.id == t.c.group_id)
+                     .outerjoin(task_proofs, task_proofs.c.task_id == t.c.id))
         .order_by(*list_order(recent, chosen.c.sort_key, chosen.c.id))
     )
     count = select(func.count()).select_from(mine)
@@ -109,7 +111,8 @@ def my_task_items(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasks
 def _item(row: Any, people: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
     (_, task_id, description, due, group_id, group_name, completion, created_by, created_at, completed,
      completed_at, completed_by, rule, text, rotation, points) = row[:16]
-    nag = row[-1]
+    required, state, at, file_name, nag = row[16:21]
+    proof = proof_of_row(state, at, file_name)
     return {
         "id": task_id,
         "description": description,
@@ -127,4 +130,7 @@ def _item(row: Any, people: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
         if rule else None,
         "points": int(points),
         "nag": None if nag is None else {"every_hours": int(nag)},
+        "photo_required": bool(required),
+        "proof": None if proof is None else {"state": proof.state.value, "at": json_stamp(proof.at),
+                                             "file": proof.file_name},
     }

@@ -12,10 +12,11 @@ from taskcore.access import GroupFacts, GroupStatus, TaskFacts
 from taskcore.completion import CompletionMode
 from taskcore.model import Origin, Person, Series, Task
 from taskcore.storage.prepared import Prepared
+from taskcore.storage.proof_tables import PROOF_COLUMNS, proof_of_row, task_proofs
 from taskcore.storage.schema import allowed_groups, group_members, groups, task_assignments, tasks, users
 from taskcore.storage.sql import insert_ignore
 
-t, ta, gm, ag, g = tasks, task_assignments, group_members, allowed_groups, groups
+t, ta, gm, ag, g, tp = tasks, task_assignments, group_members, allowed_groups, groups, task_proofs
 
 _TASK_KEYS = ("group_id", "description", "due_date", "created_by", "created_at", "completed", "origin_chat_id",
               "origin_message_id", "origin_participant", "origin_message_at", "completion", "recurrence_rule",
@@ -154,8 +155,10 @@ def task_facts(conn: Connection, task_id: int, user_id: str) -> tuple[TaskFacts,
 
 
 def task_columns() -> Select[Any]:
-    """Every task column and the group's name (NULL for a personal task), for ``with_assignees``."""
-    return select(t, g.c.name.label("group_name")).select_from(t.outerjoin(g, g.c.id == t.c.group_id))
+    """Every task column, the group's name (NULL for a personal task) and its photo proof's (SPEC section 34), for
+    ``with_assignees``."""
+    return select(t, g.c.name.label("group_name"), *PROOF_COLUMNS).select_from(
+        t.outerjoin(g, g.c.id == t.c.group_id).outerjoin(tp, tp.c.task_id == t.c.id))
 
 
 _LOAD_TASKS = task_columns().where(t.c.id.in_(bindparam("ids", expanding=True)))
@@ -217,4 +220,6 @@ def _task(row: Row[Any], assignees: Iterable[Person]) -> Task:
         recurrence=series_of(row),
         nag_every_hours=row.nag_every_hours,
         points=int(row.points),
+        photo_required=bool(row.photo_required),
+        proof=proof_of_row(row.proof_state, row.proof_at, row.proof_file),
     )

@@ -84,4 +84,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("unreachable",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("forget-me", "forgetme"),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("yes",),  # /t borrarme sí
+    "task.foto": ("photo",),  # /t foto <id> [no]: the task needs a photo to be done (SPEC section 34)
+    "flag.photo": ("photo",),  # /t nueva ... !foto
+    "task.aprobar": ("approve",),  # a photo or a reward request approved
+    "task.rechazar": ("reject",),  # sent back, with the reason
+    "approval.request": ("request", "redemption"),  # /t aprobar canje 3: a reward request
 }

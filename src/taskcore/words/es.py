@@ -95,4 +95,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("inalcanzables",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("borrarme",),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("sí",),  # /t borrarme sí
+    "task.foto": ("foto",),  # /t foto <id> [no]: the task needs a photo to be done (SPEC section 34)
+    "flag.photo": ("foto",),  # /t nueva ... !foto
+    "task.aprobar": ("aprobar",),  # a photo or a reward request approved
+    "task.rechazar": ("rechazar",),  # sent back, with the reason
+    "approval.request": ("canje",),  # /t aprobar canje 3: a reward request
 }

@@ -165,8 +165,8 @@ _OFFSETS = {"today": 0, "tomorrow": 1, "after_tomorrow": 2}
 
 
 def flag(chunk: str) -> str | None:
-    """What a ``!word`` of ``/t nueva`` asks (the lexicons' ``flag`` words: ``each``, ``rotation``, ``balanced``;
-    ``nag`` for ``!insistir``, a command's word), None for any other chunk."""
+    """What a ``!word`` of ``/t nueva`` asks (the lexicons' ``flag`` words: ``each``, ``rotation``, ``balanced``,
+    ``photo``; ``nag`` for ``!insistir``, a command's word), None for any other chunk."""
     if not chunk.startswith("!"):
         return None
     word = chunk[1:]

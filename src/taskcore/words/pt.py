@@ -91,4 +91,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("inalcançáveis",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("apagar-me", "esquecer-me"),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("sim",),  # /t borrarme sí
+    "task.foto": ("foto",),  # /t foto <id> [no]: the task needs a photo to be done (SPEC section 34)
+    "flag.photo": ("foto",),  # /t nueva ... !foto
+    "task.aprobar": ("aprovar",),  # a photo or a reward request approved
+    "task.rechazar": ("rejeitar", "recusar"),  # sent back, with the reason
+    "approval.request": ("resgate",),  # /t aprobar canje 3: a reward request
 }

@@ -18,6 +18,7 @@ from taskcore.gateway.client import GatewayClient
 from taskcore.services import Database
 from taskcore.services.takeover import take_over_dead_leases
 from tasksvc_run import keys
+from tasksvc_run.bot.photo_fetcher import PhotoFetcher
 from tasksvc_run.bot.watchdog import Watchdog
 from tasksvc_run.bot.webhook_keeper import WEBHOOK_EVENTS, keep_webhook, set_webhook
 from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
@@ -73,6 +74,10 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
     else:
         log.warning("GATEWAY_API_URL is not set: outbound messages stay queued")
     notifier = worker or _NoWorker()
+    photos = PhotoFetcher(db, client, settings=settings, clock=clock, on_queued=notifier.notify) if client else None
+    if photos is not None:
+        app[keys.PHOTOS] = photos
+        photos.start()
     runtime = build_runtime(JobContext(settings, db, clock, metrics, client, notify=notifier.notify,
                                        fatal=fatal))
     app[keys.OUTBOUND] = notifier
@@ -85,6 +90,8 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        if photos is not None:
+            await photos.stop()
         await _shutdown(runtime, registration=registration, worker=worker, session=session)
 
 

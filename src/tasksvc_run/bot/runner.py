@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from aiohttp import web
 
 from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment
-from taskcore.gateway.inbound import InboundEvent
+from taskcore.gateway.inbound import InboundEvent, InboundPhoto
 from taskcore.ratelimit import Decision, RateLimiter
 from taskcore.services import Database
 from taskcore.services.conversation.road import Arrived, Handled, handle_arrived, handle_inbox, stored_event
@@ -201,6 +201,8 @@ def make_intake(
                                 extra={"event_type": type(item.event).__name__, "inbox_id": item.row.id})
         elif outbound is not None and (item.result.texts or item.result.reactions):
             outbound.notify()
+        if isinstance(item.event, InboundPhoto) and (photos := app.get(keys.PHOTOS)) is not None:
+            photos.notify()  # a photo recorded to fetch (SPEC section 34)
 
     processor: InboxProcessor[Handled] = InboxProcessor(runner.run_inbox, pool, parallel=parallel,
                                                         batch_size=runner.batch_size, on_handled=queued_something,

@@ -23,6 +23,7 @@ from aiohttp import web
 from tasksvc_run.devgateway import wire
 from tasksvc_run.devgateway.delivery import Deliveries, SentStore, connection_data, instances_answer, json_or_none
 from tasksvc_run.devgateway.effects import SendEffects
+from tasksvc_run.devgateway.media import MediaStore
 
 SEND_ROUTES = frozenset({"sendText", "sendReaction"})
 
@@ -64,6 +65,7 @@ class FakeGateway:
     owner_jid: str | None = "34600000999@s.whatsapp.net"  # the instance's own number (None: never paired)
     store: SentStore = field(default_factory=SentStore)
     effects: SendEffects = field(default_factory=SendEffects)  # echo form, statuses, 463 on cold DMs (SPEC 31)
+    media: MediaStore = field(default_factory=MediaStore)  # the photos it holds (SPEC section 34)
     calls: list[GatewayCall] = field(default_factory=list, init=False)
     failed: list[tuple[str, int]] = field(default_factory=list, init=False)
     dropped: list[GatewayCall] = field(default_factory=list, init=False)
@@ -95,6 +97,7 @@ class FakeGateway:
             ("GET", "/settings/find/{instance}", "settings/find"),
             ("GET", "/webhook/find/{instance}", "webhook/find"),
             ("POST", "/chat/findMessages/{instance}", "findMessages"),
+            ("POST", "/chat/getBase64FromMediaMessage/{instance}", "getBase64FromMediaMessage"),
         ):
             app.router.add_route(method, path, self._endpoint(route))
         app.router.add_get("/", self._root)
@@ -256,8 +259,8 @@ class FakeGateway:
     def _reply(self, call: GatewayCall) -> tuple[int, Any]:
         if call.method == "GET":
             return self._read(call)
-        if call.route == "findMessages":
-            return self.store.find(call.body)
+        if call.route in ("findMessages", "getBase64FromMediaMessage"):
+            return self.store.find(call.body) if call.route == "findMessages" else self.media.answer(call.body)
         if call.route in SEND_ROUTES and self.state != "open":
             return 400, wire.error_body(400, ["Error: Connection Closed"])
         problem = wire.CHECKS[call.route](call.body)

@@ -8,6 +8,7 @@ type, and the message goes to the bot through the real /webhook path; the bot's 
 from __future__ import annotations
 
 import asyncio
+import base64
 import re
 import secrets
 import time
@@ -20,6 +21,7 @@ from aiohttp import web
 
 from taskcore.services import Database, directory
 from tasksvc_run.devgateway.fake import FakeGateway, GatewayCall
+from tasksvc_run.devgateway.media import SAMPLE_PNG
 
 BOT_JID = "34600000999@s.whatsapp.net"
 _MENTION = re.compile(r"@([0-9]{5,20})\b")
@@ -113,6 +115,37 @@ def reaction_event(*, instance: str, chat: str, user: str, name: str, emoji: str
     })
 
 
+MAX_PHOTO_TEXT = 16 * 1024 * 1024  # base64 characters the simulator takes for one photo
+
+
+def photo_bytes(value: object) -> bytes | None:
+    """A photo sent from the simulator: ``"sample"`` (a built-in PNG) or base64 of a file; None for none (or
+    text that is no base64, or too long)."""
+    if value == "sample":
+        return SAMPLE_PNG
+    if not isinstance(value, str) or not value or len(value) > MAX_PHOTO_TEXT:
+        return None
+    try:
+        return base64.b64decode(value, validate=True)
+    except ValueError:
+        return None
+
+
+def as_photo(event: dict[str, Any], photo: bytes, caption: str) -> dict[str, Any]:
+    """``event`` (a text message's) as the imageMessage Evolution API v2.3.7 sends for a photo: the caption and a
+    reply's contextInfo inside imageMessage (and at the top level), no text."""
+    data = event["data"]
+    image: dict[str, Any] = {"url": "https://mmg.whatsapp.net/dev", "mimetype": "image/jpeg",
+                             "fileLength": str(len(photo)), "mediaKey": "ZGV2", "directPath": "/dev"}
+    if caption:
+        image["caption"] = caption
+    if "contextInfo" in data:
+        image["contextInfo"] = data["contextInfo"]
+    data["message"] = {"imageMessage": image}
+    data["messageType"] = "imageMessage"
+    return event
+
+
 @dataclass
 class LocalGateway(FakeGateway):
     """The fake gateway, with the database's groups and a chat transcript for the simulator."""
@@ -165,19 +198,24 @@ class LocalGateway(FakeGateway):
         return None if found is None else Quoted(str(found["id"]), str(found["from"]), str(found["text"]))
 
     async def _send(self, request: web.Request) -> web.Response:
-        """A message typed by ``user`` in ``chat`` (their DM when empty), replying to ``quoted`` when given."""
+        """A message typed by ``user`` in ``chat`` (their DM when empty), replying to ``quoted`` when given; with
+        ``photo`` (base64 of an image, or ``"sample"``), a photo whose caption is ``text`` (SPEC section 34)."""
         body = await request.json()
         user, chat, text = str(body.get("user", "")), str(body.get("chat", "")), str(body.get("text", ""))
-        if not user.isdigit() or not text.strip():
-            return web.json_response({"error": "user (digits) and text are required"}, status=422)
+        photo = photo_bytes(body.get("photo"))
+        if not user.isdigit() or not (text.strip() or photo):
+            return web.json_response({"error": "user (digits) and a text or a photo are required"}, status=422)
         quoted = self._quoted(body.get("quoted")) if body.get("quoted") else None
         chat = chat or _jid(user)
         if not chat.endswith("@g.us"):
             self.effects.wrote_privately.add(user)
         name = str(body.get("name") or user)
         event = message_event(instance=self.instance, chat=chat, user=user, name=name, text=text, quoted=quoted)
-        self._note("in", chat, _jid(user), text=text, id=event["data"]["key"]["id"], name=name,
-                   quoted=quoted.id if quoted else None)
+        if photo is not None:
+            event = as_photo(event, photo, text)
+            self.media.give(event["data"]["key"]["id"], photo, "image/png" if photo is SAMPLE_PNG else "image/jpeg")
+        self._note("in", chat, _jid(user), text=f"📷 {text}" if photo else text, id=event["data"]["key"]["id"],
+                   name=name, quoted=quoted.id if quoted else None)
         return await self._deliver(event)
 
     async def _react(self, request: web.Request) -> web.Response:

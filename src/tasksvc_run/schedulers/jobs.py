@@ -22,6 +22,7 @@ from taskcore.services.nag_tick import nag_tick
 from taskcore.services.reminder_tick import reminder_tick
 from taskcore.services.turns import auto_pass_tick
 from taskcore.settings import Settings
+from tasksvc_run.bot.photo_fetcher import photo_retention
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
@@ -164,6 +165,7 @@ def build_jobs(ctx: JobContext) -> list[Job]:
 
 
         Job("held", partial(release_held, ctx), every_minute, at_start=True),
+        Job("photo_retention", partial(photo_retention, ctx.db, s, ctx.clock), every(DAY), at_start=True),
     ]
     if s.backups_enabled:
         jobs.append(Job("backup", BackupJob(ctx), every(CHECK_EVERY), at_start=True))

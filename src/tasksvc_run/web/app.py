@@ -8,12 +8,24 @@ from aiohttp import web
 
 from taskcore.ratelimit import RateLimiter
 from taskcore.services.people import PublicIds
+from taskcore.services.proof_links import ProofLinks
 from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run.banner import no_banner
 from tasksvc_run.clock import Clock, SystemClock
-from tasksvc_run.keys import CLOCK, DB, FATAL, LANGUAGE_CACHE, LIMITER, PUBLIC_IDS, SESSIONS, SETTINGS, TEMPLATES
+from tasksvc_run.keys import (
+    CLOCK,
+    DB,
+    FATAL,
+    LANGUAGE_CACHE,
+    LIMITER,
+    PROOF_LINKS,
+    PUBLIC_IDS,
+    SESSIONS,
+    SETTINGS,
+    TEMPLATES,
+)
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.api import add_api_routes
 from tasksvc_run.web.calendar import add_calendar_routes
@@ -56,6 +68,8 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app[LANGUAGE_CACHE] = LanguageCache()
     app[PUBLIC_IDS] = PublicIds(lambda: app[DB], app[CLOCK].now)
     app[TEMPLATES].filters["public"] = app[PUBLIC_IDS].of
+    app[PROOF_LINKS] = ProofLinks(lambda: app[DB], app[CLOCK].now, base_url=settings.web_base_url)
+    app[TEMPLATES].globals["proof_path"] = app[PROOF_LINKS].path
     app.cleanup_ctx.append(_database(settings, db))
     app.on_response_prepare.append(add_security_headers)
     app.on_response_prepare.append(add_content_language)

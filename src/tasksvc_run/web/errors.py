@@ -18,6 +18,7 @@ from taskcore.errors import (
     Forbidden,
     LimitReached,
     NotFound,
+    PhotoRequired,
     RateLimited,
     TaskcoreError,
     Unauthorized,
@@ -39,6 +40,8 @@ _TRANSLATION: tuple[tuple[type[TaskcoreError], int, str, str], ...] = (
     (Unauthorized, 401, "unauthorized", N_("Necesitas iniciar sesión: escribe /t web en un chat con el bot.")),
     (Forbidden, 403, "forbidden", N_("No puedes hacer esto.")),
     (NotFound, 404, "not-found", N_("No existe o no la puedes ver.")),
+    (PhotoRequired, 409, "photo-required", N_("Esta tarea se completa con una foto en el chat, que aprueba quien la "
+                                              "creó o un administrador del grupo.")),
     (Conflict, 409, "conflict", N_("La tarea ya no está abierta.")),
 )
 _HTTP_DETAILS = {404: N_("Esta dirección no existe."), 405: N_("Método no permitido."),

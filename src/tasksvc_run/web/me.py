@@ -11,10 +11,11 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field
 
 from taskcore.services import own_data
-from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, PUBLIC_IDS, SESSIONS, SETTINGS, USER
+from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, PROOF_LINKS, PUBLIC_IDS, SESSIONS, SETTINGS, USER
 from tasksvc_run.web.models import PUBLIC_ID, Lang
 from tasksvc_run.web.openapi import ApiRoute
 from tasksvc_run.web.parsing import parse_body
+from tasksvc_run.web.render import Naming
 from tasksvc_run.web.session import COOKIE
 
 
@@ -48,8 +49,9 @@ class ForgetBody(BaseModel):
 
 
 def ids(request: web.Request) -> Callable[[str], str]:
-    """Public ids under the service's key (SPEC section 32): how answers name everyone."""
-    return request.app[PUBLIC_IDS].of
+    """Public ids under the service's key (SPEC section 32): how answers name everyone; and where a task's photo
+    opens (SPEC section 34)."""
+    return Naming(request.app[PUBLIC_IDS].of, request.app[PROOF_LINKS].url)
 
 
 def _json(body: object) -> web.Response:

@@ -17,12 +17,12 @@ from taskcore.services.task_lists import MyTasksQuery
 from taskcore.text import VISIBLE_CHARACTER
 from taskcore.zones import known_zone_names
 from tasksvc_run.i18n import N_
+from tasksvc_run.web.proof_models import ProofOut
 
 MAX_PAGE = 1_000_000
 MAX_SOON_DAYS = 36_500  # a hundred years: beyond it today + N would leave the calendar
 PUBLIC_ID = Field(pattern=r"^p_[a-z2-7]{24}$", description="Public id (SPEC 32): never a phone number.")
-_TRUE = frozenset({"true", "1"})
-_FALSE = frozenset({"false", "0"})
+_TRUE, _FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 
 
 def _iso_date(value: object) -> date:
@@ -161,15 +161,13 @@ class TaskPatch(BaseModel):
     due_date: IsoDate | None = Field(None, description="YYYY-MM-DD; null clears it.", json_schema_extra=_no_default)
     description: Annotated[str | None, WithJsonSchema(TEXT)] = Field(
         None, description="Plain text, 1 to 1000 characters after sanitising.", json_schema_extra=_no_default)
-
     completion: Annotated[Completion | None, WithJsonSchema({"type": "string", "enum": ["any", "each"]})] = Field(
         None, description="any: one completion closes the task; each: every assignee completes their part "
                           "(group tasks only).", json_schema_extra=_no_default)
     recurrence: None = Field(None, description="null ends the series: no occurrence follows this one.",
                              json_schema_extra=_no_default)
     points: Annotated[WholeNumber | None, WithJsonSchema(POINTS)] = Field(
-        None, ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25).",
-        json_schema_extra=_no_default)
+        None, ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25).", json_schema_extra=_no_default)
     nag: NagIn | None = Field(None, description="Nag every N hours once overdue (a group task with a due date: "
                                                 "else 403); null stops it.", json_schema_extra=_no_default)
 
@@ -243,6 +241,8 @@ class TaskItem(BaseModel):
     recurrence: RecurrenceOut | None
     points: int = Field(ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25); 1 unless set.")
     nag: NagOut | None = Field(None, description="Nagging (SPEC section 25): null when the task does not nag.")
+    photo_required: bool = Field(False, description="Done only with a photo, once approved (SPEC section 34).")
+    proof: ProofOut | None = Field(None, description="The photo kept for the task; null while none is.")
 
 
 class CompletedTask(TaskItem):

@@ -54,6 +54,7 @@ class ApiRoute:
     path_schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     errors: tuple[int, ...] = ()
     status: int = 200
+    media: str | None = None  # an answer that is no JSON: its media type (an image), its body bytes
 
 
 def _components(routes: Iterable[ApiRoute]) -> dict[str, Any]:
@@ -84,6 +85,8 @@ def _responses(route: ApiRoute) -> dict[str, Any]:
     ok: dict[str, Any] = {"description": HTTPStatus(route.status).phrase}
     if route.response is not None:
         ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=route.response.__name__)}}}
+    elif route.media is not None:
+        ok["content"] = {route.media: {"schema": {"type": "string", "contentMediaType": route.media}}}
     responses: dict[str, Any] = {str(route.status): ok}
     # 400: a session cookie and a bearer token in one request; 503: the database refuses writes (full or read-only disk)
     for status in sorted({400, 401, 503, *route.errors}):

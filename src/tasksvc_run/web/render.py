@@ -15,6 +15,26 @@ from taskcore.zones import UserZone
 Ids = Callable[[str], str]
 
 
+class Naming:
+    """How an answer names people (their public ids) and where a task's photo opens (a signed address that expires,
+    SPEC section 34); callable as ``Ids``."""
+
+    __slots__ = ("of", "proof_url")
+
+    def __init__(self, of: Ids, proof_url: Callable[[int, str], str]) -> None:
+        self.of, self.proof_url = of, proof_url
+
+    def __call__(self, user_id: str) -> str:
+        return self.of(user_id)
+
+
+def proof(task_id: int, state: str, at: str | None, file_name: str, ids: Ids) -> dict[str, Any]:
+    """{url, at, state} of a task's photo; a renderer given only public ids writes its path, unsigned (it opens
+    nothing: tests of the shapes)."""
+    url = ids.proof_url(task_id, file_name) if isinstance(ids, Naming) else f"/api/tasks/{task_id}/proof"
+    return {"url": url, "at": at, "state": state}
+
+
 def _maybe(ids: Ids, user_id: str | None) -> str | None:
     """A creator or completer by public id; null for none, and for one who asked to be forgotten."""
     return None if user_id is None or user_id == FORGOTTEN_ID else ids(user_id)
@@ -31,7 +51,7 @@ def utc_stamp(moment: datetime | None) -> str | None:
 
 def task_item(task: Task, ids: Ids) -> dict[str, Any]:
     """One task item: {id, description, due_date, group_id, group_name, completion, assignees (each with their
-    part: done, done_at), created_*, completed*, recurrence, nag}."""
+    part: done, done_at), created_*, completed*, recurrence, nag, photo_required, proof}."""
     return {
         "id": task.id,
         "description": task.description,
@@ -49,6 +69,9 @@ def task_item(task: Task, ids: Ids) -> dict[str, Any]:
         "recurrence": recurrence(task.recurrence, ids),
         "points": task.points,
         "nag": None if task.nag_every_hours is None else {"every_hours": task.nag_every_hours},
+        "photo_required": task.photo_required,
+        "proof": None if task.proof is None else proof(task.id, task.proof.state.value, utc_stamp(task.proof.at),
+                                                       task.proof.file_name, ids),
     }
 
 
@@ -85,6 +108,9 @@ def _named(item: dict[str, Any], ids: Ids) -> dict[str, Any]:
     item["completed_by"] = _maybe(ids, item["completed_by"])
     if item["recurrence"] is not None:
         item["recurrence"]["rotation"] = [ids(person) for person in item["recurrence"]["rotation"]]
+    if item["proof"] is not None:
+        kept = item["proof"]
+        item["proof"] = proof(item["id"], kept["state"], kept["at"], kept["file"], ids)
     return item
 
 

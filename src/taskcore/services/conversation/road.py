@@ -37,12 +37,14 @@ from taskcore.gateway.inbound import (
     Ignored,
     InboundEvent,
     InboundMessage,
+    InboundPhoto,
     InboundReaction,
     ParticipantsChange,
     parse_event,
 )
 from taskcore.services.conversation.membership import groups_upserted, participants_changed
 from taskcore.services.conversation.messages import handle_message, handle_reaction
+from taskcore.services.conversation.photos import handle_photo
 from taskcore.services.queue import queue_all_replies_on
 from taskcore.storage import inbox
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
@@ -203,13 +205,14 @@ def handle(unit: Unit, policy: ChatPolicy, event: InboundEvent, moment: Moment, 
         return handle_message(unit, policy, event, moment, sighted=sighted)
     if isinstance(event, InboundReaction):
         return handle_reaction(unit, policy, event, moment)
+    if isinstance(event, InboundPhoto):
+        return handle_photo(unit, policy, event, moment)
     if isinstance(event, ParticipantsChange):
         return participants_changed(unit, policy, event, moment)
     if isinstance(event, GroupsUpserted):
         return groups_upserted(unit, policy, event, moment)
-    if isinstance(event, ConnectionChanged):
-        return ChatResult(f"connection {event.state or 'unknown'}")
-    return ChatResult(f"ignored: {event.reason}")
+    return ChatResult(f"connection {event.state or 'unknown'}" if isinstance(event, ConnectionChanged)
+                      else f"ignored: {event.reason}")
 
 
 def _queue(unit: Unit, policy: ChatPolicy, batch: Sequence[tuple[ChatResult, Moment]]) -> None:

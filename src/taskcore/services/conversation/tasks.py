@@ -22,7 +22,7 @@ from taskcore.chat.commands import (
 from taskcore.chat.result import Answer, Mention, rejected
 from taskcore.completion import CompletionMode
 from taskcore.date_hints import hint_lines
-from taskcore.errors import InvalidRecurrence, ValidationError
+from taskcore.errors import InvalidRecurrence, PhotoRequired, ValidationError
 from taskcore.i18n import _
 from taskcore.identity import user_jid
 from taskcore.model import Completion, Origin, Task
@@ -30,6 +30,7 @@ from taskcore.names import match_members, surname_words
 from taskcore.phones import is_phone_number
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import members, preferences, tasks, zones
+from taskcore.services.conversation import photos
 from taskcore.services.conversation.chores import with_nag
 from taskcore.services.conversation.on_task import on_task
 from taskcore.services.conversation.turn import Turn
@@ -130,8 +131,11 @@ def complete(turn: Turn, cmd: Complete) -> Answer:
 
 def _complete_one(turn: Turn, task_id: int) -> Answer:
     now = turn.moment.now
-    done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now,
-                               today=turn.moment.today)
+    try:
+        done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now,
+                                   today=turn.moment.today)
+    except PhotoRequired:  # SPEC section 34: a photo, then an approval
+        return photos.without_photo(turn, task_id)
     task = done.task
     if task.each and not done.newly_completed:
         done_parts, total = task.progress
@@ -189,8 +193,9 @@ def set_mode(turn: Turn, cmd: SetMode) -> Answer:
         return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
             turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, completion=cmd.completion),
             replies.mode_set)
-    except ValidationError:
-        return rejected(_(replies.MODE_ONLY_IN_GROUPS), cmd.task_id)
+    except ValidationError as exc:
+        said = f"{str(exc).capitalize()}." if exc.field == "photo" else _(replies.MODE_ONLY_IN_GROUPS)
+        return rejected(said, cmd.task_id)
 
 
 def set_due(turn: Turn, cmd: SetDue) -> Answer:
@@ -241,5 +246,8 @@ _nagged = with_nag(new_task)
 
 
 def new_task_nagged(turn: Turn, cmd: NewTask) -> Answer:
-    """/t nueva: with ``!insistir``, through the nagging's use case (SPEC section 25)."""
+    """/t nueva: with ``!insistir``, through the nagging's use case (SPEC section 25); with ``!foto``, through photo
+    proof's (SPEC section 34)."""
+    if cmd.photo:
+        return photos.with_photo(turn, cmd, _nagged if cmd.nag else new_task)
     return _nagged(turn, cmd) if cmd.nag else new_task(turn, cmd)
