@@ -121,3 +121,27 @@ def wa_participants(action: str, participants: list[object], *, group: str = GRO
     """A group-participants.update with participants as given (JID strings or objects)."""
     return wa_envelope("group-participants.update", {"id": group, "author": "198765432100001@lid",
                                                       "participants": participants, "action": action})
+
+
+def wa_photo(
+    caption: str | None = None, *, sender: str = "34600111111", group: str | None = GROUP, quoted: str | None = None,
+    message_id: str | None = None, push_name: str | None = "Ana", file_length: int | None = 2048,
+) -> dict[str, object]:
+    """A photo (messages.upsert, imageMessage) as Evolution API v2.3.7 sends it (CONTRACT §3, "Images"): its
+    ``caption`` and, replying to ``quoted``, its contextInfo inside imageMessage and at the top level."""
+    payload = wa_text("", sender=sender, group=group, message_id=message_id, push_name=push_name, quoted=quoted)
+    data: dict[str, object] = payload["data"]  # type: ignore[assignment]
+    image: dict[str, object] = {"url": "https://mmg.whatsapp.net/o1/v/t62.7118-24/x.enc", "mimetype": "image/jpeg",
+                                "fileSha256": "c2hh", "mediaKey": "a2V5", "directPath": "/o1/v/t62.7118-24/x.enc",
+                                "jpegThumbnail": "/9j/4AAQ"}
+    if file_length is not None:
+        image["fileLength"] = str(file_length)
+    if caption is not None:
+        image["caption"] = caption
+    if quoted is not None:
+        image["contextInfo"] = data["contextInfo"]
+    else:
+        del data["contextInfo"]
+    data["message"] = {"imageMessage": image}
+    data["messageType"] = "imageMessage"
+    return payload

@@ -79,7 +79,7 @@ def not_approver(task_id: int) -> str:
 def too_big(limit_mb: int) -> str:
     """A photo over PHOTO_MAX_MB."""
     return ngettext("No guardo esta foto: pasa de {n} MB, el máximo.",
-                    "No guardo esta foto: pasa de {n} MB, el máximo.", limit_mb, n=limit_mb)
+                    "No guardo esta foto: pasa de {n} MB, el máximo.", limit_mb)
 
 
 REFUSALS: dict[str, str] = {

@@ -71,7 +71,7 @@ def set_required(conn: Connection, task_id: int, required: bool) -> None:
 
 def clear_photo(conn: Connection, task_id: int) -> None:
     """Forget the task's photo (its file is the caller's to delete): no photo kept, nothing to fetch."""
-    conn.execute(update(tp).where(tp.c.task_id == task_id).values(dict.fromkeys(_PHOTO_COLUMNS), attempts=0))
+    conn.execute(update(tp).where(tp.c.task_id == task_id).values({**dict.fromkeys(_PHOTO_COLUMNS), "attempts": 0}))
 
 
 def record_fetch(conn: Connection, task_id: int, *, sent_by: str, chat_id: str, message_id: str,

@@ -78,6 +78,7 @@ class PhotoFetcher:
 
     async def _run(self) -> None:
         while True:
+            self._wake.clear()  # before the round: a photo recorded during it wakes the next one at once
             try:
                 done = await self.run_once()
             except Exception:
@@ -85,7 +86,6 @@ class PhotoFetcher:
                 done = 0
             if done:
                 continue
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
 
