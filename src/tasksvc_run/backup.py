@@ -1,5 +1,8 @@
 """Online backup of the SQLite file: consistent while bot and web keep writing (WAL included), checked with
-``PRAGMA integrity_check`` before it takes its final name; the dated files of BACKUP_DIR and their rotation."""
+``PRAGMA integrity_check`` before it takes its final name; the dated files of BACKUP_DIR and their rotation.
+
+The backup is the database alone: the photos of photo proof (``DATA_DIR/photos``, SPEC section 34) are not in it
+(short-lived by design: docs/operations.md, "Backups"; docs/decisions.md, "Photo proof")."""
 
 from __future__ import annotations
 
