@@ -49,6 +49,8 @@ def decode_media_answer(body: bytes, *, max_bytes: int) -> bytes:
     if text.startswith("data:"):
         text = text.partition(",")[2]
     text = "".join(text.split())
+    if not text:
+        raise MediaRefused("unreadable")
     if len(text) > base64_limit(max_bytes):
         raise MediaRefused("too_big")
     try:
