@@ -185,7 +185,7 @@ async def test_the_maintenance_job_counts_what_it_deleted(db: Database) -> None:
 
 async def test_without_a_gateway_there_are_no_sync_jobs(db: Database) -> None:
     assert set(runtime_for(db, None, Metrics()).jobs) == {"reminders", "maintenance", "chores", "weekly_summary",
-                                                          "held"}
+                                                          "held", "photo_retention"}
 
 
 async def test_a_failed_reminder_tick_is_retried_and_the_due_slot_still_sent(

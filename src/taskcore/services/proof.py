@@ -25,6 +25,7 @@ from taskcore.completion import CompletionMode
 from taskcore.errors import NotFound, TaskcoreError
 from taskcore.model import Completion, Task
 from taskcore.services import tasks
+from taskcore.shown import shown_name
 from taskcore.storage import proofs as q
 from taskcore.storage import tasks as task_rows
 from taskcore.storage.db import Database
@@ -204,10 +205,11 @@ def reject_photo(db: Database, mode: GatingMode, files: PhotoFiles | None, *, us
 
 def pending_photos(db: Database, user_id: str) -> list[PendingPhoto]:
     """The photos waiting for this person's approval (tasks they created, or in groups where they are a WhatsApp
-    admin), never their own, oldest first; the sender by name (None when unknown: the reader's label shows)."""
+    admin), never their own, oldest first; the sender by name (unknown: the neutral label in the language in force,
+    never a number)."""
     with db.read() as conn:
         rows = q.pending_for(conn, user_id)
-    return [PendingPhoto(int(row[0]), str(row[1]), row[2], str(row[3]), row[4] or "", row[6]) for row in rows]
+    return [PendingPhoto(int(row[0]), str(row[1]), row[2], str(row[3]), shown_name(row[4]), row[6]) for row in rows]
 
 
 def photo_file(db: Database, mode: GatingMode, files: PhotoFiles, *, user_id: str, task_id: int,
