@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from taskcore.chat import calendar_args, chore_args, quiet_args, summary_args, task_args
+from taskcore.chat import calendar_args, chore_args, quiet_args, reward_args, summary_args, task_args
 from taskcore.chat.commands import (
     AdminHelp,
     AdminSync,
@@ -89,8 +89,8 @@ ROWS: tuple[Row, ...] = (
     Row("task.insistir", "insistir", chore_args.parse_nag, "chores:set_nag",
         N_("/t insistir <id> [cada <N> h]|no (o !insistir en /t nueva)"), N_("/t insistir 12 cada 12 h")),
     Row("task.pasar", "pasar", chore_args.parse_pass, "chores:pass_turn", N_("/t pasar <id>"), N_("/t pasar 12")),
-    Row("task.puntos", "puntos", task_args.parse_points, "summaries:set_points", N_("/t puntos <id> <1-10>"),
-        N_("/t puntos 12 3")),
+    Row("task.puntos", "puntos", reward_args.parse_points_or_balance, "rewards:points",
+        N_("/t puntos [<id> <1-10>]"), N_("/t puntos 12 3")),
     Row("task.resumen", "resumen", summary_args.parse_summary, "summaries:summary",
         N_("/t resumen [semana|mes] · /t resumen semanal <día> HH:MM|no"), N_("/t resumen semanal domingo 20:00")),
     Row("task.silencio", "silencio", quiet_args.parse_quiet_command, "quiet:set_quiet",
@@ -98,6 +98,14 @@ ROWS: tuple[Row, ...] = (
     Row("task.ausente", "ausente", quiet_args.parse_away, "quiet:set_away", N_("/t ausente <fecha>"),
         N_("/t ausente mañana")),
     Row("task.vuelvo", "vuelvo", quiet_args.parse_back, "quiet:back", N_("/t vuelvo")),
+    Row("task.premio", "premio", reward_args.parse_reward, "rewards:reward_command",
+        N_("/t premio nuevo <nombre> <puntos> · /t premio borrar <n>"), N_("/t premio nuevo ir al cine 50")),
+    Row("task.premios", "premios", lambda args, ctx: reward_args.ListRewards(), "rewards:list_rewards",
+        N_("/t premios"), checked_first=True),
+    Row("task.canjear", "canjear", reward_args.parse_redeem, "rewards:redeem", N_("/t canjear <n>"),
+        N_("/t canjear 3")),
+    Row("task.pendientes", "pendientes", lambda args, ctx: reward_args.ListPending(), "pending:list_pending",
+        N_("/t pendientes"), checked_first=True),
     Row("task.borrarme", "borrarme", task_args.parse_forget, "own_data:forget_me", N_("/t borrarme [sí]"),
         N_("/t borrarme")),
     Row("admin.ayuda", "admin", lambda args, ctx: AdminHelp(), "admin:admin_help", None),

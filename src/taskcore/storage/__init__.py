@@ -1,1 +1,3 @@
 """Storage on SQLAlchemy Core: schema, migrations, engine and queries."""
+
+from taskcore.storage import reward_tables as reward_tables  # the rewards' tables on the schema's metadata

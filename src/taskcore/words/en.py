@@ -84,4 +84,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("unreachable",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("forget-me", "forgetme"),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("yes",),  # /t borrarme sí
+    "task.premio": ("reward",),  # /t premio nuevo|borrar (SPEC section 34)
+    "task.premios": ("rewards",),
+    "task.canjear": ("redeem",),
+    "task.pendientes": ("pending",),  # what waits for the sender's approval
+    "reward.new": ("new", "add"),  # /t premio nuevo <nombre> <puntos>
+    "reward.delete": ("delete", "remove"),  # /t premio borrar <n>
 }

@@ -95,4 +95,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("inalcanzables",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("borrarme",),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("sí",),  # /t borrarme sí
+    "task.premio": ("premio",),  # /t premio nuevo|borrar (SPEC section 34)
+    "task.premios": ("premios",),
+    "task.canjear": ("canjear",),
+    "task.pendientes": ("pendientes",),  # what waits for the sender's approval
+    "reward.new": ("nuevo", "nueva"),  # /t premio nuevo <nombre> <puntos>
+    "reward.delete": ("borrar", "quitar"),  # /t premio borrar <n>
 }

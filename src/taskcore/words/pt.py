@@ -91,4 +91,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("inalcançáveis",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("apagar-me", "esquecer-me"),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("sim",),  # /t borrarme sí
+    "task.premio": ("prêmio",),  # /t premio nuevo|borrar (SPEC section 34)
+    "task.premios": ("prêmios",),
+    "task.canjear": ("resgatar",),
+    "task.pendientes": ("pendentes",),  # what waits for the sender's approval
+    "reward.new": ("novo", "nova"),  # /t premio nuevo <nombre> <puntos>
+    "reward.delete": ("apagar", "remover"),  # /t premio borrar <n>
 }
