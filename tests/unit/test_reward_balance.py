@@ -4,9 +4,9 @@ each fit but together do not end with one refused, also when they run at the sam
 from __future__ import annotations
 
 import threading
-from functools import partial
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import TypeVar
 
 import pytest
