@@ -11,7 +11,7 @@ from sqlalchemy import update
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from tests.builders import GROUP, make_group, wa_text
-from tests.chat_support import Queued, queued, run, texts
+from tests.chat_support import Queued, queued, run, task_rows, texts
 from tests.reward_support import approval_commands
 
 ANA, LUIS, EVA = "34600111111", "34600222222", "34600333333"  # Ana is the group's admin
@@ -48,8 +48,7 @@ def sent(db: Database, back: int = 1) -> Queued:
 def earn(db: Database, points: int, user: str = LUIS) -> None:
     """``user`` completes a new task worth ``points``."""
     say(db, f"/t nueva tarea de {points} !{points}", user)
-    task = len([row for row in queued(db) if "creada" in row.payload.get("text", "")])
-    say(db, f"/t x {task}", user)
+    say(db, f"/t x {task_rows(db)[-1].id}", user)
 
 
 def test_an_admin_puts_a_reward_on_offer_and_anyone_sees_it_with_their_balance(db: Database, group: str) -> None:
@@ -191,3 +190,23 @@ def test_premio_alone_lists_and_the_words_of_every_language_work(db: Database, g
     assert "canje #1" in say(db, "/t redeem 2", LUIS)
     assert "1 cosa" in say(db, "/t pending")
     assert "1 cosa" in say(db, "/t pendentes")
+
+
+@pytest.mark.parametrize(("person", "words", "expected"), [
+    ("5511988887777", ("/t resgatar 1", "/t pontos"),
+     ("🎁 Bia quer trocar 2 pontos por «cine» (resgate #1). Um administrador do grupo aprova com: "
+      "/t aprovar resgate 1", "Você tem 3 pontos (2 reservados para resgates pendentes) neste grupo.")),
+    ("447911123456", ("/t redeem 1", "/t points"),
+     ("🎁 Bia wants to redeem 2 points for “cine” (request #1). A group admin approves it with: /t approve request 1",
+      "You have 3 points (2 held for pending requests) in this group.")),
+])
+def test_the_request_names_the_approving_command_in_the_readers_language(
+    db: Database, group: str, person: str, words: tuple[str, str], expected: tuple[str, str],
+) -> None:
+    NAMES[person] = "Bia"
+    make_group(db, GROUP, members=(person,))
+    say(db, "/t premio nuevo cine 2")
+    earn(db, 3, person)
+    redeem, balance = words
+    assert say(db, redeem, person) == f"@{person} {expected[0]}"
+    assert say(db, balance, person).startswith(f"@{person} {expected[1]}")

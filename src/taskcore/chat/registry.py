@@ -171,6 +171,9 @@ def help_text() -> str:
           "mencionada: /t nueva sacar la basura cada lunes y jueves @Ana @Luis !turnos"),
         _("!N (1 a 10): los puntos de la tarea (1 si no). Con !reparto en vez de !turnos, le toca a quien menos "
           "puntos ha completado en el grupo en 30 días: /t nueva limpiar el baño cada sábado @Ana @Luis !3 !reparto"),
+        _("Premios: los administradores del grupo los ofrecen por puntos (/t premio nuevo); los puntos de tus tareas "
+          "hechas se canjean con /t canjear <n> y un administrador lo aprueba. /t puntos: cuántos tienes; "
+          "/t pendientes: lo que espera tu aprobación."),
     ])
 
 

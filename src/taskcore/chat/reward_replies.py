@@ -16,6 +16,7 @@ ONLY_ADMINS = N_("Solo un administrador del grupo (de WhatsApp) puede crear o qu
 ONLY_ADMINS_DECIDE = N_("Solo un administrador del grupo (de WhatsApp) puede aprobar o rechazar canjes.")
 NO_GROUPS = N_("Aún no estás en ningún grupo con el bot.")
 NOTHING_WAITS = N_("Nada espera tu aprobación.")
+UNNAMED_GROUP = N_("Grupo sin nombre")
 
 
 def reward_line(reward: Reward) -> str:
@@ -39,7 +40,7 @@ def every_group_rewards(groups: Sequence[tuple[str | None, Sequence[Reward], Bal
         return _(NO_GROUPS)
     lines: list[str] = []
     for name, items, balance in groups:
-        lines.append(_("{group} (tienes {balance}):", group=name or _("Grupo sin nombre"),
+        lines.append(_("{group} (tienes {balance}):", group=name or _(UNNAMED_GROUP),
                        balance=balance_text(balance)))
         lines.extend(map(reward_line, items) if items else [_("• Aún sin premios")])
     lines.append(_("Para pedir uno: /t canjear <n>"))
@@ -56,7 +57,7 @@ def balances(groups: Sequence[tuple[str | None, Balance]]) -> str:
     """``/t puntos`` in a direct message: the sender's balance in each of their groups."""
     if not groups:
         return _(NO_GROUPS)
-    lines = [f"• {name or _('Grupo sin nombre')}: {balance_text(balance)}" for name, balance in groups]
+    lines = [f"• {name or _(UNNAMED_GROUP)}: {balance_text(balance)}" for name, balance in groups]
     return "\n".join([_("Tus puntos por grupo:"), *lines])
 
 
@@ -92,7 +93,7 @@ def already_decided(request: RewardRequest) -> str:
 def requested_elsewhere(request: RewardRequest) -> str:
     """``/t canjear`` in a direct message: the request is made and its group was told."""
     return _("Pedido el canje #{id} («{reward}») en {group}: allí se avisa a los administradores.", id=request.id,
-             reward=short(request.reward_name), group=request.group_name or _("Grupo sin nombre"))
+             reward=short(request.reward_name), group=request.group_name or _(UNNAMED_GROUP))
 
 
 def decided_elsewhere(request: RewardRequest) -> str:
@@ -105,7 +106,7 @@ def decided_elsewhere(request: RewardRequest) -> str:
 def _request_line(request: RewardRequest, *, with_group: bool) -> str:
     text = _("Canje #{id}: {who} pide «{reward}» ({price})", id=request.id, who=shown_name(request.requester_name),
              reward=short(request.reward_name), price=points(request.points))
-    where = f" · {request.group_name or _('Grupo sin nombre')}" if with_group else ""
+    where = f" · {request.group_name or _(UNNAMED_GROUP)}" if with_group else ""
     return f"• {text}{where} → {approve_command(request.id)}"
 
 
@@ -113,7 +114,8 @@ def _photo_line(photo: PendingPhoto, *, with_group: bool) -> str:
     text = _("#{id} «{task}», de {who}", id=photo.task_id, task=short(photo.description),
              who=shown_name(photo.assignee_name))
     where = f" · {photo.group_name}" if with_group else ""
-    return f"• {text}{where} → {_('/t aprobar {id}', id=photo.task_id)}"
+    command = _("/t aprobar {id}", id=photo.task_id)
+    return f"• {text}{where} → {command}"
 
 
 def pending(requests: Sequence[RewardRequest], photos: Sequence[PendingPhoto], *, in_group: bool) -> str:

@@ -60,7 +60,10 @@ def refused(request: RewardRequest, who: str, reason: str | None, *, withdrawn: 
                  reward=short(request.reward_name))
     text = _("❌ Canje #{id} rechazado: «{reward}» para {who}.", id=request.id, reward=short(request.reward_name),
              who=who)
-    return f"{text} {_('Motivo: {reason}', reason=short(reason, 200))}" if reason else text
+    if not reason:
+        return text
+    why = _("Motivo: {reason}", reason=short(reason, 200))
+    return f"{text} {why}"
 
 
 def cannot_approve(request: RewardRequest, who: str, balance: Balance) -> str:
