@@ -83,13 +83,6 @@ def request_not_found(request_id: int) -> str:
     return _("No encuentro el canje #{id}.", id=request_id)
 
 
-def already_decided(request: RewardRequest) -> str:
-    """A request approved or refused already."""
-    if request.state is RequestState.APPROVED:
-        return _("El canje #{id} ya estaba aprobado.", id=request.id)
-    return _("El canje #{id} ya estaba rechazado.", id=request.id)
-
-
 def requested_elsewhere(request: RewardRequest) -> str:
     """``/t canjear`` in a direct message: the request is made and its group was told."""
     return _("Pedido el canje #{id} («{reward}») en {group}: allí se avisa a los administradores.", id=request.id,

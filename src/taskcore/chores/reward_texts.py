@@ -4,7 +4,7 @@ chat's own replies are in ``chat.reward_replies``."""
 
 from __future__ import annotations
 
-from taskcore.chores.rewards import Balance, RewardRequest
+from taskcore.chores.rewards import Balance, RequestState, RewardRequest
 from taskcore.i18n import _, ngettext
 
 SHORT_NAME = 60
@@ -71,3 +71,10 @@ def cannot_approve(request: RewardRequest, who: str, balance: Balance) -> str:
     return _("No se puede aprobar el canje #{id}: «{reward}» cuesta {price} y {who} tiene {balance}.", id=request.id,
              reward=short(request.reward_name), price=points(request.points), who=who,
              balance=points(balance.points))
+
+
+def already_decided(request: RewardRequest) -> str:
+    """A request approved or refused already."""
+    if request.state is RequestState.APPROVED:
+        return _("El canje #{id} ya estaba aprobado.", id=request.id)
+    return _("El canje #{id} ya estaba rechazado.", id=request.id)

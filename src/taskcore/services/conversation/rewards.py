@@ -110,7 +110,7 @@ def _decide(turn: Turn, request_id: int, decide: Callable[[], Outcome]) -> Answe
     except rewards.NotGroupAdmin:
         return rejected(_(replies.ONLY_ADMINS_DECIDE))
     except AlreadyDecided as exc:
-        return rejected(replies.already_decided(exc.request))
+        return rejected(texts.already_decided(exc.request))
     except CannotApprove as short:
         return rejected(texts.cannot_approve(short.request, shown_name(short.request.requester_name), short.balance))
     request = done.request
