@@ -14,12 +14,17 @@ from taskcore.services import languages, reward_requests
 from taskcore.storage.db import Database
 from tests.builders import NOW
 from tests.chat_support import queued
-from tests.integration.test_web_rewards import ADMIN, earn, offer
-from tests.integration.test_web_rewards import web as web  # noqa: F401 - the fixture
+from tests.integration.test_web_rewards import ADMIN, earn, offer, rewards_web
 from tests.integration.test_web_task_form import browser
 from tests.integration.web_helpers import GROUP, ME, WebEnv
 
 PAGE = f"/grupos/{GROUP.replace('@', '%40')}/premios"
+
+
+@pytest.fixture
+async def web(db: Database) -> AsyncIterator[WebEnv]:
+    async with rewards_web(db) as env:
+        yield env
 
 
 async def test_the_rewards_page_shows_my_balance_and_a_redeem_button_per_reward(web: WebEnv) -> None:

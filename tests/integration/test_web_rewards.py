@@ -4,6 +4,7 @@ gating, a redeem over the balance refused naming it, an approval lowering it, th
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from sqlalchemy import update
@@ -22,8 +23,9 @@ ADMIN = "34600000009"
 STRANGER_GROUP = "120363000000000077@g.us"
 
 
-@pytest.fixture
-async def web(db: Database) -> AsyncIterator[WebEnv]:
+@asynccontextmanager
+async def rewards_web(db: Database) -> AsyncIterator[WebEnv]:
+    """The web app over a group "Familia" of Ana (ME), OTHER and its admin, and another group of OTHER's."""
     make_group(db, GROUP, name="Familia", members=(ME, OTHER, ADMIN))
     make_group(db, STRANGER_GROUP, name="Otro", members=(OTHER,))
     gm = schema.group_members
@@ -31,6 +33,12 @@ async def web(db: Database) -> AsyncIterator[WebEnv]:
         conn.execute(update(gm).where(gm.c.user_id == ADMIN).values(is_admin=True))
         conn.execute(update(schema.users).where(schema.users.c.id == ME).values(display_name="Ana"))
     async with web_env(db) as env:
+        yield env
+
+
+@pytest.fixture
+async def web(db: Database) -> AsyncIterator[WebEnv]:
+    async with rewards_web(db) as env:
         yield env
 
 
