@@ -10,7 +10,7 @@ from functools import partial
 from typing import TypeVar
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from taskcore.access import GatingMode
 from taskcore.chores.rewards import Balance, RequestState
@@ -19,7 +19,8 @@ from taskcore.errors import Conflict, Forbidden, NotFound
 from taskcore.services import reward_requests as requests
 from taskcore.services import rewards
 from taskcore.services import tasks as task_service
-from taskcore.storage import schema
+from taskcore.services.own_data import forget_person
+from taskcore.storage import reward_tables, schema
 from taskcore.storage.db import Database
 from tests.builders import GROUP, NOW, make_group
 
@@ -189,3 +190,18 @@ def test_waiting_lists_pending_requests_of_the_groups_one_administers(db: Databa
     assert requests.waiting(db, OFF, user_id=ANA, group_id="1@g.us").requests == []
     assert requests.waiting(db, OFF, user_id=EVA).count == 0
     assert [r.id for r in requests.my_requests(db, user_id=LUIS)] == [rid]
+
+
+def test_erasing_a_person_takes_their_requests_and_keeps_the_rewards_and_the_others(db: Database, group: str) -> None:
+    earn(db, 9)
+    reward = offer(db, 3)
+    first = ask(db, reward)
+    requests.approve(db, OFF, user_id=ANA, request_id=first, now=NOW)
+    ask(db, reward)
+    assert forget_person(db, user_id=ANA, now=NOW)  # the admin who decided and created
+    assert [r.decided_by for r in requests.my_requests(db, user_id=LUIS)] == [None, None]
+    assert forget_person(db, user_id=LUIS, now=NOW)
+    assert requests.my_requests(db, user_id=LUIS) == []
+    with db.read() as conn:
+        assert [row.name for row in conn.execute(select(reward_tables.rewards))] == ["cine"]
+        assert conn.execute(select(reward_tables.reward_requests)).all() == []
