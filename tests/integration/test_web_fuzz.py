@@ -83,6 +83,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "away_until": st.sampled_from(["2026-12-01", "2020-01-01", "2026-02-30", None]) | json_values,
     "points": st.sampled_from([1, 5, 10, 0, 11, 3.0, 2.5, "3", True, None]) | json_values,
     "nag": st.sampled_from([{"every_hours": 24}, {"every_hours": 0}, {"every_hours": 169}, {}, None]) | json_values,
+    "reason": st.text(max_size=20) | st.sampled_from(["hoy no", "x" * 301, "\x00", None]) | json_values,
 }
 
 
@@ -99,6 +100,7 @@ def requests(draw: st.DrawFn) -> tuple[str, str, str, dict[str, str], bytes | No
     """(document path, method, URL, headers, body) of one request."""
     path, method, op = draw(st.sampled_from(OPERATIONS))
     url = path.replace("{id}", quote(draw(path_values), safe="%@"))
+    url = url.replace("{rid}", quote(draw(path_values), safe="%@"))  # a reward of a group (SPEC section 34)
     names = [p["name"] for p in op["parameters"] if p["in"] == "query"]
     query = draw(st.dictionaries(st.sampled_from(names) if names else texts, query_values, max_size=4)
                  | st.dictionaries(texts, texts, max_size=2))

@@ -8,8 +8,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
+from taskcore.access import GatingMode
+from taskcore.services import reward_requests, rewards
+from taskcore.services import tasks as task_service
 from taskcore.services.tokens import MAX_TOKENS, create_api_token
+from taskcore.storage import schema
 from taskcore.storage.db import Database
 from tasksvc_run.web.api import ROUTES, document
 from tests.builders import NOW, make_group, make_task
@@ -127,7 +132,26 @@ SAMPLES: dict[str, tuple[str, str, Any]] = {
     "forgetMe": ("DELETE", "/api/me", {"confirm": True}),
     # An image, through its item's signed address: tests/integration/test_web_proof.py opens it with a token.
     "getTaskProof": ("GET", "/api/tasks/{task}/proof", None),
+    # Rewards (SPEC section 34): on a group where I am admin, with a reward and a pending request of mine (rewarded).
+    "listGroupRewards": ("GET", f"/api/groups/{GROUP}/rewards", None),
+    "redeemReward": ("POST", f"/api/groups/{GROUP}/rewards/1/redeem", None),
+    "listMyRewardRequests": ("GET", "/api/me/reward-requests", None),
+    "listMyApprovals": ("GET", "/api/me/approvals", None),
+    "approveRewardRequest": ("POST", "/api/reward-requests/1/approve", None),
+    "refuseRewardRequest": ("POST", "/api/reward-requests/1/refuse", {"reason": "hoy no"}),
 }
+
+
+def rewarded(db: Database) -> None:
+    """I am the group's admin, with 5 points earned, a reward of 1 on offer and a pending request for it."""
+    gm = schema.group_members
+    with db.write() as conn:
+        conn.execute(update(gm).where(gm.c.group_id == GROUP, gm.c.user_id == ME).values(is_admin=True))
+    done = task_service.create_task(db, creator=ME, description="Fregar", group_id=GROUP, assignees=(ME,), now=NOW,
+                                    points=5)
+    task_service.complete_task(db, GatingMode.OFF, user_id=ME, task_id=done.id, now=NOW)
+    rewards.create_reward(db, group_id=GROUP, user_id=ME, name="Cine", points=1, now=NOW)
+    reward_requests.redeem(db, GatingMode.OFF, user_id=ME, reward_id=1, group_id=GROUP, now=NOW)
 
 
 def test_every_operation_has_a_sample() -> None:
@@ -142,6 +166,8 @@ async def test_a_token_authenticates_each_endpoint_as_its_user(web: WebEnv, rout
     made = await new_token(web)
     spare = await new_token(web, name="de sobra")
     task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME,), due="2026-11-30")
+    if route.path.startswith(("/api/groups/{id}/rewards", "/api/me/reward", "/api/me/approvals", "/api/reward")):
+        rewarded(web.db)
     method, path, body = SAMPLES[route.operation_id]
     url = path.replace("{task}", str(task.id)).replace("{token}", str(spare["id"]))
     if body and body.get("assignees"):

@@ -151,11 +151,11 @@ def test_the_api_rotation_hides_the_balanced_mark(db: Database, group: str) -> N
 
 def test_the_help_names_points_and_summaries_in_each_language(db: Database, group: str) -> None:
     spanish = say(db, "/t ayuda")
-    assert "/t puntos <id> <1-10>" in spanish
+    assert "/t puntos [<id> <1-10>]" in spanish  # alone: the balance (SPEC section 34)
     assert "!reparto" in spanish
     say(db, "/t idioma en")
     english = say(db, "/t help")
-    assert "/t points <id> <1-10>" in english
+    assert "/t points [<id> <1-10>]" in english
     assert "/t summary [week|month]" in english
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from taskcore.chat import calendar_args, chore_args, proof_args, quiet_args, summary_args, task_args
+from taskcore.chat import calendar_args, chore_args, proof_args, quiet_args, reward_args, summary_args, task_args
 from taskcore.chat.commands import (
     AdminHelp,
     AdminSync,
@@ -89,8 +89,8 @@ ROWS: tuple[Row, ...] = (
     Row("task.insistir", "insistir", chore_args.parse_nag, "chores:set_nag",
         N_("/t insistir <id> [cada <N> h]|no (o !insistir en /t nueva)"), N_("/t insistir 12 cada 12 h")),
     Row("task.pasar", "pasar", chore_args.parse_pass, "chores:pass_turn", N_("/t pasar <id>"), N_("/t pasar 12")),
-    Row("task.puntos", "puntos", task_args.parse_points, "summaries:set_points", N_("/t puntos <id> <1-10>"),
-        N_("/t puntos 12 3")),
+    Row("task.puntos", "puntos", reward_args.parse_points_or_balance, "summaries:points",
+        N_("/t puntos [<id> <1-10>]"), N_("/t puntos 12 3")),
     Row("task.resumen", "resumen", summary_args.parse_summary, "summaries:summary",
         N_("/t resumen [semana|mes] · /t resumen semanal <día> HH:MM|no"), N_("/t resumen semanal domingo 20:00")),
     Row("task.silencio", "silencio", quiet_args.parse_quiet_command, "quiet:set_quiet",
@@ -104,6 +104,14 @@ ROWS: tuple[Row, ...] = (
         N_("/t aprobar 12")),
     Row("task.rechazar", "rechazar", proof_args.parse_reject, "approvals:reject",
         N_("/t rechazar <id> <motivo>|canje <n> [<motivo>]"), N_("/t rechazar 12 no se ve el suelo")),
+    Row("task.premio", "premio", reward_args.parse_reward, "rewards:reward_command",
+        N_("/t premio nuevo <nombre> <puntos> · /t premio borrar <n>"), N_("/t premio nuevo ir al cine 50")),
+    Row("task.premios", "premios", lambda args, ctx: reward_args.ListRewards(), "rewards:list_rewards",
+        N_("/t premios"), checked_first=True),
+    Row("task.canjear", "canjear", reward_args.parse_redeem, "rewards:redeem", N_("/t canjear <n>"),
+        N_("/t canjear 3")),
+    Row("task.pendientes", "pendientes", lambda args, ctx: reward_args.ListPending(), "pending:list_pending",
+        N_("/t pendientes"), checked_first=True),
     Row("task.borrarme", "borrarme", task_args.parse_forget, "own_data:forget_me", N_("/t borrarme [sí]"),
         N_("/t borrarme")),
     Row("admin.ayuda", "admin", lambda args, ctx: AdminHelp(), "admin:admin_help", None),
@@ -169,6 +177,9 @@ def help_text() -> str:
           "mencionada: /t nueva sacar la basura cada lunes y jueves @Ana @Luis !turnos"),
         _("!N (1 a 10): los puntos de la tarea (1 si no). Con !reparto en vez de !turnos, le toca a quien menos "
           "puntos ha completado en el grupo en 30 días: /t nueva limpiar el baño cada sábado @Ana @Luis !3 !reparto"),
+        _("Premios: los administradores del grupo los ofrecen por puntos (/t premio nuevo); los puntos de tus tareas "
+          "hechas se canjean con /t canjear <n> y un administrador lo aprueba. /t puntos: cuántos tienes; "
+          "/t pendientes: lo que espera tu aprobación."),
     ])
 
 

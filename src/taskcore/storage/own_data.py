@@ -1,9 +1,10 @@
 """Queries on everything the service keeps about one person (SPEC section 32): read it all, or erase it.
 
 Erasure: the person's rows go (identity, name, aliases, preferences, sessions, login links, tokens, calendar,
-memberships, assignments, reminders held or delivered, their personal tasks); the group tasks they created stay with
-the forgotten creator ``FORGOTTEN_ID`` (``tasks.created_by`` is NOT NULL), their completions stay, credited to it
-(counts without a name); queued and received messages that carry their digits are deleted.
+memberships, assignments, reminders held or delivered, their personal tasks, their reward requests by the
+foreign key's cascade); the group tasks they created stay with the forgotten creator ``FORGOTTEN_ID``
+(``tasks.created_by`` is NOT NULL), their completions stay, credited to it (counts without a name); queued and
+received messages that carry their digits are deleted.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, delete, or_, select, update
 
+from taskcore.storage.reward_tables import reward_requests
 from taskcore.storage.schema import (
     allowed_groups,
     api_tokens,
@@ -85,6 +87,10 @@ def person_rows(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]
         .where(reminder_deliveries.c.user_id == user_id),
         "held_messages": select(held_messages.c.text, held_messages.c.held_at, held_messages.c.release_at)
         .where(held_messages.c.user_id == user_id),
+        "reward_requests": select(reward_requests.c.id, reward_requests.c.group_id, reward_requests.c.reward_id,
+                                  reward_requests.c.points, reward_requests.c.state, reward_requests.c.requested_at,
+                                  reward_requests.c.decided_at, reward_requests.c.reason)
+        .where(reward_requests.c.requester == user_id).order_by(reward_requests.c.id),
     }
     return {name: [_plain(row) for row in conn.execute(stmt)] for name, stmt in found.items()}
 

@@ -89,4 +89,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.aprobar": ("approve",),  # a photo or a reward request approved
     "task.rechazar": ("reject",),  # sent back, with the reason
     "approval.request": ("request", "redemption"),  # /t aprobar canje 3: a reward request
+    "task.premio": ("reward",),  # /t premio nuevo|borrar (SPEC section 34)
+    "task.premios": ("rewards",),
+    "task.canjear": ("redeem",),
+    "task.pendientes": ("pending",),  # what waits for the sender's approval
+    "reward.new": ("new", "add"),  # /t premio nuevo <nombre> <puntos>
+    "reward.delete": ("delete", "remove"),  # /t premio borrar <n>
 }

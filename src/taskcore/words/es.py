@@ -100,4 +100,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.aprobar": ("aprobar",),  # a photo or a reward request approved
     "task.rechazar": ("rechazar",),  # sent back, with the reason
     "approval.request": ("canje",),  # /t aprobar canje 3: a reward request
+    "task.premio": ("premio",),  # /t premio nuevo|borrar (SPEC section 34)
+    "task.premios": ("premios",),
+    "task.canjear": ("canjear",),
+    "task.pendientes": ("pendientes",),  # what waits for the sender's approval
+    "reward.new": ("nuevo", "nueva"),  # /t premio nuevo <nombre> <puntos>
+    "reward.delete": ("borrar", "quitar"),  # /t premio borrar <n>
 }

@@ -96,4 +96,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.aprobar": ("aprovar",),  # a photo or a reward request approved
     "task.rechazar": ("rejeitar", "recusar"),  # sent back, with the reason
     "approval.request": ("resgate",),  # /t aprobar canje 3: a reward request
+    "task.premio": ("prêmio",),  # /t premio nuevo|borrar (SPEC section 34)
+    "task.premios": ("prêmios",),
+    "task.canjear": ("resgatar",),
+    "task.pendientes": ("pendentes",),  # what waits for the sender's approval
+    "reward.new": ("novo", "nova"),  # /t premio nuevo <nombre> <puntos>
+    "reward.delete": ("apagar", "remover"),  # /t premio borrar <n>
 }

@@ -21,6 +21,7 @@ from tasksvc_run.web import chores
 from tasksvc_run.web import models as m
 from tasksvc_run.web.api import gating, user_today
 from tasksvc_run.web.parsing import parse_query
+from tasksvc_run.web.reward_pages import add_reward_pages
 from tasksvc_run.web.task_form import TaskForm, create, form_context, read_form, refused
 from tasksvc_run.web.templating import render
 
@@ -160,3 +161,4 @@ def add_page_routes(app: web.Application) -> None:
     app.router.add_post("/", add_my_task)
     app.router.add_post("/grupos/{id}", add_group_task)
     app.router.add_get("/recordatorios", reminders)
+    add_reward_pages(app)

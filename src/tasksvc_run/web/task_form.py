@@ -63,14 +63,21 @@ def _same_origin(request: web.Request) -> bool:
     return origin == "null" or urlsplit(origin).netloc in ours
 
 
-async def read_form(request: web.Request, user: str) -> TaskForm:
-    """The sent form, once its token and origin are checked (403 otherwise) and the user's bucket allows a write."""
+async def checked_form(request: web.Request, user: str) -> MultiDictProxy[str]:
+    """A page form's fields, once its token and origin are checked (403 otherwise) and the user's bucket allows a
+    write (every page form that writes goes through here)."""
     decision = request.app[LIMITER].check(user, request.app[CLOCK].monotonic())
     if not decision.allowed:
         raise RateLimited(decision.retry_after)
     sent = await _posted(request)
     if not hmac.compare_digest(sent.get(CHECK_FIELD, ""), form_token(request)) or not _same_origin(request):
         raise RequestProblem(403, "forbidden", STALE_FORM)
+    return sent
+
+
+async def read_form(request: web.Request, user: str) -> TaskForm:
+    """The sent task form, checked by ``checked_form``."""
+    sent = await checked_form(request, user)
     return TaskForm(sent.get("description", ""), sent.get("due_date", "").strip(), sent.get("group", "").strip(),
                     tuple(sent.getall("assignee", [])))
 

@@ -5,12 +5,21 @@ from __future__ import annotations
 
 from taskcore.chat.chore_commands import SetPoints, SetWeeklySummary, ShowSummary
 from taskcore.chat.result import Answer, rejected
+from taskcore.chat.reward_args import ShowBalance
 from taskcore.chores import texts
 from taskcore.i18n import _
 from taskcore.services import tasks, zones
+from taskcore.services.conversation.rewards import show_balance
 from taskcore.services.conversation.tasks import change_task
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.summaries import Whose, set_weekly, summary_for
+
+
+def points(turn: Turn, cmd: SetPoints | ShowBalance) -> Answer:
+    """/t puntos alone: the sender's balance (SPEC section 34); /t puntos <id> N: the task's points."""
+    if isinstance(cmd, ShowBalance):
+        return show_balance(turn)
+    return set_points(turn, cmd)
 
 
 def set_points(turn: Turn, cmd: SetPoints) -> Answer:
