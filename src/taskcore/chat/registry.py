@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from taskcore.chat import calendar_args, chore_args, quiet_args, summary_args, task_args
+from taskcore.chat import calendar_args, chore_args, quiet_args, starter_args, summary_args, task_args
 from taskcore.chat.commands import (
     AdminHelp,
     AdminSync,
@@ -98,6 +98,8 @@ ROWS: tuple[Row, ...] = (
     Row("task.ausente", "ausente", quiet_args.parse_away, "quiet:set_away", N_("/t ausente <fecha>"),
         N_("/t ausente mañana")),
     Row("task.vuelvo", "vuelvo", quiet_args.parse_back, "quiet:back", N_("/t vuelvo")),
+    Row("task.plantilla", "plantilla", starter_args.parse_starter, "starters:starter",
+        N_("/t plantilla [<nombre> [sí]]"), N_("/t plantilla piso")),
     Row("task.borrarme", "borrarme", task_args.parse_forget, "own_data:forget_me", N_("/t borrarme [sí]"),
         N_("/t borrarme")),
     Row("admin.ayuda", "admin", lambda args, ctx: AdminHelp(), "admin:admin_help", None),

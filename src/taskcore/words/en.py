@@ -84,4 +84,11 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("unreachable",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("forget-me", "forgetme"),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("yes",),  # /t borrarme sí
+    "task.plantilla": ("starter", "starters", "template", "templates"),  # starter chores (SPEC section 35)
+    # The columns of a CSV file to import (SPEC section 35), as its header names them.
+    "column.description": ("description", "task", "text"),
+    "column.due_date": ("due date", "due_date", "due", "date", "deadline"),
+    "column.assignees": ("assignees", "assignee", "assigned to", "who"),
+    "column.recurrence": ("recurrence", "repeat", "repeats", "rule"),
+    "column.points": ("points",),
 }

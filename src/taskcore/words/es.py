@@ -95,4 +95,11 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("inalcanzables",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("borrarme",),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("sí",),  # /t borrarme sí
+    "task.plantilla": ("plantilla", "plantillas"),  # starter chores (SPEC section 35)
+    # The columns of a CSV file to import (SPEC section 35), as its header names them.
+    "column.description": ("descripción", "tarea", "texto"),
+    "column.due_date": ("fecha", "vence", "vencimiento", "fecha límite"),
+    "column.assignees": ("asignados", "asignado", "responsables", "responsable"),
+    "column.recurrence": ("repetición", "se repite", "recurrencia", "regla"),
+    "column.points": ("puntos",),
 }

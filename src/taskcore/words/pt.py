@@ -91,4 +91,11 @@ WORDS: dict[str, tuple[str, ...]] = {
     "admin.inalcanzables": ("inalcançáveis",),  # who the bot cannot write to in private (SPEC section 31)
     "task.borrarme": ("apagar-me", "esquecer-me"),  # erase me (SPEC section 32), in a direct message
     "confirm.yes": ("sim",),  # /t borrarme sí
+    "task.plantilla": ("modelo", "modelos"),  # starter chores (SPEC section 35)
+    # The columns of a CSV file to import (SPEC section 35), as its header names them.
+    "column.description": ("descrição", "tarefa"),
+    "column.due_date": ("data", "prazo", "vencimento", "data limite"),
+    "column.assignees": ("responsáveis", "responsável", "atribuídos"),
+    "column.recurrence": ("repetição", "recorrência", "repete"),
+    "column.points": ("pontos",),
 }
