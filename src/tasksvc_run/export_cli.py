@@ -30,8 +30,8 @@ def run_export(settings: Settings, args: argparse.Namespace) -> int:
     written, 2 for a malformed group id."""
     from taskcore.errors import NotFound  # noqa: PLC0415 - see the module docstring
     from taskcore.identity import normalize_group_id  # noqa: PLC0415
+    from taskcore.services import Database  # noqa: PLC0415
     from taskcore.services.task_export import operator_group_csv  # noqa: PLC0415
-    from taskcore.storage.db import Database  # noqa: PLC0415
 
     try:
         group_id = normalize_group_id(args.group)
