@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from tasksvc_run import exits
+from tasksvc_run import exits, export_cli
 from tasksvc_run.logs import setup_logging
 
 if TYPE_CHECKING:
@@ -190,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
         if name == "forget":
             command.add_argument("number", help="the person's phone number or LID, e.g. +34 600 11 22 33")
+    export_cli.add_arguments(sub.choices["export"])
     for name in HIDDEN:  # no help: argparse leaves them out of the list
         sub.add_parser(name)
     sub.choices["failed"].add_argument("--limit", type=int, default=50, help="show at most this many (default 50)")
@@ -209,9 +210,10 @@ MAINTENANCE_HELPS = {
     "failed": "list the webhook events and outbound sends that failed for good: when, what, the error",
     "retry": "queue failed webhook events and sends again: tasksvc retry <id>... | --all",
     "forget": FORGET_HELP,
+    "export": export_cli.HELP,
 }
 # In the order an operator meets them: start, check, maintain, one process at a time, references.
-ORDER = ("run", "dev", "doctor", "migrate", "backup", "failed", "retry", "forget", "bot", "web", "proxy",
+ORDER = ("run", "dev", "doctor", "migrate", "backup", "failed", "retry", "forget", "export", "bot", "web", "proxy",
          "config-reference", "commands-sheet")
 
 
@@ -239,7 +241,7 @@ def _supervise(command: str) -> int:
 
 
 def _maintain(args: argparse.Namespace, settings: Settings) -> int:
-    """`backup`, `failed`, `retry` and `forget`: one-off commands on the database of the configuration."""
+    """`backup`, `failed`, `retry`, `forget` and `export`: one-off commands on the database of the configuration."""
     if args.command == "backup":
         from tasksvc_run.backup import cmd_backup
 
@@ -248,6 +250,8 @@ def _maintain(args: argparse.Namespace, settings: Settings) -> int:
         from tasksvc_run.forget import run_forget
 
         return run_forget(settings, args.number)
+    if args.command == "export":
+        return export_cli.run_export(settings, args)
     from tasksvc_run.failures_cli import cmd_failed, cmd_retry
 
     if args.command == "failed":

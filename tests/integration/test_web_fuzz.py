@@ -91,6 +91,8 @@ def _property_names(op: dict[str, Any]) -> list[str]:
     body = op.get("requestBody")
     if body is None:
         return []
+    if "application/json" not in body["content"]:  # a CSV file to import (SPEC section 35)
+        return []
     ref = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
     return list(document()["components"]["schemas"][ref]["properties"])
 
@@ -112,7 +114,7 @@ def requests(draw: st.DrawFn) -> tuple[str, str, str, dict[str, str], bytes | No
     raw = None if body is None else json.dumps(body).encode()
     if draw(st.integers(0, 4)) == 0:
         raw = draw(st.sampled_from([b"{", b"\xff\xfe", b"[" * 5000, b""]))
-    types = ["application/json"] * 4 + ["application/json; charset=utf-8", "text/plain", None]
+    types = ["application/json"] * 4 + ["application/json; charset=utf-8", "text/plain", "text/csv", None]
     content_type = draw(st.sampled_from(types))
     headers = {"Content-Type": content_type} if content_type and raw is not None else {}
     return path, method.upper(), url, headers, raw
@@ -129,6 +131,8 @@ def send(target: Target, method: str, url: str, headers: dict[str, str], body: b
     if response.status == 204:  # revocations (SPEC 22): no body at all
         assert (kind, raw) == ("", b""), (url, kind, raw)
         return 204, None
+    if kind.split(";")[0] == "text/csv":  # an export (SPEC section 35): a string, as the document says
+        return response.status, raw.decode("utf-8-sig")
     assert kind.split(";")[0] in ("application/json", "application/problem+json"), (response.status, kind, raw)
     return response.status, json.loads(raw)
 

@@ -14,7 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from taskcore.chat import calendar_args, chore_args, proof_args, quiet_args, reward_args, summary_args, task_args
+from taskcore.chat import (
+    calendar_args,
+    chore_args,
+    proof_args,
+    quiet_args,
+    reward_args,
+    starter_args,
+    summary_args,
+    task_args,
+)
 from taskcore.chat.commands import (
     AdminHelp,
     AdminSync,
@@ -112,6 +121,8 @@ ROWS: tuple[Row, ...] = (
         N_("/t canjear 3")),
     Row("task.pendientes", "pendientes", lambda args, ctx: reward_args.ListPending(), "pending:list_pending",
         N_("/t pendientes"), checked_first=True),
+    Row("task.plantilla", "plantilla", starter_args.parse_starter, "starters:starter",
+        N_("/t plantilla [<nombre> [sí]]"), N_("/t plantilla piso")),
     Row("task.borrarme", "borrarme", task_args.parse_forget, "own_data:forget_me", N_("/t borrarme [sí]"),
         N_("/t borrarme")),
     Row("admin.ayuda", "admin", lambda args, ctx: AdminHelp(), "admin:admin_help", None),

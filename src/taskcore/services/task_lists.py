@@ -11,7 +11,7 @@ from taskcore.access import GatingMode, GroupFacts, sees_group
 from taskcore.errors import Forbidden
 from taskcore.model import GroupSummary, Person, Task
 from taskcore.pagination import Page
-from taskcore.storage import members, task_page
+from taskcore.storage import members, task_export, task_page
 from taskcore.storage import task_lists as lists
 from taskcore.storage import tasks as q
 from taskcore.storage.db import Database
@@ -100,3 +100,17 @@ def list_group_members(db: Database, mode: GatingMode, *, user_id: str, group_id
     with db.read() as conn:
         _require_group_access(q.group_facts(conn, group_id, user_id), mode)
         return members.active_members(conn, group_id)
+
+
+def all_group_tasks(db: Database, mode: GatingMode, *, user_id: str, group_id: str) -> list[Task]:
+    """Every task of a group, open and completed, oldest first (SPEC section 35: its export); gated like
+    ``list_group_tasks``."""
+    with db.read() as conn:
+        _require_group_access(q.group_facts(conn, group_id, user_id), mode)
+        return task_export.group_tasks(conn, group_id)
+
+
+def all_my_tasks(db: Database, mode: GatingMode, *, user_id: str) -> list[Task]:
+    """Every task of the user's that ``list_my_tasks`` would show, open and completed, oldest first (the export)."""
+    with db.read() as conn:
+        return task_export.my_tasks(conn, user_id, mode)

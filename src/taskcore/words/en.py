@@ -95,4 +95,11 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.pendientes": ("pending",),  # what waits for the sender's approval
     "reward.new": ("new", "add"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("delete", "remove"),  # /t premio borrar <n>
+    "task.plantilla": ("starter", "starters", "template", "templates"),  # starter chores (SPEC section 35)
+    # The columns of a CSV file to import (SPEC section 35), as its header names them.
+    "column.description": ("description", "task", "text"),
+    "column.due_date": ("due date", "due_date", "due", "date", "deadline"),
+    "column.assignees": ("assignees", "assignee", "assigned to", "who"),
+    "column.recurrence": ("recurrence", "repeat", "repeats", "rule"),
+    "column.points": ("points",),
 }

@@ -106,4 +106,11 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.pendientes": ("pendientes",),  # what waits for the sender's approval
     "reward.new": ("nuevo", "nueva"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("borrar", "quitar"),  # /t premio borrar <n>
+    "task.plantilla": ("plantilla", "plantillas"),  # starter chores (SPEC section 35)
+    # The columns of a CSV file to import (SPEC section 35), as its header names them.
+    "column.description": ("descripción", "tarea", "texto"),
+    "column.due_date": ("fecha", "vence", "vencimiento", "fecha límite"),
+    "column.assignees": ("asignados", "asignado", "responsables", "responsable"),
+    "column.recurrence": ("repetición", "se repite", "recurrencia", "regla"),
+    "column.points": ("puntos",),
 }

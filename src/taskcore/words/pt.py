@@ -102,4 +102,11 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.pendientes": ("pendentes",),  # what waits for the sender's approval
     "reward.new": ("novo", "nova"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("apagar", "remover"),  # /t premio borrar <n>
+    "task.plantilla": ("modelo", "modelos"),  # starter chores (SPEC section 35)
+    # The columns of a CSV file to import (SPEC section 35), as its header names them.
+    "column.description": ("descrição", "tarefa"),
+    "column.due_date": ("data", "prazo", "vencimento", "data limite"),
+    "column.assignees": ("responsáveis", "responsável", "atribuídos"),
+    "column.recurrence": ("repetição", "recorrência", "repete"),
+    "column.points": ("pontos",),
 }

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import time
+from datetime import date, time
 
 from taskcore.words.lexicon import (
     ACCEPTED_DATES,
@@ -48,6 +48,7 @@ __all__ = [
     "iso_date",
     "month",
     "period",
+    "table_date",
     "time_of_day",
     "time_range",
     "weekday",
@@ -107,6 +108,23 @@ def day_month(token: str) -> DayMonth | None:
         return None
     year = match.group(3)
     return DayMonth(int(match.group(1)), int(match.group(2)), None if year is None else int(year))
+
+
+def table_date(text: str) -> date | None:
+    """A date of a spreadsheet's cell (SPEC section 35): ``YYYY-MM-DD``, or day first with a year of four digits
+    (``DD/MM/YYYY``, also with ``-`` or ``.``); None for anything else, an impossible date included."""
+    token = text.strip()
+    try:
+        return iso_date(token)
+    except ValueError:
+        pass
+    found = day_month(token)
+    if found is None or found.year is None:
+        return None
+    try:
+        return date(found.year, found.month, found.day)
+    except ValueError:
+        return None
 
 
 def _day(word: str | None) -> int | None:

@@ -26,7 +26,7 @@ from taskcore.services.reactions import react_to_completion
 from taskcore.zones import UserZone
 from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, PUBLIC_IDS, SETTINGS, USER
 from tasksvc_run.web import access_models as am
-from tasksvc_run.web import calendar, chores, me, proof, render, rewards, tokens
+from tasksvc_run.web import calendar, chores, me, proof, render, rewards, task_files, tokens
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
 from tasksvc_run.web import problem_models as pm
@@ -282,6 +282,7 @@ ROUTES: tuple[ApiRoute, ...] = (
              "A group's active members, by public id (never the bot)", cm.MemberList, path_schemas=_GROUP_ID,
              errors=(403,)),
     *me.ME_ROUTES, *proof.PROOF_ROUTES, *rewards.REWARD_ROUTES,  # SPEC section 34
+    *task_files.FILE_ROUTES,  # CSV export and import (SPEC section 35)
 )
 
 

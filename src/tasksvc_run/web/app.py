@@ -30,6 +30,7 @@ from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.api import add_api_routes
 from tasksvc_run.web.calendar import add_calendar_routes
 from tasksvc_run.web.errors import problem_middleware
+from tasksvc_run.web.import_page import add_import_routes
 from tasksvc_run.web.language import LanguageCache, add_content_language, language_middleware
 from tasksvc_run.web.pages import add_page_routes
 from tasksvc_run.web.session import api_guard, confirm_login, login, logout, session_middleware
@@ -76,6 +77,7 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     no_banner(app)
     add_api_routes(app)
     add_page_routes(app)
+    add_import_routes(app)
     add_calendar_routes(app)
     app.router.add_get("/login", login)
     app.router.add_post("/login", confirm_login)

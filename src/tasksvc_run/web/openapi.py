@@ -25,6 +25,8 @@ SECURITY_SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer", "description": "A personal API token (tsk_...) created on the "
                "Tokens page; a request must not carry the session cookie as well (400)."},
 }
+_ATTACHMENT = {"Content-Disposition": {"description": "attachment, with the file's name.",
+                                       "schema": {"type": "string"}}}
 _PATH_PARAM = re.compile(r"\{(\w+)\}")
 WRITES = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 # SPEC 16: a write under /api that the session cookie authenticates declares JSON, with a body or without one (415
@@ -54,7 +56,9 @@ class ApiRoute:
     path_schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     errors: tuple[int, ...] = ()
     status: int = 200
-    media: str | None = None  # an answer that is no JSON: its media type (an image), its body bytes
+    media: str = "application/json"  # the answer's media type; another one (text/csv, an image) is a string of it
+    body_media: str | None = None  # a body that is not JSON (text/csv): a string of that type
+    also: tuple[tuple[int, type[BaseModel]], ...] = ()  # other successful answers (a dry run's 200)
 
 
 def _components(routes: Iterable[ApiRoute]) -> dict[str, Any]:
@@ -64,6 +68,7 @@ def _components(routes: Iterable[ApiRoute]) -> dict[str, Any]:
             models[route.response] = "serialization"
         if route.body is not None:
             models[route.body] = "validation"
+        models.update({model: "serialization" for _status, model in route.also})
     _, top = models_json_schema(list(models.items()), ref_template=REF)
     return dict(top.get("$defs", {}))
 
@@ -81,13 +86,21 @@ def _parameters(route: ApiRoute) -> list[dict[str, Any]]:
     return params
 
 
+def _success(status: int, model: type[BaseModel] | None, media: str) -> dict[str, Any]:
+    ok: dict[str, Any] = {"description": HTTPStatus(status).phrase}
+    if model is not None:
+        ok["content"] = {media: {"schema": {"$ref": REF.format(model=model.__name__)}}}
+    elif media.startswith("image/"):  # a task's photo (SPEC section 34), shown in the page
+        ok["content"] = {media: {"schema": {"type": "string", "contentMediaType": media}}}
+    elif media != "application/json":  # a file to keep (text/csv)
+        ok["content"] = {media: {"schema": {"type": "string"}}}
+        ok["headers"] = _ATTACHMENT
+    return ok
+
+
 def _responses(route: ApiRoute) -> dict[str, Any]:
-    ok: dict[str, Any] = {"description": HTTPStatus(route.status).phrase}
-    if route.response is not None:
-        ok["content"] = {"application/json": {"schema": {"$ref": REF.format(model=route.response.__name__)}}}
-    elif route.media is not None:
-        ok["content"] = {route.media: {"schema": {"type": "string", "contentMediaType": route.media}}}
-    responses: dict[str, Any] = {str(route.status): ok}
+    responses: dict[str, Any] = {str(route.status): _success(route.status, route.response, route.media)}
+    responses.update({str(status): _success(status, model, "application/json") for status, model in route.also})
     # 400: a session cookie and a bearer token in one request; 503: the database refuses writes (full or read-only disk)
     for status in sorted({400, 401, 503, *route.errors}):
         entry: dict[str, Any] = {"description": HTTPStatus(status).phrase, "content": {
@@ -104,6 +117,8 @@ def _operation(route: ApiRoute) -> dict[str, Any]:
     if route.body is not None:
         schema = {"$ref": REF.format(model=route.body.__name__)}
         operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": schema}}}
+    elif route.body_media is not None:
+        operation["requestBody"] = {"required": True, "content": {route.body_media: {"schema": {"type": "string"}}}}
     elif route.method in WRITES:
         operation["security"] = BODYLESS_WRITE_SECURITY
     return operation

@@ -63,6 +63,10 @@ def _same_origin(request: web.Request) -> bool:
     return origin == "null" or urlsplit(origin).netloc in ours
 
 
+same_origin = _same_origin
+"""Whether the browser says a page form came from this site (the import page's forms ask it too)."""
+
+
 async def checked_form(request: web.Request, user: str) -> MultiDictProxy[str]:
     """A page form's fields, once its token and origin are checked (403 otherwise) and the user's bucket allows a
     write (every page form that writes goes through here)."""

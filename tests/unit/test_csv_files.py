@@ -1,0 +1,97 @@
+"""The CSV files of SPEC section 35, pure: what the export writes reads back through the import's reader (quoting,
+formula marks, accents), the delimiter and the dates are detected, the line cap holds."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, date, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from taskcore.csvfiles.reading import MAX_LINES, TooManyLines, UnreadableFile, delimiter, read_sheet
+from taskcore.csvfiles.writing import BOM, COLUMNS, export_csv
+from taskcore.errors import InvalidDescription, ValidationError
+from taskcore.i18n import speaking
+from taskcore.model import Person, Series, Task
+from taskcore.text import sanitize_description
+from taskcore.words.read import table_date
+
+MEMBERS = [("1", "Ana María"), ("2", "Luis"), ("3", "Luisa")]
+
+
+def task(description: str, **fields: object) -> Task:
+    values: dict[str, object] = {"id": 1, "description": description, "due_date": None, "group_id": "1@g.us",
+                                 "group_name": "Casa", "created_by": "1",
+                                 "created_at": datetime(2026, 11, 22, 10, tzinfo=UTC), "completed": False,
+                                 "completed_at": None, "completed_by": None}
+    return Task(**{**values, **fields})  # type: ignore[arg-type]
+
+
+def test_the_export_starts_with_a_bom_and_the_header() -> None:
+    text = export_csv([]).decode("utf-8")
+    assert text == BOM + ",".join(COLUMNS) + "\r\n"
+
+
+def test_a_recurrence_is_written_in_the_reader_s_words_and_people_by_name() -> None:
+    one = task("Regar", assignees=(Person("1", "Ana"), Person("2", None)),
+               recurrence=Series("FREQ=WEEKLY;BYDAY=MO,TH", "cada lunes y jueves"))
+    with speaking("pt"):
+        row = next(csv.DictReader(io.StringIO(export_csv([one]).decode("utf-8-sig"))))
+    assert (row["assignees"], row["recurrence"]) == ("Ana, Membro sem nome", "a cada segunda-feira e quinta-feira")
+
+
+@given(st.text(min_size=1, max_size=200))
+def test_every_description_the_export_writes_reads_back_the_same(text: str) -> None:
+    try:
+        description = sanitize_description(text)
+    except InvalidDescription:
+        return
+    sheet = read_sheet(export_csv([task(description)]), MEMBERS)
+    assert [row.description for row in sheet.rows] == [description]
+
+
+@pytest.mark.parametrize(("first", "found"), [
+    ("descripción;fecha", ";"), ("a,b;c,d", ","), ("a\tb", "\t"), ('"x;y",z', ","), ("solo", ","),
+])
+def test_the_delimiter_is_the_most_frequent_outside_quotes(first: str, found: str) -> None:
+    assert delimiter(first + "\nmore") == found
+
+
+@pytest.mark.parametrize(("cell", "day"), [
+    ("2026-03-05", date(2026, 3, 5)), ("05/03/2026", date(2026, 3, 5)), ("5.3.2026", date(2026, 3, 5)),
+    ("12/31/2026", None), ("05/03/26", None), ("2026/03/05", None), ("hoy", None),
+])
+def test_dates_are_iso_or_day_first_with_the_year(cell: str, day: date | None) -> None:
+    assert table_date(cell) == day
+
+
+def test_names_are_matched_as_typed_names_and_two_people_are_an_error() -> None:
+    body = "description,assignees\nA,Ana María + luis\nB,AnaMaria\nC,Lu\n".encode()
+    sheet = read_sheet(body, [*MEMBERS, ("4", "Luis Gómez")])
+    assert [(row.line, row.assignees) for row in sheet.rows] == [(3, ("1",))]
+    assert [error.line for error in sheet.errors] == [2, 4]
+
+
+def test_a_formula_mark_is_dropped_and_quotes_and_line_breaks_are_kept_whole() -> None:
+    body = b'description\n"\'=SUM(1)"\n"two\nlines, ""quoted"""\n'
+    assert [row.description for row in read_sheet(body, MEMBERS).rows] == ["=SUM(1)", 'two lines, "quoted"']
+
+
+def test_more_than_the_cap_is_refused_whole_and_blank_lines_do_not_count() -> None:
+    read_sheet(("description\n" + "x\n\n" * MAX_LINES).encode(), MEMBERS)
+    with pytest.raises(TooManyLines):
+        read_sheet(("description\n" + "x\n" * (MAX_LINES + 1)).encode(), MEMBERS)
+
+
+@pytest.mark.parametrize(("body", "kind", "field"), [
+    ("descripción\n".encode("utf-16"), UnreadableFile, "body"),
+    (b"", ValidationError, "body"),
+    (b"fecha\n2026-01-01\n", ValidationError, "description"),
+])
+def test_a_file_refused_whole_names_its_field(body: bytes, kind: type[Exception], field: str) -> None:
+    with pytest.raises(kind) as caught:
+        read_sheet(body, MEMBERS)
+    assert getattr(caught.value, "field", None) == field
