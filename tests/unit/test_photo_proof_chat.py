@@ -290,3 +290,19 @@ def test_the_photo_folder_never_reaches_outside_itself(files: PhotoFiles, tmp_pa
     assert files.read(name) is None
     assert not files.delete(name)
     assert sorted(p.name for p in tmp_path.iterdir()) in ([], ["photos"])
+
+
+def test_the_pending_list_shows_a_waiting_photo_beside_a_reward_request(
+    db: Database, rules: ChatPolicy, files: PhotoFiles,
+) -> None:
+    """``/t pendientes`` (the rewards' command) lists the photo branch's waiting photos with their approving command."""
+    group_with_admin(db)
+    task = new_photo_task(db, rules)
+    send_photo(db, rules, "PHOTO1")
+    fetched(db, files)
+    listing = say(db, rules, "/t pendientes", BEA)
+    assert f"#{task} «limpiar el baño», de Luis" in listing
+    assert f"/t aprobar {task}" in listing
+    assert f"/t aprobar {task}" not in say(db, rules, "/t pendientes", EVA)
+    say(db, rules, f"/t aprobar {task}", BEA)
+    assert f"/t aprobar {task}" not in say(db, rules, "/t pendientes", BEA)
