@@ -163,10 +163,10 @@ def test_every_operation_has_a_sample() -> None:
     assert set(SAMPLES) == {route.operation_id for route in ROUTES}
 
 
-JSON_ROUTES = [route for route in ROUTES if route.media is None]  # the photo's route answers an image
+SAMPLED_ROUTES = [route for route in ROUTES if not route.media.startswith("image/")]  # the photo: its own test
 
 
-@pytest.mark.parametrize("route", JSON_ROUTES, ids=lambda route: route.operation_id)
+@pytest.mark.parametrize("route", SAMPLED_ROUTES, ids=lambda route: route.operation_id)
 async def test_a_token_authenticates_each_endpoint_as_its_user(web: WebEnv, route: Any) -> None:
     made = await new_token(web)
     spare = await new_token(web, name="de sobra")

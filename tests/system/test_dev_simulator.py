@@ -19,6 +19,8 @@ from tests.system.unit import Unit, unit_env
 pytestmark = pytest.mark.browser
 
 CHROMIUM = Path("/usr/bin/chromium")
+# A loaded machine starts the unit and fills the simulator slowly: its assertions wait as long as its pages (15 s).
+expect.set_options(timeout=15_000)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
