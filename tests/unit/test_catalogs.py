@@ -81,3 +81,21 @@ def test_the_compiled_header_names_no_babel_release_and_our_plural_rule(lang: st
             info = gettext.GNUTranslations(compiled).info()
         assert "generated-by" not in info
         assert info["plural-forms"] == f"nplurals=2; plural={rule};"
+
+
+@pytest.mark.parametrize("lang", ["es", "pt", "en"])
+def test_the_check_reads_two_plural_forms_whatever_cldr_the_installed_babel_has(
+        lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Babel 2.19's CLDR gives Spanish and Portuguese a third form (a million of something): read with it, every
+    plural message lacked a translation and the check failed under an unpinned install. The catalogs' own rule holds."""
+    from babel.messages import catalog as babel_catalog  # noqa: PLC0415
+
+    from taskcore.i18n import catalogs  # noqa: PLC0415
+
+    monkeypatch.setattr(babel_catalog, "get_plural", lambda _locale: (3, "(n == 1 ? 0 : n % 1000000 == 0 ? 1 : 2)"))
+    catalog = catalogs._read(catalogs._po_path(SRC, catalogs.DOMAINS[0], lang), lang, "taskcore")
+    plurals = [message for message in catalog if message.id and not isinstance(message.id, str)]
+    assert catalog.num_plurals == 2
+    assert plurals
+    assert all(len(message.string) == 2 and all(message.string) for message in plurals)
+    assert list(catalogs._message_problems(catalog, lang, "taskcore")) == []

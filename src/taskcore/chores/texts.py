@@ -50,9 +50,9 @@ def summary_text(period: Period | str, span: Span, lines: Sequence[MemberSummary
 
 def weekly_set(moment: WeeklyMoment, next_at: datetime, zone: ZoneInfo) -> str:
     """/t resumen semanal <día> HH:MM."""
-    first = next_at.astimezone(zone)
+    first, at = next_at.astimezone(zone), moment.at.strftime("%H:%M")
     return _("Resumen semanal: cada {day} a las {time} ({zone}); el primero, el {date}.",
-             day=weekday_name(moment.weekday), time=f"{moment.at:%H:%M}", zone=zone.key,
+             day=weekday_name(moment.weekday), time=at, zone=zone.key,
              date=format_due_date(first.date()))
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import PoFileParser, write_po
 
 from taskcore.i18n import LANGUAGES, SOURCE
 
@@ -63,11 +63,21 @@ def extract(src: Path, domain: Domain) -> Catalog:
     return catalog
 
 
+# gettext's plural rules, fixed here: Babel derives them from its CLDR release (2.19 gives Spanish three forms), and
+# the compiled bytes must not depend on which Babel made them. Portuguese is Brazil's (one for 0 and 1).
+PLURAL_FORMS = {"es": "nplurals=2; plural=(n != 1);", "pt": "nplurals=2; plural=(n > 1);",
+                "en": "nplurals=2; plural=(n != 1);"}
+
+
 def _read(path: Path, lang: str, domain: str) -> Catalog:
-    if not path.exists():
-        return Catalog(locale=lang, domain=domain)
-    with path.open("rb") as po:
-        return read_po(po, locale=lang, domain=domain)
+    """The language's catalog with our plural rule (PLURAL_FORMS), whichever CLDR release the installed Babel has:
+    the ``.po`` files carry no header, and Babel 2.19 would read a third, empty Spanish form into each plural."""
+    catalog = Catalog(locale=lang, domain=domain)
+    catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[lang])]
+    if path.exists():
+        with path.open("rb") as po:
+            PoFileParser(catalog).parse(po)
+    return catalog
 
 
 def _po_path(src: Path, domain: Domain, lang: str) -> Path:
@@ -78,12 +88,6 @@ def _po_bytes(catalog: Catalog) -> bytes:
     out = io.BytesIO()
     write_po(out, catalog, omit_header=True, no_location=True, sort_output=True, width=120)
     return out.getvalue()
-
-
-# gettext's plural rules, fixed here: Babel derives them from its CLDR release (2.19 gives Spanish three forms), and
-# the compiled bytes must not depend on which Babel made them. Portuguese is Brazil's (one for 0 and 1).
-PLURAL_FORMS = {"es": "nplurals=2; plural=(n != 1);", "pt": "nplurals=2; plural=(n > 1);",
-                "en": "nplurals=2; plural=(n != 1);"}
 
 
 class _Compiled(Catalog):

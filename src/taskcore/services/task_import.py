@@ -89,10 +89,11 @@ def _announce(conn: Connection, user_id: str, group_id: str, task_ids: Sequence[
     name = display_names(conn, [user_id]).get(user_id)
     digits, jid = group_mentions(conn, group_id, [user_id])[user_id]
     ids = ", ".join(f"#{task}" for task in task_ids) if len(task_ids) <= LISTED else f"#{task_ids[0]}–#{task_ids[-1]}"
+    who = name or f"@{digits}"
     with speaking(group_language_of(conn, group_id, announcing.lang)):
         text = ngettext("{name} ha importado {n} tarea desde un archivo ({ids}). Mírala con /t ver.",
                         "{name} ha importado {n} tareas desde un archivo ({ids}). Míralas con /t ver.",
-                        len(task_ids), name=name or f"@{digits}", ids=ids)
+                        len(task_ids), name=who, ids=ids)
     payload = send_text_body(chat_id=group_id, text=text, mentioned=[] if name else [jid])
     enqueue(conn, chat_id=group_id, kind=JobKind.TEXT, payload=payload, label=ANNOUNCEMENT_LABEL,
             max_attempts=announcing.max_attempts, now=now)
