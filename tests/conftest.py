@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
@@ -60,11 +62,130 @@ def empty_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
     database.dispose()
 
 
-@pytest.fixture
-def db(empty_db: Database) -> Database:
-    """A migrated database on each backend."""
-    migrator.migrate(empty_db)
-    return empty_db
+@pytest.fixture(scope="session")
+def _migrated_sqlite_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated once per test process, closed (its write-ahead log folded in), to copy."""
+    path = tmp_path_factory.mktemp("migrated") / "tasks.db"
+    database = Database.from_url(sqlite_url(path))
+    migrator.migrate(database)
+    database.dispose()  # the last connection closed folds the write-ahead log into the file and removes it
+    if path.with_name("tasks.db-wal").exists():
+        pytest.fail("the migrated SQLite file kept a write-ahead log after its last connection closed")
+    return path
+
+
+class _SchemaPool:
+    """Migrated PostgreSQL schemas of one test process, emptied between tests. Migrating a schema takes about half
+    a second and 1,600 tests take one: a schema whose shape a test left as migrated (its columns, indexes,
+    constraints and migration records) is emptied (its sequences restarted) and taken by the next test;
+    one a test changed (a dropped table, an altered column) is dropped."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.admin = Database.from_url(base)
+        self.spare: list[str] = []
+        self.shape: list[str] | None = None
+
+    def take(self) -> str:
+        if self.spare:
+            return self.spare.pop()
+        schema = f"t_{uuid.uuid4().hex[:12]}"
+        with self.admin.write() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        database = Database.from_url(pg_schema_url(self.base, schema))
+        migrator.migrate(database)
+        database.dispose()
+        if self.shape is None:
+            self.shape = self._shape(schema)
+        return schema
+
+    def _shape(self, schema: str) -> list[str]:
+        with self.admin.read() as conn:
+            rows = conn.execute(text(_SHAPE_SQL.format(schema=schema))).scalars()
+            return sorted(str(row).replace(f"{schema}.", "").replace(schema, "") for row in rows)
+
+    def give_back(self, schema: str) -> None:
+        try:
+            reusable = self._shape(schema) == self.shape
+            if reusable:
+                self._empty(schema)
+        except DBAPIError:  # no migration records left, a role that may not turn foreign keys' triggers off
+            reusable = False
+        if reusable:
+            self.spare.append(schema)
+        else:
+            self.drop(schema)
+
+    def _empty(self, schema: str) -> None:
+        """Every table but the migration records emptied and every sequence back at its start. DELETE with the
+        foreign keys' triggers off: TRUNCATE makes new files for each table and index and took longer than
+        migrating anew (0.15-0.65 s against 0.05 s)."""
+        with self.admin.write() as conn:
+            conn.execute(text("SET LOCAL lock_timeout = '10s'"))
+            conn.execute(text("SET LOCAL session_replication_role = replica"))
+            tables = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = :schema "
+                                       "AND tablename <> 'schema_migrations'"), {"schema": schema}).scalars().all()
+            for table in tables:
+                conn.execute(text(f'DELETE FROM "{schema}"."{table}"'))  # noqa: S608 (names from pg_tables)
+            conn.execute(text("SELECT setval(c.oid, s.seqstart, false) FROM pg_class c "
+                              "JOIN pg_sequence s ON s.seqrelid = c.oid "
+                              "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = :schema"),
+                         {"schema": schema})
+
+    def drop(self, schema: str) -> None:
+        with self.admin.write() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+
+    def close(self) -> None:
+        while self.spare:
+            self.drop(self.spare.pop())
+        self.admin.dispose()
+
+
+# What makes two migrated schemas the same: columns, indexes, constraints, sequences and the migrations recorded.
+_SHAPE_SQL = """
+SELECT 'column ' || c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || ' '
+       || a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+  WHERE n.nspname = '{schema}' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+UNION ALL SELECT 'index ' || indexname || ' ' || indexdef FROM pg_indexes WHERE schemaname = '{schema}'
+UNION ALL SELECT 'constraint ' || c.conname || ' ' || pg_get_constraintdef(c.oid)
+  FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = '{schema}'
+UNION ALL SELECT 'sequence ' || c.relname || ' ' || s.seqstart FROM pg_class c JOIN pg_sequence s ON s.seqrelid = c.oid
+  JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '{schema}'
+UNION ALL SELECT 'migration ' || version || ' ' || checksum FROM "{schema}".schema_migrations
+"""
+
+
+@pytest.fixture(scope="session")
+def _pg_schemas() -> Iterator[_SchemaPool]:
+    if not PG_URL:
+        pytest.skip("TASKSVC_TEST_DATABASE_URL is not set: no PostgreSQL for this run")
+    pool = _SchemaPool(PG_URL)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """A migrated database on each backend: a copy of a file migrated once per test process, or a migrated
+    PostgreSQL schema that is empty (_SchemaPool). The same as migrating a new one, in a fraction of the time."""
+    if request.param == "sqlite":
+        path = tmp_path / "tasks.db"
+        shutil.copyfile(request.getfixturevalue("_migrated_sqlite_file"), path)
+        database = Database.from_url(sqlite_url(path))
+        yield database
+        database.dispose()
+        return
+    pool: _SchemaPool = request.getfixturevalue("_pg_schemas")
+    schema = pool.take()
+    database = Database.from_url(pg_schema_url(pool.base, schema))
+    try:
+        yield database
+    finally:
+        database.dispose()
+        pool.give_back(schema)
 
 
 @pytest.fixture
