@@ -10,7 +10,7 @@ from datetime import datetime
 from functools import lru_cache
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
 
 from taskcore.addresses import mention_address
 from taskcore.public_ids import is_public_id, public_id, resolve_public_id
@@ -44,22 +44,22 @@ def set_addressing(db: Database, *, group_id: str, addressing: str) -> None:
     """Record how the group addresses its members ("lid" or "pn")."""
     with db.write() as conn:
         q.save_addressing(conn, group_id, addressing)
-    remembered = _ADDRESSING.setdefault(db, {})
+    remembered = _ADDRESSING.setdefault(db.engine, {})
     if len(remembered) >= MAX_REMEMBERED:
         remembered.clear()
     remembered[group_id] = addressing
 
 
-# What this process last recorded through each database handle, per group, so that a group's messages write it
-# once. By handle, not by address: a database emptied and opened again at the same address (a restore, the tests'
-# reused schemas) starts with nothing remembered.
-_ADDRESSING: WeakKeyDictionary[Database, dict[str, str]] = WeakKeyDictionary()
+# What this process last recorded through each engine (a database handle and its units of work), per group, so that
+# a group's messages write it once. By engine, not by address: a database emptied and opened again at the same
+# address (a restore, the tests' reused schemas) starts with nothing remembered.
+_ADDRESSING: WeakKeyDictionary[Engine, dict[str, str]] = WeakKeyDictionary()
 
 
 def seen_addressing(db: Database, *, group_id: str, addressing: str | None) -> None:
     """A group message's addressing form, recorded when this process has not recorded that form for the group yet
     (a message costs no write otherwise)."""
-    if addressing is not None and _ADDRESSING.get(db, {}).get(group_id) != addressing:
+    if addressing is not None and _ADDRESSING.get(db.engine, {}).get(group_id) != addressing:
         set_addressing(db, group_id=group_id, addressing=addressing)
 
 
