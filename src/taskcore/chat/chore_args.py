@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from taskcore.chat.chore_commands import PassTurn, SetNag
 from taskcore.chat.new_task_args import Context, shown
-from taskcore.chat.task_args import TASK_ID, read_id
+from taskcore.chat.task_args import task_and_rest
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.nagging import DEFAULT_EVERY_HOURS, MAX_EVERY_HOURS, MIN_EVERY_HOURS
 from taskcore.i18n import _
@@ -17,18 +17,6 @@ from taskcore.words import join_phrases, meaning
 from taskcore.words.read import hours
 
 __all__ = ["parse_nag", "parse_pass"]
-
-
-
-def _split_id(words: list[str], name: str, ctx: Context) -> tuple[int, list[str]]:
-    """The task id (the first word, or the quoted task when the first word is no id) and the words after it."""
-    if words and TASK_ID.fullmatch(words[0]):
-        return read_id(words[0], name), words[1:]
-    if ctx.quoted_task is not None:
-        return ctx.quoted_task, words
-    if not words:
-        raise _error(name, _("falta el id de la tarea"), field="task_id")
-    return read_id(words[0], name), words[1:]
 
 
 def _hours(words: list[str]) -> int | None:
@@ -40,7 +28,7 @@ def _hours(words: list[str]) -> int | None:
 
 def parse_nag(args: str, ctx: Context) -> SetNag:
     """``/t insistir <id> [cada N h]`` or ``/t insistir <id> no``."""
-    task_id, rest = _split_id(join_phrases(args.split(), "rule"), "insistir", ctx)
+    task_id, rest = task_and_rest(join_phrases(args.split(), "rule"), "insistir", ctx)
     if not rest:
         return SetNag(task_id, DEFAULT_EVERY_HOURS)
     if len(rest) == 1 and meaning("freq", rest[0]) == "off":
@@ -54,7 +42,7 @@ def parse_nag(args: str, ctx: Context) -> SetNag:
 
 def parse_pass(args: str, ctx: Context) -> PassTurn:
     """``/t pasar <id>``."""
-    task_id, rest = _split_id(args.split(), "pasar", ctx)
+    task_id, rest = task_and_rest(args.split(), "pasar", ctx)
     if rest:
         raise _error("pasar", _("sobran datos"))
     return PassTurn(task_id)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from taskcore.chat.new_task_args import Context, description, shown
-from taskcore.chat.task_args import TASK_ID, read_id
+from taskcore.chat.task_args import TASK_ID, read_id, task_and_rest
 from taskcore.chat.usage import usage_error as _error
 from taskcore.conversation import ConversationAction, classify_reply_word
 from taskcore.i18n import _
@@ -86,17 +86,6 @@ def _request(words: list[str], name: str) -> tuple[int, list[str]] | None:
     return int(match.group(1)), words[2:]
 
 
-def _task(words: list[str], name: str, ctx: Context) -> tuple[int, list[str]]:
-    """The task (the first word, or the quoted task when the first word is no id) and the words after it."""
-    if words and TASK_ID.fullmatch(words[0]):
-        return read_id(words[0], name), words[1:]
-    if ctx.quoted_task is not None:
-        return ctx.quoted_task, words
-    if not words:
-        raise _error(name, _("falta el id de la tarea"), field="task_id")
-    raise _error(name, _("id de tarea no válido: {token}", token=shown(words[0])), field="task_id")
-
-
 def parse_approve(args: str, ctx: Context) -> Approve:
     """``/t aprobar <id>`` or ``/t aprobar canje <n>``."""
     words = args.split()
@@ -106,7 +95,7 @@ def parse_approve(args: str, ctx: Context) -> Approve:
         if rest:
             raise _error("aprobar", _("sobran datos"))
         return Approve(None, number)
-    task_id, rest = _task(words, "aprobar", ctx)
+    task_id, rest = task_and_rest(words, "aprobar", ctx)
     if rest:
         raise _error("aprobar", _("sobran datos"))
     return Approve(task_id, None)
@@ -119,7 +108,7 @@ def parse_reject(args: str, ctx: Context) -> Reject:
     if request is not None:
         number, rest = request
         return Reject(None, number, description(" ".join(rest), "rechazar") if rest else "")
-    task_id, rest = _task(words, "rechazar", ctx)
+    task_id, rest = task_and_rest(words, "rechazar", ctx)
     if not rest:
         raise _error("rechazar", _("falta el motivo: quien envió la foto lo leerá"), field="reason")
     return Reject(task_id, None, description(" ".join(rest), "rechazar"))

@@ -50,6 +50,18 @@ def read_id(token: str, name: str) -> int:
     return int(match.group(1))
 
 
+def task_and_rest(words: list[str], name: str, ctx: Context) -> tuple[int, list[str]]:
+    """The task a command names (its first word, or the quoted task when the first word is no id) and the words
+    after it; command ``name``'s usage error when there is neither."""
+    if words and TASK_ID.fullmatch(words[0]):
+        return read_id(words[0], name), words[1:]
+    if ctx.quoted_task is not None:
+        return ctx.quoted_task, words
+    if not words:
+        raise _error(name, _("falta el id de la tarea"), field="task_id")
+    return read_id(words[0], name), words[1:]
+
+
 def _exact_args(words: list[str], name: str, count: int) -> list[str]:
     if len(words) != count:
         raise _error(name, _("faltan datos") if len(words) < count else _("sobran datos"))
