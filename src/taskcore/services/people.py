@@ -17,19 +17,41 @@ from taskcore.public_ids import is_public_id, public_id, resolve_public_id
 from taskcore.storage import people as q
 from taskcore.storage.db import Database
 
-__all__ = ["PUBLIC_ID_KEY", "PublicIds", "group_mentions", "note_bot", "public_key", "set_addressing"]
+__all__ = ["PUBLIC_ID_KEY", "KeptKey", "PublicIds", "group_mentions", "note_bot", "public_key", "service_key",
+           "set_addressing"]
 
 PUBLIC_ID_KEY = "public_ids"  # the service_secrets row of the key
 KEY_BYTES = 32
 
 
-def public_key(db: Database, *, now: datetime) -> bytes:
-    """The key of public ids, made (32 random bytes) the first time it is asked for."""
+def service_key(db: Database, name: str, *, now: datetime) -> bytes:
+    """The service's key ``name`` (a ``service_secrets`` row), made (32 random bytes) the first time it is asked for."""
     with db.read() as conn:
-        found = q.secret_of(conn, PUBLIC_ID_KEY)
+        found = q.secret_of(conn, name)
     if found is None:
-        found = db.transact(lambda conn: q.keep_secret(conn, PUBLIC_ID_KEY, secrets.token_hex(KEY_BYTES), now))
+        found = db.transact(lambda conn: q.keep_secret(conn, name, secrets.token_hex(KEY_BYTES), now))
     return bytes.fromhex(found)
+
+
+def public_key(db: Database, *, now: datetime) -> bytes:
+    """The key of public ids, made the first time it is asked for."""
+    return service_key(db, PUBLIC_ID_KEY, now=now)
+
+
+class KeptKey:
+    """A service key read (or made) on first use and then remembered; threads may share it."""
+
+    def __init__(self, name: str, db: Callable[[], Database], now: Callable[[], datetime]) -> None:
+        self._name, self._db, self._now = name, db, now
+        self._key: bytes | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> bytes:
+        if self._key is None:
+            with self._lock:
+                if self._key is None:
+                    self._key = service_key(self._db(), self._name, now=self._now())
+        return self._key
 
 
 def note_bot(db: Database, ids: Iterable[str | None], *, now: datetime) -> None:
@@ -76,18 +98,7 @@ class PublicIds:
     """Public ids under the service's key, read from the database on first use and remembered."""
 
     def __init__(self, db: Callable[[], Database], now: Callable[[], datetime]) -> None:
-        self._db = db
-        self._now = now
-        self._key: bytes | None = None
-        self._lock = threading.Lock()
-
-    def key(self) -> bytes:
-        """The key (read, or made, once)."""
-        if self._key is None:
-            with self._lock:
-                if self._key is None:
-                    self._key = public_key(self._db(), now=self._now())
-        return self._key
+        self.key = KeptKey(PUBLIC_ID_KEY, db, now)
 
     def of(self, user_id: str) -> str:
         """The public id of ``user_id``."""

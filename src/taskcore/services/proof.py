@@ -10,7 +10,6 @@ them; for an unassigned task, from any member (who becomes its assignee when it 
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,11 +24,11 @@ from taskcore.completion import CompletionMode
 from taskcore.errors import NotFound, TaskcoreError
 from taskcore.model import Completion, Task
 from taskcore.services import tasks
+from taskcore.services.people import service_key
 from taskcore.shown import shown_name
 from taskcore.storage import proofs as q
 from taskcore.storage import tasks as task_rows
 from taskcore.storage.db import Database
-from taskcore.storage.people import keep_secret, secret_of
 from taskcore.storage.photo_files import PhotoFiles
 from taskcore.storage.proofs import ProofRow
 from taskcore.storage.unit import Unit, unit_of_work
@@ -236,12 +235,8 @@ def _forget_file(conn: Connection, *, task_id: int, name: str) -> None:
 
 
 def proof_key(db: Database, *, now: datetime) -> bytes:
-    """The key that signs photo addresses, made (32 random bytes) the first time it is asked for."""
-    with db.read() as conn:
-        found = secret_of(conn, PROOF_KEY)
-    if found is None:
-        found = db.transact(lambda conn: keep_secret(conn, PROOF_KEY, secrets.token_hex(32), now))
-    return bytes.fromhex(found)
+    """The key that signs photo addresses, made the first time it is asked for."""
+    return service_key(db, PROOF_KEY, now=now)
 
 
 def expire_photos(db: Database, files: PhotoFiles, *, now: datetime, retention_days: int,

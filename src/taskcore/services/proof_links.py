@@ -7,12 +7,12 @@ up to the next 10 minutes, so a page shown twice within them links the same addr
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from taskcore.chores.proof import proof_signature, signature_ok
-from taskcore.services.proof import proof_key
+from taskcore.services.people import KeptKey
+from taskcore.services.proof import PROOF_KEY
 from taskcore.storage.db import Database
 
 __all__ = ["LINK_TTL", "ProofLinks"]
@@ -28,16 +28,7 @@ class ProofLinks:
                  ttl: timedelta = LINK_TTL) -> None:
         self._db, self._now, self._ttl = db, now, ttl
         self._base = (base_url or "").rstrip("/")
-        self._key: bytes | None = None
-        self._lock = threading.Lock()
-
-    def key(self) -> bytes:
-        """The signing key (read, or made, once)."""
-        if self._key is None:
-            with self._lock:
-                if self._key is None:
-                    self._key = proof_key(self._db(), now=self._now())
-        return self._key
+        self.key = KeptKey(PROOF_KEY, db, now)
 
     def url(self, task_id: int, file_name: str) -> str:
         """The address of the task's photo kept as ``file_name``, valid for about LINK_TTL from now."""
