@@ -33,18 +33,12 @@ def pg_schema_url(base: str, schema: str) -> str:
 
 
 @pytest.fixture
-def pg_schema() -> Iterator[str]:
+def pg_schema(request: pytest.FixtureRequest) -> Iterator[str]:
     """A fresh PostgreSQL schema, dropped afterwards; the test is skipped loudly without PostgreSQL."""
-    if not PG_URL:
-        pytest.skip("TASKSVC_TEST_DATABASE_URL is not set: no PostgreSQL for this run")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = Database.from_url(PG_URL)
-    with admin.write() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    yield pg_schema_url(PG_URL, schema)
-    with admin.write() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    admin.dispose()
+    pool: _SchemaPool = request.getfixturevalue("_pg_schemas")
+    schema = pool.create()
+    yield pg_schema_url(pool.base, schema)
+    pool.drop(schema)
 
 
 def _fresh_database(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Database:
@@ -89,14 +83,19 @@ class _SchemaPool:
     def take(self) -> str:
         if self.spare:
             return self.spare.pop()
-        schema = f"t_{uuid.uuid4().hex[:12]}"
-        with self.admin.write() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        schema = self.create()
         database = Database.from_url(pg_schema_url(self.base, schema))
         migrator.migrate(database)
         database.dispose()
         if self.shape is None:
             self.shape = self._shape(schema)
+        return schema
+
+    def create(self) -> str:
+        """A new, empty schema (not migrated, not pooled)."""
+        schema = f"t_{uuid.uuid4().hex[:12]}"
+        with self.admin.write() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
         return schema
 
     def _shape(self, schema: str) -> list[str]:

@@ -24,7 +24,6 @@ from taskcore.completion import CompletionMode
 from taskcore.errors import NotFound, TaskcoreError
 from taskcore.model import Completion, Task
 from taskcore.services import tasks
-from taskcore.services.people import service_key
 from taskcore.shown import shown_name
 from taskcore.storage import proofs as q
 from taskcore.storage import tasks as task_rows
@@ -34,7 +33,7 @@ from taskcore.storage.proofs import ProofRow
 from taskcore.storage.unit import Unit, unit_of_work
 
 __all__ = ["MAX_MEDIA_CHARS", "PendingPhoto", "ProofRefused", "approve_photo", "approvers_of", "expire_photos",
-           "pending_photos", "photo_file", "proof_key", "proof_of", "reject_photo", "set_photo_rule", "submit_photo"]
+           "pending_photos", "photo_file", "proof_of", "reject_photo", "set_photo_rule", "submit_photo"]
 
 MAX_MEDIA_CHARS = 256 * 1024  # the photo's message as received (its thumbnail included) is kept while it is fetched
 PROOF_KEY = "proof_urls"  # the service_secrets row of the key that signs photo addresses
@@ -232,11 +231,6 @@ def photo_file(db: Database, mode: GatingMode, files: PhotoFiles, *, user_id: st
 
 def _forget_file(conn: Connection, *, task_id: int, name: str) -> None:
     q.forget_file(conn, task_id, name)
-
-
-def proof_key(db: Database, *, now: datetime) -> bytes:
-    """The key that signs photo addresses, made the first time it is asked for."""
-    return service_key(db, PROOF_KEY, now=now)
 
 
 def expire_photos(db: Database, files: PhotoFiles, *, now: datetime, retention_days: int,
