@@ -312,3 +312,37 @@ async def test_a_missing_table_stops_the_worker_process_with_one_line(
     critical = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(critical) == 1
     assert "outbound_queue" in critical[0].reason  # type: ignore[attr-defined]
+
+
+async def test_a_pause_that_arrives_while_a_claim_runs_gives_the_jobs_back_unspent(
+    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection.update close can come while the worker's claim is in its thread (seen on a loaded machine): what
+    that claim took is given back, due, with no attempt spent, and nothing reaches the gateway until resumed."""
+    worker = QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST)
+    claim, loop, paused = queue.claim_jobs, asyncio.get_running_loop(), asyncio.Event()
+
+    def claim_then_pause(*args: Any, **kwargs: Any) -> list[Any]:
+        jobs = claim(*args, **kwargs)
+        if jobs:
+            worker.pause()  # the close, heard while the claim ran
+            loop.call_soon_threadsafe(paused.set)
+        return jobs
+
+    monkeypatch.setattr(queue, "claim_jobs", claim_then_pause)
+    job = put(db, "34600000001", "hola")
+    worker.start()
+    try:
+        async with asyncio.timeout(5):
+            await paused.wait()
+        await asyncio.sleep(0.1)  # a few of the worker's polls while paused
+        stored = row(db, job)
+        assert (stored.status, stored.attempts, stored.lease_owner) == ("pending", 0, None)
+        assert gateway.sent_texts() == []
+        monkeypatch.setattr(queue, "claim_jobs", claim)
+        worker.resume()
+        await drained(db)
+    finally:
+        await worker.stop()
+    assert gateway.sent_texts() == ["hola"]
+    assert (row(db, job).status, row(db, job).attempts) == ("sent", 1)

@@ -19,6 +19,7 @@ from taskcore.services.delivery import screen_claimed
 from taskcore.services.reactions import enqueue_request
 from taskcore.storage import queue as q
 from taskcore.storage.db import Database
+from taskcore.storage.delivery import postpone_jobs
 from taskcore.storage.links import link_sent_message
 from taskcore.storage.queue import enqueue
 
@@ -29,6 +30,7 @@ __all__ = [
     "due_count",
     "enqueue",
     "enqueue_message",
+    "give_back",
     "keep_lease",
     "mark_failed",
     "mark_sent",
@@ -173,6 +175,13 @@ def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, lim
         return screen_caps(conn, jobs, now=now, rules=rules)
 
     return db.transact(work)
+
+
+def give_back(db: Database, job_ids: Sequence[int], *, now: datetime) -> None:
+    """Put jobs just claimed back, due now, without spending the attempt the claim took (sending was paused while
+    the claim ran: nothing of them went out)."""
+    if job_ids:
+        db.transact(lambda conn: postpone_jobs(conn, job_ids, until=now, now=now))
 
 
 def mark_sent(db: Database, *, job_id: int, owner: str, gateway_message_id: str | None, now: datetime) -> bool:

@@ -200,6 +200,9 @@ class QueueWorker:
             self._outage.failed(exc, what="outbound: claiming jobs failed")
             return
         self._outage.succeeded()
+        if self._paused and jobs:  # a connection.update close arrived while the claim ran: none of them goes out
+            await self._give_back(jobs)
+            return
         starts = self._pace.take(now, len(jobs)) if self._pace is not None else [now] * len(jobs)
         for job, start in zip(jobs, starts, strict=True):
             if job.id not in self._in_flight:  # our own lease ran out while the send was still going
@@ -207,6 +210,12 @@ class QueueWorker:
                 self._in_flight[job.id] = task
                 self.sending.started(job)
                 task.add_done_callback(partial(self._finished, job.id))
+
+    async def _give_back(self, jobs: list[QueueJob]) -> None:
+        try:
+            await asyncio.to_thread(queue.give_back, self.db, [job.id for job in jobs], now=self.clock.now())
+        except Exception as exc:  # their leases run out and they are claimed again, in doubt (never sent twice)
+            self._outage.failed(exc, what="outbound: giving back jobs claimed while paused failed")
 
     def _finished(self, job_id: int, _task: asyncio.Task[None]) -> None:
         self._in_flight.pop(job_id, None)
