@@ -30,7 +30,8 @@ from taskcore.services.reminder_tick import TickResult, reminder_tick
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.schema import outbound_queue, user_preferences
-from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
+from tasksvc_run.bot.worker import QueueWorker
+from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
 

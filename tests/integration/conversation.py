@@ -15,7 +15,8 @@ from sqlalchemy import select
 from taskcore.gateway.client import GatewayClient
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
-from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
+from tasksvc_run.bot.worker import QueueWorker
+from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.metrics import Metrics
 from tests.chat_support import Queued
 from tests.fakes.gateway import FakeGateway

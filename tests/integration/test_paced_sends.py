@@ -15,7 +15,8 @@ from taskcore.services import preferences, queue
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
-from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
+from tasksvc_run.bot.worker import QueueWorker
+from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.schedulers.jobs import JobContext, build_runtime

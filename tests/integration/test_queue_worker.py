@@ -19,7 +19,8 @@ from taskcore.gateway.wire import send_reaction_body, send_text_body
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
-from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
+from tasksvc_run.bot.worker import QueueWorker
+from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop

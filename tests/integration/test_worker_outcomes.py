@@ -16,7 +16,8 @@ from sqlalchemy.exc import OperationalError
 from taskcore.gateway.client import GatewayClient
 from taskcore.services import queue
 from taskcore.storage.db import Database
-from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
+from tasksvc_run.bot.worker import QueueWorker
+from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
 from tests.fakes.gateway import FakeGateway

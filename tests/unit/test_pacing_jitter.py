@@ -10,7 +10,7 @@ import pytest
 
 from taskcore.pacing import SendPace, spacing
 from tasksvc_run.bot.sending import gap_factor
-from tasksvc_run.bot.worker import WorkerConfig
+from tasksvc_run.bot.worker_config import WorkerConfig
 
 
 def gaps(pace: SendPace, count: int) -> list[float]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from taskcore.settings import ConfigError, load_settings
-from tasksvc_run.bot.worker import WorkerConfig
+from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.devmode import apply_dev_environment
 
 QUIET = {"WEBHOOK_SECRET": "s", "METRICS_TOKEN": "t"}  # production with nothing else to warn about

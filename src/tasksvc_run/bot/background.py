@@ -21,7 +21,8 @@ from tasksvc_run import keys
 from tasksvc_run.bot.photo_fetcher import PhotoFetcher
 from tasksvc_run.bot.watchdog import Watchdog
 from tasksvc_run.bot.webhook_keeper import WEBHOOK_EVENTS, keep_webhook, set_webhook
-from tasksvc_run.bot.worker import QueueWorker, WorkerConfig
+from tasksvc_run.bot.worker import QueueWorker
+from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import Clock, SystemClock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop

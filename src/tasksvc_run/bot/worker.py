@@ -21,22 +21,18 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from datetime import timedelta
 from functools import partial
 from typing import Any, Protocol
 
 from taskcore.gateway.client import GatewayError
 from taskcore.pacing import SendPace
-from taskcore.queue_rules import IN_DOUBT, JITTER_LIMIT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
+from taskcore.queue_rules import IN_DOUBT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import Database, is_unavailable, queue
-from taskcore.services.caps import SendRules
-from taskcore.settings import Settings
 from tasksvc_run.bot.in_doubt import logged, settle
 from tasksvc_run.bot.sending import Sending, gap_factor
+from tasksvc_run.bot.worker_config import PACE_HORIZON, RECORD_RETRY_DELAYS, WorkerConfig, random_jitter
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop, Outage
@@ -55,38 +51,6 @@ class Sender(Protocol):
     async def send_reaction(self, body: Mapping[str, Any]) -> str | None:
         """Send a reaction; the gateway's message id."""
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class WorkerConfig:
-    """Concurrency across chats, polling, the lease on a claimed job and the backoff of SPEC section 9."""
-
-    concurrency: int = 4
-    poll_interval: float = 0.25
-    lease: timedelta = timedelta(seconds=30)
-    backoff_base_ms: int = 1000
-    backoff_max_ms: int = 300_000
-    max_sends_per_min: int | None = None  # None: unpaced (tests and the drain benchmark)
-    send_rules: SendRules | None = None  # None: nothing screened, no caps (SPEC section 31)
-    jittered: bool = False  # each gap drawn between 0.5 and 1.5 times the mean pace (SPEC section 31)
-
-    @classmethod
-    def from_settings(cls, settings: Settings, *, concurrency: int = 4) -> WorkerConfig:
-        """The lease outlasts a send that hits GATEWAY_TIMEOUT_MS by as much again plus a second."""
-        lease = timedelta(milliseconds=2 * settings.gateway_timeout_ms + 1000)
-        return cls(concurrency=concurrency, lease=lease, backoff_base_ms=settings.rq_backoff_base_ms,
-                   backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min,
-                   send_rules=SendRules(settings.gateway_reachout_pause_hours, settings.gateway_max_sends_per_hour,
-                                        settings.gateway_max_sends_per_day, settings.gateway_warmup_days),
-                   jittered=True)
-
-
-def random_jitter() -> float:  # a retry's jitter factor, uniform in ±20%
-    return random.uniform(-JITTER_LIMIT, JITTER_LIMIT)  # noqa: S311 - spreading retries, not a secret
-
-
-RECORD_RETRY_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # between writes of an outcome the database refused
-PACE_HORIZON = 0.05  # a claim takes the sends the rate lets start within this many seconds
 
 
 class QueueWorker:
