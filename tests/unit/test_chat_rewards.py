@@ -160,10 +160,21 @@ def test_pendientes_lists_what_waits_for_the_admins_approval(db: Database, group
     assert say(db, "/t pendientes", LUIS) == f"@{LUIS} Nada espera tu aprobación."
 
 
+@pytest.mark.parametrize(("text", "title", "points"), [
+    ("/t premio nuevo 50 Elegir la película", "Elegir la película", 50),  # the price first, as people also write it
+    ("/t premio nuevo !10 helado de fresa", "helado de fresa", 10),
+    ("/t premio nuevo 30 cine 2", "30 cine", 2),  # the last word, when it is a price, is the price
+])
+def test_the_price_is_the_last_word_or_else_the_first(db: Database, group: str, text: str, title: str,
+                                                      points: int) -> None:
+    assert say(db, text) == f"@{ANA} 🎁 Premio #1 creado: «{title}», por {points} puntos. Para pedirlo: /t canjear 1"
+
+
 @pytest.mark.parametrize(("text", "reason"), [
     ("/t premio nuevo cine", "Faltan datos"),
     ("/t premio nuevo cine 0", "El precio va de 1 a 10000 puntos"),
     ("/t premio nuevo cine mucho", "Precio no válido: «mucho»"),
+    ("/t premio nuevo 50", "Faltan datos"),
     ("/t premio cambiar cine 3", "Orden desconocida: «cambiar»"),
     ("/t premio borrar", "Faltan datos"),
     ("/t canjear", "Falta el número del premio"),

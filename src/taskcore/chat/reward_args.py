@@ -2,12 +2,14 @@
 <puntos>``, ``/t premio borrar <n>``, ``/t premios``, ``/t canjear <n>``, ``/t pendientes`` and ``/t puntos`` alone.
 
 Choices the SPEC leaves open: ``/t premio`` alone lists the rewards as ``/t premios`` does; in ``premio nuevo`` the
-last word is the price (digits, ``!`` allowed: ``!50``) and every word before it the name; ``pendientes`` and
-``premios`` ignore extra words, as ``ver`` does.
+last word is the price (digits, ``!`` allowed: ``!50``) and every word before it the name, or, when the last word
+is no price, the first word is (``/t premio nuevo 50 Elegir la película``, as people also write it);
+``pendientes`` and ``premios`` ignore extra words, as ``ver`` does.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,6 +23,7 @@ from taskcore.i18n import _
 from taskcore.words import meaning, split_first
 
 _MAX_PRICE_DIGITS = 6
+_PRICE = re.compile(r"!?[0-9]+")  # a word that reads as a price (its size is checked by _price)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,10 @@ def parse_reward(args: str, ctx: Context) -> NewReward | DeleteReward | ListRewa
     if said != "new":
         raise usage_error("premio", _("orden desconocida: {word}", word=shown(word)))
     title, _sep, price = rest.rstrip().rpartition(" ")
+    if not _PRICE.fullmatch(price):
+        first, after = split_first(rest)
+        if _PRICE.fullmatch(first) and after.strip():
+            title, price = after, first
     if not title.strip():
         raise usage_error("premio", _("faltan datos"))
     return NewReward(_name(title), _price(price))
