@@ -189,3 +189,22 @@ def test_anyone_can_be_added_and_is_answered_in_their_number_s_language(dev_unit
         page.click("#send button[type=submit]")
         expect(page.locator("#log li.out", has_text="comprar pão")).to_contain_text("Tarefa #")
         browser.close()
+
+
+def test_people_the_bot_learns_of_after_the_page_opened_join_its_lists(dev_unit: Unit) -> None:
+    """The page's lists follow the bot's: a person who first writes from another tab (or a seed that lands after the
+    page's first poll) appears without reloading."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(15_000)
+        page.goto(dev_unit.url("/dev/chat"))
+        expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
+        expect(page.locator("#user option", has_text="Lupita")).to_have_count(0)
+        family = page.locator("#chat option", has_text="Familia").get_attribute("value")
+        answer = page.request.post(dev_unit.url("/dev/chat/api/send"), data={
+            "user": "5215512345678", "name": "Lupita", "chat": family, "text": "/t ver"})
+        assert answer.ok, answer.text()
+        expect(page.locator("#user option", has_text="Lupita")).to_have_count(1)
+        expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)  # each group listed once
+        browser.close()
