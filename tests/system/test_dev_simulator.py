@@ -6,12 +6,14 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Page, ViewportSize, expect, sync_playwright
 
 from tests.pictures import same_picture, save_picture
 from tests.system.unit import Unit, unit_env
@@ -33,6 +35,18 @@ def start_dev(tmp_path: Path, **extra: str) -> Unit:
     env = unit_env(tmp_path, **extra)
     del env["NODE_ENV"], env["DB_PATH"]  # dev mode chooses them: development, tmp/tasks.db under its cwd
     return Unit("dev", env, tmp_path).start(wait_for="/dev/chat")
+
+
+@contextmanager
+def simulator(unit: Unit, viewport: ViewportSize | None = None, **options: Any) -> Iterator[Page]:
+    """The unit's chat simulator open in headless Chromium (a phone's screen unless ``viewport`` says otherwise)."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport=viewport or {"width": 390, "height": 844}, **options)
+        page.set_default_timeout(15_000)
+        page.goto(unit.url("/dev/chat"))
+        yield page
+        browser.close()
 
 
 @pytest.fixture
@@ -58,11 +72,7 @@ def test_dev_prints_the_addresses_to_open(dev_unit: Unit) -> None:
 def test_a_new_task_typed_in_the_simulator_gets_the_bots_reply_with_tomorrow(dev_unit: Unit) -> None:
     tomorrow = (datetime.now(ZoneInfo("Europe/Madrid")) + timedelta(days=1)).strftime("%d/%m")
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.set_default_timeout(15_000)
-        page.goto(dev_unit.url("/dev/chat"))
+    with simulator(dev_unit) as page:
         expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
         page.select_option("#chat", label="Familia")
         page.fill("#text", "/t nueva Comprar pan mañana")
@@ -70,15 +80,10 @@ def test_a_new_task_typed_in_the_simulator_gets_the_bots_reply_with_tomorrow(dev
         reply = page.locator("#log li.out", has_text="Comprar pan")
         expect(reply).to_contain_text(f"vence {tomorrow}")
         page.screenshot(path=str(ARTIFACTS / "dev-chat-simulator.png"), full_page=True)
-        browser.close()
 
 
 def test_in_the_simulator_a_person_replies_to_the_bot_and_reacts_to_its_message(quiet_dev_unit: Unit) -> None:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.set_default_timeout(15_000)
-        page.goto(quiet_dev_unit.url("/dev/chat"))
+    with simulator(quiet_dev_unit) as page:
         expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
         page.select_option("#chat", label="Familia")
         page.fill("#text", "/t nueva Regar las plantas")
@@ -99,15 +104,10 @@ def test_in_the_simulator_a_person_replies_to_the_bot_and_reacts_to_its_message(
         claimed.get_by_role("button", name="Reaccionar ✅ (completar)").click()
         expect(page.locator("#log li.out", has_text=f"Tarea #{task_id[1]} completada")).to_have_count(1)
         expect(page.locator("#log li.reaction", has_text="reacciona ✅")).to_have_count(1)
-        browser.close()
 
 
 def test_the_readme_picture_of_the_simulator_shows_a_task_created_claimed_and_completed(quiet_dev_unit: Unit) -> None:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 760, "height": 700})
-        page.set_default_timeout(15_000)
-        page.goto(quiet_dev_unit.url("/dev/chat"))
+    with simulator(quiet_dev_unit, viewport={"width": 760, "height": 700}) as page:
         expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
         page.select_option("#chat", label="Familia")
         replies = page.locator("#log li.out")
@@ -126,7 +126,6 @@ def test_the_readme_picture_of_the_simulator_shows_a_task_created_claimed_and_co
         page.mouse.move(0, 0)
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         png = page.screenshot(animations="disabled", caret="hide")
-        browser.close()
     saved = save_picture(png, "chat-simulator.png")
     assert saved is None or same_picture(saved.read_bytes(), png)
 
@@ -146,11 +145,7 @@ def test_doctor_passes_against_the_development_modes_local_gateway(dev_unit: Uni
 
 def test_on_a_phone_the_conversation_scrolls_in_its_box_to_the_newest_message_and_long_words_wrap(
         quiet_dev_unit: Unit) -> None:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-        page.set_default_timeout(15_000)
-        page.goto(quiet_dev_unit.url("/dev/chat"))
+    with simulator(quiet_dev_unit, has_touch=True, is_mobile=True) as page:
         expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
         page.select_option("#chat", label="Familia")
         replies = page.locator("#log li.out")
@@ -162,7 +157,6 @@ def test_on_a_phone_the_conversation_scrolls_in_its_box_to_the_newest_message_an
         box = page.evaluate("""() => { const log = document.getElementById("log");
             return { height: log.clientHeight, content: log.scrollHeight, top: log.scrollTop,
                      wide: log.scrollWidth - log.clientWidth, page: document.documentElement.scrollHeight }; }""")
-        browser.close()
     assert box["content"] > box["height"] > 0  # more than fits: the box scrolls instead of growing
     assert box["height"] <= 0.6 * 844 + 16  # 60 % of the screen, plus its padding
     assert box["top"] + box["height"] >= box["content"] - 2  # scrolled to the newest message
@@ -173,11 +167,7 @@ def test_on_a_phone_the_conversation_scrolls_in_its_box_to_the_newest_message_an
 
 def test_anyone_can_be_added_and_is_answered_in_their_number_s_language(dev_unit: Unit) -> None:
     """SPEC section 30: the simulator adds a person with any number and name and writes as them."""
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.set_default_timeout(15_000)
-        page.goto(dev_unit.url("/dev/chat"))
+    with simulator(dev_unit) as page:
         expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
         page.click("#add-person summary")
         page.fill("#person-number", "+55 21 98765 4321")
@@ -188,17 +178,12 @@ def test_anyone_can_be_added_and_is_answered_in_their_number_s_language(dev_unit
         page.fill("#text", "/t nova comprar pão amanhã")
         page.click("#send button[type=submit]")
         expect(page.locator("#log li.out", has_text="comprar pão")).to_contain_text("Tarefa #")
-        browser.close()
 
 
 def test_people_the_bot_learns_of_after_the_page_opened_join_its_lists(dev_unit: Unit) -> None:
     """The page's lists follow the bot's: a person who first writes from another tab (or a seed that lands after the
     page's first poll) appears without reloading."""
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.set_default_timeout(15_000)
-        page.goto(dev_unit.url("/dev/chat"))
+    with simulator(dev_unit) as page:
         expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
         expect(page.locator("#user option", has_text="Lupita")).to_have_count(0)
         family = page.locator("#chat option", has_text="Familia").get_attribute("value")
@@ -207,4 +192,3 @@ def test_people_the_bot_learns_of_after_the_page_opened_join_its_lists(dev_unit:
         assert answer.ok, answer.text()
         expect(page.locator("#user option", has_text="Lupita")).to_have_count(1)
         expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)  # each group listed once
-        browser.close()
