@@ -97,7 +97,7 @@ def parse_reward(args: str, ctx: Context) -> NewReward | DeleteReward | ListRewa
 
 def _price(token: str) -> int:
     digits = token.removeprefix("!")
-    if not digits.isascii() or not digits.isdigit() or len(digits) > _MAX_PRICE_DIGITS:
+    if not _PRICE.fullmatch(token) or len(digits) > _MAX_PRICE_DIGITS:
         raise usage_error("premio", _("precio no válido: {word}", word=shown(token)), field="points")
     try:
         return check_reward_points(int(digits))
