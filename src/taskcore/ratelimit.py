@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -137,3 +138,30 @@ class RateLimiter:
             if oldest.bucket.available(now) < oldest.bucket.capacity:
                 return
             self._entries.popitem(last=False)
+
+
+class Allowance:
+    """One event's draw on a set of buckets shared by the events a process handles (the bot's chat limiter, or its
+    per-person reply limiter): ``take`` takes one token for a person at the event's instant ``at``, once per
+    person, so an event handled again after its batch failed gets the same answer. Buckets may be shared between
+    threads: ``lock`` guards them. ``None`` as the limiter allows everything (a tool, a test)."""
+
+    __slots__ = ("_at", "_decided", "_limiter", "_lock")
+
+    def __init__(self, limiter: RateLimiter | None, at: float, lock: threading.Lock | None = None) -> None:
+        self._limiter, self._at, self._lock = limiter, at, lock or threading.Lock()
+        self._decided: dict[str, Decision] = {}
+
+    def take(self, key: str) -> Decision:
+        """One token of ``key``'s bucket (the same answer again for the same key)."""
+        if self._limiter is None:
+            return _ALLOWED
+        decided = self._decided.get(key)
+        if decided is None:
+            with self._lock:
+                decided = self._decided[key] = self._limiter.check(key, self._at)
+        return decided
+
+
+UNLIMITED = Allowance(None, 0.0)
+"""An allowance that refuses nothing (and remembers nothing: it allows every key)."""

@@ -153,7 +153,7 @@ def cmd_doctor(*, probe: bool = False) -> int:
 
 def cmd_commands_sheet(lang: str = "es") -> int:
     """Print the chat command sheet in ``lang`` (Markdown, the README's), generated from the bot's own help text."""
-    from taskcore.chat.sheet import command_sheet
+    from taskcore.services.conversation.registry import command_sheet
 
     sys.stdout.write(command_sheet(lang))
     return 0

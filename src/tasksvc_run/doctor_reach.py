@@ -21,10 +21,10 @@ def reach_checks(settings: Settings, *, now: datetime | None = None) -> list[dx.
         return []
     db = Database.from_url(settings.sqlalchemy_url)
     try:
-        paused = delivery.reachout_paused_until(db, now=now or datetime.now(UTC),
+        paused = db.look(delivery.reachout_paused_until, now=now or datetime.now(UTC),
                                                 pause_hours=settings.gateway_reachout_pause_hours)
-        people = delivery.unreachable_people(db)
-        held = held_by_caps(db)
+        people = db.look(delivery.unreachable_people)
+        held = db.look(held_by_caps)
     except Exception as exc:  # an unmigrated or unreachable database must not break the rest of the report
         return [dx.warn("delivery", f"the database could not be read ({type(exc).__name__})",
                         "run `tasksvc migrate`, then check DATABASE_URL / DB_PATH")]

@@ -86,7 +86,7 @@ def cmd_failed(settings: Settings, *, limit: int, out: TextIO = sys.stdout, err:
     if db is None:
         return exits.FAILED
     try:
-        out.write(render_failures(list_failures(db, limit=limit), limit=limit))
+        out.write(render_failures(db.look(list_failures, limit=limit), limit=limit))
     except Exception as exc:
         return _refused(exc, settings, "failed", err)
     finally:
@@ -109,7 +109,7 @@ def cmd_retry(settings: Settings, ids: list[str], *, every: bool, out: TextIO = 
     if db is None:
         return exits.FAILED
     try:
-        outcome = retry_failures(db, wanted, now=datetime.now(UTC))
+        outcome = db.run(retry_failures, wanted, now=datetime.now(UTC))
     except Exception as exc:
         return _refused(exc, settings, "retry", err)
     finally:

@@ -21,7 +21,7 @@ def run_forget(settings: Settings, number: str) -> int:
     """Erase the person; 0 when erased, 1 when nobody is stored with that number, 2 when it has no digit."""
     db = Database.from_url(settings.sqlalchemy_url)
     try:
-        erased = forget_number(db, number=number, now=SystemClock().now())
+        erased = db.run(forget_number, number=number, now=SystemClock().now())
     except ValueError:
         print("tasksvc forget: give the person's phone number or LID (digits)", file=sys.stderr)
         return 2

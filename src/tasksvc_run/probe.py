@@ -41,7 +41,7 @@ async def probe_check(client: GatewayClient, settings: Settings, db: Database, *
         return dx.problem("probe", "the gateway accepted the probe without a message id", _NO_ECHO_FIX)
     started = time.monotonic()
     while True:
-        if message_id in await asyncio.to_thread(echoed_among, db, [message_id]):
+        if message_id in await asyncio.to_thread(db.look, echoed_among, [message_id]):
             return dx.ok("probe", f"the echo came back in {time.monotonic() - started:.1f} s")
         if time.monotonic() - started >= within:
             return dx.problem("probe", f"no echo within {within:g} s: the gateway does not reach the bot's webhook",

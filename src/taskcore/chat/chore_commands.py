@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import ClassVar
 
+from taskcore.chat.commands import Command
 from taskcore.chores.quiet import QuietHours
 from taskcore.chores.summary import Period
 from taskcore.chores.weekly import WeeklyMoment
 
 
 @dataclass(frozen=True, slots=True)
-class SetNag:
+class SetNag(Command):
     """``/t insistir <id> [cada N h]``: the task nags its pending assignees every ``every_hours`` once overdue;
     ``every_hours is None`` (``/t insistir <id> no``) stops it (SPEC section 25)."""
 
@@ -23,7 +24,7 @@ class SetNag:
 
 
 @dataclass(frozen=True, slots=True)
-class PassTurn:
+class PassTurn(Command):
     """``/t pasar <id>``: the current holder of a rotation's occurrence hands it to the next person in turn."""
 
     name: ClassVar[str] = "pasar"
@@ -31,7 +32,7 @@ class PassTurn:
 
 
 @dataclass(frozen=True, slots=True)
-class SetPoints:
+class SetPoints(Command):
     """``/t puntos <id> N``: a task's effort, 1 to 10 (SPEC section 25)."""
 
     name: ClassVar[str] = "puntos"
@@ -40,7 +41,7 @@ class SetPoints:
 
 
 @dataclass(frozen=True, slots=True)
-class ShowSummary:
+class ShowSummary(Command):
     """``/t resumen [semana|mes]``: per member, done and points in the period and their overdue tasks."""
 
     name: ClassVar[str] = "resumen"
@@ -48,7 +49,7 @@ class ShowSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class SetWeeklySummary:
+class SetWeeklySummary(Command):
     """``/t resumen semanal <día> HH:MM``: post the week's summary in the group then; ``moment is None`` stops it."""
 
     name: ClassVar[str] = "resumen"
@@ -56,7 +57,7 @@ class SetWeeklySummary:
 
 
 @dataclass(frozen=True, slots=True)
-class SetQuiet:
+class SetQuiet(Command):
     """``/t silencio HH:MM-HH:MM``: the sender's quiet hours; ``window is None`` (``/t silencio no``) removes them."""
 
     name: ClassVar[str] = "silencio"
@@ -64,7 +65,7 @@ class SetQuiet:
 
 
 @dataclass(frozen=True, slots=True)
-class SetAway:
+class SetAway(Command):
     """``/t ausente <fecha>``: the sender is away through ``until``."""
 
     name: ClassVar[str] = "ausente"
@@ -72,7 +73,7 @@ class SetAway:
 
 
 @dataclass(frozen=True, slots=True)
-class Back:
+class Back(Command):
     """``/t vuelvo``: the sender is no longer away."""
 
     name: ClassVar[str] = "vuelvo"

@@ -4,35 +4,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import ClassVar, TypeAlias
+from typing import ClassVar
 
 from taskcore.access import GroupStatus
-from taskcore.chat.chore_commands import (
-    Back,
-    PassTurn,
-    SetAway,
-    SetNag,
-    SetPoints,
-    SetQuiet,
-    SetWeeklySummary,
-    ShowSummary,
-)
 from taskcore.completion import CompletionMode
 from taskcore.conversation import ConversationAction
 from taskcore.errors import ValidationError
-from taskcore.i18n import _
 from taskcore.recurrence import Recurrence
 from taskcore.reminders import ReminderFreq
 
 
-class CommandSyntaxError(ValidationError):
-    """A message that is a command but not a well-formed one; str() is the reply, in the language in force."""
+class Command:
+    """A chat command as a typed value (SPEC section 5): what a command's parser returns, and whose class names the
+    use case that carries it out (the conversation's registry). ``name`` is what its replies and outcome call it."""
 
-    def __init__(self, reason: str, *, command: str | None, accepted: str, field: str | None = None) -> None:
-        reason = reason[:1].upper() + reason[1:]  # a sentence (SPEC section 23), whatever the reason starts with
-        super().__init__(_("{reason}.\nUso: {accepted}", reason=reason, accepted=accepted), field=field)
+    __slots__ = ()
+    name: ClassVar[str]
+
+
+class CommandSyntaxError(ValidationError):
+    """A message that is a command but not a well-formed one: ``str()`` says why, in the language in force, as a
+    sentence. The reply adds the accepted form, where the error is caught (``chat.usage.refusal``): the command's
+    usage line, and the date forms (``dates``) or the recurrence rules (``rules``) when they are what was wrong."""
+
+    def __init__(self, reason: str, *, command: str | None, field: str | None = None, dates: bool = False,
+                 rules: bool = False) -> None:
+        super().__init__(reason[:1].upper() + reason[1:], field=field)  # a sentence (SPEC section 23)
         self.command = command
-        self.accepted = accepted
+        self.dates = dates
+        self.rules = rules
 
     @property
     def admin(self) -> bool:
@@ -41,14 +41,14 @@ class CommandSyntaxError(ValidationError):
 
 
 @dataclass(frozen=True, slots=True)
-class Help:
+class Help(Command):
     """``/t`` or ``/t ayuda``: the help text."""
 
     name: ClassVar[str] = "ayuda"
 
 
 @dataclass(frozen=True, slots=True)
-class NewTask:
+class NewTask(Command):
     """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order; ``each`` (``!todos``):
     every assignee completes their own part. With ``recurrence`` (``cada <regla>``) the task repeats; ``rotation``
     (``!turnos``) makes the mentioned people take turns. ``names`` are the typed ``@Name`` words of a group command
@@ -70,14 +70,14 @@ class NewTask:
 
 
 @dataclass(frozen=True, slots=True)
-class ListTasks:
+class ListTasks(Command):
     """``/t ver``: list open tasks."""
 
     name: ClassVar[str] = "ver"
 
 
 @dataclass(frozen=True, slots=True)
-class Complete:
+class Complete(Command):
     """``/t x``: complete one or more tasks."""
 
     name: ClassVar[str] = "x"
@@ -85,7 +85,7 @@ class Complete:
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(Command):
     """``/t tomar``: the sender becomes an assignee."""
 
     name: ClassVar[str] = "tomar"
@@ -93,7 +93,7 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
-class Unassign:
+class Unassign(Command):
     """``/t soltar``: the sender stops being an assignee."""
 
     name: ClassVar[str] = "soltar"
@@ -101,7 +101,7 @@ class Unassign:
 
 
 @dataclass(frozen=True, slots=True)
-class SetDue:
+class SetDue(Command):
     """``/t fecha``: set the due date, or clear it (``due is None``)."""
 
     name: ClassVar[str] = "fecha"
@@ -110,7 +110,7 @@ class SetDue:
 
 
 @dataclass(frozen=True, slots=True)
-class Edit:
+class Edit(Command):
     """``/t editar``: replace the description."""
 
     name: ClassVar[str] = "editar"
@@ -119,7 +119,7 @@ class Edit:
 
 
 @dataclass(frozen=True, slots=True)
-class SetMode:
+class SetMode(Command):
     """``/t modo``: switch an open group task between one completion for all and each their part."""
 
     name: ClassVar[str] = "modo"
@@ -128,7 +128,7 @@ class SetMode:
 
 
 @dataclass(frozen=True, slots=True)
-class StopSeries:
+class StopSeries(Command):
     """``/t parar``: the task stops repeating (this occurrence stays open)."""
 
     name: ClassVar[str] = "parar"
@@ -136,14 +136,14 @@ class StopSeries:
 
 
 @dataclass(frozen=True, slots=True)
-class ShowZone:
+class ShowZone(Command):
     """``/t zona``: the sender's time zone and where it comes from."""
 
     name: ClassVar[str] = "zona"
 
 
 @dataclass(frozen=True, slots=True)
-class SetZone:
+class SetZone(Command):
     """``/t zona <IANA>``: choose a time zone (``tz`` is its canonical name), or with ``sin`` (``tz is None``) go
     back to the default."""
 
@@ -152,7 +152,7 @@ class SetZone:
 
 
 @dataclass(frozen=True, slots=True)
-class SetReminders:
+class SetReminders(Command):
     """``/t recordatorios``: reminder preference; ``time is None`` keeps the saved time."""
 
     name: ClassVar[str] = "recordatorios"
@@ -161,7 +161,7 @@ class SetReminders:
 
 
 @dataclass(frozen=True, slots=True)
-class SetLanguage:
+class SetLanguage(Command):
     """``/t idioma``: with ``code`` (``es``, ``pt``, ``en``) choose the language, the sender's in a direct message
     and the group's in a group; ``code is None`` (bare ``/t idioma``) shows the language in force."""
 
@@ -170,14 +170,14 @@ class SetLanguage:
 
 
 @dataclass(frozen=True, slots=True)
-class WebLink:
+class WebLink(Command):
     """``/t web``: a login link, sent by direct message."""
 
     name: ClassVar[str] = "web"
 
 
 @dataclass(frozen=True, slots=True)
-class CalendarLink:
+class CalendarLink(Command):
     """``/t calendario``: a new address of the sender's calendar feed (the previous one stops working), sent by
     direct message."""
 
@@ -185,21 +185,21 @@ class CalendarLink:
 
 
 @dataclass(frozen=True, slots=True)
-class CalendarRevoke:
+class CalendarRevoke(Command):
     """``/t calendario borrar``: revoke the sender's calendar feed."""
 
     name: ClassVar[str] = "calendario"
 
 
 @dataclass(frozen=True, slots=True)
-class AdminHelp:
+class AdminHelp(Command):
     """``/admin``: the admin help text."""
 
     name: ClassVar[str] = "admin"
 
 
 @dataclass(frozen=True, slots=True)
-class AdminListGroups:
+class AdminListGroups(Command):
     """``/admin grupos``: groups, optionally only those in ``status`` (pending, allowed, blocked)."""
 
     name: ClassVar[str] = "admin grupos"
@@ -207,7 +207,7 @@ class AdminListGroups:
 
 
 @dataclass(frozen=True, slots=True)
-class AdminAllow:
+class AdminAllow(Command):
     """``/admin permitir``: allow a group; ``None`` is the current chat."""
 
     name: ClassVar[str] = "admin permitir"
@@ -215,7 +215,7 @@ class AdminAllow:
 
 
 @dataclass(frozen=True, slots=True)
-class AdminBlock:
+class AdminBlock(Command):
     """``/admin bloquear``: block a group; ``None`` is the current chat."""
 
     name: ClassVar[str] = "admin bloquear"
@@ -223,14 +223,14 @@ class AdminBlock:
 
 
 @dataclass(frozen=True, slots=True)
-class AdminSync:
+class AdminSync(Command):
     """``/admin sync``: synchronise groups now."""
 
     name: ClassVar[str] = "admin sync"
 
 
 @dataclass(frozen=True, slots=True)
-class ForgetMe:
+class ForgetMe(Command):
     """``/t borrarme``: erase everything kept about the sender (SPEC section 32), once ``confirmed`` (``sí``)."""
 
     name: ClassVar[str] = "borrarme"
@@ -238,25 +238,10 @@ class ForgetMe:
 
 
 @dataclass(frozen=True, slots=True)
-class AdminUnreachable:
+class AdminUnreachable(Command):
     """``/admin inalcanzables``: who the bot cannot write to in private, and since when (SPEC section 31)."""
 
     name: ClassVar[str] = "admin inalcanzables"
-
-
-AdminCommand: TypeAlias = AdminHelp | AdminListGroups | AdminAllow | AdminBlock | AdminSync | AdminUnreachable
-"""The ``/admin`` commands, for administrators only (A4)."""
-TaskCommand: TypeAlias = (
-    Help | NewTask | ListTasks | Complete | Claim | Unassign | SetDue | Edit | SetMode | StopSeries
-    | SetNag | PassTurn
-)
-"""The ``/t`` commands (with ``SetReminders``, ``ShowZone``, ``SetZone``, ``SetLanguage``, ``WebLink`` and the
-calendar's), for anyone in an allowed chat."""
-Command: TypeAlias = (
-    TaskCommand | SetReminders | ShowZone | SetZone | SetLanguage | WebLink | CalendarLink | CalendarRevoke
-    | AdminCommand | SetPoints | ShowSummary | SetWeeklySummary | SetQuiet | SetAway | Back
-)
-"""Every command ``parse_command`` can return."""
 
 
 def command_for(action: ConversationAction, task_id: int) -> Complete | Claim:

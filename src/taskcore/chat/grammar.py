@@ -3,8 +3,9 @@ asks, decided from it (``head_of``, ``decide``: the part of the road that is pur
 
 ``parse_command`` is pure: it returns ``None`` for ordinary chat and raises only ``CommandSyntaxError``. The first
 word after the leading mentions is a family's prefix (``/t``, ``/tarea``, ``/tarefa``, ``/admin``: the lexicons'
-``family`` words), the next one names the command (the registry's row, ``chat.registry``), whose parser reads the
-rest. Choices the SPEC leaves open:
+``family`` words), the next one names the command, whose parser reads the rest: ``Syntax`` holds each command's
+form (its parser and the flags it takes), built from the conversation's registry, which passes it in. Choices the
+SPEC leaves open:
 
 - ``/admin ayuda`` and ``/admin help`` are aliases of bare ``/admin``.
 - In ``nueva`` any of ``"``, ``“``, ``”`` opens and any of them closes a quoted chunk; a quote inside a word
@@ -17,14 +18,13 @@ rest. Choices the SPEC leaves open:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TypeAlias
 
 from taskcore.chat.commands import Command, CommandSyntaxError, command_for
 from taskcore.chat.new_task_args import Context, shown
-from taskcore.chat.registry import BARE, BY_WORD
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.chat.usage import usage_error as _error
 from taskcore.conversation import ConversationAction, classify_reply_word
@@ -32,8 +32,29 @@ from taskcore.i18n import _
 from taskcore.ratelimit import Decision as RateDecision
 from taskcore.words import meaning
 
-__all__ = ["ADMIN_FAMILY", "Chat", "Decision", "Throttled", "TooLong", "command_family", "command_start", "decide",
-           "head", "head_of", "parse_command"]
+__all__ = ["ADMIN_FAMILY", "Chat", "Decision", "Form", "Parser", "Syntax", "Throttled", "TooLong", "command_family",
+           "command_start", "decide", "head", "head_of", "parse_command"]
+
+Parser: TypeAlias = Callable[[str, Context], Command]
+"""A command's parser: its arguments (the text after its word) and the message's context in, the command out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """How one command reads: its name (for its errors), its parser and the flags (``!todos``...) it takes."""
+
+    name: str
+    parse: Parser
+    flags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Syntax:
+    """Every command's form by the meaning of its words (``task.nueva``), and what a family's prefix alone asks
+    (``/t`` is the help)."""
+
+    forms: Mapping[str, Form]
+    bare: Mapping[str, Command] = field(default_factory=dict)
 
 
 def command_start(text: str) -> int:
@@ -73,7 +94,7 @@ def command_family(text: str) -> str | None:
 
 
 def parse_command(
-    text: str, *, today: date, mentioned: Collection[str] = (), quoted_task: int | None = None,
+    text: str, syntax: Syntax, *, today: date, mentioned: Collection[str] = (), quoted_task: int | None = None,
     in_group: bool = False, family: str | None = None,
 ) -> Command | None:
     """The command at the start of ``text`` (after leading @mentions), or None for ordinary chat.
@@ -89,13 +110,12 @@ def parse_command(
         return None
     subcommand, args = _first(rest)
     if not subcommand:
-        return BARE[family]
+        return syntax.bare[family]
     said = meaning(family, subcommand)
-    row = None if said is None else BY_WORD.get(f"{family}.{said}")
-    if row is None:
+    form = None if said is None else syntax.forms.get(f"{family}.{said}")
+    if form is None:
         raise _error("admin" if family == "admin" else None, _("orden desconocida: {word}", word=shown(subcommand)))
-    command: Command = row.parse(args, Context(today, frozenset(mentioned), quoted_task, in_group))
-    return command
+    return form.parse(args, Context(today, frozenset(mentioned), quoted_task, in_group, form.flags))
 
 
 # What a message asks, decided without reading or writing anything (STYLE habit 5: match apart from act).
@@ -129,8 +149,8 @@ class Throttled:
     notify: bool
 
 
-Decision = Any
-"""A command value (``chat.commands``), a ``CommandSyntaxError``, ``TooLong``, ``Throttled`` or ``Chat``."""
+Decision: TypeAlias = Command | CommandSyntaxError | TooLong | Throttled | Chat
+"""What a message asks: a command, a malformed one, one too long to read, nothing now (throttled) or nothing."""
 
 
 def head_of(text: str, quoted_id: str | None) -> tuple[str | None, ConversationAction | None]:
@@ -141,7 +161,7 @@ def head_of(text: str, quoted_id: str | None) -> tuple[str | None, ConversationA
     return family, classify_reply_word(text) if family is None and quoted_id else None
 
 
-def decide(text: str, family_of_text: str | None, *, today: date, quoted_task: int | None,
+def decide(text: str, family_of_text: str | None, syntax: Syntax, *, today: date, quoted_task: int | None,
            reply: ConversationAction | None = None, mentioned: Sequence[str] = (),
            token: RateDecision | None = None, in_group: bool = False) -> Decision:
     """What the admitted message asks (module docstring): ``today`` is the sender's, ``reply`` what its reply word
@@ -153,7 +173,8 @@ def decide(text: str, family_of_text: str | None, *, today: date, quoted_task: i
     if len(text) > MAX_COMMAND_LENGTH:
         return TooLong()
     try:
-        return parse_command(text, today=today, mentioned=mentioned, quoted_task=quoted_task, in_group=in_group,
-                             family=family_of_text)
+        command = parse_command(text, syntax, today=today, mentioned=mentioned, quoted_task=quoted_task,
+                                in_group=in_group, family=family_of_text)
     except CommandSyntaxError as exc:
         return exc
+    return Chat() if command is None else command

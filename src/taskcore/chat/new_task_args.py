@@ -38,6 +38,8 @@ class Context:
     mentioned: frozenset[str]
     quoted_task: int | None = None
     in_group: bool = False
+    flags: frozenset[str] = frozenset()
+    """The flags the command takes (``each`` for ``!todos``...): its registry row's."""
 
 
 def shown(token: str) -> str:
@@ -113,17 +115,14 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
     name_at: list[int] = []
     each = nag = photo = False
     points = DEFAULT_POINTS
-    clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)])
+    clause = take_clause([(match.group(0), match.group(1)) for match in _CHUNK.finditer(args)], ctx.flags)
     for chunk, quoted in _joined_dates(clause.rest):
         mention = _MENTION.fullmatch(chunk)
+        said = flag(chunk) if quoted is None else None
         if quoted is not None:
             parts.append(quoted)
-        elif flag(chunk) == "each":
-            each = True
-        elif flag(chunk) == "nag":
-            nag = True
-        elif flag(chunk) == "photo":
-            photo = True
+        elif said is not None and said in ctx.flags:
+            each, nag, photo = each or said == "each", nag or said == "nag", photo or said == "photo"
         elif is_points_token(chunk):
             points = _points(chunk)
         elif is_due_word(chunk):

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from taskcore.access import GatingMode
-from taskcore.ratelimit import Decision
+from taskcore.ratelimit import UNLIMITED, Allowance
 from taskcore.reactions import ReactionPolicy
 from taskcore.settings import Settings
 
@@ -55,26 +55,22 @@ class ChatPolicy:
         )
 
 
-def _always_allowed(_user_id: str) -> Decision:
-    return Decision(allowed=True)
-
-
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """The instant an event is handled, today (in TZ; for a command, in its sender's zone), and the shell's
-    process-local helpers.
+    """The instant an event is handled, today (in TZ; for a command, in its sender's zone), and the event's draw on
+    the process's buckets (``taskcore.ratelimit.Allowance``, decided here in the core at the event's instant).
 
-    ``take_token(user_id)`` takes one token from the user's bucket (the bot's RateLimiter); ``request_sync`` starts
-    the group and member sync when the schedulers run, and is None when they do not; ``take_send(user_id)`` takes one
-    of the replies a person's commands may get a minute (SENDS_PER_PERSON_PER_MIN, SPEC section 32).
+    ``tokens`` takes one token from a person's command bucket (RATE_LIMIT_PER_MIN); ``sends`` one of the replies a
+    person's commands may get a minute (SENDS_PER_PERSON_PER_MIN, SPEC section 32); ``request_sync`` starts the
+    group and member sync when the schedulers run, and is None when they do not.
     """
 
     now: datetime
     today: date
-    take_token: Callable[[str], Decision] = _always_allowed
+    tokens: Allowance = UNLIMITED
     request_sync: Callable[[], None] | None = None
-    take_send: Callable[[str], Decision] = _always_allowed
+    sends: Allowance = UNLIMITED
 
     def on_day(self, today: date) -> Moment:
         """This moment with another ``today`` (the sender's, in their zone); built directly: every command asks."""
-        return Moment(self.now, today, self.take_token, self.request_sync, self.take_send)
+        return Moment(self.now, today, self.tokens, self.request_sync, self.sends)

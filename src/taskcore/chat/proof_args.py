@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from taskcore.chat.commands import Command
 from taskcore.chat.new_task_args import Context, description, shown
 from taskcore.chat.task_args import TASK_ID, read_id, task_and_rest
 from taskcore.chat.usage import usage_error as _error
@@ -28,7 +29,7 @@ __all__ = ["Approve", "PhotoRule", "Reject", "caption_task", "parse_approve", "p
 
 
 @dataclass(frozen=True, slots=True)
-class PhotoRule:
+class PhotoRule(Command):
     """``/t foto <id> [no]``: the task needs a photo to be done (``required``), or no longer."""
 
     name: ClassVar[str] = "foto"
@@ -37,7 +38,7 @@ class PhotoRule:
 
 
 @dataclass(frozen=True, slots=True)
-class Approve:
+class Approve(Command):
     """``/t aprobar <id>`` (a task's photo) or ``/t aprobar canje <n>`` (a reward request): one of the two is set."""
 
     name: ClassVar[str] = "aprobar"
@@ -46,7 +47,7 @@ class Approve:
 
 
 @dataclass(frozen=True, slots=True)
-class Reject:
+class Reject(Command):
     """``/t rechazar <id> <motivo>`` (a task's photo, sent back) or ``/t rechazar canje <n> [<motivo>]``."""
 
     name: ClassVar[str] = "rechazar"

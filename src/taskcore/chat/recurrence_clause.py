@@ -13,7 +13,7 @@ Choices the SPEC leaves open:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from taskcore.chat.commands import SetZone, ShowZone
@@ -40,9 +40,10 @@ class Clause:
     balanced: bool = False
 
 
-def take_clause(chunks: Sequence[Chunk]) -> Clause:
-    """Take the ``cada <regla>`` clause and the ``!turnos`` flag out of ``/t nueva``'s chunks."""
-    flags = [flag(text) if quoted is None else None for text, quoted in chunks]
+def take_clause(chunks: Sequence[Chunk], accepted: Collection[str] = ("rotation", "balanced")) -> Clause:
+    """Take the ``cada <regla>`` clause and the ``!turnos`` flag out of ``/t nueva``'s chunks (the flags among
+    ``accepted``: the command's)."""
+    flags = [said if quoted is None and (said := flag(text)) in accepted else None for text, quoted in chunks]
     balanced = "balanced" in flags
     rotation = balanced or "rotation" in flags
     rest = [chunk for chunk, said in zip(chunks, flags, strict=True) if said not in ("rotation", "balanced")]

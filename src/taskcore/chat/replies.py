@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from taskcore.chat.quiet_replies import away_mark
-from taskcore.chat.registry import admin_help_text, help_text
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.date_hints import hint_lines, shown_due
 from taskcore.dates import format_due_date
@@ -19,8 +18,6 @@ from taskcore.languages import LANGUAGE_NAMES, LanguageSource
 from taskcore.model import Series, Task
 from taskcore.recurrence import rule_text
 from taskcore.zones import UserZone, ZoneSource
-
-__all__ = ["admin_help_text", "help_text"]
 
 SHORT_DESCRIPTION = 80
 FREQ_NAMES = {"daily": N_("cada día"), "weekdays": N_("de lunes a viernes"), "weekly": N_("los lunes")}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from taskcore.chat.chore_commands import SetPoints
+from taskcore.chat.commands import Command
 from taskcore.chat.new_task_args import Context, shown
 from taskcore.chat.task_args import TASK_ID, parse_points
 from taskcore.chat.usage import usage_error
@@ -27,7 +28,7 @@ _PRICE = re.compile(r"!?[0-9]+")  # a word that reads as a price (its size is ch
 
 
 @dataclass(frozen=True, slots=True)
-class NewReward:
+class NewReward(Command):
     """``/t premio nuevo <nombre> <puntos>``: a group admin puts a reward on offer."""
 
     name: ClassVar[str] = "premio"
@@ -36,7 +37,7 @@ class NewReward:
 
 
 @dataclass(frozen=True, slots=True)
-class DeleteReward:
+class DeleteReward(Command):
     """``/t premio borrar <n>``: a group admin takes reward ``n`` off offer."""
 
     name: ClassVar[str] = "premio"
@@ -44,14 +45,14 @@ class DeleteReward:
 
 
 @dataclass(frozen=True, slots=True)
-class ListRewards:
+class ListRewards(Command):
     """``/t premios`` (or ``/t premio``): the rewards and the sender's balance."""
 
     name: ClassVar[str] = "premios"
 
 
 @dataclass(frozen=True, slots=True)
-class Redeem:
+class Redeem(Command):
     """``/t canjear <n>``: ask for reward ``n``."""
 
     name: ClassVar[str] = "canjear"
@@ -59,14 +60,14 @@ class Redeem:
 
 
 @dataclass(frozen=True, slots=True)
-class ShowBalance:
+class ShowBalance(Command):
     """``/t puntos`` alone: the sender's balance (in the group, or in each of their groups)."""
 
     name: ClassVar[str] = "puntos"
 
 
 @dataclass(frozen=True, slots=True)
-class ListPending:
+class ListPending(Command):
     """``/t pendientes``: what waits for the sender's approval (reward requests, photos)."""
 
     name: ClassVar[str] = "pendientes"

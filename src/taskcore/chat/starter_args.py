@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from taskcore.chat.commands import Command
 from taskcore.chat.new_task_args import Context
 from taskcore.words import meaning
 
 
 @dataclass(frozen=True, slots=True)
-class Starter:
+class Starter(Command):
     """``/t plantilla``: ``set_name`` None lists the sets; a name shows that set, and with ``confirmed`` (any
     language's yes) creates it."""
 

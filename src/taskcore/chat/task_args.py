@@ -1,6 +1,6 @@
 """The arguments of the core ``/t`` and ``/admin`` commands (SPEC section 5, seed D1-D3): each parser reads what
 follows the command's word and returns its command value, or raises the command's usage error. The registry
-(``chat.registry``) names which parser reads which command.
+(``services.conversation.registry``) names which parser reads which command.
 
 Choices the SPEC leaves open:
 

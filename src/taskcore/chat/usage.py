@@ -1,4 +1,9 @@
-"""What each chat command accepts, in the words the replies and the help use (SPEC section 5)."""
+"""What each chat command accepts, in the words the replies and the help use (SPEC section 5).
+
+A parser raises ``usage_error`` (why, and which command); the reply that refuses it is ``refusal``, written where
+the error is caught, with the command's usage line that the conversation's registry holds: the parsers need no
+registry, and the chat's modules import each other in no loop.
+"""
 
 from __future__ import annotations
 
@@ -25,28 +30,18 @@ def rule_forms() -> str:
 def usage_error(
     name: str | None, reason: str, *, field: str | None = None, dates: bool = False, rules: bool = False
 ) -> CommandSyntaxError:
-    """The syntax error of command ``name``: the reason, then the accepted form (and the date or rule forms when
-    asked)."""
-    from taskcore.chat.registry import usage_of  # noqa: PLC0415 - the registry's parsers raise this error
+    """The syntax error of command ``name``: the reason, and whether the date or rule forms belong in its reply."""
+    return CommandSyntaxError(reason, command=name, field=field, dates=dates, rules=rules)
 
-    usage = usage_of(name)
-    accepted = _(usage[0]) if usage is not None else _subcommand_list(name)
-    if dates:
+
+def refusal(error: CommandSyntaxError, accepted: str) -> str:
+    """The reply to a malformed command: why, then the accepted form (``accepted``: the command's usage line, in the
+    language in force), with the date or rule forms when the error asks for them."""
+    if error.dates:
         accepted = f"{accepted}\n{date_forms()}"
-    if rules:
+    if error.rules:
         accepted = f"{accepted}\n{rule_forms()}"
-    return CommandSyntaxError(reason, command=name, accepted=accepted, field=field)
-
-
-def _subcommand_list(name: str | None) -> str:
-    """The family's commands by their words in the language in force: ``/t ayuda|nueva|ver...``."""
-    from taskcore.chat.registry import ROWS  # noqa: PLC0415 - the registry's parsers raise this error
-
-    family = "admin" if name is not None and name.startswith("admin") else "task"
-    table = TABLES.get(current_language(), TABLES[SOURCE])
-    words = [table.get(row.word, TABLES[SOURCE][row.word])[0] for row in ROWS
-             if row.family == family and row.usage is not None]
-    return f"/admin [{'|'.join(words)}]" if family == "admin" else f"/t {'|'.join(words)}"
+    return _("{reason}.\nUso: {accepted}", reason=str(error), accepted=accepted)
 
 
 def example_mark() -> str:
@@ -54,11 +49,18 @@ def example_mark() -> str:
     return _(" — ej.: ")
 
 
+def meaning_of(name: str) -> str:
+    """The lexicons' meaning of command ``name``'s words: ``ausente`` is ``task.ausente``, ``admin grupos`` is
+    ``admin.grupos`` and ``admin`` alone ``admin.ayuda`` (a command is named by its Spanish word)."""
+    family, _sep, word = name.partition(" ")
+    if family == "admin":
+        return f"admin.{word or 'ayuda'}"
+    return f"task.{name}"
+
+
 def command_word(name: str) -> str:
     """The word of command ``name`` (``ausente``) in the reader's language (``fora``, ``away``), as a suggested
     command writes it."""
-    from taskcore.chat.registry import row_named  # noqa: PLC0415 - the registry's parsers raise usage errors
-
-    word = row_named(name).word
+    meaning = meaning_of(name)
     table = TABLES.get(current_language(), TABLES[SOURCE])
-    return table.get(word, TABLES[SOURCE][word])[0]
+    return table.get(meaning, TABLES[SOURCE][meaning])[0]

@@ -15,7 +15,7 @@ from taskcore.i18n import SOURCE, _, speaking
 from taskcore.identity import user_jid
 from taskcore.services.languages import languages_of
 from taskcore.services.queue import enqueue_message
-from taskcore.storage.db import Database
+from taskcore.unit import Reading, UnitOfWork
 
 PROBE_TEXT = "tasksvc · prueba de entrega (mensaje automático, no hace falta responder)"
 
@@ -48,10 +48,10 @@ def connection_back(lasted: timedelta, late: int) -> str:
              "Mensajes que salen ahora con retraso: {late}.", lasted=duration(lasted), late=late)
 
 
-def admin_texts(db: Database, admins: Collection[str], text: Callable[[], str], *, default: str) -> dict[str, str]:
+def admin_texts(uow: Reading, admins: Collection[str], text: Callable[[], str], *, default: str) -> dict[str, str]:
     """``text()`` composed for each admin in their language (one statement reads them all)."""
-    with db.read() as conn:
-        langs = languages_of(conn, admins, default)
+    conn = uow.conn
+    langs = languages_of(conn, admins, default)
     composed: dict[str, str] = {}
     for admin in admins:
         with speaking(langs[admin]):
@@ -60,15 +60,15 @@ def admin_texts(db: Database, admins: Collection[str], text: Callable[[], str], 
 
 
 def notify_admins(
-    db: Database, admins: Collection[str], text: Callable[[], str], *, key: str, max_attempts: int, now: datetime,
+    uow: UnitOfWork, admins: Collection[str], text: Callable[[], str], *, key: str, max_attempts: int, now: datetime,
     default_language: str = SOURCE,
 ) -> int:
     """Queue ``text()``, composed in each admin's language, to each admin once per ``key``; how many were queued."""
-    texts = admin_texts(db, admins, text, default=default_language)
+    texts = admin_texts(uow, admins, text, default=default_language)
     queued = 0
     for admin in sorted(admins):
         chat = user_jid(admin)
-        job = enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=texts[admin]),
+        job = enqueue_message(uow, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=texts[admin]),
                               label="notice", dedupe_key=f"{key}:{admin}", max_attempts=max_attempts, now=now)
         queued += job is not None
     return queued

@@ -21,8 +21,8 @@ from taskcore.services.languages import language_of
 from taskcore.services.web_auth import SECRET_BYTES, hash_secret
 from taskcore.storage import calendar as q
 from taskcore.storage import task_lists as lists
-from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from taskcore.unit import Reading, UnitOfWork
 
 FEED_LIMIT = 1000
 """At most this many events in one feed (the soonest due first): a calendar is for what is coming, not an archive."""
@@ -38,7 +38,7 @@ class CalendarFeed:
     lang: str = SOURCE
 
 
-def issue_calendar_feed(db: Database, *, user_id: str, now: datetime) -> str:
+def issue_calendar_feed(uow: UnitOfWork, *, user_id: str, now: datetime) -> str:
     """A new feed token for the user (created if absent); the token they had before stops working."""
     token = secrets.token_urlsafe(SECRET_BYTES)
 
@@ -46,33 +46,33 @@ def issue_calendar_feed(db: Database, *, user_id: str, now: datetime) -> str:
         ensure_user(conn, user_id, now)
         q.put_feed(conn, user_id=user_id, token_hash=hash_secret(token), now=now)
 
-    db.transact(work)
+    work(uow.conn)
     return token
 
 
-def revoke_calendar_feed(db: Database, *, user_id: str) -> bool:
+def revoke_calendar_feed(uow: UnitOfWork, *, user_id: str) -> bool:
     """Revoke the user's feed (its URL then answers 404); True when they had one."""
-    return db.transact(lambda conn: q.delete_feed(conn, user_id=user_id))
+    return q.delete_feed(uow.conn, user_id=user_id)
 
 
-def calendar_feed_since(db: Database, *, user_id: str) -> datetime | None:
+def calendar_feed_since(uow: Reading, *, user_id: str) -> datetime | None:
     """When the user's current feed URL was made; None when they have no feed."""
-    with db.read() as conn:
-        return q.feed_created_at(conn, user_id=user_id)
+    conn = uow.conn
+    return q.feed_created_at(conn, user_id=user_id)
 
 
 def read_calendar_feed(
-    db: Database, mode: GatingMode, *, token: str, now: datetime, default_language: str = SOURCE
+    uow: Reading, mode: GatingMode, *, token: str, now: datetime, default_language: str = SOURCE
 ) -> CalendarFeed:
     """The feed of ``token``: what GET /api/me/tasks lists open for its user, keeping only tasks with a due date and
     leaving out a shared task whose part the user has done (as the digest does, SPEC 19); NotFound for a revoked,
     rotated or unknown token alike; with the owner's language (``default_language``: DEFAULT_LANGUAGE). Reads only."""
     token_hash = hash_secret(token)
-    with db.read() as conn:
-        user_id = q.feed_user(conn, token_hash=token_hash)
-        if user_id is None:
-            raise NotFound("no such calendar feed")
-        dated = lists.MyTasksFilter(status="open", due_before=date.max, page=1, limit=FEED_LIMIT, pending_part=True)
-        page = lists.my_tasks(conn, user_id, mode, dated, now)
-        lang, _source = language_of(conn, user_id, default_language)
+    conn = uow.conn
+    user_id = q.feed_user(conn, token_hash=token_hash)
+    if user_id is None:
+        raise NotFound("no such calendar feed")
+    dated = lists.MyTasksFilter(status="open", due_before=date.max, page=1, limit=FEED_LIMIT, pending_part=True)
+    page = lists.my_tasks(conn, user_id, mode, dated, now)
+    lang, _source = language_of(conn, user_id, default_language)
     return CalendarFeed(user_id, tuple(page.items), lang)

@@ -15,8 +15,8 @@ from sqlalchemy import Connection
 from taskcore.gateway.echo import text_digest
 from taskcore.queue_rules import JobKind, QueueJob
 from taskcore.storage import caps as q
-from taskcore.storage.db import Database
 from taskcore.storage.delivery import postpone_jobs
+from taskcore.unit import Reading
 
 STARTED_LABELS = frozenset({"digest", "nag", "notice", "summary", "chore", "held", "unreachable"})
 REPLY_WINDOW = timedelta(minutes=5)
@@ -84,14 +84,14 @@ def screen_caps(conn: Connection, jobs: Sequence[QueueJob], *, now: datetime, ru
     return [job for job in jobs if job.id not in held]
 
 
-def oldest_waiting_seconds(db: Database, *, now: datetime) -> float:
+def oldest_waiting_seconds(uow: Reading, *, now: datetime) -> float:
     """How long the oldest message still waiting to be sent has waited (0 when none waits)."""
-    with db.read() as conn:
-        oldest = q.oldest_waiting(conn)
+    conn = uow.conn
+    oldest = q.oldest_waiting(conn)
     return 0.0 if oldest is None else max(0.0, (now - oldest).total_seconds())
 
 
-def held_by_caps(db: Database) -> dict[str, tuple[int, datetime | None]]:
+def held_by_caps(uow: Reading) -> dict[str, tuple[int, datetime | None]]:
     """What the caps and the reach-out pause hold, by reason: how many messages, and until when at the latest."""
-    with db.read() as conn:
-        return q.held_jobs(conn)
+    conn = uow.conn
+    return q.held_jobs(conn)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from taskcore.storage.counters import counter_values
-from taskcore.storage.db import Database
+from taskcore.unit import Reading
 
 
-def read_counters(db: Database) -> dict[tuple[str, str], int]:
+def read_counters(uow: Reading) -> dict[tuple[str, str], int]:
     """Every counter by (name, label), read in one short read transaction."""
-    with db.read() as conn:
-        return counter_values(conn)
+    conn = uow.conn
+    return counter_values(conn)

@@ -22,10 +22,10 @@ from taskcore.services.languages import languages_of
 from taskcore.services.people import group_mentions
 from taskcore.storage import delivery as q
 from taskcore.storage.caps import mark_held
-from taskcore.storage.db import Database
 from taskcore.storage.identities import alias_target
 from taskcore.storage.queue import enqueue
 from taskcore.storage.users import ensure_user
+from taskcore.unit import Reading, UnitOfWork
 
 NOTE_EVERY = timedelta(days=7)  # the group note, at most once a week per person
 NOTE_LABEL = "unreachable"
@@ -71,30 +71,28 @@ def person_of_chat(conn: Connection, chat_id: str) -> str | None:
     return (alias_target(conn, user) or user) if domain == "lid" else user
 
 
-def job_recorded(db: Database, message_id: str) -> bool:
+def job_recorded(uow: Reading, message_id: str) -> bool:
     """Whether a queue job records the send the gateway answered with ``message_id``."""
-    with db.read() as conn:
-        return q.sent_job(conn, message_id) is not None
+    conn = uow.conn
+    return q.sent_job(conn, message_id) is not None
 
 
-def record_statuses(db: Database, updates: Sequence[StatusUpdate], *, now: datetime,
+def record_statuses(uow: UnitOfWork, updates: Sequence[StatusUpdate], *, now: datetime,
                     rules: DeliveryRules) -> StatusOutcome:
     """Keep the last status of each message; a direct message that ended in ERROR marks its person (one
     transaction)."""
 
-    def work(conn: Connection) -> StatusOutcome:
-        marked: list[str] = []
-        locked, notes = False, 0
-        for update in updates:
-            q.record_status(conn, message_id=update.message_id, chat_id=update.chat_id, status=update.status,
-                            error_code=update.error_code, now=now)
-            if update.failed:
-                person, lock, noted = _refused(conn, update, now, rules)
-                marked += [person] if person else []
-                locked, notes = locked or lock, notes + noted
-        return StatusOutcome(tuple(u.status for u in updates), tuple(marked), locked, notes)
-
-    return db.transact(work)
+    conn = uow.conn
+    marked: list[str] = []
+    locked, notes = False, 0
+    for update in updates:
+        q.record_status(conn, message_id=update.message_id, chat_id=update.chat_id, status=update.status,
+                        error_code=update.error_code, now=now)
+        if update.failed:
+            person, lock, noted = _refused(conn, update, now, rules)
+            marked += [person] if person else []
+            locked, notes = locked or lock, notes + noted
+    return StatusOutcome(tuple(u.status for u in updates), tuple(marked), locked, notes)
 
 
 def _refused(conn: Connection, update: StatusUpdate, now: datetime, rules: DeliveryRules) -> tuple[str | None, bool,
@@ -145,36 +143,34 @@ def _tell(conn: Connection, person: str, now: datetime, rules: DeliveryRules) ->
     return 1
 
 
-def heard_privately(db: Database, *, phone: str | None, lid: str | None, now: datetime, max_attempts: int,
+def heard_privately(uow: UnitOfWork, *, phone: str | None, lid: str | None, now: datetime, max_attempts: int,
                     jid: str | None = None) -> int:
     """A person wrote to the bot in private (from the address ``jid``): they are no longer a cold contact nor
     unreachable, and what was held for them is queued now; how many messages were released."""
 
-    def work(conn: Connection) -> int:
-        person = phone or (alias_target(conn, lid) if lid else None) or lid
-        if person is None:
-            return 0
-        ensure_user(conn, person, now)
-        q.wrote_privately(conn, person, now, jid)
-        q.clear_unreachable(conn, person)
-        held = q.take_held(conn, person)
-        for row in held:
-            enqueue(conn, chat_id=row.chat_id, kind=JobKind.TEXT, payload=send_text_body(chat_id=row.chat_id,
-                    text=row.text), label=row.label, dedupe_key=None, max_attempts=max_attempts, now=now)
-        return len(held)
-
-    return db.transact(work)
+    conn = uow.conn
+    person = phone or (alias_target(conn, lid) if lid else None) or lid
+    if person is None:
+        return 0
+    ensure_user(conn, person, now)
+    q.wrote_privately(conn, person, now, jid)
+    q.clear_unreachable(conn, person)
+    held = q.take_held(conn, person)
+    for row in held:
+        enqueue(conn, chat_id=row.chat_id, kind=JobKind.TEXT, payload=send_text_body(chat_id=row.chat_id,
+                text=row.text), label=row.label, dedupe_key=None, max_attempts=max_attempts, now=now)
+    return len(held)
 
 
-def forget_statuses(db: Database, *, before: datetime) -> int:
+def forget_statuses(uow: UnitOfWork, *, before: datetime) -> int:
     """Delete delivery statuses and reach-out locks recorded before ``before``; how many rows."""
-    return db.transact(lambda conn: q.forget_statuses(conn, before=before) + q.forget_locks(conn, before=before))
+    return q.forget_statuses(uow.conn, before=before) + q.forget_locks(uow.conn, before=before)
 
 
-def unreachable_people(db: Database) -> list[q.Unreachable]:
+def unreachable_people(uow: Reading) -> list[q.Unreachable]:
     """Everyone the bot cannot reach in private, longest first (for doctor and ``/admin inalcanzables``)."""
-    with db.read() as conn:
-        return q.unreachable_people_list(conn)
+    conn = uow.conn
+    return q.unreachable_people_list(conn)
 
 
 def paused_until(conn: Connection, *, now: datetime, pause_hours: int) -> datetime | None:
@@ -186,10 +182,10 @@ def paused_until(conn: Connection, *, now: datetime, pause_hours: int) -> dateti
     return end if end > now else None
 
 
-def reachout_paused_until(db: Database, *, now: datetime, pause_hours: int) -> datetime | None:
+def reachout_paused_until(uow: Reading, *, now: datetime, pause_hours: int) -> datetime | None:
     """When the reach-out pause ends, if one is on at ``now`` (the gauge and doctor)."""
-    with db.read() as conn:
-        return paused_until(conn, now=now, pause_hours=pause_hours)
+    conn = uow.conn
+    return paused_until(conn, now=now, pause_hours=pause_hours)
 
 
 def screen_claimed(conn: Connection, jobs: Sequence[QueueJob], *, now: datetime, pause_hours: int) -> list[QueueJob]:

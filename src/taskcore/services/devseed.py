@@ -17,8 +17,8 @@ from taskcore.access import GroupStatus
 from taskcore.identity import normalize_user_id
 from taskcore.reminders import DEFAULT_TIME, ReminderFreq
 from taskcore.storage import schema
-from taskcore.storage.db import Database
 from taskcore.storage.sql import insert_ignore
+from taskcore.unit import UnitOfWork
 
 DEFAULT_USER_NAME = "Usuario de desarrollo"
 # Companions of the default user: (id, display name); one is skipped if it happens to be the default user's id.
@@ -90,22 +90,20 @@ FIRST_CREATED_DAYS_AGO = 15
 CREATED_STEP = timedelta(hours=4)
 
 
-def seed_dev_data(db: Database, *, default_user: str, now: datetime, today: date) -> bool:
+def seed_dev_data(uow: UnitOfWork, *, default_user: str, now: datetime, today: date) -> bool:
     """Fill an empty database with development data; False (and nothing written) when any task exists."""
     people = _people(normalize_user_id(default_user))
     user_ids = [user_id for user_id, _ in people]
 
-    def work(conn: Connection) -> bool:
-        if conn.dialect.name == "postgresql":  # two web processes starting together must not both seed
-            conn.execute(text("LOCK TABLE tasks IN SHARE ROW EXCLUSIVE MODE"))
-        if conn.execute(select(exists().select_from(schema.tasks))).scalar_one():
-            return False
-        _insert_people_and_groups(conn, people, now)
-        for index, spec in enumerate(TASKS):
-            _insert_task(conn, spec, user_ids, created_at=_created_at(index, now), now=now, today=today)
-        return True
-
-    return db.transact(work)
+    conn = uow.conn
+    if conn.dialect.name == "postgresql":  # two web processes starting together must not both seed
+        conn.execute(text("LOCK TABLE tasks IN SHARE ROW EXCLUSIVE MODE"))
+    if conn.execute(select(exists().select_from(schema.tasks))).scalar_one():
+        return False
+    _insert_people_and_groups(conn, people, now)
+    for index, spec in enumerate(TASKS):
+        _insert_task(conn, spec, user_ids, created_at=_created_at(index, now), now=now, today=today)
+    return True
 
 
 def _people(default_user: str) -> list[tuple[str, str]]:

@@ -6,16 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from taskcore.storage import directory
-from taskcore.storage.db import Database
+from taskcore.unit import Reading
 
 
-def active_groups(db: Database) -> tuple[list[Any], list[Any]]:
+def active_groups(uow: Reading) -> tuple[list[Any], list[Any]]:
     """Active groups (id, name) by id, and every active membership (group id, user id, is_admin)."""
-    with db.read() as conn:
-        return directory.active_groups(conn)
+    conn = uow.conn
+    return directory.active_groups(conn)
 
 
-def people_and_groups(db: Database) -> tuple[list[Any], list[Any]]:
+def people_and_groups(uow: Reading) -> tuple[list[Any], list[Any]]:
     """Every user (id, name) by id and every group (id, name, status or None) by name."""
-    with db.read() as conn:
-        return directory.people_and_groups(conn)
+    conn = uow.conn
+    return directory.people_and_groups(conn)

@@ -7,34 +7,34 @@ from datetime import datetime
 
 from taskcore.gateway.echo import SentMessage
 from taskcore.storage import echoes
-from taskcore.storage.db import Database
+from taskcore.unit import Reading, UnitOfWork
 
 
-def record_echo(db: Database, echo: SentMessage, *, now: datetime) -> bool:
+def record_echo(uow: UnitOfWork, echo: SentMessage, *, now: datetime) -> bool:
     """Keep one echo; whether it was new."""
-    return db.transact(lambda conn: echoes.record_echo(conn, echo, now=now))
+    return echoes.record_echo(uow.conn, echo, now=now)
 
 
-def echoed_among(db: Database, message_ids: Collection[str]) -> set[str]:
+def echoed_among(uow: Reading, message_ids: Collection[str]) -> set[str]:
     """Which of ``message_ids`` any unit saw echoed."""
-    with db.read() as conn:
-        return echoes.echoed_among(conn, message_ids)
+    conn = uow.conn
+    return echoes.echoed_among(conn, message_ids)
 
 
 def unclaimed_echo(
-    db: Database, *, chat_id: str, digest: str | None, quoted_id: str | None, since: datetime
+    uow: Reading, *, chat_id: str, digest: str | None, quoted_id: str | None, since: datetime
 ) -> str | None:
     """The id of an echo matching this send, received since ``since`` and named by no sent job; None if none."""
-    with db.read() as conn:
-        return echoes.unclaimed_echo(conn, chat_id=chat_id, digest=digest, quoted_id=quoted_id, since=since)
+    conn = uow.conn
+    return echoes.unclaimed_echo(conn, chat_id=chat_id, digest=digest, quoted_id=quoted_id, since=since)
 
 
-def forget_echoes(db: Database, *, before: datetime) -> int:
+def forget_echoes(uow: UnitOfWork, *, before: datetime) -> int:
     """Delete echoes received before ``before``; how many."""
-    return db.transact(lambda conn: echoes.forget_echoes(conn, before=before))
+    return echoes.forget_echoes(uow.conn, before=before)
 
 
-def named_by_jobs(db: Database, message_ids: Collection[str]) -> set[str]:
+def named_by_jobs(uow: Reading, message_ids: Collection[str]) -> set[str]:
     """Which of ``message_ids`` a queue job already records as sent."""
-    with db.read() as conn:
-        return echoes.named_by_jobs(conn, message_ids)
+    conn = uow.conn
+    return echoes.named_by_jobs(conn, message_ids)

@@ -13,11 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import Connection
-
 from taskcore.storage import failures as store
-from taskcore.storage.db import Database
 from taskcore.storage.failures import INBOX, SEND, FailedRow
+from taskcore.unit import Reading, UnitOfWork
 
 __all__ = ["INBOX", "SEND", "FailedRow", "RetryOutcome", "list_failures", "parse_failure_id", "retry_failures"]
 
@@ -46,29 +44,28 @@ class RetryOutcome:
     login_links: list[str] = field(default_factory=list)
 
 
-def list_failures(db: Database, *, limit: int = 100) -> list[FailedRow]:
+def list_failures(uow: Reading, *, limit: int = 100) -> list[FailedRow]:
     """The newest ``limit`` failures of both kinds, newest first."""
-    with db.read() as conn:
-        return store.failed_rows(conn, limit=limit)
+    conn = uow.conn
+    return store.failed_rows(conn, limit=limit)
 
 
-def retry_failures(db: Database, ids: Sequence[tuple[str, int]] | None, *, now: datetime) -> RetryOutcome:
+def retry_failures(uow: UnitOfWork, ids: Sequence[tuple[str, int]] | None, *, now: datetime) -> RetryOutcome:
     """Queue the failures ``ids`` again (None: every failure), in one transaction."""
-    def work(conn: Connection) -> RetryOutcome:
-        wanted = store.failed_ids(conn) if ids is None else {
-            INBOX: [i for kind, i in ids if kind == INBOX], SEND: [i for kind, i in ids if kind == SEND]}
-        links = store.login_link_ids(conn, wanted[SEND])
-        done = {INBOX: store.requeue_events(conn, wanted[INBOX]),
-                SEND: store.requeue_sends(conn, [i for i in wanted[SEND] if i not in links], now=now)}
-        outcome = RetryOutcome()
-        for kind in (INBOX, SEND):
-            for row_id in dict.fromkeys(wanted[kind]):
-                name = format_failure_id(kind, row_id)
-                if row_id in done[kind]:
-                    outcome.requeued.append(name)
-                elif kind == SEND and row_id in links:
-                    outcome.login_links.append(name)
-                else:
-                    outcome.not_failed.append(name)
-        return outcome
-    return db.transact(work)
+    conn = uow.conn
+    wanted = store.failed_ids(conn) if ids is None else {
+        INBOX: [i for kind, i in ids if kind == INBOX], SEND: [i for kind, i in ids if kind == SEND]}
+    links = store.login_link_ids(conn, wanted[SEND])
+    done = {INBOX: store.requeue_events(conn, wanted[INBOX]),
+            SEND: store.requeue_sends(conn, [i for i in wanted[SEND] if i not in links], now=now)}
+    outcome = RetryOutcome()
+    for kind in (INBOX, SEND):
+        for row_id in dict.fromkeys(wanted[kind]):
+            name = format_failure_id(kind, row_id)
+            if row_id in done[kind]:
+                outcome.requeued.append(name)
+            elif kind == SEND and row_id in links:
+                outcome.login_links.append(name)
+            else:
+                outcome.not_failed.append(name)
+    return outcome

@@ -13,7 +13,7 @@ from taskcore.errors import NotFound, ValidationError
 from taskcore.identity import normalize_group_id
 from taskcore.model import GroupRecord, GroupSnapshot, Sighting
 from taskcore.storage import groups as q
-from taskcore.storage.db import Database
+from taskcore.unit import Reading, UnitOfWork
 
 LISTING_CHUNK = 200  # groups per write transaction in the group sync, so other writers are not held up
 
@@ -27,15 +27,15 @@ class ListingResult:
     deactivated: tuple[str, ...]
 
 
-def see_group(db: Database, mode: GatingMode, *, group_id: str, name: str | None = None, now: datetime) -> Sighting:
+def see_group(uow: UnitOfWork, mode: GatingMode, *, group_id: str, name: str | None = None, now: datetime) -> Sighting:
     """A group seen by a webhook: recorded (discover: as pending, announced once); enforce ignores unknown ones.
     Written only when its snapshot says something must be."""
-    with db.read() as conn:
-        snap = q.snapshot(conn, group_id)
+    conn = uow.conn
+    snap = q.snapshot(conn, group_id)
     known = known_sighting(mode, group_id, snap, name)
     if known is not None:
         return known
-    return db.transact(lambda conn: q.sight(conn, mode, group_id, name=name, now=now))
+    return q.sight(uow.conn, mode, group_id, name=name, now=now)
 
 
 def known_sighting(mode: GatingMode, group_id: str, snap: GroupSnapshot | None,
@@ -50,7 +50,7 @@ def known_sighting(mode: GatingMode, group_id: str, snap: GroupSnapshot | None,
     return None
 
 
-def seed_allowed_groups(db: Database, group_ids: Iterable[str], *, now: datetime) -> int:
+def seed_allowed_groups(uow: UnitOfWork, group_ids: Iterable[str], *, now: datetime) -> int:
     """Insert ALLOWED_GROUPS as allowed where they have no status; a recorded status (a block) is kept."""
     ids = list(dict.fromkeys(group_ids))
 
@@ -61,11 +61,11 @@ def seed_allowed_groups(db: Database, group_ids: Iterable[str], *, now: datetime
             added += q.insert_status(conn, group_id, GroupStatus.ALLOWED, now)
         return added
 
-    return db.transact(work) if ids else 0
+    return work(uow.conn) if ids else 0
 
 
 def set_group_status(
-    db: Database, *, group_id: str, status: GroupStatus, by: str | None, now: datetime
+    uow: UnitOfWork, *, group_id: str, status: GroupStatus, by: str | None, now: datetime
 ) -> GroupRecord:
     """An admin allows or blocks a group (rows created when absent); who and when are recorded."""
     try:
@@ -74,31 +74,29 @@ def set_group_status(
         raise ValidationError(str(exc), field="group_id") from exc
     wanted = GroupStatus(status)
 
-    def work(conn: Connection) -> GroupRecord:
-        q.ensure_group(conn, gid, now)
-        q.set_status(conn, gid, wanted, by=by, now=now)
-        record = q.load_group(conn, gid)
-        if record is None:  # pragma: no cover - created just above, in this transaction
-            raise NotFound(f"group {gid} not found")
-        return record
-
-    return db.transact(work)
+    conn = uow.conn
+    q.ensure_group(conn, gid, now)
+    q.set_status(conn, gid, wanted, by=by, now=now)
+    record = q.load_group(conn, gid)
+    if record is None:  # pragma: no cover - created just above, in this transaction
+        raise NotFound(f"group {gid} not found")
+    return record
 
 
-def list_groups(db: Database, *, status: GroupStatus | None = None) -> list[GroupRecord]:
+def list_groups(uow: Reading, *, status: GroupStatus | None = None) -> list[GroupRecord]:
     """Known groups, optionally with one status, ordered by name then id."""
-    with db.read() as conn:
-        return q.list_groups(conn, status)
+    conn = uow.conn
+    return q.list_groups(conn, status)
 
 
-def status_counts(db: Database) -> dict[GroupStatus, int]:
+def status_counts(uow: Reading) -> dict[GroupStatus, int]:
     """Groups per status, zeros included (the allowed_groups_total_* gauges)."""
-    with db.read() as conn:
-        return q.status_counts(conn)
+    conn = uow.conn
+    return q.status_counts(conn)
 
 
 def apply_group_listing(
-    db: Database, mode: GatingMode, *, listed: Sequence[tuple[str, str | None]], community_id: str | None,
+    uow: UnitOfWork, mode: GatingMode, *, listed: Sequence[tuple[str, str | None]], community_id: str | None,
     now: datetime,
 ) -> ListingResult:
     """The group sync: record each listed group per the discovery rules, deactivate the groups no longer listed."""
@@ -107,8 +105,8 @@ def apply_group_listing(
     sightings: list[Sighting] = []
     for start in range(0, len(ids), LISTING_CHUNK):
         chunk = {gid: names[gid] for gid in ids[start : start + LISTING_CHUNK]}
-        sightings += _sight_chunk(db, mode, chunk, community_id, now)
-    gone = db.transact(lambda conn: q.deactivate_unlisted(conn, names.keys()))
+        sightings += _sight_chunk(uow, mode, chunk, community_id, now)
+    gone = q.deactivate_unlisted(uow.conn, names.keys())
     return ListingResult(
         discovered=tuple(s.group_id for s in sightings if s.newly_discovered),
         skipped=tuple(s.group_id for s in sightings if not s.allowed),
@@ -117,12 +115,10 @@ def apply_group_listing(
 
 
 def _sight_chunk(
-    db: Database, mode: GatingMode, chunk: dict[str, str | None], community_id: str | None, now: datetime
+    uow: UnitOfWork, mode: GatingMode, chunk: dict[str, str | None], community_id: str | None, now: datetime
 ) -> list[Sighting]:
-    def work(conn: Connection) -> list[Sighting]:
-        return [
-            q.sight(conn, mode, gid, name=name, now=now, community_id=community_id, synced=True)
-            for gid, name in chunk.items()
-        ]
-
-    return db.transact(work)
+    conn = uow.conn
+    return [
+        q.sight(conn, mode, gid, name=name, now=now, community_id=community_id, synced=True)
+        for gid, name in chunk.items()
+    ]

@@ -6,11 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection
-
 from taskcore.model import SenderFacts
 from taskcore.storage import identities as q
-from taskcore.storage.db import Database
+from taskcore.unit import UnitOfWork
 
 __all__ = ["Resolution", "resolve_mentions", "resolve_user"]
 
@@ -24,21 +22,19 @@ class Resolution:
 
 
 def resolve_user(
-    db: Database, *, phone: str | None, lid: str | None, name: str | None, now: datetime,
+    uow: UnitOfWork, *, phone: str | None, lid: str | None, name: str | None, now: datetime,
     known: SenderFacts | None = None,
 ) -> Resolution:
     """Phone known: that user (a LID-only twin re-keyed to it, the pair recorded); LID only: through the aliases.
 
     ``known``: what ``read_sender`` read in this transaction; then only what changed is written."""
-    def work(conn: Connection) -> Resolution:
-        user_id, via_alias = q.resolve_identity(conn, phone=phone, lid=lid, name=name, now=now, known=known)
-        return Resolution(user_id, via_alias)
-
-    return db.transact(work)
+    conn = uow.conn
+    user_id, via_alias = q.resolve_identity(conn, phone=phone, lid=lid, name=name, now=now, known=known)
+    return Resolution(user_id, via_alias)
 
 
-def resolve_mentions(db: Database, digits: Sequence[str], *, now: datetime) -> list[str]:
+def resolve_mentions(uow: UnitOfWork, digits: Sequence[str], *, now: datetime) -> list[str]:
     """Mentioned ids through the aliases, unknown ones created as users; order kept, duplicates removed."""
     if not digits:
         return []
-    return db.transact(lambda conn: q.resolve_mentions(conn, digits, now=now))
+    return q.resolve_mentions(uow.conn, digits, now=now)

@@ -10,8 +10,8 @@ from sqlalchemy import Connection
 from taskcore.languages import LanguageSource, effective_language
 from taskcore.storage import groups as g
 from taskcore.storage import preferences as q
-from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from taskcore.unit import Reading, UnitOfWork
 
 
 def language_of(conn: Connection, user_id: str, default: str) -> tuple[str, LanguageSource]:
@@ -30,10 +30,10 @@ def group_language_of(conn: Connection, group_id: str, default: str) -> str:
     return g.group_language(conn, group_id) or default
 
 
-def user_language(db: Database, *, user_id: str, default: str) -> tuple[str, LanguageSource]:
+def user_language(uow: Reading, *, user_id: str, default: str) -> tuple[str, LanguageSource]:
     """The person's language in force and where it comes from."""
-    with db.read() as conn:
-        return language_of(conn, user_id, default)
+    conn = uow.conn
+    return language_of(conn, user_id, default)
 
 
 def save_user_language(conn: Connection, *, user_id: str, lang: str | None, now: datetime) -> None:
@@ -42,27 +42,23 @@ def save_user_language(conn: Connection, *, user_id: str, lang: str | None, now:
     q.save_language(conn, user_id=user_id, lang=lang, now=now)
 
 
-def choose_language(db: Database, *, user_id: str, lang: str | None, default: str,
+def choose_language(uow: UnitOfWork, *, user_id: str, lang: str | None, default: str,
                     now: datetime) -> tuple[str, LanguageSource]:
     """Set (None: forget) the person's chosen language; the language now in force."""
 
-    def work(conn: Connection) -> tuple[str, LanguageSource]:
-        save_user_language(conn, user_id=user_id, lang=lang, now=now)
-        return effective_language(lang, user_id, default)
-
-    return db.transact(work)
+    conn = uow.conn
+    save_user_language(conn, user_id=user_id, lang=lang, now=now)
+    return effective_language(lang, user_id, default)
 
 
-def group_language(db: Database, *, group_id: str, default: str) -> str:
+def group_language(uow: Reading, *, group_id: str, default: str) -> str:
     """The group's language: its choice, else ``default``."""
-    with db.read() as conn:
-        return group_language_of(conn, group_id, default)
+    conn = uow.conn
+    return group_language_of(conn, group_id, default)
 
 
-def choose_group_language(db: Database, *, group_id: str, lang: str | None, now: datetime) -> None:
+def choose_group_language(uow: UnitOfWork, *, group_id: str, lang: str | None, now: datetime) -> None:
     """Set (None: forget) the group's language."""
 
-    def work(conn: Connection) -> None:
-        g.save_group_language(conn, group_id, lang, now)
-
-    db.transact(work)
+    conn = uow.conn
+    g.save_group_language(conn, group_id, lang, now)

@@ -6,20 +6,20 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from taskcore.storage import leases
-from taskcore.storage.db import Database
+from taskcore.unit import Reading, UnitOfWork
 
 
-def acquire_lease(db: Database, *, name: str, owner: str, now: datetime, ttl: timedelta) -> bool:
+def acquire_lease(uow: UnitOfWork, *, name: str, owner: str, now: datetime, ttl: timedelta) -> bool:
     """Take or renew the lease on ``name`` for ``owner`` until now + ttl; False while another owner holds it."""
-    return db.transact(lambda conn: leases.take_lease(conn, name=name, owner=owner, now=now, ttl=ttl))
+    return leases.take_lease(uow.conn, name=name, owner=owner, now=now, ttl=ttl)
 
 
-def release_lease(db: Database, *, name: str, owner: str) -> None:
+def release_lease(uow: UnitOfWork, *, name: str, owner: str) -> None:
     """Give the lease up early (only the holder can)."""
-    db.transact(lambda conn: leases.end_lease(conn, name=name, owner=owner))
+    leases.end_lease(uow.conn, name=name, owner=owner)
 
 
-def lease_holder(db: Database, *, name: str) -> tuple[str, datetime] | None:
+def lease_holder(uow: Reading, *, name: str) -> tuple[str, datetime] | None:
     """Who holds (or last held) the lease on ``name`` and until when; None when it was never taken."""
-    with db.read() as conn:
-        return leases.holder_of(conn, name=name)
+    conn = uow.conn
+    return leases.holder_of(conn, name=name)

@@ -7,20 +7,20 @@ from datetime import datetime
 
 from taskcore.errors import ValidationError
 from taskcore.storage import members as q
-from taskcore.storage.db import Database
+from taskcore.unit import Reading, UnitOfWork
 
 # group-participants.update actions -> is_admin to record (None: unchanged); "remove" deactivates instead.
 _JOINING: dict[str, bool | None] = {"add": None, "modify": None, "promote": True, "demote": False}
 REMOVE = "remove"
 
 
-def mentioned_members(db: Database, *, group_id: str, user_ids: Sequence[str], now: datetime) -> None:
+def mentioned_members(uow: UnitOfWork, *, group_id: str, user_ids: Sequence[str], now: datetime) -> None:
     """Users mentioned in a group, who exist already, become active members of the group, which exists too."""
     if user_ids:
-        db.transact(lambda conn: q.add_known_members(conn, group_id, user_ids, now))
+        q.add_known_members(uow.conn, group_id, user_ids, now)
 
 
-def members_changed(db: Database, *, group_id: str, user_ids: Sequence[str], action: str, now: datetime) -> int:
+def members_changed(uow: UnitOfWork, *, group_id: str, user_ids: Sequence[str], action: str, now: datetime) -> int:
     """A group-participants.update: add/modify/promote/demote make members active, remove inactive; returns how many."""
     verb = action.strip().lower()
     if verb != REMOVE and verb not in _JOINING:
@@ -29,19 +29,19 @@ def members_changed(db: Database, *, group_id: str, user_ids: Sequence[str], act
     if not ids:
         return 0
     if verb == REMOVE:
-        return db.transact(lambda conn: q.deactivate_members(conn, group_id, ids, now))
+        return q.deactivate_members(uow.conn, group_id, ids, now)
     admins = dict.fromkeys(ids, _JOINING[verb])
-    db.transact(lambda conn: q.touch_members(conn, group_id, admins, now))
+    q.touch_members(uow.conn, group_id, admins, now)
     return len(ids)
 
 
-def delete_inactive_members(db: Database, *, older_than: datetime) -> int:
+def delete_inactive_members(uow: UnitOfWork, *, older_than: datetime) -> int:
     """Retention: delete memberships inactive since before ``older_than``; returns how many."""
-    return db.transact(lambda conn: q.delete_inactive(conn, older_than))
+    return q.delete_inactive(uow.conn, older_than)
 
 
-def member_names(db: Database, *, group_id: str) -> list[tuple[str, str | None]]:
+def member_names(uow: Reading, *, group_id: str) -> list[tuple[str, str | None]]:
     """The group's active members with the names the bot knows of them (seen in their messages or given by the
     gateway)."""
-    with db.read() as conn:
-        return [(person.id, person.name) for person in q.active_members(conn, group_id)]
+    conn = uow.conn
+    return [(person.id, person.name) for person in q.active_members(conn, group_id)]

@@ -12,9 +12,9 @@ compare-and-set on the ``nag_next_at`` read, so two bot instances send each nag 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -30,10 +30,9 @@ from taskcore.services.languages import group_language_of, languages_of
 from taskcore.services.outreach import start_message
 from taskcore.services.zones import zone_of
 from taskcore.storage import nags as q
-from taskcore.storage.db import Database
+from taskcore.unit import Batch, Reading, UnitOfWork
 
 BATCH = 200  # assignments read at once; each is then decided in its own short transaction
-MAX_BATCHES = 10_000
 NAG_LABEL = "nag"
 
 
@@ -47,32 +46,37 @@ class NagTickResult:
     moved: int = 0
 
 
+_Cursor = tuple[datetime, int, str]  # the last nag read: (next_at, task_id, user_id)
+
+
 @dataclass(frozen=True, slots=True)
-class _Tick:
+class NagTick:
+    """Decide every nag due at ``now``, each in a unit of its own (a batched use case: ``Database.run_batched``;
+    ``result`` adds up what it did). ``zone``: TZ, for people with no other; ``default_language``:
+    DEFAULT_LANGUAGE."""
+
     now: datetime
     zone: ZoneInfo
     max_attempts: int
     default_language: str
 
+    def read(self, uow: Reading, after: _Cursor | None) -> Batch[q.DueNag, _Cursor]:
+        """The next BATCH due nags."""
+        due = q.due_nags(uow.conn, now=self.now, after=after, limit=BATCH)
+        return Batch(due, (due[-1].next_at, due[-1].task_id, due[-1].user_id) if len(due) == BATCH else None)
 
-def nag_tick(db: Database, *, now: datetime, zone: ZoneInfo, max_attempts: int, default_language: str) -> NagTickResult:
-    """Decide every nag due at ``now`` (``zone``: TZ, for people with no other; ``default_language``:
-    DEFAULT_LANGUAGE)."""
-    tick, counts = _Tick(now, zone, max_attempts, default_language), Counter[str]()
-    after = None
-    for _ in range(MAX_BATCHES):
-        with db.read() as conn:
-            due = q.due_nags(conn, now=now, after=after, limit=BATCH)
-        for item in due:
-            counts.update(db.transact(partial(_decide, item=item, tick=tick)))
-        if len(due) < BATCH:
-            break
-        after = (due[-1].next_at, due[-1].task_id, due[-1].user_id)
-    return NagTickResult(sent=counts["sent"], notices=counts["notice"], stopped=counts["stopped"],
-                         moved=counts["moved"])
+    def write(self, uow: UnitOfWork, part: q.DueNag, before: Sequence[list[str]]) -> list[str]:
+        """Decide one nag: what it did, in words (``sent``, ``notice``, ``stopped``, ``moved``)."""
+        return _decide(uow.conn, item=part, tick=self)
+
+    def result(self, outcomes: Sequence[list[str]]) -> NagTickResult:
+        """What the tick did, from the outcomes of its nags."""
+        counts = Counter(word for words in outcomes for word in words)
+        return NagTickResult(sent=counts["sent"], notices=counts["notice"], stopped=counts["stopped"],
+                             moved=counts["moved"])
 
 
-def _decide(conn: Connection, *, item: q.DueNag, tick: _Tick) -> list[str]:
+def _decide(conn: Connection, *, item: q.DueNag, tick: NagTick) -> list[str]:
     facts = q.nag_facts(conn, item.task_id, item.user_id)
     if facts is None:
         return []
@@ -97,7 +101,7 @@ def _move(conn: Connection, item: q.DueNag, **values: Any) -> bool:
     return q.move_nag(conn, item.task_id, item.user_id, read=item.next_at, values=values)
 
 
-def _send(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: _Tick) -> None:
+def _send(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: NagTick) -> None:
     with speaking(languages_of(conn, [item.user_id], tick.default_language)[item.user_id]):
         text = texts.nag_message(item.task_id, facts.description, facts.due_date or tick.now.date())
     key = f"nag:{item.task_id}:{item.user_id}:{facts.count + 1}:{int(item.next_at.timestamp())}"
@@ -106,7 +110,7 @@ def _send(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: _Tick) -> N
                   fallback=tick.zone)
 
 
-def _escalate(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: _Tick) -> bool:
+def _escalate(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: NagTick) -> bool:
     """Tell the group once, when a pending person has had their third nag."""
     if facts.group_id is None:
         return False

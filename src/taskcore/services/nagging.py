@@ -22,8 +22,8 @@ from taskcore.i18n import N_, _
 from taskcore.model import Task
 from taskcore.services.zones import zone_of
 from taskcore.storage import nags as q
-from taskcore.storage.db import Database
 from taskcore.storage.tasks import load_tasks, task_facts
+from taskcore.unit import UnitOfWork
 
 EARLIEST = ZoneInfo("Etc/GMT-14")
 """The zone of assignees with no zone of their own when TZ is not at hand (a completion's next occurrence, a claim):
@@ -32,22 +32,20 @@ NEEDS_GROUP = N_("solo las tareas de grupo pueden insistir")
 NEEDS_DUE = N_("para insistir la tarea necesita fecha")
 
 
-def set_nag(db: Database, mode: GatingMode, *, user_id: str, task_id: int, every_hours: int | None,
+def set_nag(uow: UnitOfWork, mode: GatingMode, *, user_id: str, task_id: int, every_hours: int | None,
             zone: ZoneInfo, now: datetime) -> Task:
     """Nag every ``every_hours`` (None: stop) on a group task with a due date that the user may edit; ``zone`` is
     TZ, the zone of assignees with no other."""
     if every_hours is not None:
         Nag(every_hours)  # InvalidChoreSetting outside 1..168
 
-    def work(conn: Connection) -> Task:
-        found = task_facts(conn, task_id, user_id)
-        if found is None:
-            raise NotFound(f"task {task_id} not found")
-        check_action(TaskAction.EDIT, user_id, found[0], mode, found[1])
-        start_nagging(conn, task_id, every_hours, zone)
-        return load_tasks(conn, [task_id])[0]
-
-    return db.transact(work)
+    conn = uow.conn
+    found = task_facts(conn, task_id, user_id)
+    if found is None:
+        raise NotFound(f"task {task_id} not found")
+    check_action(TaskAction.EDIT, user_id, found[0], mode, found[1])
+    start_nagging(conn, task_id, every_hours, zone)
+    return load_tasks(conn, [task_id])[0]
 
 
 def start_nagging(conn: Connection, task_id: int, every_hours: int | None, zone: ZoneInfo) -> None:

@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Engine
 from taskcore.addresses import mention_address
 from taskcore.public_ids import is_public_id, public_id, resolve_public_id
 from taskcore.storage import people as q
-from taskcore.storage.db import Database
+from taskcore.unit import UnitOfWork
 
 __all__ = ["PUBLIC_ID_KEY", "KeptKey", "PublicIds", "group_mentions", "note_bot", "public_key", "service_key",
            "set_addressing"]
@@ -24,25 +24,26 @@ PUBLIC_ID_KEY = "public_ids"  # the service_secrets row of the key
 KEY_BYTES = 32
 
 
-def service_key(db: Database, name: str, *, now: datetime) -> bytes:
+def service_key(uow: UnitOfWork, name: str, *, now: datetime) -> bytes:
     """The service's key ``name`` (a ``service_secrets`` row), made (32 random bytes) the first time it is asked for."""
-    with db.read() as conn:
-        found = q.secret_of(conn, name)
+    conn = uow.conn
+    found = q.secret_of(conn, name)
     if found is None:
-        found = db.transact(lambda conn: q.keep_secret(conn, name, secrets.token_hex(KEY_BYTES), now))
+        found = q.keep_secret(uow.conn, name, secrets.token_hex(KEY_BYTES), now)
     return bytes.fromhex(found)
 
 
-def public_key(db: Database, *, now: datetime) -> bytes:
+def public_key(uow: UnitOfWork, *, now: datetime) -> bytes:
     """The key of public ids, made the first time it is asked for."""
-    return service_key(db, PUBLIC_ID_KEY, now=now)
+    return service_key(uow, PUBLIC_ID_KEY, now=now)
 
 
 class KeptKey:
-    """A service key read (or made) on first use and then remembered; threads may share it."""
+    """A service key read (or made) on first use by ``load`` (``service_key`` in a unit of work the composition root
+    opens) and then remembered; threads may share it."""
 
-    def __init__(self, name: str, db: Callable[[], Database], now: Callable[[], datetime]) -> None:
-        self._name, self._db, self._now = name, db, now
+    def __init__(self, load: Callable[[], bytes]) -> None:
+        self._load = load
         self._key: bytes | None = None
         self._lock = threading.Lock()
 
@@ -50,23 +51,23 @@ class KeptKey:
         if self._key is None:
             with self._lock:
                 if self._key is None:
-                    self._key = service_key(self._db(), self._name, now=self._now())
+                    self._key = self._load()
         return self._key
 
 
-def note_bot(db: Database, ids: Iterable[str | None], *, now: datetime) -> None:
+def note_bot(uow: UnitOfWork, ids: Iterable[str | None], *, now: datetime) -> None:
     """Record these ids (None skipped) as the bot's own: never a member, never assignable (SPEC section 32)."""
     known = [found for found in ids if found]
     if known:
-        with db.write() as conn:
-            q.note_bot_ids(conn, known, now)
+        conn = uow.conn
+        q.note_bot_ids(conn, known, now)
 
 
-def set_addressing(db: Database, *, group_id: str, addressing: str) -> None:
+def set_addressing(uow: UnitOfWork, *, group_id: str, addressing: str) -> None:
     """Record how the group addresses its members ("lid" or "pn")."""
-    with db.write() as conn:
-        q.save_addressing(conn, group_id, addressing)
-    remembered = _ADDRESSING.setdefault(db.engine, {})
+    conn = uow.conn
+    q.save_addressing(conn, group_id, addressing)
+    remembered = _ADDRESSING.setdefault(uow.conn.engine, {})
     if len(remembered) >= MAX_REMEMBERED:
         remembered.clear()
     remembered[group_id] = addressing
@@ -78,11 +79,11 @@ def set_addressing(db: Database, *, group_id: str, addressing: str) -> None:
 _ADDRESSING: WeakKeyDictionary[Engine, dict[str, str]] = WeakKeyDictionary()
 
 
-def seen_addressing(db: Database, *, group_id: str, addressing: str | None) -> None:
+def seen_addressing(uow: UnitOfWork, *, group_id: str, addressing: str | None) -> None:
     """A group message's addressing form, recorded when this process has not recorded that form for the group yet
     (a message costs no write otherwise)."""
-    if addressing is not None and _ADDRESSING.get(db.engine, {}).get(group_id) != addressing:
-        set_addressing(db, group_id=group_id, addressing=addressing)
+    if addressing is not None and _ADDRESSING.get(uow.conn.engine, {}).get(group_id) != addressing:
+        set_addressing(uow, group_id=group_id, addressing=addressing)
 
 
 MAX_REMEMBERED = 100_000
@@ -97,8 +98,8 @@ def group_mentions(conn: Connection, group_id: str, user_ids: Collection[str]) -
 class PublicIds:
     """Public ids under the service's key, read from the database on first use and remembered."""
 
-    def __init__(self, db: Callable[[], Database], now: Callable[[], datetime]) -> None:
-        self.key = KeptKey(PUBLIC_ID_KEY, db, now)
+    def __init__(self, key: Callable[[], bytes]) -> None:
+        self.key = KeptKey(key)
 
     def of(self, user_id: str) -> str:
         """The public id of ``user_id``."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Any
 
 from sqlalchemy import Connection
@@ -27,11 +26,10 @@ from taskcore.services.languages import group_language_of
 from taskcore.services.people import group_mentions
 from taskcore.services.proof import approvers_of
 from taskcore.storage import proofs as q
-from taskcore.storage.db import Database
 from taskcore.storage.photo_files import PhotoFiles
 from taskcore.storage.queue import enqueue
 from taskcore.storage.tasks import load_tasks
-from taskcore.storage.unit import unit_of_work
+from taskcore.unit import UnitOfWork
 
 __all__ = ["FETCH_LEASE", "MAX_FETCH_ATTEMPTS", "FetchJob", "PhotoRules", "claim_fetches", "fetch_failed",
            "photo_arrived", "photo_refused"]
@@ -69,17 +67,15 @@ class PhotoRules:
         return self.max_bytes // (1024 * 1024)
 
 
-def claim_fetches(db: Database, *, now: datetime, limit: int = 8) -> list[FetchJob]:
+def claim_fetches(uow: UnitOfWork, *, now: datetime, limit: int = 8) -> list[FetchJob]:
     """The photos due for a fetch at ``now``, each claimed for this process (one attempt more)."""
-    with db.read() as conn:
-        due = q.due_fetches(conn, now=now, limit=limit)
+    conn = uow.conn
+    due = q.due_fetches(conn, now=now, limit=limit)
     jobs = []
     for row in due:
         if row.message_id is None or row.chat_id is None:
             continue
-        claim = partial(q.claim_fetch, task_id=row.task_id, message_id=row.message_id, now=now,
-                        until=now + FETCH_LEASE)
-        if not db.transact(claim):
+        if not q.claim_fetch(conn, task_id=row.task_id, message_id=row.message_id, now=now, until=now + FETCH_LEASE):
             continue
         try:
             media = json.loads(row.media or "")
@@ -106,31 +102,30 @@ def _tags(conn: Connection, group_id: str, people: list[str]) -> list[str]:
     return [f"@{digits}" for digits, _jid in group_mentions(conn, group_id, people).values()] if people else []
 
 
-def photo_arrived(db: Database, files: PhotoFiles, job: FetchJob, data: bytes, *, rules: PhotoRules,
+def photo_arrived(uow: UnitOfWork, files: PhotoFiles, job: FetchJob, data: bytes, *, rules: PhotoRules,
                   now: datetime) -> str:
     """The fetched bytes of a photo: kept (the task waits for approval, the group is told who approves) or refused
     with a reply; what happened, in a word."""
     if len(data) > rules.max_bytes:
-        photo_refused(db, job, "too_big", rules=rules, now=now)
+        photo_refused(uow, job, "too_big", rules=rules, now=now)
         return "too_big"
     kind = image_kind(data)
     if kind is None:
-        photo_refused(db, job, "not_image", rules=rules, now=now)
+        photo_refused(uow, job, "not_image", rules=rules, now=now)
         return "not_image"
     name = file_name_for(job.task_id, kind)
     files.save(name, data)
     try:
-        with unit_of_work(db) as unit:
-            if not q.keep_photo(unit.conn, job.task_id, job.message_id, file_name=name, now=now):
-                files.delete(name)  # no longer awaited: the rule was dropped or the task deleted meanwhile
-                return "stale"
-            q.link_photo_message(unit.conn, message_id=job.message_id, task_id=job.task_id, chat_id=job.chat_id,
-                                 now=now)
-            people = approvers_of(unit, job.task_id, besides=job.sent_by)
-            description = _description(unit.conn, job.task_id)
-            with speaking(group_language_of(unit.conn, job.chat_id, rules.default_language)):
-                text = texts.kept(job.task_id, description, _tags(unit.conn, job.chat_id, people))
-            _post(unit.conn, job, text, people, rules=rules, now=now)
+        if not q.keep_photo(uow.conn, job.task_id, job.message_id, file_name=name, now=now):
+            files.delete(name)  # no longer awaited: the rule was dropped or the task deleted meanwhile
+            return "stale"
+        q.link_photo_message(uow.conn, message_id=job.message_id, task_id=job.task_id, chat_id=job.chat_id,
+                             now=now)
+        people = approvers_of(uow, job.task_id, besides=job.sent_by)
+        description = _description(uow.conn, job.task_id)
+        with speaking(group_language_of(uow.conn, job.chat_id, rules.default_language)):
+            text = texts.kept(job.task_id, description, _tags(uow.conn, job.chat_id, people))
+        _post(uow.conn, job, text, people, rules=rules, now=now)
     except BaseException:
         files.delete(name)
         raise
@@ -142,25 +137,24 @@ def _description(conn: Connection, task_id: int) -> str:
     return found[0].description if found else ""
 
 
-def photo_refused(db: Database, job: FetchJob, code: str, *, rules: PhotoRules, now: datetime) -> None:
+def photo_refused(uow: UnitOfWork, job: FetchJob, code: str, *, rules: PhotoRules, now: datetime) -> None:
     """The photo is not kept: the task waits for another one, and its sender is told why in the group."""
-    with unit_of_work(db) as unit:
-        found = q.proof_of(unit.conn, job.task_id)
-        if found is None or found.message_id != job.message_id or found.state != q.FETCHING:
-            return
-        q.clear_photo(unit.conn, job.task_id)
-        sender = [job.sent_by] if job.sent_by else []
-        with speaking(group_language_of(unit.conn, job.chat_id, rules.default_language)):
-            said = texts.refused(code, job.task_id, limit_mb=rules.max_mb)
-            text = " ".join([*_tags(unit.conn, job.chat_id, sender), said])
-        _post(unit.conn, job, text, sender, rules=rules, now=now)
+    found = q.proof_of(uow.conn, job.task_id)
+    if found is None or found.message_id != job.message_id or found.state != q.FETCHING:
+        return
+    q.clear_photo(uow.conn, job.task_id)
+    sender = [job.sent_by] if job.sent_by else []
+    with speaking(group_language_of(uow.conn, job.chat_id, rules.default_language)):
+        said = texts.refused(code, job.task_id, limit_mb=rules.max_mb)
+        text = " ".join([*_tags(uow.conn, job.chat_id, sender), said])
+    _post(uow.conn, job, text, sender, rules=rules, now=now)
 
 
-def fetch_failed(db: Database, job: FetchJob, *, retryable: bool, rules: PhotoRules, now: datetime) -> bool:
+def fetch_failed(uow: UnitOfWork, job: FetchJob, *, retryable: bool, rules: PhotoRules, now: datetime) -> bool:
     """A fetch that failed: tried again later when it may pass and attempts remain (True), else refused."""
     if retryable and job.attempt < MAX_FETCH_ATTEMPTS:
         at = now + RETRY_AFTER[min(job.attempt, len(RETRY_AFTER)) - 1]
-        db.transact(lambda conn: q.fetch_later(conn, job.task_id, job.message_id, at=at))
+        q.fetch_later(uow.conn, job.task_id, job.message_id, at=at)
         return True
-    photo_refused(db, job, "unreadable", rules=rules, now=now)
+    photo_refused(uow, job, "unreadable", rules=rules, now=now)
     return False

@@ -12,8 +12,6 @@ from datetime import datetime, timedelta
 
 from taskcore.chores.proof import proof_signature, signature_ok
 from taskcore.services.people import KeptKey
-from taskcore.services.proof import PROOF_KEY
-from taskcore.storage.db import Database
 
 __all__ = ["LINK_TTL", "ProofLinks"]
 
@@ -24,11 +22,11 @@ _ROUND = 600  # seconds
 class ProofLinks:
     """Signs and checks photo addresses; the key is read (or made) on first use and remembered."""
 
-    def __init__(self, db: Callable[[], Database], now: Callable[[], datetime], *, base_url: str | None = None,
+    def __init__(self, key: Callable[[], bytes], now: Callable[[], datetime], *, base_url: str | None = None,
                  ttl: timedelta = LINK_TTL) -> None:
-        self._db, self._now, self._ttl = db, now, ttl
+        self._now, self._ttl = now, ttl
         self._base = (base_url or "").rstrip("/")
-        self.key = KeptKey(PROOF_KEY, db, now)
+        self.key = KeptKey(key)
 
     def url(self, task_id: int, file_name: str) -> str:
         """The address of the task's photo kept as ``file_name``, valid for about LINK_TTL from now."""

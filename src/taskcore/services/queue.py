@@ -18,10 +18,10 @@ from taskcore.services.caps import SendRules, screen_caps
 from taskcore.services.delivery import screen_claimed
 from taskcore.services.reactions import enqueue_request
 from taskcore.storage import queue as q
-from taskcore.storage.db import Database
 from taskcore.storage.delivery import postpone_jobs
 from taskcore.storage.links import link_sent_message
 from taskcore.storage.queue import enqueue
+from taskcore.unit import Reading, UnitOfWork
 
 __all__ = [
     "QueueJob",
@@ -42,7 +42,7 @@ __all__ = [
 
 
 def enqueue_message(
-    db: Database,
+    uow: UnitOfWork,
     *,
     chat_id: str,
     kind: str,
@@ -53,12 +53,10 @@ def enqueue_message(
     now: datetime,
 ) -> int | None:
     """Queue one job in its own transaction; None when ``dedupe_key`` was queued before."""
-    return db.transact(
-        lambda conn: enqueue(
-            conn, chat_id=chat_id, kind=kind, payload=payload, label=label,
+    return enqueue(
+            uow.conn, chat_id=chat_id, kind=kind, payload=payload, label=label,
             dedupe_key=dedupe_key, max_attempts=max_attempts, now=now,
         )
-    )
 
 
 class TextJob(Protocol):
@@ -91,21 +89,19 @@ class TextJob(Protocol):
 
 
 def queue_replies(
-    db: Database, texts: Sequence[TextJob], reactions: Sequence[ReactionRequest], *, reaction_policy: ReactionPolicy,
+    uow: UnitOfWork, texts: Sequence[TextJob], reactions: Sequence[ReactionRequest], *, reaction_policy: ReactionPolicy,
     max_attempts: int, now: datetime,
 ) -> None:
     """Queue the texts, then the reactions the policy allows, in one transaction (what the chat sends for an event)."""
     if not texts and not reactions:
         return
 
-    def work(conn: Connection) -> None:
-        for text in texts:
-            enqueue(conn, chat_id=text.chat_id, kind=JobKind.TEXT, payload=text.payload, label=text.label,
-                    dedupe_key=text.dedupe_key, max_attempts=max_attempts, now=now, task_id=text.task_id)
-        for mark in reactions:
-            enqueue_request(conn, reaction_policy, mark, now=now)
-
-    db.transact(work)
+    conn = uow.conn
+    for text in texts:
+        enqueue(conn, chat_id=text.chat_id, kind=JobKind.TEXT, payload=text.payload, label=text.label,
+                dedupe_key=text.dedupe_key, max_attempts=max_attempts, now=now, task_id=text.task_id)
+    for mark in reactions:
+        enqueue_request(conn, reaction_policy, mark, now=now)
 
 
 Sends = tuple[Sequence[TextJob], Sequence[ReactionRequest], datetime]
@@ -113,12 +109,12 @@ Sends = tuple[Sequence[TextJob], Sequence[ReactionRequest], datetime]
 
 
 def queue_all_replies(
-    db: Database, sends: Sequence[Sends], *, reaction_policy: ReactionPolicy, max_attempts: int,
+    uow: UnitOfWork, sends: Sequence[Sends], *, reaction_policy: ReactionPolicy, max_attempts: int,
 ) -> None:
     """``queue_replies`` for several events, in their order, in one transaction (``queue_all_replies_on``)."""
     if any(texts or reactions for texts, reactions, _ in sends):
-        db.transact(lambda conn: queue_all_replies_on(conn, sends, reaction_policy=reaction_policy,
-                                                      max_attempts=max_attempts))
+        queue_all_replies_on(uow.conn, sends, reaction_policy=reaction_policy,
+                                                      max_attempts=max_attempts)
 
 
 def queue_all_replies_on(
@@ -157,7 +153,7 @@ def _enqueue_texts(conn: Connection, jobs: Sequence[Mapping[str, Any]], max_atte
         q.enqueue_many(conn, jobs, max_attempts=max_attempts, now=now)
 
 
-def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, limit: int,
+def claim_jobs(uow: UnitOfWork, *, owner: str, now: datetime, lease: timedelta, limit: int,
                rules: SendRules | None = None) -> list[QueueJob]:
     """Lease up to ``limit`` jobs to ``owner``: the due head of each chat, never a second job of a chat in flight.
     With ``rules``, what is claimed is screened as SPEC section 31 says: a direct message held for a person the bot
@@ -166,71 +162,65 @@ def claim_jobs(db: Database, *, owner: str, now: datetime, lease: timedelta, lim
     if limit < 1:
         return []
 
-    def work(conn: Connection) -> list[QueueJob]:
-        ids = q.claimable_ids(conn, now=now, limit=limit)
-        jobs = q.claim(conn, ids, owner=owner, now=now, lease=lease)
-        if rules is None:
-            return jobs
-        jobs = screen_claimed(conn, jobs, now=now, pause_hours=rules.pause_hours)
-        return screen_caps(conn, jobs, now=now, rules=rules)
-
-    return db.transact(work)
+    conn = uow.conn
+    ids = q.claimable_ids(conn, now=now, limit=limit)
+    jobs = q.claim(conn, ids, owner=owner, now=now, lease=lease)
+    if rules is None:
+        return jobs
+    jobs = screen_claimed(conn, jobs, now=now, pause_hours=rules.pause_hours)
+    return screen_caps(conn, jobs, now=now, rules=rules)
 
 
-def give_back(db: Database, job_ids: Sequence[int], *, now: datetime) -> None:
+def give_back(uow: UnitOfWork, job_ids: Sequence[int], *, now: datetime) -> None:
     """Put jobs just claimed back, due now, without spending the attempt the claim took (sending was paused while
     the claim ran: nothing of them went out)."""
     if job_ids:
-        db.transact(lambda conn: postpone_jobs(conn, job_ids, until=now, now=now))
+        postpone_jobs(uow.conn, job_ids, until=now, now=now)
 
 
-def mark_sent(db: Database, *, job_id: int, owner: str, gateway_message_id: str | None, now: datetime) -> bool:
+def mark_sent(uow: UnitOfWork, *, job_id: int, owner: str, gateway_message_id: str | None, now: datetime) -> bool:
     """Record that the gateway accepted the job; False when ``owner`` no longer holds it. A text about one task
     links the gateway's message id to the task in the same transaction (SPEC section 18)."""
 
-    def work(conn: Connection) -> bool:
-        held = q.finish(conn, job_id, owner, q.sent_values(gateway_message_id, now))
-        if held and gateway_message_id:
-            link_sent_message(conn, job_id=job_id, message_id=gateway_message_id, now=now)
-        return held
-
-    return db.transact(work)
+    conn = uow.conn
+    held = q.finish(conn, job_id, owner, q.sent_values(gateway_message_id, now))
+    if held and gateway_message_id:
+        link_sent_message(conn, job_id=job_id, message_id=gateway_message_id, now=now)
+    return held
 
 
 def schedule_retry(
-    db: Database, *, job_id: int, owner: str, error: str, next_attempt_at: datetime, now: datetime
+    uow: UnitOfWork, *, job_id: int, owner: str, error: str, next_attempt_at: datetime, now: datetime
 ) -> bool:
     """Put the job back for ``next_attempt_at``, or fail it when its attempts are used up; False if not held."""
 
-    def work(conn: Connection) -> bool:
-        held = q.attempts_of_held(conn, job_id, owner)
-        if held is None:
-            return False
-        attempts, max_attempts = held
-        if gives_up(FailureKind.RETRY, attempts=attempts, max_attempts=max_attempts):
-            return q.finish(conn, job_id, owner, q.failed_values(error, now))
-        return q.finish(conn, job_id, owner, q.retry_values(error, next_attempt_at, now))
-
-    return db.transact(work)
+    conn = uow.conn
+    held = q.attempts_of_held(conn, job_id, owner)
+    if held is None:
+        return False
+    attempts, max_attempts = held
+    if gives_up(FailureKind.RETRY, attempts=attempts, max_attempts=max_attempts):
+        return q.finish(conn, job_id, owner, q.failed_values(error, now))
+    return q.finish(conn, job_id, owner, q.retry_values(error, next_attempt_at, now))
 
 
-def mark_failed(db: Database, *, job_id: int, owner: str, error: str, now: datetime) -> bool:
+def mark_failed(uow: UnitOfWork, *, job_id: int, owner: str, error: str, now: datetime) -> bool:
     """Fail the job for good (the row is kept); False when ``owner`` no longer holds it."""
-    return db.transact(lambda conn: q.finish(conn, job_id, owner, q.failed_values(error, now)))
+    return q.finish(uow.conn, job_id, owner, q.failed_values(error, now))
 
 
-def keep_lease(db: Database, *, job_id: int, owner: str, until: datetime) -> bool:
+def keep_lease(uow: UnitOfWork, *, job_id: int, owner: str, until: datetime) -> bool:
     """Extend ``owner``'s hold on a job in flight until ``until``; False when it no longer holds it."""
-    return db.transact(lambda conn: q.extend_lease(conn, job_id, owner, until=until))
+    return q.extend_lease(uow.conn, job_id, owner, until=until)
 
 
-def due_count(db: Database, *, now: datetime) -> int:
+def due_count(uow: Reading, *, now: datetime) -> int:
     """How many pending jobs are due at ``now``: what waits for the worker (and its send rate)."""
-    with db.read() as conn:
-        return q.count_due(conn, now=now)
+    conn = uow.conn
+    return q.count_due(conn, now=now)
 
 
-def queue_stats(db: Database) -> dict[str, int]:
+def queue_stats(uow: Reading) -> dict[str, int]:
     """How many jobs are pending, sending, sent and failed."""
-    with db.read() as conn:
-        return q.count_by_status(conn)
+    conn = uow.conn
+    return q.count_by_status(conn)

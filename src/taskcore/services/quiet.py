@@ -18,9 +18,9 @@ from taskcore.i18n import _, speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.languages import languages_of
 from taskcore.storage import quiet as q
-from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue
 from taskcore.storage.users import ensure_user
+from taskcore.unit import Reading, UnitOfWork
 
 HELD_LABEL = "held"
 RELEASE_BATCH = 500  # held rows released per transaction
@@ -47,30 +47,30 @@ def settings_in(conn: Connection, user_id: str) -> ChoreSettings:
     return ChoreSettings(window_of(saved.quiet_from, saved.quiet_to), saved.away_until)
 
 
-def chore_settings(db: Database, *, user_id: str) -> ChoreSettings:
+def chore_settings(uow: Reading, *, user_id: str) -> ChoreSettings:
     """The person's quiet window and away date."""
-    with db.read() as conn:
-        return settings_in(conn, user_id)
+    conn = uow.conn
+    return settings_in(conn, user_id)
 
 
-def away_today(db: Database, *, user_ids: Collection[str], today: date) -> dict[str, date]:
+def away_today(uow: Reading, *, user_ids: Collection[str], today: date) -> dict[str, date]:
     """Those of ``user_ids`` away on ``today``, with their last day away (one statement)."""
-    with db.read() as conn:
-        dates = q.away_dates(conn, user_ids)
+    conn = uow.conn
+    dates = q.away_dates(conn, user_ids)
     return {user: until for user, until in dates.items() if is_away(until, today)}
 
 
-def set_quiet(db: Database, *, user_id: str, window: QuietHours | None, now: datetime) -> None:
+def set_quiet(uow: UnitOfWork, *, user_id: str, window: QuietHours | None, now: datetime) -> None:
     """Save the person's quiet window, or with None remove it."""
     values: dict[str, str | None] = {"quiet_from": None, "quiet_to": None} if window is None else {
         "quiet_from": f"{window.start:%H:%M}", "quiet_to": f"{window.end:%H:%M}"}
-    db.transact(lambda conn: _save(conn, user_id, values, now))
+    _save(uow.conn, user_id, values, now)
 
 
-def set_away(db: Database, *, user_id: str, until: date | None, today: date, now: datetime) -> date | None:
+def set_away(uow: UnitOfWork, *, user_id: str, until: date | None, today: date, now: datetime) -> date | None:
     """Away through ``until`` (today or later: InvalidChoreSetting otherwise), or with None back now."""
     kept = None if until is None else check_away_until(until, today)
-    db.transact(lambda conn: _save(conn, user_id, {"away_until": None if kept is None else kept.isoformat()}, now))
+    _save(uow.conn, user_id, {"away_until": None if kept is None else kept.isoformat()}, now)
     return kept
 
 
@@ -79,12 +79,12 @@ def _save(conn: Connection, user_id: str, values: dict[str, str | None], now: da
     q.save_settings(conn, user_id=user_id, values=values, now=now)
 
 
-def release_held(db: Database, *, now: datetime, max_attempts: int, default_language: str) -> int:
+def release_held(uow: UnitOfWork, *, now: datetime, max_attempts: int, default_language: str) -> int:
     """Queue, merged into one message per person, every held message whose release has come, deleting them in the
     same transaction; how many messages were queued."""
     queued = 0
     while True:
-        done, more = db.transact(lambda conn: _release_batch(conn, now, max_attempts, default_language))
+        done, more = _release_batch(uow.conn, now, max_attempts, default_language)
         queued += done
         if not more:
             return queued

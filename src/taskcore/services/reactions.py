@@ -11,8 +11,8 @@ from taskcore.model import Completion
 from taskcore.queue_rules import JobKind, emoji_class
 from taskcore.reactions import ReactionPolicy, ReactionRequest, completion_check
 from taskcore.storage.counters import bump_counter
-from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue
+from taskcore.unit import UnitOfWork
 
 
 def enqueue_reaction(
@@ -39,12 +39,12 @@ def enqueue_reaction(
     return True
 
 
-def react_to_completion(db: Database, policy: ReactionPolicy, completion: Completion, *, now: datetime) -> bool:
+def react_to_completion(uow: UnitOfWork, policy: ReactionPolicy, completion: Completion, *, now: datetime) -> bool:
     """Queue the check mark on the origin message of a task this call completed (once per task)."""
     mark = completion_check(policy, completion, now)
     if mark is None:
         return False
-    return db.transact(lambda conn: enqueue_request(conn, policy, mark, now=now))
+    return enqueue_request(uow.conn, policy, mark, now=now)
 
 
 def enqueue_request(conn: Connection, policy: ReactionPolicy, mark: ReactionRequest, *, now: datetime) -> bool:

@@ -11,10 +11,10 @@ window ends, when ``services.quiet.release_held`` sends it merged with whatever 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection
@@ -26,12 +26,12 @@ from taskcore.languages import effective_language
 from taskcore.pacing import digest_due
 from taskcore.queue_rules import DIGEST_LABEL, JobKind
 from taskcore.reminders.digest import digest_text, digest_until
-from taskcore.reminders.slots import DueReminder, Plan, Planner, SavedPreference, slot_outcome
+from taskcore.reminders.slots import DueReminder, Plan, Planner, slot_outcome
 from taskcore.services.quiet_tick import held_releases, reachable
-from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
 from taskcore.storage.quiet import hold_many
 from taskcore.storage.reminders import claim_deliveries, digest_tasks, due_preferences, plan_next, unassigned_counts
+from taskcore.unit import Batch, Reading, UnitOfWork
 
 # Preferences read and digests built together (a few statements per chunk): at the peak each read starts again from
 # the rows not yet planned (the index is on next_due_at alone), and a group's unassigned tasks are counted once per
@@ -55,60 +55,73 @@ class TickResult:
         return self.sent + self.late
 
 
-def plan_due(db: Database, *, now: datetime, zone: ZoneInfo, grace_minutes: int) -> list[Plan]:
+def plan_due(uow: Reading, *, now: datetime, zone: ZoneInfo, grace_minutes: int) -> list[Plan]:
     """The tick's plan without acting on it: every preference whose next look has come, planned in its user's zone
     (``zone``, TZ, for users with neither a chosen zone nor a country's)."""
     planner = Planner(now=now, fallback=zone, grace_minutes=grace_minutes)
     plans: list[Plan] = []
-    for chunk in _chunks(db, now):
-        plans += [planner.plan(row) for row in chunk]
+    after = None
+    for _ in range(MAX_CHUNKS):
+        rows = due_preferences(uow.conn, now=now, after=after, limit=READ_CHUNK)
+        plans += [planner.plan(row) for row in rows]
+        if len(rows) < READ_CHUNK:
+            break
+        after = (rows[-1].next_due_at, rows[-1].user_id)
     return plans
 
 
-def _chunks(db: Database, now: datetime) -> list[list[SavedPreference]]:
-    found, after = [], None
-    for _ in range(MAX_CHUNKS):
-        with db.read() as conn:
-            rows = due_preferences(conn, now=now, after=after, limit=READ_CHUNK)
-        if rows:
-            found.append(rows)
-            after = (rows[-1].next_due_at, rows[-1].user_id)
-        if len(rows) < READ_CHUNK:
-            break
-    return found
+_Cursor = tuple[datetime, str]  # the last row read: (next_due_at, user_id)
 
 
-def reminder_tick(
-    db: Database, mode: GatingMode, *, now: datetime, zone: ZoneInfo, grace_minutes: int, max_attempts: int,
-    sends_per_min: int | None = None, default_language: str = SOURCE,
-) -> TickResult:
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """Up to CHUNK planned rows, with the digests of those due and the quiet hours that hold some of them."""
+
+    plans: Sequence[Plan]
+    texts: Mapping[str, str | None]
+    holds: Mapping[str, datetime]
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderTick:
     """Queue the digest of every due reminder (nothing when nothing is open), recording each slot once, and plan
-    each row looked at for its next slot. ``zone`` is TZ, the zone of users with no other (SPEC section 21).
-    ``sends_per_min`` (GATEWAY_MAX_SENDS_PER_MIN) spreads the digests' due times at the send rate within the grace
-    window (``pacing.digest_due``); None queues every digest due now. ``default_language`` (DEFAULT_LANGUAGE) is the
+    each row looked at for its next slot (a batched use case: ``Database.run_batched``; ``result`` adds up what it
+    did). ``zone`` is TZ, the zone of users with no other (SPEC section 21). ``sends_per_min``
+    (GATEWAY_MAX_SENDS_PER_MIN) spreads the digests' due times at the send rate within the grace window
+    (``pacing.digest_due``); None queues every digest due now. ``default_language`` (DEFAULT_LANGUAGE) is the
     language of users with neither a chosen language nor a country's."""
-    counts = {"sent": 0, "late": 0, "empty": 0}
-    planner = Planner(now=now, fallback=zone, grace_minutes=grace_minutes)
-    after = None
-    for _ in range(MAX_CHUNKS):
-        with db.read() as conn:
-            rows = due_preferences(conn, now=now, after=after, limit=READ_CHUNK)
-            if not rows:
-                break
-            after = (rows[-1].next_due_at, rows[-1].user_id)
-            plans = [planner.plan(row) for row in rows]
-            chosen = {plan.row.user_id: plan.row.lang for plan in plans if plan.row.lang}
-            texts = _digests(conn, mode, reachable(plans), chosen, default_language)
-        holds = held_releases(plans, now=now, fallback=zone)
-        for first in range(0, len(plans), CHUNK):
-            spread = _Spread(now, counts["sent"] + counts["late"], grace_minutes, sends_per_min)
-            outcomes = db.transact(partial(_deliver, plans=plans[first : first + CHUNK], texts=texts, now=now,
-                                           max_attempts=max_attempts, spread=spread, holds=holds))
-            for outcome in outcomes:
-                counts[outcome] += 1
-        if len(rows) < READ_CHUNK:
-            break  # the last rows due: another read would search the index again for nothing
-    return TickResult(sent=counts["sent"], late=counts["late"], skipped=counts["empty"])
+
+    mode: GatingMode
+    now: datetime
+    zone: ZoneInfo
+    grace_minutes: int
+    max_attempts: int
+    sends_per_min: int | None = None
+    default_language: str = SOURCE
+
+    def read(self, uow: Reading, after: _Cursor | None) -> Batch[_Part, _Cursor]:
+        """The next READ_CHUNK due rows, planned, with their digests, in parts of CHUNK rows."""
+        rows = due_preferences(uow.conn, now=self.now, after=after, limit=READ_CHUNK)
+        planner = Planner(now=self.now, fallback=self.zone, grace_minutes=self.grace_minutes)
+        plans = [planner.plan(row) for row in rows]
+        chosen = {plan.row.user_id: plan.row.lang for plan in plans if plan.row.lang}
+        texts = _digests(uow.conn, self.mode, reachable(plans), chosen, self.default_language)
+        holds = held_releases(plans, now=self.now, fallback=self.zone)
+        parts = [_Part(plans[first:first + CHUNK], texts, holds) for first in range(0, len(plans), CHUNK)]
+        # the last rows due: another read would search the index again for nothing
+        return Batch(parts, (rows[-1].next_due_at, rows[-1].user_id) if len(rows) == READ_CHUNK else None)
+
+    def write(self, uow: UnitOfWork, part: _Part, before: Sequence[list[str]]) -> list[str]:
+        """Deliver one part, its digests spread after those queued before it."""
+        queued = sum(outcome != "empty" for outcomes in before for outcome in outcomes)
+        spread = _Spread(self.now, queued, self.grace_minutes, self.sends_per_min)
+        return _deliver(uow.conn, plans=part.plans, texts=part.texts, now=self.now, max_attempts=self.max_attempts,
+                        spread=spread, holds=part.holds)
+
+    def result(self, outcomes: Sequence[list[str]]) -> TickResult:
+        """What the tick did, from the outcomes of its parts."""
+        counts = Counter(outcome for part in outcomes for outcome in part)
+        return TickResult(sent=counts["sent"], late=counts["late"], skipped=counts["empty"])
 
 
 def _digests(conn: Connection, mode: GatingMode, due: Sequence[DueReminder], chosen: Mapping[str, str],
@@ -148,7 +161,7 @@ class _Spread:
 
 
 def _deliver(
-    conn: Connection, *, plans: Sequence[Plan], texts: dict[str, str | None], now: datetime, max_attempts: int,
+    conn: Connection, *, plans: Sequence[Plan], texts: Mapping[str, str | None], now: datetime, max_attempts: int,
     spread: _Spread, holds: Mapping[str, datetime],
 ) -> list[str]:
     """Claim every due slot (one statement), queue the digests of the claimed ones (one driver call; those of

@@ -31,9 +31,9 @@ from taskcore.services.proof import pending_photos
 from taskcore.services.rewards import offered, require_admin, require_member
 from taskcore.storage import rewards as q
 from taskcore.storage import task_lists as lists
-from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue
 from taskcore.text import clean_text
+from taskcore.unit import Reading, UnitOfWork
 
 NOTICE_LABEL = "notice"
 MAX_REASON = 300
@@ -96,73 +96,67 @@ class Waiting:
         return len(self.requests) + len(self.photos)
 
 
-def redeem(db: Database, mode: GatingMode, *, user_id: str, reward_id: int, group_id: str | None, now: datetime,
+def redeem(uow: UnitOfWork, mode: GatingMode, *, user_id: str, reward_id: int, group_id: str | None, now: datetime,
            tell: Telling | None = None) -> Outcome:
     """Ask for a reward: a pending request at its current price. With ``group_id`` (a group's chat or path):
     Forbidden unless the user sees it, NotFound unless the reward is on offer there; without: NotFound too for a
     reward of a group the user is not in. ShortBalance when the price is over what the user has available."""
 
-    def ask(conn: Connection) -> Outcome:
-        if group_id is not None:
-            require_member(conn, mode, group_id, user_id)
-        reward = offered(conn, reward_id, group_id)
-        if group_id is None:
-            try:
-                require_member(conn, mode, reward.group_id, user_id)
-            except Forbidden as exc:
-                raise NotFound("no such reward") from exc
-        q.lock_person(conn, user_id, reward.group_id)
-        balance = q.balances(conn, user_id, [reward.group_id])[reward.group_id]
-        if not balance.fits(reward.points):
-            raise ShortBalance(balance, reward.points, reward.name)
-        made = _read(conn, q.add_request(conn, reward, requester=user_id, now=now))
-        _tell(conn, tell, made, lambda who: texts.requested(made, who), now)
-        return Outcome(made, Balance(balance.earned, balance.spent, balance.reserved + reward.points))
-
-    return db.transact(ask)
+    conn = uow.conn
+    if group_id is not None:
+        require_member(conn, mode, group_id, user_id)
+    reward = offered(conn, reward_id, group_id)
+    if group_id is None:
+        try:
+            require_member(conn, mode, reward.group_id, user_id)
+        except Forbidden as exc:
+            raise NotFound("no such reward") from exc
+    q.lock_person(conn, user_id, reward.group_id)
+    balance = q.balances(conn, user_id, [reward.group_id])[reward.group_id]
+    if not balance.fits(reward.points):
+        raise ShortBalance(balance, reward.points, reward.name)
+    made = _read(conn, q.add_request(conn, reward, requester=user_id, now=now))
+    _tell(conn, tell, made, lambda who: texts.requested(made, who), now)
+    return Outcome(made, Balance(balance.earned, balance.spent, balance.reserved + reward.points))
 
 
-def approve(db: Database, mode: GatingMode, *, user_id: str, request_id: int, now: datetime,
+def approve(uow: UnitOfWork, mode: GatingMode, *, user_id: str, request_id: int, now: datetime,
             tell: Telling | None = None) -> Outcome:
     """A group admin approves a pending request: NotFound, Forbidden (NotGroupAdmin), AlreadyDecided, or
     CannotApprove when the requester's balance, read under the lock, is below its price."""
 
-    def decide(conn: Connection) -> Outcome:
-        found = _decidable(conn, mode, user_id, request_id)
-        require_admin(conn, found.group_id, user_id)
-        q.lock_person(conn, found.requester, found.group_id)
-        found = _pending(_read(conn, request_id))  # as it is once the lock is ours
-        balance = q.balances(conn, found.requester, [found.group_id])[found.group_id]
-        if not balance.approvable(found.points):
-            raise CannotApprove(found, balance)
-        if not q.decide(conn, request_id, RequestState.APPROVED, by=user_id, now=now, reason=None):
-            raise AlreadyDecided(_read(conn, request_id))  # pragma: no cover - the lock keeps it pending
-        done = _read(conn, request_id)
-        left = Balance(balance.earned, balance.spent + found.points, balance.reserved - found.points)
-        _tell(conn, tell, done, lambda who: texts.approved(done, who, left), now)
-        return Outcome(done, left)
-
-    return db.transact(decide)
+    conn = uow.conn
+    found = _decidable(conn, mode, user_id, request_id)
+    require_admin(conn, found.group_id, user_id)
+    q.lock_person(conn, found.requester, found.group_id)
+    found = _pending(_read(conn, request_id))  # as it is once the lock is ours
+    balance = q.balances(conn, found.requester, [found.group_id])[found.group_id]
+    if not balance.approvable(found.points):
+        raise CannotApprove(found, balance)
+    if not q.decide(conn, request_id, RequestState.APPROVED, by=user_id, now=now, reason=None):
+        raise AlreadyDecided(_read(conn, request_id))  # pragma: no cover - the lock keeps it pending
+    done = _read(conn, request_id)
+    left = Balance(balance.earned, balance.spent + found.points, balance.reserved - found.points)
+    _tell(conn, tell, done, lambda who: texts.approved(done, who, left), now)
+    return Outcome(done, left)
 
 
-def refuse(db: Database, mode: GatingMode, *, user_id: str, request_id: int, reason: str | None, now: datetime,
+def refuse(uow: UnitOfWork, mode: GatingMode, *, user_id: str, request_id: int, reason: str | None, now: datetime,
            tell: Telling | None = None) -> Outcome:
     """A group admin refuses a pending request (``reason`` optional), or the person who asked withdraws it:
     NotFound, Forbidden (NotGroupAdmin) for anyone else, AlreadyDecided."""
     why = clean_text(reason or "")[:MAX_REASON] or None
 
-    def decide(conn: Connection) -> Outcome:
-        found = _decidable(conn, mode, user_id, request_id)
-        withdrawn = found.requester == user_id and not q.is_group_admin(conn, found.group_id, user_id)
-        if not withdrawn:
-            require_admin(conn, found.group_id, user_id)
-        if not q.decide(conn, request_id, RequestState.REFUSED, by=user_id, now=now, reason=why):
-            raise AlreadyDecided(_read(conn, request_id))
-        done = _read(conn, request_id)
-        _tell(conn, tell, done, lambda who: texts.refused(done, who, why, withdrawn=withdrawn), now)
-        return Outcome(done, q.balances(conn, found.requester, [found.group_id])[found.group_id], withdrawn)
-
-    return db.transact(decide)
+    conn = uow.conn
+    found = _decidable(conn, mode, user_id, request_id)
+    withdrawn = found.requester == user_id and not q.is_group_admin(conn, found.group_id, user_id)
+    if not withdrawn:
+        require_admin(conn, found.group_id, user_id)
+    if not q.decide(conn, request_id, RequestState.REFUSED, by=user_id, now=now, reason=why):
+        raise AlreadyDecided(_read(conn, request_id))
+    done = _read(conn, request_id)
+    _tell(conn, tell, done, lambda who: texts.refused(done, who, why, withdrawn=withdrawn), now)
+    return Outcome(done, q.balances(conn, found.requester, [found.group_id])[found.group_id], withdrawn)
 
 
 def _read(conn: Connection, request_id: int) -> RewardRequest:
@@ -201,18 +195,18 @@ def _tell(conn: Connection, tell: Telling | None, request: RewardRequest, compos
             max_attempts=tell.max_attempts)
 
 
-def waiting(db: Database, mode: GatingMode, *, user_id: str, group_id: str | None = None) -> Waiting:
+def waiting(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str | None = None) -> Waiting:
     """What waits for the user's approval, in one group or (``None``) in all theirs: the pending requests of the
     groups where they are admin, oldest first, and the photos ``services.proof.pending_photos`` names."""
-    with db.read() as conn:
-        seen = {group.id for group in lists.my_groups(conn, user_id, mode)}
-        mine = [group for group in q.admin_groups(conn, user_id) if group in seen]
-        requests = q.pending_in(conn, [group for group in mine if group_id in (None, group)])
-    photos = [photo for photo in pending_photos(db, user_id) if group_id in (None, photo.group_id)]
+    conn = uow.conn
+    seen = {group.id for group in lists.my_groups(conn, user_id, mode)}
+    mine = [group for group in q.admin_groups(conn, user_id) if group in seen]
+    requests = q.pending_in(conn, [group for group in mine if group_id in (None, group)])
+    photos = [photo for photo in pending_photos(uow, user_id) if group_id in (None, photo.group_id)]
     return Waiting(requests, photos)
 
 
-def my_requests(db: Database, *, user_id: str, limit: int = MY_REQUESTS) -> list[RewardRequest]:
+def my_requests(uow: Reading, *, user_id: str, limit: int = MY_REQUESTS) -> list[RewardRequest]:
     """The user's own requests, newest first."""
-    with db.read() as conn:
-        return q.requests_of(conn, user_id, limit=limit)
+    conn = uow.conn
+    return q.requests_of(conn, user_id, limit=limit)

@@ -16,8 +16,8 @@ from taskcore.chores.rewards import Balance, Reward, check_reward_points, reward
 from taskcore.errors import Forbidden, NotFound
 from taskcore.storage import rewards as q
 from taskcore.storage import task_lists as lists
-from taskcore.storage.db import Database
 from taskcore.storage.tasks import group_facts
+from taskcore.unit import Reading, UnitOfWork
 
 
 class NotGroupAdmin(Forbidden):
@@ -46,29 +46,25 @@ def require_member(conn: Connection, mode: GatingMode, group_id: str, user_id: s
         raise Forbidden("the group is not available to this user")
 
 
-def create_reward(db: Database, *, group_id: str, user_id: str, name: str, points: int, now: datetime) -> Reward:
+def create_reward(uow: UnitOfWork, *, group_id: str, user_id: str, name: str, points: int, now: datetime) -> Reward:
     """Put a reward on offer in the group; InvalidChoreSetting (``name``, ``points``) or NotGroupAdmin first."""
     clean, price = reward_name(name), check_reward_points(points)
 
-    def add(conn: Connection) -> Reward:
-        require_admin(conn, group_id, user_id)
-        made = q.add_reward(conn, group_id=group_id, name=clean, points=price, created_by=user_id, now=now)
-        return Reward(made, group_id, clean, price)
-
-    return db.transact(add)
+    conn = uow.conn
+    require_admin(conn, group_id, user_id)
+    made = q.add_reward(conn, group_id=group_id, name=clean, points=price, created_by=user_id, now=now)
+    return Reward(made, group_id, clean, price)
 
 
-def delete_reward(db: Database, *, group_id: str | None, user_id: str, reward_id: int, now: datetime) -> Reward:
+def delete_reward(uow: UnitOfWork, *, group_id: str | None, user_id: str, reward_id: int, now: datetime) -> Reward:
     """Take a reward off offer (its pending requests may still be decided); NotFound when there is no such reward
     on offer (in ``group_id``, when given), NotGroupAdmin unless the user is an admin of its group."""
 
-    def take_off(conn: Connection) -> Reward:
-        found = offered(conn, reward_id, group_id)
-        require_admin(conn, found.group_id, user_id)
-        q.delete_reward(conn, reward_id, now)
-        return found
-
-    return db.transact(take_off)
+    conn = uow.conn
+    found = offered(conn, reward_id, group_id)
+    require_admin(conn, found.group_id, user_id)
+    q.delete_reward(conn, reward_id, now)
+    return found
 
 
 def offered(conn: Connection, reward_id: int, group_id: str | None) -> Reward:
@@ -79,26 +75,26 @@ def offered(conn: Connection, reward_id: int, group_id: str | None) -> Reward:
     return found
 
 
-def group_rewards(db: Database, mode: GatingMode, *, user_id: str, group_id: str) -> GroupRewards:
+def group_rewards(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str) -> GroupRewards:
     """The group's rewards and the user's balance there; Forbidden as the other group endpoints."""
-    with db.read() as conn:
-        require_member(conn, mode, group_id, user_id)
-        name = next((g.name for g in lists.my_groups(conn, user_id, mode) if g.id == group_id), None)
-        return GroupRewards(group_id, name, q.group_rewards(conn, [group_id]),
-                            q.balances(conn, user_id, [group_id])[group_id])
+    conn = uow.conn
+    require_member(conn, mode, group_id, user_id)
+    name = next((g.name for g in lists.my_groups(conn, user_id, mode) if g.id == group_id), None)
+    return GroupRewards(group_id, name, q.group_rewards(conn, [group_id]),
+                        q.balances(conn, user_id, [group_id])[group_id])
 
 
-def my_rewards(db: Database, mode: GatingMode, *, user_id: str) -> list[GroupRewards]:
+def my_rewards(uow: Reading, mode: GatingMode, *, user_id: str) -> list[GroupRewards]:
     """In each of the user's active groups (by name): its rewards and the user's balance."""
-    with db.read() as conn:
-        mine = [group for group in lists.my_groups(conn, user_id, mode) if group.active]
-        ids = [group.id for group in mine]
-        offers, money = q.group_rewards(conn, ids), q.balances(conn, user_id, ids)
+    conn = uow.conn
+    mine = [group for group in lists.my_groups(conn, user_id, mode) if group.active]
+    ids = [group.id for group in mine]
+    offers, money = q.group_rewards(conn, ids), q.balances(conn, user_id, ids)
     return [GroupRewards(group.id, group.name, [item for item in offers if item.group_id == group.id],
                          money[group.id]) for group in mine]
 
 
-def balance(db: Database, *, user_id: str, group_id: str) -> Balance:
+def balance(uow: Reading, *, user_id: str, group_id: str) -> Balance:
     """The user's balance in the group."""
-    with db.read() as conn:
-        return q.balances(conn, user_id, [group_id])[group_id]
+    conn = uow.conn
+    return q.balances(conn, user_id, [group_id])[group_id]

@@ -9,9 +9,9 @@ it read the row before the first committed, its compare-and-set moves nothing), 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import partial
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection
@@ -27,10 +27,10 @@ from taskcore.services.languages import group_language_of
 from taskcore.shown import shown_name
 from taskcore.storage import groups
 from taskcore.storage import summaries as q
-from taskcore.storage.db import Database
 from taskcore.storage.members import active_members
 from taskcore.storage.queue import enqueue
 from taskcore.storage.users import display_names
+from taskcore.unit import Batch, Reading, UnitOfWork
 from taskcore.zones import zone_named
 
 SUMMARY_LABEL = "summary"
@@ -63,32 +63,48 @@ def summary_for(conn: Connection, whose: Whose, period: Period | Span, *, today:
     return summary_text(period if isinstance(period, Period) else Period.WEEK, span, lines, names)
 
 
-def group_week(db: Database, *, group_id: str, now: datetime, zone: ZoneInfo) -> list[tuple[str, MemberSummary]]:
+def group_week(uow: Reading, *, group_id: str, now: datetime, zone: ZoneInfo) -> list[tuple[str, MemberSummary]]:
     """This week's summary of a group (its page, SPEC section 25): each member's shown name and line."""
     today = local_wall(now, zone).date()
-    with db.read() as conn:
-        lines, names = summary_lines(conn, Whose(group_id), period_span(Period.WEEK, today), today=today, zone=zone)
+    conn = uow.conn
+    lines, names = summary_lines(conn, Whose(group_id), period_span(Period.WEEK, today), today=today, zone=zone)
     return [(shown_name(names.get(line.user_id)), line) for line in lines]
 
 
-def set_weekly(db: Database, *, group_id: str, moment: WeeklyMoment | None, now: datetime,
+def set_weekly(uow: UnitOfWork, *, group_id: str, moment: WeeklyMoment | None, now: datetime,
                zone: ZoneInfo) -> datetime | None:
     """Set (or with None stop) the group's weekly summary; the instant of the next one."""
     next_at = None if moment is None else next_weekly(now, moment.weekday, moment.at, zone)
-    with db.write() as conn:
-        q.set_weekly(conn, group_id, moment.weekday if moment else None, moment.at if moment else None, next_at)
-        if moment is not None and groups.group_zone(conn, group_id) is None:
-            groups.save_group_zone(conn, group_id, zone.key, now)  # the group's zone is now its summary's
+    conn = uow.conn
+    q.set_weekly(conn, group_id, moment.weekday if moment else None, moment.at if moment else None, next_at)
+    if moment is not None and groups.group_zone(conn, group_id) is None:
+        groups.save_group_zone(conn, group_id, zone.key, now)  # the group's zone is now its summary's
     return next_at
 
 
-def weekly_tick(db: Database, *, now: datetime, zone: ZoneInfo, default_language: str, max_attempts: int) -> int:
+@dataclass(frozen=True, slots=True)
+class WeeklyTick:
     """Post every due weekly summary once (see the module), each in its group's zone (``zone``, TZ, for a group
-    without one); how many were queued."""
-    with db.read() as conn:
-        due = q.due_weekly(conn, now=now, limit=TICK_LIMIT)
-    post = partial(_post, now=now, zone=zone, default=default_language, attempts=max_attempts)
-    return sum(db.transact(partial(post, row=row)) for row in due)
+    without one) and in a unit of its own (a batched use case: ``Database.run_batched``; ``result``: how many were
+    queued). TICK_LIMIT groups a tick; the rest are read at the next one."""
+
+    now: datetime
+    zone: ZoneInfo
+    default_language: str
+    max_attempts: int
+
+    def read(self, uow: Reading, after: None) -> Batch[q.WeeklyRow, None]:
+        """The summaries due now."""
+        return Batch(q.due_weekly(uow.conn, now=self.now, limit=TICK_LIMIT))
+
+    def write(self, uow: UnitOfWork, part: q.WeeklyRow, before: Sequence[bool]) -> bool:
+        """Post one group's summary, if this run moved its moment."""
+        return _post(uow.conn, row=part, now=self.now, zone=self.zone, default=self.default_language,
+                     attempts=self.max_attempts)
+
+    def result(self, outcomes: Sequence[bool]) -> int:
+        """How many summaries were queued."""
+        return sum(outcomes)
 
 
 def _post(conn: Connection, *, row: q.WeeklyRow, now: datetime, zone: ZoneInfo, default: str, attempts: int) -> bool:

@@ -18,10 +18,10 @@ from taskcore.queue_rules import JobKind
 from taskcore.services.groups import apply_group_listing
 from taskcore.services.languages import languages_of
 from taskcore.storage import members as member_queries
-from taskcore.storage.db import Database
 from taskcore.storage.identities import resolve_identity
 from taskcore.storage.people import bot_user_ids
 from taskcore.storage.queue import enqueue
+from taskcore.unit import UnitOfWork
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ def queue_discovery_notices(
 
 
 def apply_fetched_groups(
-    db: Database, mode: GatingMode, groups: Sequence[GatewayGroup], *, community_id: str | None,
+    uow: UnitOfWork, mode: GatingMode, groups: Sequence[GatewayGroup], *, community_id: str | None,
     admins: Iterable[str], notify_admins: bool, max_attempts: int, now: datetime, default_language: str = SOURCE,
 ) -> GroupSyncOutcome:
     """The group sync: keep the community's chat groups, record them (discovery in discover mode, with the admins'
@@ -74,14 +74,14 @@ def apply_fetched_groups(
         return GroupSyncOutcome(applied=False)
     kept = synced_groups(groups, community_id)
     names = {group.id: group.subject for group in kept}
-    result = apply_group_listing(db, mode, listed=list(names.items()), community_id=community_id, now=now)
+    result = apply_group_listing(uow, mode, listed=list(names.items()), community_id=community_id, now=now)
     notices = 0
     if mode is GatingMode.DISCOVER and notify_admins and result.discovered:
         who = list(admins)
-        notices = db.transact(lambda conn: sum(
-            queue_discovery_notices(conn, group_id=gid, name=names.get(gid), admins=who, now=now,
+        notices = sum(
+            queue_discovery_notices(uow.conn, group_id=gid, name=names.get(gid), admins=who, now=now,
                                     max_attempts=max_attempts, default_language=default_language)
-            for gid in result.discovered))
+            for gid in result.discovered)
     return GroupSyncOutcome(True, len(kept), result.discovered, result.deactivated, notices)
 
 
@@ -94,22 +94,20 @@ def member_sync_targets(records: Iterable[GroupRecord], mode: GatingMode) -> tup
 
 
 def apply_participants(
-    db: Database, *, group_id: str, participants: Sequence[GatewayParticipant], now: datetime
+    uow: UnitOfWork, *, group_id: str, participants: Sequence[GatewayParticipant], now: datetime
 ) -> tuple[int, int]:
     """Member sync of one group: listed users active (phone/LID pairs recorded as aliases, LID-only users re-keyed),
     absent members inactive since now. Returns (active, deactivated); an empty list changes nothing."""
     if not participants:
         return 0, 0
 
-    def work(conn: Connection) -> tuple[int, int]:
-        present: dict[str, bool | None] = {}
-        bot = bot_user_ids(conn)  # the bot is never a member (SPEC section 32)
-        for person in participants:
-            if person.phone in bot or person.lid in bot:
-                continue
-            user_id, _known = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
-            present[user_id] = bool(present.get(user_id)) or person.admin
-        member_queries.touch_members(conn, group_id, present, now)
-        return len(present), member_queries.deactivate_absent(conn, group_id, present.keys(), now)
-
-    return db.transact(work)
+    conn = uow.conn
+    present: dict[str, bool | None] = {}
+    bot = bot_user_ids(conn)  # the bot is never a member (SPEC section 32)
+    for person in participants:
+        if person.phone in bot or person.lid in bot:
+            continue
+        user_id, _known = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
+        present[user_id] = bool(present.get(user_id)) or person.admin
+    member_queries.touch_members(conn, group_id, present, now)
+    return len(present), member_queries.deactivate_absent(conn, group_id, present.keys(), now)

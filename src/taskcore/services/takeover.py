@@ -12,10 +12,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection
-
 from taskcore.storage import leases, queue
-from taskcore.storage.db import Database
+from taskcore.unit import UnitOfWork
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,15 +25,13 @@ class Takeover:
     job_leases: int
 
 
-def take_over_dead_leases(db: Database, *, dead: Callable[[Collection[str]], Collection[str]],
+def take_over_dead_leases(uow: UnitOfWork, *, dead: Callable[[Collection[str]], Collection[str]],
                           now: datetime) -> Takeover:
     """Release, in one transaction, the outbound jobs in flight and the job leases of the owners ``dead`` names."""
 
-    def work(conn: Connection) -> Takeover:
-        owners = frozenset(dead(queue.sending_owners(conn) | leases.live_lease_owners(conn, now=now)))
-        if not owners:
-            return Takeover(owners, 0, 0)
-        return Takeover(owners, queue.release_owners(conn, sorted(owners), now=now),
-                        leases.release_leases_of(conn, owners, now=now))
-
-    return db.transact(work)
+    conn = uow.conn
+    owners = frozenset(dead(queue.sending_owners(conn) | leases.live_lease_owners(conn, now=now)))
+    if not owners:
+        return Takeover(owners, 0, 0)
+    return Takeover(owners, queue.release_owners(conn, sorted(owners), now=now),
+                    leases.release_leases_of(conn, owners, now=now))

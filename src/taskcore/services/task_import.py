@@ -24,10 +24,9 @@ from taskcore.services.tasks import create_task
 from taskcore.services.web_tasks import Announcing
 from taskcore.storage import members
 from taskcore.storage import tasks as q
-from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue
-from taskcore.storage.unit import Unit
 from taskcore.storage.users import display_names
+from taskcore.unit import Reading, UnitOfWork
 
 __all__ = ["ANNOUNCEMENT_LABEL", "Imported", "import_tasks", "preview_import"]
 
@@ -50,32 +49,30 @@ def _sheet(conn: Connection, mode: GatingMode, user_id: str, group_id: str, raw:
     return read_sheet(raw, people)
 
 
-def preview_import(db: Database, mode: GatingMode, *, user_id: str, group_id: str, raw: bytes) -> Sheet:
+def preview_import(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str, raw: bytes) -> Sheet:
     """What importing ``raw`` would create, and its errors per line; nothing is written. Forbidden unless the user
     is an active member of a group they see; UnreadableFile, TooManyLines or ValidationError for a file refused
     whole."""
-    with db.read() as conn:
-        return _sheet(conn, mode, user_id, group_id, raw)
+    conn = uow.conn
+    return _sheet(conn, mode, user_id, group_id, raw)
 
 
-def import_tasks(db: Database, mode: GatingMode, *, user_id: str, group_id: str, raw: bytes, now: datetime,
+def import_tasks(uow: UnitOfWork, mode: GatingMode, *, user_id: str, group_id: str, raw: bytes, now: datetime,
                  today: date, announcing: Announcing) -> Imported:
     """Create the valid lines of ``raw`` in one transaction (``today``: the importer's, for a recurring line without
     a date), and queue one message in the group that says how many; the same refusals as ``preview_import``."""
 
-    def work(conn: Connection) -> Imported:
-        sheet = _sheet(conn, mode, user_id, group_id, raw)
-        created = tuple((row.line, _create(conn, row, user_id, group_id, now=now, today=today)) for row in sheet.rows)
-        if created:
-            _announce(conn, user_id, group_id, [task for _line, task in created], now=now,
-                      announcing=announcing)
-        return Imported(created, sheet.errors)
-
-    return db.transact(work)
+    conn = uow.conn
+    sheet = _sheet(conn, mode, user_id, group_id, raw)
+    created = tuple((row.line, _create(uow, row, user_id, group_id, now=now, today=today)) for row in sheet.rows)
+    if created:
+        _announce(conn, user_id, group_id, [task for _line, task in created], now=now,
+                  announcing=announcing)
+    return Imported(created, sheet.errors)
 
 
-def _create(conn: Connection, row: Row, user_id: str, group_id: str, *, now: datetime, today: date) -> int:
-    made = create_task(Unit(conn), creator=user_id, description=row.description, group_id=group_id, due=row.due,
+def _create(uow: UnitOfWork, row: Row, user_id: str, group_id: str, *, now: datetime, today: date) -> int:
+    made = create_task(uow, creator=user_id, description=row.description, group_id=group_id, due=row.due,
                        assignees=row.assignees, now=now, recurrence=row.recurrence,
                        rotation=row.assignees if row.rotation else (), today=today, points=row.points,
                        balanced=row.balanced)

@@ -14,8 +14,8 @@ from taskcore.pagination import Page
 from taskcore.storage import members, task_export, task_page
 from taskcore.storage import task_lists as lists
 from taskcore.storage import tasks as q
-from taskcore.storage.db import Database
 from taskcore.text import may_occur_in_description
+from taskcore.unit import Reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,26 +31,26 @@ class MyTasksQuery:
 
 
 def list_my_tasks(
-    db: Database, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
+    uow: Reading, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
 ) -> Page[Task]:
     """The user's open or recently completed tasks across groups, one page with the total."""
     flt = _my_tasks_filter(query, today)
     if flt is None:
         return Page(items=[], page=query.page, limit=query.limit, total=0)
-    with db.read() as conn:
-        return lists.my_tasks(conn, user_id, mode, flt, now)
+    conn = uow.conn
+    return lists.my_tasks(conn, user_id, mode, flt, now)
 
 
 def list_my_task_items(
-    db: Database, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
+    uow: Reading, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime
 ) -> Page[dict[str, Any]]:
     """``list_my_tasks`` for the JSON API: the same page, its items as task item dicts (SPEC section 6) read
     straight from the database's rows (``storage.task_page``)."""
     flt = _my_tasks_filter(query, today)
     if flt is None:
         return Page(items=[], page=query.page, limit=query.limit, total=0)
-    with db.read_prepared() as conn:
-        items, total = task_page.my_task_items(conn, user_id, mode, flt, now)
+    conn = uow.conn
+    items, total = task_page.my_task_items(conn, user_id, mode, flt, now)
     return Page(items=items, page=query.page, limit=query.limit, total=total)
 
 
@@ -65,14 +65,14 @@ def _my_tasks_filter(query: MyTasksQuery, today: date) -> lists.MyTasksFilter | 
     return lists.MyTasksFilter(query.status, query.search or None, due_before, query.page, query.limit)
 
 
-def list_my_groups(db: Database, mode: GatingMode, *, user_id: str) -> list[GroupSummary]:
+def list_my_groups(uow: Reading, mode: GatingMode, *, user_id: str) -> list[GroupSummary]:
     """The groups whose tasks the user sees, with counts."""
-    with db.read() as conn:
-        return lists.my_groups(conn, user_id, mode)
+    conn = uow.conn
+    return lists.my_groups(conn, user_id, mode)
 
 
 def list_group_tasks(
-    db: Database,
+    uow: Reading,
     mode: GatingMode,
     *,
     user_id: str,
@@ -82,11 +82,11 @@ def list_group_tasks(
     limit: int = 50,
 ) -> Page[Task]:
     """A group's open tasks; Forbidden unless the group is effectively allowed and the user an active member."""
-    with db.read() as conn:
-        _require_group_access(q.group_facts(conn, group_id, user_id), mode)
-        return lists.group_tasks(
-            conn, group_id, unassigned_first=unassigned_first, only_unassigned=only_unassigned, limit=limit
-        )
+    conn = uow.conn
+    _require_group_access(q.group_facts(conn, group_id, user_id), mode)
+    return lists.group_tasks(
+        conn, group_id, unassigned_first=unassigned_first, only_unassigned=only_unassigned, limit=limit
+    )
 
 
 def _require_group_access(facts: GroupFacts, mode: GatingMode) -> None:
@@ -94,23 +94,23 @@ def _require_group_access(facts: GroupFacts, mode: GatingMode) -> None:
         raise Forbidden("the group is not available to this user")
 
 
-def list_group_members(db: Database, mode: GatingMode, *, user_id: str, group_id: str) -> list[Person]:
+def list_group_members(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str) -> list[Person]:
     """A group's active members by name (SPEC section 23: whom a task made on the web may be for); gated like
     ``list_group_tasks``."""
-    with db.read() as conn:
-        _require_group_access(q.group_facts(conn, group_id, user_id), mode)
-        return members.active_members(conn, group_id)
+    conn = uow.conn
+    _require_group_access(q.group_facts(conn, group_id, user_id), mode)
+    return members.active_members(conn, group_id)
 
 
-def all_group_tasks(db: Database, mode: GatingMode, *, user_id: str, group_id: str) -> list[Task]:
+def all_group_tasks(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str) -> list[Task]:
     """Every task of a group, open and completed, oldest first (SPEC section 35: its export); gated like
     ``list_group_tasks``."""
-    with db.read() as conn:
-        _require_group_access(q.group_facts(conn, group_id, user_id), mode)
-        return task_export.group_tasks(conn, group_id)
+    conn = uow.conn
+    _require_group_access(q.group_facts(conn, group_id, user_id), mode)
+    return task_export.group_tasks(conn, group_id)
 
 
-def all_my_tasks(db: Database, mode: GatingMode, *, user_id: str) -> list[Task]:
+def all_my_tasks(uow: Reading, mode: GatingMode, *, user_id: str) -> list[Task]:
     """Every task of the user's that ``list_my_tasks`` would show, open and completed, oldest first (the export)."""
-    with db.read() as conn:
-        return task_export.my_tasks(conn, user_id, mode)
+    conn = uow.conn
+    return task_export.my_tasks(conn, user_id, mode)

@@ -30,8 +30,8 @@ from taskcore.services import nagging
 from taskcore.services import series as recurring
 from taskcore.storage import proofs
 from taskcore.storage import tasks as q
-from taskcore.storage.db import Database
 from taskcore.text import sanitize_description
+from taskcore.unit import Reading, UnitOfWork
 
 
 class _Unset:
@@ -47,7 +47,7 @@ PARTS_WITH_PHOTO = N_("una tarea con foto no se completa por partes: la foto es 
 
 
 def create_task(
-    db: Database,
+    uow: UnitOfWork,
     *,
     creator: str,
     description: str,
@@ -84,26 +84,24 @@ def create_task(
     if completion is CompletionMode.EACH and group_id is None:
         raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
 
-    def work(conn: Connection) -> CreatedTask:
-        chosen, assigned = series, people
-        if series is not None and series.rotation and group_id is not None and due is not None:
-            turn = recurring.first_turn(conn, series, group_id=group_id, day=due, now=now)  # the away are skipped
-            chosen = replace(series, turn=turn)
-            assigned = assignees_on_creation(creator, group_id, series.rotation[turn:turn + 1])
-        task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
-                                origin=origin, completion=completion, series=chosen, points=points)
-        if assigned:
-            q.insert_assignments(conn, task_id, assigned, by=creator, now=now)
-        return CreatedTask(task_id, text, due, group_id, assigned, chosen)
-
-    return db.transact(work)
+    conn = uow.conn
+    chosen, assigned = series, people
+    if series is not None and series.rotation and group_id is not None and due is not None:
+        turn = recurring.first_turn(conn, series, group_id=group_id, day=due, now=now)  # the away are skipped
+        chosen = replace(series, turn=turn)
+        assigned = assignees_on_creation(creator, group_id, series.rotation[turn:turn + 1])
+    task_id = q.insert_task(conn, group_id=group_id, description=text, due=due, created_by=creator, now=now,
+                            origin=origin, completion=completion, series=chosen, points=points)
+    if assigned:
+        q.insert_assignments(conn, task_id, assigned, by=creator, now=now)
+    return CreatedTask(task_id, text, due, group_id, assigned, chosen)
 
 
-def get_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int) -> Task:
+def get_task(uow: Reading, mode: GatingMode, *, user_id: str, task_id: int) -> Task:
     """One task the user may see; NotFound otherwise."""
-    with db.read() as conn:
-        _checked(conn, mode, TaskAction.VIEW, user_id, task_id)
-        return q.load_tasks(conn, [task_id])[0]
+    conn = uow.conn
+    _checked(conn, mode, TaskAction.VIEW, user_id, task_id)
+    return q.load_tasks(conn, [task_id])[0]
 
 
 def _checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: str, task_id: int) -> TaskFacts:
@@ -117,27 +115,25 @@ def _checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: st
 
 
 def _change(
-    db: Database, mode: GatingMode, action: TaskAction, *, user_id: str, task_id: int,
+    uow: UnitOfWork, mode: GatingMode, action: TaskAction, *, user_id: str, task_id: int,
     apply: Callable[[Connection, TaskFacts], Any],
 ) -> Task:
-    def work(conn: Connection) -> Task:
-        apply(conn, _checked(conn, mode, action, user_id, task_id))
-        return q.load_tasks(conn, [task_id])[0]
-
-    return db.transact(work)
+    conn = uow.conn
+    apply(conn, _checked(conn, mode, action, user_id, task_id))
+    return q.load_tasks(conn, [task_id])[0]
 
 
-def claim_task(db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Task:
+def claim_task(uow: UnitOfWork, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Task:
     """Add the user as an assignee of an open task they can see (idempotent); a nagging task nags them too."""
     def apply(conn: Connection, facts: TaskFacts) -> None:
         if q.add_assignment(conn, task_id, user_id, by=user_id, now=now):
             nagging.joined(conn, task_id, user_id)
 
-    return _change(db, mode, TaskAction.CLAIM, user_id=user_id, task_id=task_id, apply=apply)
+    return _change(uow, mode, TaskAction.CLAIM, user_id=user_id, task_id=task_id, apply=apply)
 
 
 def unassign_task(
-    db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime | None = None
+    uow: UnitOfWork, mode: GatingMode, *, user_id: str, task_id: int, now: datetime | None = None
 ) -> Task:
     """Remove the user's assignment of an open task if present (idempotent). In each mode their part goes with it,
     and when every remaining part is done the task is completed then (``now``; without it, when the last remaining
@@ -147,7 +143,7 @@ def unassign_task(
         if q.remove_assignment(conn, task_id, user_id) and facts.each:
             _complete_when_every_part_is_done(conn, task_id, now)
 
-    return _change(db, mode, TaskAction.UNASSIGN, user_id=user_id, task_id=task_id, apply=apply)
+    return _change(uow, mode, TaskAction.UNASSIGN, user_id=user_id, task_id=task_id, apply=apply)
 
 
 def _complete_when_every_part_is_done(conn: Connection, task_id: int, now: datetime | None) -> bool:
@@ -166,7 +162,7 @@ def _complete_when_every_part_is_done(conn: Connection, task_id: int, now: datet
 
 
 def complete_task(
-    db: Database, mode: GatingMode, *, user_id: str, task_id: int, now: datetime, today: date | None = None,
+    uow: UnitOfWork, mode: GatingMode, *, user_id: str, task_id: int, now: datetime, today: date | None = None,
     proven: bool = False,
 ) -> Completion:
     """Complete a task (idempotent): the one completion use case of every front end (SPEC sections 3, 19, 20).
@@ -198,13 +194,13 @@ def complete_task(
             following[0] = recurring.follow_up(conn, task_id, previous_assignees=before, by=user_id,
                                                today=today or now.date(), now=now)
 
-    task = _change(db, mode, TaskAction.COMPLETE, user_id=user_id, task_id=task_id, apply=apply)
+    task = _change(uow, mode, TaskAction.COMPLETE, user_id=user_id, task_id=task_id, apply=apply)
     return Completion(task=task, newly_completed=outcome["newly"], part_done=outcome.get("part", False),
                       next_task=following[0])
 
 
 def edit_task(
-    db: Database,
+    uow: UnitOfWork,
     mode: GatingMode,
     *,
     user_id: str,
@@ -252,4 +248,4 @@ def edit_task(
         elif "due_date" in values:
             nagging.restart(conn, task_id, zone)
 
-    return _change(db, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id, apply=apply)
+    return _change(uow, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id, apply=apply)

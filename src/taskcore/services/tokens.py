@@ -17,10 +17,10 @@ from taskcore.errors import LimitReached, NotFound, Unauthorized, ValidationErro
 from taskcore.i18n import _
 from taskcore.services.web_auth import SECRET_BYTES, hash_secret
 from taskcore.storage import tokens as q
-from taskcore.storage.db import Database
 from taskcore.storage.tokens import LAST_USE_EVERY, TokenRow
 from taskcore.storage.users import ensure_user
 from taskcore.text import clean_text
+from taskcore.unit import Reading, UnitOfWork
 
 __all__ = [
     "LAST_USE_EVERY",
@@ -76,7 +76,7 @@ def token_name(text: str) -> str:
     return name
 
 
-def create_api_token(db: Database, *, user_id: str, name: str, now: datetime) -> NewApiToken:
+def create_api_token(uow: UnitOfWork, *, user_id: str, name: str, now: datetime) -> NewApiToken:
     """A new named token for the user (created if absent); LimitReached when they already hold MAX_TOKENS."""
     clean = token_name(name)
     token = TOKEN_PREFIX + secrets.token_urlsafe(SECRET_BYTES)
@@ -87,33 +87,33 @@ def create_api_token(db: Database, *, user_id: str, name: str, now: datetime) ->
             raise LimitReached(_("ya tienes {limit} tokens, el máximo; revoca uno para crear otro", limit=MAX_TOKENS))
         return q.insert_token(conn, user_id=user_id, name=clean, token_hash=hash_secret(token), now=now)
 
-    return NewApiToken(id=db.transact(work), name=clean, token=token, created_at=now)
+    return NewApiToken(id=work(uow.conn), name=clean, token=token, created_at=now)
 
 
-def list_api_tokens(db: Database, *, user_id: str) -> list[TokenRow]:
+def list_api_tokens(uow: Reading, *, user_id: str) -> list[TokenRow]:
     """The user's tokens (name, created, last used), oldest first."""
-    with db.read() as conn:
-        return q.user_tokens(conn, user_id=user_id)
+    conn = uow.conn
+    return q.user_tokens(conn, user_id=user_id)
 
 
-def revoke_api_token(db: Database, *, user_id: str, token_id: int) -> None:
+def revoke_api_token(uow: UnitOfWork, *, user_id: str, token_id: int) -> None:
     """Revoke one of the user's tokens at once; NotFound when they have none with that id."""
-    if not db.transact(lambda conn: q.delete_token(conn, user_id=user_id, token_id=token_id)):
+    if not q.delete_token(uow.conn, user_id=user_id, token_id=token_id):
         raise NotFound("no such API token")
 
 
-def authenticate_api_token(db: Database, *, token: str, now: datetime) -> TokenUse:
+def authenticate_api_token(uow: Reading, *, token: str, now: datetime) -> TokenUse:
     """Read only: who a presented token belongs to; Unauthorized for a malformed, revoked or unknown token."""
     if _TOKEN_SHAPE.fullmatch(token) is None:
         raise Unauthorized(_REJECTED)
-    with db.read() as conn:
-        owner = q.token_owner(conn, token_hash=hash_secret(token))
+    conn = uow.conn
+    owner = q.token_owner(conn, token_hash=hash_secret(token))
     if owner is None:
         raise Unauthorized(_REJECTED)
     due = owner.last_used_at is None or now - owner.last_used_at >= LAST_USE_EVERY
     return TokenUse(user_id=owner.user_id, token_id=owner.token_id, touch_due=due)
 
 
-def record_token_use(db: Database, *, token_id: int, now: datetime) -> None:
+def record_token_use(uow: UnitOfWork, *, token_id: int, now: datetime) -> None:
     """Set the token's last use to ``now`` (a short write, at most once per LAST_USE_EVERY)."""
-    db.transact(lambda conn: q.touch_token(conn, token_id=token_id, now=now))
+    q.touch_token(uow.conn, token_id=token_id, now=now)

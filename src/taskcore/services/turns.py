@@ -8,9 +8,9 @@ them. A pass by hand also counts as the occurrence's one pass: the new holder's 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import partial
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Connection
@@ -27,13 +27,12 @@ from taskcore.services.chore_notices import post_in_group, tags
 from taskcore.services.languages import group_language_of
 from taskcore.services.zones import zone_of
 from taskcore.storage import turns as q
-from taskcore.storage.db import Database
 from taskcore.storage.series import current_people
 from taskcore.storage.tasks import load_tasks, task_facts
+from taskcore.unit import Batch, Reading, UnitOfWork
 from taskcore.zones import effective_zone
 
 BATCH = 200
-MAX_BATCHES = 10_000
 
 
 class NotRotation(TaskcoreError):
@@ -57,20 +56,19 @@ class Passed:
     to: str
 
 
-def pass_turn(db: Database, mode: GatingMode, *, user_id: str, task_id: int, zone: ZoneInfo, now: datetime) -> Passed:
+def pass_turn(uow: UnitOfWork, mode: GatingMode, *, user_id: str, task_id: int, zone: ZoneInfo,
+              now: datetime) -> Passed:
     """``/t pasar``: the holder hands the open occurrence on (NotRotation, NotHolder, NobodyNext, Conflict)."""
 
-    def work(conn: Connection) -> Passed:
-        found = task_facts(conn, task_id, user_id)
-        if found is None:
-            raise NotFound(f"task {task_id} not found")
-        check_action(TaskAction.VIEW, user_id, found[0], mode, found[1])
-        task = load_tasks(conn, [task_id])[0]
-        if task.completed:
-            raise Conflict(f"task {task_id} is completed")
-        return _hand(conn, task, user_id, zone, now)
-
-    return db.transact(work)
+    conn = uow.conn
+    found = task_facts(conn, task_id, user_id)
+    if found is None:
+        raise NotFound(f"task {task_id} not found")
+    check_action(TaskAction.VIEW, user_id, found[0], mode, found[1])
+    task = load_tasks(conn, [task_id])[0]
+    if task.completed:
+        raise Conflict(f"task {task_id} is completed")
+    return _hand(conn, task, user_id, zone, now)
 
 
 def _hand(conn: Connection, task: Task, holder: str, zone: ZoneInfo, now: datetime) -> Passed:
@@ -96,22 +94,31 @@ def _away(conn: Connection, people: list[str], zone: ZoneInfo, now: datetime) ->
             if is_away(until, now.astimezone(zone_of(conn, user, zone).zone).date())}
 
 
-def auto_pass_tick(db: Database, *, now: datetime, zone: ZoneInfo, max_attempts: int, default_language: str) -> int:
-    """Pass on every open turn two days late in its holder's calendar, once, telling the group; how many passed."""
-    # Nobody's today is past UTC's by more than a day: an occurrence due later cannot be two days late anywhere.
-    latest = now.date() - AUTO_PASS_AFTER + timedelta(days=1)
-    passed, after = 0, 0
-    for _ in range(MAX_BATCHES):
-        with db.read() as conn:
-            ids = q.late_turns(conn, due_on_or_before=latest, after=after, limit=BATCH)
-            ready = _maybe_late(conn, ids, now, zone)
-        for task_id in ready:
-            passed += db.transact(partial(_auto_one, task_id=task_id, now=now, zone=zone, max_attempts=max_attempts,
-                                          default=default_language))
-        if len(ids) < BATCH:
-            break
-        after = ids[-1]
-    return passed
+@dataclass(frozen=True, slots=True)
+class AutoPassTick:
+    """Pass on every open turn two days late in its holder's calendar, once, telling the group, each in a unit of
+    its own (a batched use case: ``Database.run_batched``; ``result``: how many passed)."""
+
+    now: datetime
+    zone: ZoneInfo
+    max_attempts: int
+    default_language: str
+
+    def read(self, uow: Reading, after: int | None) -> Batch[int, int]:
+        """The next BATCH turns late in UTC, less those not late yet in their holder's calendar."""
+        # Nobody's today is past UTC's by more than a day: an occurrence due later cannot be two days late anywhere.
+        latest = self.now.date() - AUTO_PASS_AFTER + timedelta(days=1)
+        ids = q.late_turns(uow.conn, due_on_or_before=latest, after=after or 0, limit=BATCH)
+        return Batch(_maybe_late(uow.conn, ids, self.now, self.zone), ids[-1] if len(ids) == BATCH else None)
+
+    def write(self, uow: UnitOfWork, part: int, before: Sequence[int]) -> int:
+        """Pass task ``part`` on when it is still late: 1 if it was, else 0."""
+        return int(_auto_one(uow.conn, task_id=part, now=self.now, zone=self.zone, max_attempts=self.max_attempts,
+                         default=self.default_language))
+
+    def result(self, outcomes: Sequence[int]) -> int:
+        """How many turns passed."""
+        return sum(outcomes)
 
 
 def _maybe_late(conn: Connection, ids: list[int], now: datetime, zone: ZoneInfo) -> list[int]:

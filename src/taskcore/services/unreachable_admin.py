@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from taskcore.dates import format_due_date
 from taskcore.i18n import _, speaking
 from taskcore.services.delivery import unreachable_people
-from taskcore.storage.db import Database
 from taskcore.storage.delivery import Unreachable
+from taskcore.unit import UnitOfWork
 
 
 def unreachable_text(people: Sequence[Unreachable]) -> str:
@@ -24,8 +24,8 @@ def unreachable_text(people: Sequence[Unreachable]) -> str:
     return "\n".join(lines)
 
 
-def unreachable_reply(db: Database, *, lang: str) -> str:
+def unreachable_reply(uow: UnitOfWork, *, lang: str) -> str:
     """The whole reply to an admin who asks, in ``lang``."""
-    people = unreachable_people(db)
+    people = unreachable_people(uow)
     with speaking(lang):
         return unreachable_text(people)

@@ -18,9 +18,9 @@ from sqlalchemy import Connection
 
 from taskcore.errors import Unauthorized
 from taskcore.storage import web_auth as q
-from taskcore.storage.db import Database
 from taskcore.storage.users import display_names, ensure_user
 from taskcore.storage.web_auth import SESSION_ABSOLUTE_TTL, SESSION_IDLE_TTL, SESSION_TOUCH_EVERY, TOKEN_TTL
+from taskcore.unit import Reading, UnitOfWork
 
 __all__ = [
     "SESSION_ABSOLUTE_TTL",
@@ -69,7 +69,7 @@ def _well_formed(value: str) -> bool:
     return _SECRET_SHAPE.fullmatch(value) is not None
 
 
-def issue_login_token(db: Database, *, user_id: str, now: datetime) -> str:
+def issue_login_token(uow: UnitOfWork, *, user_id: str, now: datetime) -> str:
     """A new login token for the user (created if absent), valid for TOKEN_TTL and usable once; the user's unused
     older ones stop working (one live login link per person, SPEC section 32)."""
     token = secrets.token_urlsafe(SECRET_BYTES)
@@ -79,18 +79,18 @@ def issue_login_token(db: Database, *, user_id: str, now: datetime) -> str:
         q.revoke_unused_tokens(conn, user_id=user_id)
         q.insert_token(conn, token_hash=hash_secret(token), user_id=user_id, now=now)
 
-    db.transact(work)
+    work(uow.conn)
     return token
 
 
-def redeem_login_token(db: Database, *, token: str, now: datetime, ending: str | None = None) -> NewSession:
+def redeem_login_token(uow: UnitOfWork, *, token: str, now: datetime, ending: str | None = None) -> NewSession:
     """Spend a login token on a new session (ending the session ``ending``, if given, in the same transaction);
     Unauthorized when it is unknown, used or expired. A token that matches nothing costs a read, never a write."""
     if not _well_formed(token):
         raise Unauthorized(_LINK_REJECTED)
-    with db.read() as conn:
-        if q.usable_token_user(conn, token_hash=hash_secret(token), now=now) is None:
-            raise Unauthorized(_LINK_REJECTED)
+    conn = uow.conn
+    if q.usable_token_user(conn, token_hash=hash_secret(token), now=now) is None:
+        raise Unauthorized(_LINK_REJECTED)
     session_id = secrets.token_urlsafe(SECRET_BYTES)
 
     def work(conn: Connection) -> NewSession | None:
@@ -102,7 +102,7 @@ def redeem_login_token(db: Database, *, token: str, now: datetime, ending: str |
         expires_at = q.insert_session(conn, id_hash=hash_secret(session_id), user_id=user_id, now=now)
         return NewSession(session_id=session_id, user_id=user_id, expires_at=expires_at)
 
-    session = db.transact(work)
+    session = work(uow.conn)
     if session is None:
         raise Unauthorized(_LINK_REJECTED)
     return session
@@ -129,33 +129,35 @@ def switch_code(session_id: str, token: str) -> str:
                     hashlib.sha256).hexdigest()
 
 
-def open_login_link(db: Database, *, token: str, session_id: str | None, now: datetime) -> NewSession | ConfirmSwitch:
+def open_login_link(uow: UnitOfWork, *, token: str, session_id: str | None,
+                    now: datetime) -> NewSession | ConfirmSwitch:
     """GET /login: the token spent on a new session (the browser's previous session of the same user ends), or a
     ConfirmSwitch when the browser holds a live session of another user; Unauthorized, without any write, when the
     token matches nothing."""
     if not _well_formed(token):
         raise Unauthorized(_LINK_REJECTED)
     current_id = session_id if session_id is not None and _well_formed(session_id) else None
-    with db.read() as conn:
-        owner = q.usable_token_user(conn, token_hash=hash_secret(token), now=now)
-        current = None if current_id is None else q.live_session(conn, id_hash=hash_secret(current_id), now=now)
-        if owner is None:
-            raise Unauthorized(_LINK_REJECTED)
-        if current is not None and current_id is not None and current[0] != owner:
-            names = display_names(conn, [current[0], owner])
-            return ConfirmSwitch(current[0], names.get(current[0]), owner, names.get(owner),
-                                 code=switch_code(current_id, token))
-    return redeem_login_token(db, token=token, now=now, ending=current_id if current is not None else None)
+    conn = uow.conn
+    owner = q.usable_token_user(conn, token_hash=hash_secret(token), now=now)
+    current = None if current_id is None else q.live_session(conn, id_hash=hash_secret(current_id), now=now)
+    if owner is None:
+        raise Unauthorized(_LINK_REJECTED)
+    if current is not None and current_id is not None and current[0] != owner:
+        names = display_names(conn, [current[0], owner])
+        return ConfirmSwitch(current[0], names.get(current[0]), owner, names.get(owner),
+                             code=switch_code(current_id, token))
+    return redeem_login_token(uow, token=token, now=now, ending=current_id if current is not None else None)
 
 
-def confirm_login_switch(db: Database, *, token: str, session_id: str | None, code: str, now: datetime) -> NewSession:
+def confirm_login_switch(uow: UnitOfWork, *, token: str, session_id: str | None, code: str,
+                         now: datetime) -> NewSession:
     """POST /login from the confirmation page: the code must be this session's for this token (a request from
     another site carries neither the SameSite=Lax cookie nor the code); the token is then spent and the previous
     session ends. Unauthorized otherwise, with the token left unspent."""
     if session_id is None or not hmac.compare_digest(code.encode("utf-8", "surrogateescape"),
                                                      switch_code(session_id, token).encode("ascii")):
         raise Unauthorized("the change of account was not confirmed from this browser")
-    return redeem_login_token(db, token=token, now=now, ending=session_id)
+    return redeem_login_token(uow, token=token, now=now, ending=session_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +221,7 @@ def _live(last_used_at: datetime, expires_at: datetime, now: datetime) -> bool:
 
 
 def look_up_session(
-    db: Database, *, session_id: str, now: datetime, cache: SessionCache | None = None
+    uow: Reading, *, session_id: str, now: datetime, cache: SessionCache | None = None
 ) -> SessionLookup | None:
     """Read only: the user of a live session and whether a touch is due; None when there is no live session.
 
@@ -231,8 +233,8 @@ def look_up_session(
     id_hash = hash_secret(session_id)
     seen = cache.get(id_hash, now) if cache is not None else None
     if seen is None:
-        with db.read() as conn:
-            found = q.live_session(conn, id_hash=id_hash, now=now)
+        conn = uow.conn
+        found = q.live_session(conn, id_hash=id_hash, now=now)
         if found is None:
             return None
         seen = _Seen(*found, read_at=now)
@@ -244,13 +246,13 @@ def look_up_session(
     return SessionLookup(user_id=seen.user_id, touch_due=touch_due)
 
 
-def touch_session(db: Database, *, session_id: str, now: datetime) -> None:
+def touch_session(uow: UnitOfWork, *, session_id: str, now: datetime) -> None:
     """Record a use of the session (a short write), which pushes its idle expiry back."""
     if _well_formed(session_id):
-        db.transact(lambda conn: q.touch_session(conn, id_hash=hash_secret(session_id), now=now))
+        q.touch_session(uow.conn, id_hash=hash_secret(session_id), now=now)
 
 
-def end_session(db: Database, *, session_id: str) -> None:
+def end_session(uow: UnitOfWork, *, session_id: str) -> None:
     """Delete the session if it exists (signing out twice is harmless)."""
     if _well_formed(session_id):
-        db.transact(lambda conn: q.delete_session(conn, id_hash=hash_secret(session_id)))
+        q.delete_session(uow.conn, id_hash=hash_secret(session_id))

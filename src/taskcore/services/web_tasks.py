@@ -27,11 +27,10 @@ from taskcore.services.people import group_mentions
 from taskcore.services.tasks import create_task
 from taskcore.storage import members
 from taskcore.storage import tasks as q
-from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue
-from taskcore.storage.unit import Unit
 from taskcore.storage.users import display_names
 from taskcore.text import sanitize_description
+from taskcore.unit import UnitOfWork
 
 ANNOUNCEMENT_LABEL = "notice"
 SHORT_DESCRIPTION = 80  # as the chat's replies (chat.replies.short; the web process does not load the chat)
@@ -60,7 +59,7 @@ class Announcing:
 
 
 def create_from_web(
-    db: Database, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime, announcing: Announcing,
+    uow: UnitOfWork, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime, announcing: Announcing,
     zone: ZoneInfo = nagging.EARLIEST, key: bytes | None = None,
 ) -> Task:
     """Create the task as ``/t nueva`` would and return it; in a group, queue the bot's announcement there.
@@ -77,8 +76,7 @@ def create_from_web(
                               field="assignees")
     _check_chores(new)
     new = replace(new, description=text, assignees=tuple(dict.fromkeys(new.assignees)))
-    return db.transact(lambda conn: _create(conn, mode, user_id=user_id, new=new, now=now, announcing=announcing,
-                                            zone=zone, key=key))
+    return _create(uow, mode, user_id=user_id, new=new, now=now, announcing=announcing, zone=zone, key=key)
 
 
 def _check_chores(new: NewTask) -> None:
@@ -93,11 +91,12 @@ def _check_chores(new: NewTask) -> None:
         raise InvalidChoreSetting(_(nagging.NEEDS_DUE), field="nag")
 
 
-def _create(conn: Connection, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime,
+def _create(uow: UnitOfWork, mode: GatingMode, *, user_id: str, new: NewTask, now: datetime,
             announcing: Announcing, zone: ZoneInfo, key: bytes | None) -> Task:
+    conn = uow.conn
     if new.group_id is not None:
         new = replace(new, assignees=_check_group(conn, mode, user_id, new.group_id, new.assignees, key=key))
-    made = create_task(Unit(conn), creator=user_id, description=new.description, group_id=new.group_id,
+    made = create_task(uow, creator=user_id, description=new.description, group_id=new.group_id,
                        due=new.due, assignees=new.assignees, now=now, points=new.points)
     if new.nag is not None:
         nagging.start_nagging(conn, made.id, new.nag, zone)

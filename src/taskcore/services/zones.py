@@ -9,8 +9,8 @@ from sqlalchemy import Connection
 
 from taskcore.storage import groups
 from taskcore.storage import preferences as q
-from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from taskcore.unit import Reading, UnitOfWork
 from taskcore.zones import UserZone, effective_zone, parse_time_zone, zone_by_city
 
 
@@ -19,39 +19,37 @@ def zone_of(conn: Connection, user_id: str, fallback: ZoneInfo) -> UserZone:
     return effective_zone(q.chosen_zone(conn, user_id), user_id, fallback)
 
 
-def user_zone(db: Database, *, user_id: str, fallback: ZoneInfo) -> UserZone:
+def user_zone(uow: Reading, *, user_id: str, fallback: ZoneInfo) -> UserZone:
     """The user's zone and where it comes from."""
-    with db.read() as conn:
-        return zone_of(conn, user_id, fallback)
+    conn = uow.conn
+    return zone_of(conn, user_id, fallback)
 
 
-def user_today(db: Database, *, user_id: str, fallback: ZoneInfo, now: datetime) -> date:
+def user_today(uow: Reading, *, user_id: str, fallback: ZoneInfo, now: datetime) -> date:
     """Today in the user's zone: what ``hoy``, ``mañana`` and a rule's first date mean for them."""
-    return now.astimezone(user_zone(db, user_id=user_id, fallback=fallback).zone).date()
+    return now.astimezone(user_zone(uow, user_id=user_id, fallback=fallback).zone).date()
 
 
-def set_time_zone(db: Database, *, user_id: str, name: str | None, fallback: ZoneInfo, now: datetime) -> UserZone:
+def set_time_zone(uow: UnitOfWork, *, user_id: str, name: str | None, fallback: ZoneInfo, now: datetime) -> UserZone:
     """Choose the user's zone (an IANA name, any case; InvalidTimeZone otherwise), or with None go back to the
     default; their reminders are planned again in the zone now in force."""
     chosen = None if name is None else zone_by_city(name).key
 
-    def work(conn: Connection) -> UserZone:
-        ensure_user(conn, user_id, now)
-        q.save_zone(conn, user_id=user_id, tz=chosen, now=now)
-        return effective_zone(chosen, user_id, fallback)
-
-    return db.transact(work)
+    conn = uow.conn
+    ensure_user(conn, user_id, now)
+    q.save_zone(conn, user_id=user_id, tz=chosen, now=now)
+    return effective_zone(chosen, user_id, fallback)
 
 
-def group_zone(db: Database, *, group_id: str) -> ZoneInfo | None:
+def group_zone(uow: Reading, *, group_id: str) -> ZoneInfo | None:
     """The group's zone (SPEC section 30), None while it has none."""
-    with db.read() as conn:
-        name = groups.group_zone(conn, group_id)
+    conn = uow.conn
+    name = groups.group_zone(conn, group_id)
     return None if name is None else parse_time_zone(name)
 
 
-def set_group_zone(db: Database, *, group_id: str, name: str | None, now: datetime) -> ZoneInfo | None:
+def set_group_zone(uow: UnitOfWork, *, group_id: str, name: str | None, now: datetime) -> ZoneInfo | None:
     """Choose the group's zone (a place or an IANA name; InvalidTimeZone otherwise), or with None forget it."""
     chosen = None if name is None else zone_by_city(name)
-    db.transact(lambda conn: groups.save_group_zone(conn, group_id, None if chosen is None else chosen.key, now))
+    groups.save_group_zone(uow.conn, group_id, None if chosen is None else chosen.key, now)
     return chosen

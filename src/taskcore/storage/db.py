@@ -6,14 +6,22 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Connection, Engine, ExceptionContext, create_engine, event
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from taskcore.errors import SchemaError
+from taskcore.storage.unit import SqlUnit
+from taskcore.unit import Batched, Reading, UnitOfWork
 
 T = TypeVar("T")
+P = ParamSpec("P")
+Part = TypeVar("Part")
+Cursor = TypeVar("Cursor")
+Outcome = TypeVar("Outcome")
+Result = TypeVar("Result")
+MAX_BATCHES = 100_000  # reads of one batched use case at most: a bound on its loop
 
 BUSY_TIMEOUT_MS = 5000
 SQLITE_PRAGMAS = (
@@ -110,7 +118,8 @@ def unavailable_reason(exc: BaseException) -> str:
 
 
 class Database:
-    """One database: short read transactions and write transactions that take the write lock up front."""
+    """One database handle: it opens the units of work the use cases run in (``taskcore.unit``), short read
+    transactions, and write transactions that take the write lock up front."""
 
     def __init__(self, engine: Engine, *, busy_retries: int = 5) -> None:
         self.engine = engine
@@ -155,19 +164,80 @@ class Database:
 
         ``wait_ms`` bounds how long it waits for the database: SQLite's busy timeout for this transaction (the write
         lock), PostgreSQL's statement timeout; past it the busy error is raised (``is_busy_error``)."""
-        with self.engine.connect() as conn:
-            if self.is_sqlite:
-                conn.execution_options(sqlite_begin="IMMEDIATE")
-                if wait_ms is not None:
-                    _sqlite_busy_timeout(conn, wait_ms)
+        with self.engine.connect() as conn, self._immediate(conn, wait_ms), conn.begin():
+            if wait_ms is not None and not self.is_sqlite:
+                conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, int(wait_ms))}")
+            yield conn
+
+    @contextmanager
+    def _immediate(self, conn: Connection, wait_ms: int | None) -> Iterator[None]:
+        """On SQLite, the connection's next transaction begins IMMEDIATE and waits at most ``wait_ms`` for the lock
+        (the usual busy timeout again afterwards)."""
+        if self.is_sqlite:
+            conn.execution_options(sqlite_begin="IMMEDIATE")
+            if wait_ms is not None:
+                _sqlite_busy_timeout(conn, wait_ms)
+        try:
+            yield
+        finally:
+            if wait_ms is not None and self.is_sqlite and not conn.invalidated:
+                _sqlite_busy_timeout(conn, BUSY_TIMEOUT_MS)
+
+    @contextmanager
+    def unit(self, *, wait_ms: int | None = None) -> Iterator[SqlUnit]:
+        """One unit of work on a write transaction (``wait_ms`` as in ``write``), not retried: what ``commit`` keeps
+        is kept; the rest, or everything when the block raises, is rolled back."""
+        with self.engine.connect() as conn, self._immediate(conn, wait_ms):
+            transaction = conn.begin()
             try:
-                with conn.begin():
-                    if wait_ms is not None and not self.is_sqlite:
-                        conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, int(wait_ms))}")
-                    yield conn
+                if wait_ms is not None and not self.is_sqlite:
+                    conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, int(wait_ms))}")
+                yield SqlUnit(conn, transaction)
             finally:
-                if wait_ms is not None and self.is_sqlite and not conn.invalidated:
-                    _sqlite_busy_timeout(conn, BUSY_TIMEOUT_MS)
+                if transaction.is_active:
+                    transaction.rollback()
+
+    def run(self, use_case: Callable[Concatenate[UnitOfWork, P], T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """``use_case(unit, *args, **kwargs)`` in a unit of work of its own, committed; the whole of it is tried again
+        when the database is busy (``busy_retries`` times)."""
+        for attempt in range(self.busy_retries + 1):
+            try:
+                with self.unit() as unit:
+                    result = use_case(unit, *args, **kwargs)
+                    unit.commit()
+                    return result
+            except OperationalError as exc:
+                if not is_busy_error(exc) or attempt == self.busy_retries:
+                    raise
+                time.sleep(0.01 * 2**attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def look(self, use_case: Callable[Concatenate[Reading, P], T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """``use_case(reading, *args, **kwargs)`` in a read transaction of its own (one snapshot; deferred on SQLite,
+        so it never waits for writers in WAL mode)."""
+        with self.read() as conn:
+            return use_case(SqlUnit(conn), *args, **kwargs)
+
+    def look_prepared(self, use_case: Callable[Concatenate[Reading, P], T], /, *args: P.args,
+                      **kwargs: P.kwargs) -> T:
+        """``look`` for a use case that runs ``storage.prepared`` statements only (``read_prepared``)."""
+        with self.read_prepared() as conn:
+            return use_case(SqlUnit(conn), *args, **kwargs)
+
+    def run_batched(self, use_case: Batched[Part, Cursor, Outcome, Result], *,
+                    max_batches: int = MAX_BATCHES) -> Result:
+        """A batched use case: each batch read in a read transaction, each of its parts written by ``run`` (a unit of
+        its own); what it did (its ``result`` of the outcomes)."""
+        outcomes: list[Outcome] = []
+        after: Cursor | None = None
+        for _ in range(max_batches):
+            batch = self.look(use_case.read, after)
+            for part in batch.parts:
+                outcomes.append(self.run(use_case.write, part, tuple(outcomes)))
+            if batch.after is None:
+                break
+            after = batch.after
+        return use_case.result(outcomes)
 
     def transact(self, work: Callable[[Connection], T], *, wait_ms: int | None = None,
                  retries: int | None = None) -> T:

@@ -83,7 +83,7 @@ async def _freeze_heap(_app: web.Application) -> None:
 async def _seeded_groups(app: web.Application) -> AsyncIterator[None]:
     """ALLOWED_GROUPS inserted as allowed where they have no status yet (an admin's block survives restarts)."""
     settings, db = app[keys.SETTINGS], app[keys.DB]
-    added = await asyncio.to_thread(seed_allowed_groups, db, settings.allowed_groups, now=app[keys.CLOCK].now())
+    added = await asyncio.to_thread(db.run, seed_allowed_groups, settings.allowed_groups, now=app[keys.CLOCK].now())
     if settings.allowed_groups:
         log.info("allowed groups seeded", extra={"configured": len(settings.allowed_groups), "added": added})
     yield

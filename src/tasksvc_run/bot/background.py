@@ -45,7 +45,7 @@ class _NoWorker:
 async def take_over(db: Database, clock: Clock) -> None:
     """Release the leases of this host's dead predecessors (a failure is logged: those leases then expire)."""
     try:
-        taken = await asyncio.to_thread(take_over_dead_leases, db, dead=dead_owners, now=clock.now())
+        taken = await asyncio.to_thread(db.run, take_over_dead_leases, dead=dead_owners, now=clock.now())
     except Exception as exc:
         log.warning("leases of dead predecessors not taken over; they expire by themselves",
                     extra={"error": type(exc).__name__})

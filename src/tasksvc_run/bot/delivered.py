@@ -42,7 +42,7 @@ async def delivered(app: web.Application, name: str, event: InboundEvent, payloa
             await _statuses(app, updates)
     elif isinstance(event, InboundMessage | InboundReaction) and event.group_id is None:
         db, now = app[keys.DB], app[keys.CLOCK].now()
-        released = await asyncio.to_thread(delivery.heard_privately, db, phone=event.sender.phone,
+        released = await asyncio.to_thread(db.run, delivery.heard_privately, phone=event.sender.phone,
                                            lid=event.sender.lid, now=now, jid=event.chat_id,
                                            max_attempts=app[keys.SETTINGS].rq_max_attempts)
         if released:
@@ -54,7 +54,7 @@ async def _statuses(app: web.Application, updates: tuple[StatusUpdate, ...]) -> 
     for update in updates:
         if update.failed and update.direct:
             await _recorded(app, update.message_id)
-    outcome = await asyncio.to_thread(delivery.record_statuses, db, updates, now=app[keys.CLOCK].now(),
+    outcome = await asyncio.to_thread(db.run, delivery.record_statuses, updates, now=app[keys.CLOCK].now(),
                                       rules=rules_of(app))
     counter = app[keys.METRICS].outbound_delivery
     for status in outcome.statuses:
@@ -67,7 +67,7 @@ async def _recorded(app: web.Application, message_id: str) -> None:
     """Wait (bounded) until the queue records the send the gateway answered with ``message_id``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + RECORD_WAIT
-    while not await asyncio.to_thread(delivery.job_recorded, app[keys.DB], message_id):
+    while not await asyncio.to_thread(app[keys.DB].look, delivery.job_recorded, message_id):
         if loop.time() >= deadline:
             return
         await asyncio.sleep(RECORD_POLL)

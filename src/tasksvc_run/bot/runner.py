@@ -22,7 +22,7 @@ from aiohttp import web
 
 from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment
 from taskcore.gateway.inbound import InboundEvent, InboundPhoto
-from taskcore.ratelimit import Decision, RateLimiter
+from taskcore.ratelimit import Allowance, RateLimiter
 from taskcore.services import Database
 from taskcore.services.conversation.road import Arrived, Handled, handle_arrived, handle_inbox, stored_event
 from taskcore.services.inbox import InboxRow, NewEvent
@@ -94,16 +94,6 @@ class EventRunner:
         self._counted(arrived.handled, started)
         return arrived
 
-    def take_token(self, user_id: str, at: float | None = None) -> Decision:
-        """One token from the user's bucket, at the monotonic instant ``at`` (now when not given)."""
-        with self._limiter_lock:
-            return self.limiter.check(user_id, self.clock.monotonic() if at is None else at)
-
-    def take_send(self, user_id: str, at: float | None = None) -> Decision:
-        """One of the replies the person's commands may get this minute (``at`` as in ``take_token``)."""
-        with self._limiter_lock:
-            return self.sends.check(user_id, self.clock.monotonic() if at is None else at)
-
     def run_inbox(self) -> list[Handled]:
         """Claim, handle and finish one batch of the inbox; count metric events and each event's share of the time."""
         started = time.perf_counter()
@@ -130,15 +120,15 @@ class EventRunner:
             self._counters[metric]()
 
     def _moment_factory(self) -> Callable[[InboxRow | None], Moment]:
-        """One instant for the batch; each event its own memoised token (handled again alone, it gets the same); an
-        event stored pending by this process keeps the moment it was given then."""
+        """One instant for the batch; each event its own draw on the buckets (handled again alone, it gets the same
+        answers); an event stored pending by this process keeps the moment it was given then."""
         now, at = self.clock.now(), self.clock.monotonic()  # the buckets' instant too: read once for the batch
         today, trigger = now.astimezone(self.zone).date(), self._sync_trigger()
 
         def moment(row: InboxRow | None) -> Moment:
             kept = None if row is None else self._moments.get(row.id)
-            return kept or Moment(now, today, self._once(lambda user: self.take_token(user, at)), trigger,
-                                  self._once(lambda user: self.take_send(user, at)))
+            return kept or Moment(now, today, Allowance(self.limiter, at, self._limiter_lock), trigger,
+                                  Allowance(self.sends, at, self._limiter_lock))
 
         return moment
 
@@ -153,18 +143,6 @@ class EventRunner:
             loop.call_soon_threadsafe(request)
 
         return from_thread
-
-    @staticmethod
-    def _once(taking: Callable[[str], Decision]) -> Callable[[str], Decision]:
-        """``taking`` for one event: an event handled again (batch retry) gets the same answer."""
-        decided: dict[str, Decision] = {}
-
-        def take(user_id: str) -> Decision:
-            if user_id not in decided:
-                decided[user_id] = taking(user_id)
-            return decided[user_id]
-
-        return take
 
 
 processor_log = logging.getLogger("tasksvc_run.bot.processor")  # where failed events are reported

@@ -86,8 +86,8 @@ class Watchdog:
         if message_id in self.watch.pending or message_id in self._probes:
             return True
         try:
-            named = await asyncio.to_thread(echoes.named_by_jobs, self.db, [message_id])
-            return bool(named) or bool(await asyncio.to_thread(echoes.echoed_among, self.db, [message_id]))
+            named = await asyncio.to_thread(self.db.look, echoes.named_by_jobs, [message_id])
+            return bool(named) or bool(await asyncio.to_thread(self.db.look, echoes.echoed_among, [message_id]))
         except Exception:  # unreadable now: not known
             return False
 
@@ -100,7 +100,7 @@ class Watchdog:
         delivery."""
         now = self.clock.now()
         try:
-            new = await asyncio.to_thread(echoes.record_echo, self.db, sent, now=now)
+            new = await asyncio.to_thread(self.db.run, echoes.record_echo, sent, now=now)
         except Exception as exc:  # the watchdog of this unit still learns it; in-doubt sends fall back to the gateway
             log.warning("echo not recorded", extra={"error": type(exc).__name__})
             new = True
@@ -121,7 +121,7 @@ class Watchdog:
             return
         if lasted is None:
             return
-        late = await asyncio.to_thread(due_count, self.db, now=now)  # counted before the worker sends them
+        late = await asyncio.to_thread(self.db.look, due_count, now=now)  # counted before the worker sends them
         if self.worker is not None:
             self.worker.resume()
         log.info("gateway connected again: sending resumed", extra={"seconds": int(lasted.total_seconds()),
@@ -143,7 +143,7 @@ class Watchdog:
         """Judge once and act; the action taken."""
         now = self.clock.now()
         overdue = self.watch.overdue(now)
-        seen = await asyncio.to_thread(echoes.echoed_among, self.db, overdue) if overdue else set()
+        seen = await asyncio.to_thread(self.db.look, echoes.echoed_among, overdue) if overdue else set()
         if seen and self.watch.echoed(seen, now) is Act.RECOVERED:
             await self._recovered()
         act = self.watch.tick(now, connected=self.link.connected, late=bool(set(overdue) - seen))
@@ -177,7 +177,7 @@ class Watchdog:
             await sleep(TICK_SECONDS)
             try:
                 await self.tick()
-                await asyncio.to_thread(echoes.forget_echoes, self.db, before=self.clock.now() - ECHO_RETENTION)
+                await asyncio.to_thread(self.db.run, echoes.forget_echoes, before=self.clock.now() - ECHO_RETENTION)
             except Exception:
                 log.exception("watchdog tick failed")
 
@@ -206,7 +206,7 @@ class Watchdog:
 
     async def _tell(self, text: Callable[[], str], *, key: str) -> None:
         try:
-            await asyncio.to_thread(alerts.notify_admins, self.db, self.settings.admin_users, text, key=key,
+            await asyncio.to_thread(self.db.run, alerts.notify_admins, self.settings.admin_users, text, key=key,
                                     max_attempts=self.settings.rq_max_attempts, now=self.clock.now(),
                                     default_language=self.settings.default_language)
         except Exception:

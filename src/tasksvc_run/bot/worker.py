@@ -158,7 +158,8 @@ class QueueWorker:
             return
         try:
             jobs = await asyncio.to_thread(
-                queue.claim_jobs, self.db, owner=self.owner, now=self.clock.now(), lease=self.config.lease, limit=free,
+                self.db.run, queue.claim_jobs, owner=self.owner, now=self.clock.now(), lease=self.config.lease,
+                limit=free,
                 rules=self.config.send_rules)
         except Exception as exc:
             self._outage.failed(exc, what="outbound: claiming jobs failed")
@@ -177,7 +178,7 @@ class QueueWorker:
 
     async def _give_back(self, jobs: list[QueueJob]) -> None:
         try:
-            await asyncio.to_thread(queue.give_back, self.db, [job.id for job in jobs], now=self.clock.now())
+            await asyncio.to_thread(self.db.run, queue.give_back, [job.id for job in jobs], now=self.clock.now())
         except Exception as exc:  # their leases run out and they are claimed again, in doubt (never sent twice)
             self._outage.failed(exc, what="outbound: giving back jobs claimed while paused failed")
 
@@ -265,7 +266,7 @@ class QueueWorker:
     async def _keep_lease(self, job: QueueJob) -> None:
         """Extend the hold on ``job`` by a whole lease (a failure is left to the next try)."""
         try:
-            await asyncio.to_thread(queue.keep_lease, self.db, job_id=job.id, owner=self.owner,
+            await asyncio.to_thread(self.db.run, queue.keep_lease, job_id=job.id, owner=self.owner,
                                     until=self.clock.now() + self.config.lease)
         except Exception:  # the database refuses writes: the outcome's next write tries again
             return

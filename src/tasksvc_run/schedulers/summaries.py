@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from taskcore.services.summaries import weekly_tick
+from taskcore.services.summaries import WeeklyTick
 
 if TYPE_CHECKING:
     from tasksvc_run.schedulers.jobs import JobContext
@@ -20,8 +20,9 @@ class WeeklySummaryJob:
     async def __call__(self) -> int:
         """One tick at the clock's now; how many summaries it queued."""
         ctx, s = self.ctx, self.ctx.settings
-        queued = await asyncio.to_thread(weekly_tick, ctx.db, now=ctx.clock.now(), zone=s.zone,
-                                         default_language=s.default_language, max_attempts=s.rq_max_attempts)
+        tick = WeeklyTick(now=ctx.clock.now(), zone=s.zone, default_language=s.default_language,
+                          max_attempts=s.rq_max_attempts)
+        queued = await asyncio.to_thread(ctx.db.run_batched, tick)
         if queued:
             ctx.notify()
         return queued

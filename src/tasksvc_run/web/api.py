@@ -52,7 +52,7 @@ def gating(request: web.Request) -> GatingMode:
 def user_today(request: web.Request, user: str) -> date:
     """Today in the signed-in user's zone (SPEC section 21)."""
     app = request.app
-    return zones.user_today(app[DB], user_id=user, fallback=app[SETTINGS].zone, now=app[CLOCK].now())
+    return app[DB].look(zones.user_today, user_id=user, fallback=app[SETTINGS].zone, now=app[CLOCK].now())
 
 
 async def my_tasks(request: web.Request) -> web.Response:
@@ -61,13 +61,14 @@ async def my_tasks(request: web.Request) -> web.Response:
     app, user = request.app, request[USER]
     now = app[CLOCK].now()
     today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
-    page = task_lists.list_my_task_items(app[DB], gating(request), user_id=user, query=query, today=today, now=now)
+    page = app[DB].look_prepared(task_lists.list_my_task_items, gating(request), user_id=user, query=query,
+                                 today=today, now=now)
     return ok(render.item_page(page, ids(request)))
 
 
 async def my_groups(request: web.Request) -> web.Response:
     """GET /api/me/groups."""
-    groups = task_lists.list_my_groups(request.app[DB], gating(request), user_id=request[USER])
+    groups = request.app[DB].look(task_lists.list_my_groups, gating(request), user_id=request[USER])
     return ok(render.group_list(groups))
 
 
@@ -75,24 +76,24 @@ async def group_tasks(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/tasks."""
     group_id = group_id_of(request)
     params = parse_query(request, m.GroupTasksParams)
-    page = task_lists.list_group_tasks(request.app[DB], gating(request), user_id=request[USER], group_id=group_id,
+    page = request.app[DB].look(task_lists.list_group_tasks, gating(request), user_id=request[USER], group_id=group_id,
                                 unassigned_first=params.unassigned_first, only_unassigned=params.only_unassigned,
                                 limit=params.limit)
     return ok(render.task_page(page, ids(request)))
 
 
 def _zone(request: web.Request) -> UserZone:
-    return zones.user_zone(request.app[DB], user_id=request[USER], fallback=request.app[SETTINGS].zone)
+    return request.app[DB].look(zones.user_zone, user_id=request[USER], fallback=request.app[SETTINGS].zone)
 
 
 def _language(request: web.Request) -> str:
-    return languages.user_language(request.app[DB], user_id=request[USER],
+    return request.app[DB].look(languages.user_language, user_id=request[USER],
                                    default=request.app[SETTINGS].default_language)[0]
 
 
 async def get_preferences(request: web.Request) -> web.Response:
     """GET /api/me/preferences."""
-    saved = prefs.get_preference(request.app[DB], user_id=request[USER])
+    saved = request.app[DB].look(prefs.get_preference, user_id=request[USER])
     return ok(render.preference(saved, _zone(request), _language(request)) | _chores(request))
 
 
@@ -107,10 +108,10 @@ async def set_preferences(request: web.Request) -> web.Response:
     zone: Any = body.tz if "tz" in sent else svc.UNSET
     app, user = request.app, request[USER]
     checked = chores.checked_chores(body, sent, today=user_today(request, user))
-    saved = await asyncio.to_thread(prefs.set_preference, app[DB], user_id=user, freq=body.freq,
+    saved = await asyncio.to_thread(app[DB].run, prefs.set_preference, user_id=user, freq=body.freq,
                                     time=body.time, tz=zone, now=app[CLOCK].now())
     if "lang" in sent:
-        await asyncio.to_thread(languages.choose_language, app[DB], user_id=user, lang=body.lang,
+        await asyncio.to_thread(app[DB].run, languages.choose_language, user_id=user, lang=body.lang,
                                 default=app[SETTINGS].default_language, now=app[CLOCK].now())
         app[LANGUAGE_CACHE].forget(user)
     await asyncio.to_thread(chores.save_chores, app[DB], user_id=user, checked=checked,
@@ -130,8 +131,8 @@ async def _change(request: web.Request, change: TaskChange) -> web.Response:
 
 async def claim(request: web.Request) -> web.Response:
     """POST /api/tasks/{id}/claim."""
-    return await _change(request, lambda db, mode, user, task_id, now: svc.claim_task(
-        db, mode, user_id=user, task_id=task_id, now=now))
+    return await _change(request, lambda db, mode, user, task_id, now: db.run(
+        svc.claim_task, mode, user_id=user, task_id=task_id, now=now))
 
 
 async def unassign(request: web.Request) -> web.Response:
@@ -139,7 +140,7 @@ async def unassign(request: web.Request) -> web.Response:
     reaction goes on its origin message as for a completion."""
     task_id = task_id_of(request)
     app, now = request.app, request.app[CLOCK].now()
-    task = await asyncio.to_thread(svc.unassign_task, app[DB], gating(request), user_id=request[USER],
+    task = await asyncio.to_thread(app[DB].run, svc.unassign_task, gating(request), user_id=request[USER],
                                    task_id=task_id, now=now)
     if task.completed:
         await _react(request, Completion(task, newly_completed=True), now)
@@ -150,7 +151,7 @@ async def complete(request: web.Request) -> web.Response:
     """POST /api/tasks/{id}/complete; a new completion queues the check reaction on the origin message."""
     task_id = task_id_of(request)
     app, now, user = request.app, request.app[CLOCK].now(), request[USER]
-    done = await asyncio.to_thread(svc.complete_task, app[DB], gating(request), user_id=user, task_id=task_id,
+    done = await asyncio.to_thread(app[DB].run, svc.complete_task, gating(request), user_id=user, task_id=task_id,
                                    now=now, today=user_today(request, user))
     await _react(request, done, now)
     return ok(render.completed_item(done.task, done.next_task, ids(request)))
@@ -159,7 +160,7 @@ async def complete(request: web.Request) -> web.Response:
 async def _react(request: web.Request, done: Completion, now: datetime) -> None:
     policy = ReactionPolicy.from_settings(request.app[SETTINGS])
     try:
-        await asyncio.to_thread(react_to_completion, request.app[DB], policy, done, now=now)
+        await asyncio.to_thread(request.app[DB].run, react_to_completion, policy, done, now=now)
     except Exception:  # the completion is committed; a lost check mark must not turn it into an error
         log.exception("could not queue the completion reaction", extra={"task": done.task.id})
 
@@ -185,8 +186,9 @@ async def _edited(request: web.Request, task_id: int, changes: dict[str, Any]) -
     value this task cannot take: 403, not 422 (SPEC 6 and 28: a request the document allows gets no 422 for the state
     of its task)."""
     try:
-        return await asyncio.to_thread(partial(svc.edit_task, request.app[DB], gating(request), user_id=request[USER],
-                                               task_id=task_id, zone=request.app[SETTINGS].zone, **changes))
+        return await asyncio.to_thread(partial(request.app[DB].run, svc.edit_task, gating(request),
+                                               user_id=request[USER], task_id=task_id,
+                                               zone=request.app[SETTINGS].zone, **changes))
     except InvalidCompletion as exc:
         raise _refused("completion", str(exc)) from exc
     except InvalidChoreSetting as exc:
@@ -211,7 +213,7 @@ async def create(request: web.Request) -> web.Response:
                             None if body.nag is None else body.nag.every_hours)
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
     key = await asyncio.to_thread(app[PUBLIC_IDS].key)
-    task = await asyncio.to_thread(web_tasks.create_from_web, app[DB], gating(request), user_id=request[USER],
+    task = await asyncio.to_thread(app[DB].run, web_tasks.create_from_web, gating(request), user_id=request[USER],
                                    new=new, now=app[CLOCK].now(), announcing=announcing, zone=app[SETTINGS].zone,
                                    key=key)
     return ok(render.task_item(task, ids(request)), status=201)
@@ -219,7 +221,7 @@ async def create(request: web.Request) -> web.Response:
 
 async def group_members(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/members."""
-    people = task_lists.list_group_members(request.app[DB], gating(request), user_id=request[USER],
+    people = request.app[DB].look(task_lists.list_group_members, gating(request), user_id=request[USER],
                                            group_id=group_id_of(request))
     return ok(render.member_list(people, ids(request)))
 

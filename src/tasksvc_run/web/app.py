@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator, Callable
 from aiohttp import web
 
 from taskcore.ratelimit import RateLimiter
-from taskcore.services.people import PublicIds
+from taskcore.services.people import PublicIds, public_key, service_key
+from taskcore.services.proof import PROOF_KEY
 from taskcore.services.proof_links import ProofLinks
 from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
@@ -67,9 +68,10 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app[TEMPLATES] = make_templates()
     app[SESSIONS] = SessionCache()
     app[LANGUAGE_CACHE] = LanguageCache()
-    app[PUBLIC_IDS] = PublicIds(lambda: app[DB], app[CLOCK].now)
+    app[PUBLIC_IDS] = PublicIds(lambda: app[DB].run(public_key, now=app[CLOCK].now()))
     app[TEMPLATES].filters["public"] = app[PUBLIC_IDS].of
-    app[PROOF_LINKS] = ProofLinks(lambda: app[DB], app[CLOCK].now, base_url=settings.web_base_url)
+    app[PROOF_LINKS] = ProofLinks(lambda: app[DB].run(service_key, PROOF_KEY, now=app[CLOCK].now()), app[CLOCK].now,
+                                  base_url=settings.web_base_url)
     app[TEMPLATES].globals["proof_path"] = app[PROOF_LINKS].path
     app.cleanup_ctx.append(_database(settings, db))
     app.on_response_prepare.append(add_security_headers)

@@ -45,10 +45,10 @@ async def token_user(request: web.Request, token: str) -> str:
     app = request.app
     now = app[CLOCK].now()
     try:
-        use = authenticate_api_token(app[DB], token=token, now=now)
+        use = app[DB].look(authenticate_api_token, token=token, now=now)
     except Unauthorized:
         raise _invalid() from None  # the cause would add nothing, and nothing about the token may reach a log
     if use.touch_due:
-        await asyncio.to_thread(record_token_use, app[DB], token_id=use.token_id, now=now)
+        await asyncio.to_thread(app[DB].run, record_token_use, token_id=use.token_id, now=now)
     request[VIA_TOKEN] = True
     return use.user_id

@@ -38,8 +38,9 @@ def _answer(request: web.Request, token: str, if_none_match: str | None) -> web.
     feed takes a while to write) in the language of the person whose feed it is."""
     app = request.app
     settings = app[SETTINGS]
-    found = svc.read_calendar_feed(app[DB], GatingMode(settings.group_gating_mode), token=token, now=app[CLOCK].now())
-    lang = user_language(app[DB], user_id=found.user_id, default=settings.default_language)[0]
+    found = app[DB].look(svc.read_calendar_feed, GatingMode(settings.group_gating_mode), token=token,
+                         now=app[CLOCK].now())
+    lang = app[DB].look(user_language, user_id=found.user_id, default=settings.default_language)[0]
     shape = {"domain": uid_domain(settings.web_base_url), "base_url": public_base(request)}
     with speaking(lang):
         etag = spoken_etag(feed_etag(found.tasks, **shape), lang)
@@ -58,14 +59,14 @@ async def feed(request: web.Request) -> web.Response:
 
 async def create_calendar(request: web.Request) -> web.Response:
     """POST /api/me/calendar: 201 with the new address; the previous one stops working."""
-    token = await asyncio.to_thread(svc.issue_calendar_feed, request.app[DB], user_id=request[USER],
+    token = await asyncio.to_thread(request.app[DB].run, svc.issue_calendar_feed, user_id=request[USER],
                                     now=request.app[CLOCK].now())
     return json_answer({"url": feed_url(public_base(request), token)}, status=201)
 
 
 async def delete_calendar(request: web.Request) -> web.Response:
     """DELETE /api/me/calendar: 204; the address answers 404 from now on (revoking none is no error)."""
-    await asyncio.to_thread(svc.revoke_calendar_feed, request.app[DB], user_id=request[USER])
+    await asyncio.to_thread(request.app[DB].run, svc.revoke_calendar_feed, user_id=request[USER])
     return web.Response(status=204)
 
 
@@ -74,7 +75,7 @@ async def calendar_page(request: web.Request) -> web.Response:
     user: str | None = request.get(USER)
     if user is None:
         raise web.HTTPSeeOther("/")
-    since = svc.calendar_feed_since(request.app[DB], user_id=user)
+    since = request.app[DB].look(svc.calendar_feed_since, user_id=user)
     zone = request.app[SETTINGS].zone
     return render(request, "calendar.html", user=user, section="calendario",
                   since=local_stamp(since, zone) if since else None)

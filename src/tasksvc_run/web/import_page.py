@@ -36,7 +36,7 @@ def _signed_in(request: web.Request) -> str:
 
 
 def _page(request: web.Request, user: str, group_id: str, *, status: int = 200, **context: Any) -> web.Response:
-    mine = task_lists.list_my_groups(request.app[DB], gating(request), user_id=user)
+    mine = request.app[DB].look(task_lists.list_my_groups, gating(request), user_id=user)
     group = next((item for item in mine if item.id == group_id), None)
     if group is None:
         raise Forbidden("the group is not available to this user")

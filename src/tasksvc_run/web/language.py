@@ -74,7 +74,7 @@ def person_language(request: web.Request, user: str) -> str:
     now, cache = app[CLOCK].monotonic(), app[LANGUAGE_CACHE]
     lang = cache.get(user, now)
     if lang is None:
-        lang = user_language(app[DB], user_id=user, default=app[SETTINGS].default_language)[0]
+        lang = app[DB].look(user_language, user_id=user, default=app[SETTINGS].default_language)[0]
         cache.put(user, lang, now)
     return lang
 

@@ -61,7 +61,7 @@ def _json(body: object) -> web.Response:
 async def get_me(request: web.Request) -> web.Response:
     """GET /api/me: {id (public), name, phone, lang, tz}."""
     app, user = request.app, request[USER]
-    me = own_data.my_profile(app[DB], user_id=user, default_lang=app[SETTINGS].default_language,
+    me = app[DB].look(own_data.my_profile, user_id=user, default_lang=app[SETTINGS].default_language,
                              fallback_zone=app[SETTINGS].zone)
     return _json({"id": app[PUBLIC_IDS].of(user), "name": me.name, "phone": me.phone, "lang": me.lang,
                   "tz": me.tz})
@@ -70,7 +70,7 @@ async def get_me(request: web.Request) -> web.Response:
 async def export_me(request: web.Request) -> web.Response:
     """GET /api/me/export: one JSON document."""
     app = request.app
-    found = await asyncio.to_thread(own_data.export_person, app[DB], user_id=request[USER],
+    found = await asyncio.to_thread(app[DB].look, own_data.export_person, user_id=request[USER],
                                     default_lang=app[SETTINGS].default_language, fallback_zone=app[SETTINGS].zone,
                                     now=app[CLOCK].now())
     response = _json(found)
@@ -83,7 +83,7 @@ async def forget_me(request: web.Request) -> web.Response:
     """DELETE /api/me with {"confirm": true}: 204, the person erased and the session cookie cleared."""
     await parse_body(request, ForgetBody)
     app, user = request.app, request[USER]
-    await asyncio.to_thread(own_data.forget_person, app[DB], user_id=user, now=app[CLOCK].now())
+    await asyncio.to_thread(app[DB].run, own_data.forget_person, user_id=user, now=app[CLOCK].now())
     app[LANGUAGE_CACHE].forget(user)
     app[SESSIONS].forget(request.cookies.get(COOKIE, ""))
     response = web.Response(status=204)

@@ -33,7 +33,7 @@ async def task_proof(request: web.Request) -> web.Response:
     task_id = task_id_of(request)
     query = parse_query(request, ProofQuery)
     app = request.app
-    found = await asyncio.to_thread(svc.proof_of, app[DB], task_id)
+    found = await asyncio.to_thread(app[DB].look, svc.proof_of, task_id)
     if found is None or not found.file_name:
         raise NotFound(f"task {task_id} has no photo")
     links = app[PROOF_LINKS]
@@ -43,7 +43,7 @@ async def task_proof(request: web.Request) -> web.Response:
     if files is None:  # pragma: no cover - DATA_DIR always has a value
         raise NotFound("no photo folder")
     mode = GatingMode(app[SETTINGS].group_gating_mode)
-    data = await asyncio.to_thread(svc.photo_file, app[DB], mode, files, user_id=request[USER], task_id=task_id,
+    data = await asyncio.to_thread(app[DB].look, svc.photo_file, mode, files, user_id=request[USER], task_id=task_id,
                                    file_name=found.file_name)
     kind = image_kind(data)
     if kind is None:  # pragma: no cover - only checked images are kept

@@ -49,8 +49,8 @@ async def group_rewards(request: web.Request) -> web.Response:
 
 def _rewards_page(request: web.Request, user: str, *, error: str = "", status: int = 200) -> web.Response:
     group_id = request.match_info["id"]
-    found = rewards.group_rewards(request.app[DB], gating(request), user_id=user, group_id=group_id)
-    mine = [item for item in requests.my_requests(request.app[DB], user_id=user) if item.group_id == group_id]
+    found = request.app[DB].look(rewards.group_rewards, gating(request), user_id=user, group_id=group_id)
+    mine = [item for item in request.app[DB].look(requests.my_requests, user_id=user) if item.group_id == group_id]
     return render(request, "rewards.html", status=status, **_common(request, user, "grupos"), found=found,
                   requests=mine, error=error)
 
@@ -64,7 +64,7 @@ async def redeem(request: web.Request) -> web.Response:
     try:
         if not raw.isascii() or not raw.isdigit():
             raise NotFound("no such reward")
-        await asyncio.to_thread(requests.redeem, app[DB], gating(request), user_id=user, reward_id=int(raw),
+        await asyncio.to_thread(app[DB].run, requests.redeem, gating(request), user_id=user, reward_id=int(raw),
                                 group_id=group_id, now=app[CLOCK].now(), tell=telling(request))
     except requests.ShortBalance as exc:
         return _rewards_page(request, user, error=short_balance(exc).detail, status=409)
@@ -79,7 +79,7 @@ async def approvals(request: web.Request) -> web.Response:
 
 
 def _approvals_page(request: web.Request, user: str, *, error: str = "", status: int = 200) -> web.Response:
-    found = requests.waiting(request.app[DB], gating(request), user_id=user)
+    found = request.app[DB].look(requests.waiting, gating(request), user_id=user)
     return render(request, "approvals.html", status=status, **_common(request, user, "aprobaciones"),
                   waiting=found, error=error)
 

@@ -156,7 +156,7 @@ def telling(request: web.Request) -> requests.Telling:
 async def group_rewards(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/rewards."""
     group_id = group_id_of(request)
-    found = rewards.group_rewards(request.app[DB], gating(request), user_id=request[USER], group_id=group_id)
+    found = request.app[DB].look(rewards.group_rewards, gating(request), user_id=request[USER], group_id=group_id)
     return ok({"items": [{"id": r.id, "name": r.name, "points": r.points} for r in found.items],
                "balance": found.balance.points, "reserved": found.balance.reserved})
 
@@ -182,7 +182,7 @@ async def redeem(request: web.Request) -> web.Response:
     group_id, reward_id = group_id_of(request), _number(request, "rid")
     app = request.app
     try:
-        made = await asyncio.to_thread(requests.redeem, app[DB], gating(request), user_id=request[USER],
+        made = await asyncio.to_thread(app[DB].run, requests.redeem, gating(request), user_id=request[USER],
                                        reward_id=reward_id, group_id=group_id, now=app[CLOCK].now(),
                                        tell=telling(request))
     except requests.ShortBalance as exc:
@@ -192,13 +192,13 @@ async def redeem(request: web.Request) -> web.Response:
 
 async def my_reward_requests(request: web.Request) -> web.Response:
     """GET /api/me/reward-requests."""
-    found = requests.my_requests(request.app[DB], user_id=request[USER])
+    found = request.app[DB].look(requests.my_requests, user_id=request[USER])
     return ok({"items": [request_item(item, ids(request)) for item in found]})
 
 
 async def my_approvals(request: web.Request) -> web.Response:
     """GET /api/me/approvals."""
-    found = requests.waiting(request.app[DB], gating(request), user_id=request[USER])
+    found = request.app[DB].look(requests.waiting, gating(request), user_id=request[USER])
     return ok({"requests": [request_item(item, ids(request)) for item in found.requests],
                "photos": [photo_item(photo) for photo in found.photos]})
 
@@ -206,12 +206,13 @@ async def my_approvals(request: web.Request) -> web.Response:
 async def decide(request: web.Request, *, approve: bool, reason: str | None = None) -> requests.Outcome:
     """Approve or refuse request {id} as the signed-in person (the pages' forms call this too)."""
     app, request_id = request.app, _number(request, "id")
-    common: dict[str, Any] = {"user_id": request[USER], "request_id": request_id, "now": app[CLOCK].now(),
-                              "tell": telling(request)}
+    user, now, tell = request[USER], app[CLOCK].now(), telling(request)
     try:
         if approve:
-            return await asyncio.to_thread(requests.approve, app[DB], gating(request), **common)
-        return await asyncio.to_thread(requests.refuse, app[DB], gating(request), reason=reason, **common)
+            return await asyncio.to_thread(app[DB].run, requests.approve, gating(request), user_id=user,
+                                           request_id=request_id, now=now, tell=tell)
+        return await asyncio.to_thread(app[DB].run, requests.refuse, gating(request), user_id=user,
+                                       request_id=request_id, reason=reason, now=now, tell=tell)
     except requests.CannotApprove as exc:
         raise short_balance(exc) from exc
     except requests.AlreadyDecided as exc:

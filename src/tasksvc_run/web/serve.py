@@ -64,7 +64,7 @@ def autoseed(settings: Settings, db: Database, clock: Clock) -> None:
     from taskcore.services.devseed import seed_dev_data  # noqa: PLC0415 - development only: production never loads it
 
     user = settings.default_user or DEV_FALLBACK_USER
-    seeded = seed_dev_data(db, default_user=user, now=clock.now(), today=local_today(clock, settings.zone))
+    seeded = db.run(seed_dev_data, default_user=user, now=clock.now(), today=local_today(clock, settings.zone))
     log.info("development seed", extra={"seeded": seeded, "default_user": user})
 
 

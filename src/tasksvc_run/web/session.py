@@ -52,10 +52,10 @@ async def _resolve_user(request: web.Request) -> str | None:
     if session_id:
         now = app[CLOCK].now()
         # A short read on the loop, or none: the cache answers for a session read in the last few seconds.
-        found = look_up_session(app[DB], session_id=session_id, now=now, cache=app[SESSIONS])
+        found = app[DB].look(look_up_session, session_id=session_id, now=now, cache=app[SESSIONS])
         if found is not None:
             if found.touch_due:  # a write, at most every few minutes per session: off the loop
-                await asyncio.to_thread(touch_session, app[DB], session_id=session_id, now=now)
+                await asyncio.to_thread(app[DB].run, touch_session, session_id=session_id, now=now)
             return found.user_id
     return app[SETTINGS].default_user  # DEV_DEFAULT_USER, only ever set in development
 
@@ -121,8 +121,8 @@ async def login(request: web.Request) -> web.StreamResponse:
     now = app[CLOCK].now()
     token = request.query.get("token", "")
     try:
-        opened = await asyncio.to_thread(open_login_link, app[DB], token=token, session_id=request.cookies.get(COOKIE),
-                                         now=now)
+        opened = await asyncio.to_thread(app[DB].run, open_login_link, token=token,
+                                         session_id=request.cookies.get(COOKIE), now=now)
     except Unauthorized:
         return render(request, "login_failed.html", status=401, user=None)
     if isinstance(opened, ConfirmSwitch):
@@ -141,7 +141,7 @@ async def confirm_login(request: web.Request) -> web.StreamResponse:
         form = {}
     token, code = str(form.get("token", "")), str(form.get("confirm", ""))
     try:
-        session = await asyncio.to_thread(confirm_login_switch, app[DB], token=token,
+        session = await asyncio.to_thread(app[DB].run, confirm_login_switch, token=token,
                                           session_id=request.cookies.get(COOKIE), code=code, now=now)
     except Unauthorized:
         return render(request, "error.html", status=403, heading=_("No se pudo cambiar de cuenta"),
@@ -164,7 +164,7 @@ async def logout(request: web.Request) -> web.StreamResponse:
     """POST /logout: end the session, clear the cookie, 303 to /."""
     session_id = request.cookies.get(COOKIE)
     if session_id:
-        await asyncio.to_thread(end_session, request.app[DB], session_id=session_id)
+        await asyncio.to_thread(request.app[DB].run, end_session, session_id=session_id)
         request.app[SESSIONS].forget(session_id)  # after the deletion: no lookup can bring it back
     response = web.Response(status=303, headers={"Location": "/"})
     clear_session_cookie(response, request.app[SETTINGS])

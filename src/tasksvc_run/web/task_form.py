@@ -111,7 +111,7 @@ async def create(request: web.Request, user: str, form: TaskForm) -> Task:
     new = web_tasks.NewTask(form.description, due_date(form.due), form.group_id or None, form.assignees)
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
     key = await asyncio.to_thread(app[PUBLIC_IDS].key)  # the form's assignees are public ids (SPEC section 32)
-    return await asyncio.to_thread(web_tasks.create_from_web, app[DB], gating(request), user_id=user, new=new,
+    return await asyncio.to_thread(app[DB].run, web_tasks.create_from_web, gating(request), user_id=user, new=new,
                                    now=app[CLOCK].now(), announcing=announcing, key=key)
 
 

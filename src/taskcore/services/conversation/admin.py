@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from taskcore.access import GroupStatus
-from taskcore.chat import admin_replies, replies
-from taskcore.chat.commands import AdminAllow, AdminBlock, AdminHelp, AdminListGroups, AdminSync, AdminUnreachable
+from taskcore.chat import admin_replies
+from taskcore.chat.commands import AdminAllow, AdminBlock, AdminListGroups, AdminSync, AdminUnreachable
 from taskcore.chat.result import Answer, MetricEvent, direct_message, rejected
 from taskcore.i18n import _
 from taskcore.services import groups
@@ -17,14 +17,9 @@ def is_admin(turn: Turn) -> bool:
     return turn.user_id in turn.policy.admins
 
 
-def admin_help(turn: Turn, cmd: AdminHelp) -> Answer:
-    """/admin."""
-    return Answer(replies.admin_help_text())
-
-
 def list_groups(turn: Turn, cmd: AdminListGroups) -> Answer:
     """/admin grupos [estado]: at most ``list_limit`` lines, then how many more."""
-    found = groups.list_groups(turn.db, status=cmd.status)
+    found = groups.list_groups(turn.uow, status=cmd.status)
     if not found:
         return Answer(admin_replies.no_groups(cmd.status))
     shown = found[: turn.policy.list_limit]
@@ -39,7 +34,7 @@ def _set_status(turn: Turn, group_id: str | None, status: GroupStatus, metric: M
     target = group_id or turn.group_id
     if target is None:
         return rejected(_(admin_replies.HERE_OUTSIDE_GROUP))
-    record = groups.set_group_status(turn.db, group_id=target, status=status, by=turn.user_id, now=turn.moment.now)
+    record = groups.set_group_status(turn.uow, group_id=target, status=status, by=turn.user_id, now=turn.moment.now)
     return Answer(admin_replies.group_status_set(record.id, record.name, status), metrics=(metric,))
 
 
@@ -65,7 +60,7 @@ def sync(turn: Turn, cmd: AdminSync) -> Answer:
 def unreachable(turn: Turn, cmd: AdminUnreachable) -> Answer:
     """/admin inalcanzables: the list goes by direct message (it names people); a group hears only that it was
     sent."""
-    listed = unreachable_reply(turn.db, lang=turn.own_language)
+    listed = unreachable_reply(turn.uow, lang=turn.own_language)
     if turn.group_id is None:
         return Answer(listed)
     return Answer(_(admin_replies.SENT_IN_PRIVATE), extra=(direct_message(turn.private_chat, listed),))

@@ -88,11 +88,11 @@ def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, mom
     own = effective_language(chosen_language, user_id, group_language or policy.language)[0]
     quoted = store.task_of_message(linked) if linked and (family or reply) else None
     if family == ADMIN_FAMILY and user_id not in policy.admins:
-        moment.take_token(user_id)
+        moment.tokens.take(user_id)
         return ChatResult("admin command from a non-admin", found.texts,
                           metrics=metrics + (() if served else blocked(family)))
     acts = family is not None or (reply is not None and quoted is not None)
-    token = moment.take_token(user_id) if acts else None
+    token = moment.tokens.take(user_id) if acts else None
     return Admitted(user_id, private_chat(msg, user_id, via_alias), group_language or own, own, today, quoted, token,
                     found, metrics, None if told else zone.name)
 

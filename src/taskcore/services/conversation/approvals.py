@@ -40,8 +40,8 @@ def _mention(turn: Turn, group_id: str | None, user_id: str | None) -> Mention |
     """The photo's sender as the group mentions them (SPEC section 31), None when unknown."""
     if user_id is None or group_id is None:
         return None
-    with turn.db.read() as conn:
-        digits, jid = group_mentions(conn, group_id, [user_id])[user_id]
+    conn = turn.uow.conn
+    digits, jid = group_mentions(conn, group_id, [user_id])[user_id]
     return Mention(digits, jid)
 
 
@@ -58,7 +58,7 @@ def approve_task(turn: Turn, task_id: int) -> Answer:
     """Approve the task's waiting photo: the task is done by its sender; a recurring one's next occurrence is named
     (and needs a photo too)."""
     def act() -> Answer:
-        approval = proof.approve_photo(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id,
+        approval = proof.approve_photo(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=task_id,
                                        now=turn.moment.now, today=turn.moment.today)
         done = approval.done
         mention = _mention(turn, done.task.group_id, approval.sent_by)
@@ -81,7 +81,7 @@ def reject(turn: Turn, cmd: Reject) -> Answer:
         return rejected(replies.not_found(0))
 
     def act() -> Answer:
-        task, sent_by = proof.reject_photo(turn.db, turn.policy.mode, proof.photo_files(turn.policy.data_dir),
+        task, sent_by = proof.reject_photo(turn.uow, turn.policy.mode, proof.photo_files(turn.policy.data_dir),
                                            user_id=turn.user_id, task_id=task_id)
         mention = _mention(turn, task.group_id, sent_by)
         return Answer(texts.rejected_photo(task_id, cmd.reason, mention.tag if mention else None),

@@ -25,7 +25,7 @@ def calendar_link(turn: Turn, cmd: CalendarLink) -> Answer:
     base = turn.policy.web_base_url
     if not base:
         return rejected(_(replies.CALENDAR_UNAVAILABLE))
-    token = calendar.issue_calendar_feed(turn.db, user_id=turn.user_id, now=turn.moment.now)
+    token = calendar.issue_calendar_feed(turn.uow, user_id=turn.user_id, now=turn.moment.now)
     with speaking(turn.own_language):
         text = replies.calendar_link(feed_url(base, token))
     if turn.group_id is None:
@@ -35,7 +35,7 @@ def calendar_link(turn: Turn, cmd: CalendarLink) -> Answer:
 
 def calendar_revoke(turn: Turn, cmd: CalendarRevoke) -> Answer:
     """/t calendario borrar: the feed's address answers 404 from now on."""
-    had = calendar.revoke_calendar_feed(turn.db, user_id=turn.user_id)
+    had = calendar.revoke_calendar_feed(turn.uow, user_id=turn.user_id)
     return Answer(_(replies.CALENDAR_REVOKED) if had else _(replies.NO_CALENDAR))
 
 
@@ -44,7 +44,7 @@ def web_link(turn: Turn, cmd: WebLink) -> Answer:
     base = turn.policy.web_base_url
     if not base:
         return rejected(_(replies.WEB_UNAVAILABLE))
-    token = web_auth.issue_login_token(turn.db, user_id=turn.user_id, now=turn.moment.now)
+    token = web_auth.issue_login_token(turn.uow, user_id=turn.user_id, now=turn.moment.now)
     with speaking(turn.own_language):
         link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
     if turn.group_id is None:
@@ -58,8 +58,3 @@ def _in_group(turn: Turn) -> str:
     if turn.marks and turn.group_id is not None and turn.policy.reactions.in_scope(turn.group_id):
         return ""
     return _(replies.WEB_IN_PRIVATE)
-
-
-def calendar_command(turn: Turn, cmd: CalendarLink | CalendarRevoke) -> Answer:
-    """/t calendario [borrar]."""
-    return calendar_revoke(turn, cmd) if isinstance(cmd, CalendarRevoke) else calendar_link(turn, cmd)

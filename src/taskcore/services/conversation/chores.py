@@ -35,7 +35,7 @@ def _guarded(turn: Turn, task_id: int, action: Callable[[], Answer]) -> Answer:
 def set_nag(turn: Turn, cmd: SetNag) -> Answer:
     """/t insistir: nag every N hours once overdue, or stop."""
     def act() -> Answer:
-        nagging.set_nag(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id,
+        nagging.set_nag(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id,
                         every_hours=cmd.every_hours, zone=turn.policy.zone, now=turn.moment.now)
         if cmd.every_hours is None:
             return Answer(texts.nag_stopped(cmd.task_id), task_id=cmd.task_id)
@@ -48,7 +48,7 @@ def pass_turn(turn: Turn, cmd: PassTurn) -> Answer:
     """/t pasar: the holder hands the occurrence to the next person in turn, whom the reply mentions."""
     def act() -> Answer:
         try:
-            passed = turns.pass_turn(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id,
+            passed = turns.pass_turn(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id,
                                      zone=turn.policy.zone, now=turn.moment.now)
         except turns.NotRotation:
             return rejected(texts.not_rotation(cmd.task_id), cmd.task_id)
@@ -67,8 +67,8 @@ def _mention(turn: Turn, group_id: str | None, user_id: str) -> Mention:
     """The person mentioned in the form the group uses (SPEC section 31: their LID in a LID group)."""
     if group_id is None:
         return Mention(user_id, mention_jid(user_id))
-    with turn.db.read() as conn:
-        digits, jid = group_mentions(conn, group_id, [user_id])[user_id]
+    conn = turn.uow.conn
+    digits, jid = group_mentions(conn, group_id, [user_id])[user_id]
     return Mention(digits, jid)
 
 
@@ -93,7 +93,7 @@ def with_nag(create: Callable[[Turn, NewTask], Answer]) -> Callable[[Turn, NewTa
         answer = create(turn, cmd)
         if not cmd.nag or not answer.ok or answer.task_id is None:
             return answer
-        nagging.set_nag(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=answer.task_id,
+        nagging.set_nag(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=answer.task_id,
                         every_hours=DEFAULT_EVERY_HOURS, zone=turn.policy.zone, now=turn.moment.now)
         return replace(answer, text=f"{answer.text}\n{texts.nag_set(answer.task_id, DEFAULT_EVERY_HOURS)}")
 

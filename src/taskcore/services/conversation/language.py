@@ -16,17 +16,17 @@ def set_language(turn: Turn, cmd: SetLanguage) -> Answer:
     if cmd.code is None:
         return _show(turn)
     if turn.group_id is None:
-        languages.choose_language(turn.db, user_id=turn.user_id, lang=cmd.code, default=turn.policy.language,
+        languages.choose_language(turn.uow, user_id=turn.user_id, lang=cmd.code, default=turn.policy.language,
                                   now=turn.moment.now)
     else:
-        languages.choose_group_language(turn.db, group_id=turn.group_id, lang=cmd.code, now=turn.moment.now)
+        languages.choose_group_language(turn.uow, group_id=turn.group_id, lang=cmd.code, now=turn.moment.now)
     with speaking(cmd.code):
         return Answer(replies.language_set(cmd.code, group=turn.group_id is not None))
 
 
 def _show(turn: Turn) -> Answer:
-    own, source = languages.user_language(turn.db, user_id=turn.user_id, default=turn.policy.language)
+    own, source = languages.user_language(turn.uow, user_id=turn.user_id, default=turn.policy.language)
     group = None
     if turn.group_id is not None:
-        group = languages.group_language(turn.db, group_id=turn.group_id, default=turn.policy.language)
+        group = languages.group_language(turn.uow, group_id=turn.group_id, default=turn.policy.language)
     return Answer(replies.language_shown(own, source, group))

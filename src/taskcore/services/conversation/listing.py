@@ -21,7 +21,7 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
     if turn.group_id is not None:
         return _group_list(turn, turn.group_id)
     limit = turn.policy.list_limit
-    page = task_lists.list_my_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, query=MyTasksQuery(limit=limit),
+    page = task_lists.list_my_tasks(turn.uow, turn.policy.mode, user_id=turn.user_id, query=MyTasksQuery(limit=limit),
                                today=turn.moment.today, now=turn.moment.now)
     if not page.items:
         return Answer(_(replies.NO_MY_TASKS))
@@ -31,14 +31,14 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
 
 def _group_list(turn: Turn, group_id: str) -> Answer:
     try:
-        page = task_lists.list_group_tasks(turn.db, turn.policy.mode, user_id=turn.user_id, group_id=group_id,
+        page = task_lists.list_group_tasks(turn.uow, turn.policy.mode, user_id=turn.user_id, group_id=group_id,
                                       unassigned_first=True, limit=turn.policy.list_limit)
     except Forbidden:
         return rejected(_(replies.NO_GROUP_TASKS))
     if not page.items:
         return Answer(_(replies.NO_GROUP_TASKS))
     today = turn.moment.today
-    away = quiet.away_today(turn.db, user_ids={p.id for t in page.items for p in t.assignees}, today=today)
+    away = quiet.away_today(turn.uow, user_ids={p.id for t in page.items for p in t.assignees}, today=today)
     lines = [replies.list_heading(page.total, group=True),
              *(replies.task_line(t, group=True, today=today, away=away) for t in page.items)]
     return Answer(_with_more(lines, page.total - len(page.items)))

@@ -13,7 +13,6 @@ the reactor; a reaction gets no 🤖/⚠️ of its own.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
 from typing import Any
 
 from taskcore.chat import replies
@@ -31,31 +30,32 @@ from taskcore.i18n import speaking
 from taskcore.identity import user_jid
 from taskcore.services.conversation.acting import act
 from taskcore.services.conversation.admission import Admitted, admit
+from taskcore.services.conversation.registry import SYNTAX
+from taskcore.services.conversation.store import ConversationUnit
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.people import seen_addressing
-from taskcore.storage.unit import Unit
 
 
-def handle_message(unit: Unit, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
+def handle_message(uow: ConversationUnit, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
                    sighted: bool | None = None) -> ChatResult:
     """Everything one text message causes, as a result to queue and count; ``sighted``: whether the caller
     recorded the message id for the first time already (None: recorded here)."""
     head, reply = head_of(msg.text, msg.quoted_id)
-    admitted = admit(unit, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
+    admitted = admit(uow, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
         return admitted
     if msg.group_id is not None and msg.addressing is not None:
-        seen_addressing(unit, group_id=msg.group_id, addressing=msg.addressing)
+        seen_addressing(uow, group_id=msg.group_id, addressing=msg.addressing)
     with speaking(admitted.language):
         mentioned = msg.mentioned_digits if msg.mentioned else ()
-        decision = decide(msg.text, head, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
+        decision = decide(msg.text, head, SYNTAX, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
                           mentioned=mentioned, token=admitted.token, in_group=msg.group_id is not None)
-        return answer(Turn(unit, policy, on_day(moment, admitted.today), msg, admitted.user_id, admitted.private_chat,
-                           language=admitted.language, own_language=admitted.own_language, group_id=msg.group_id),
+        return answer(Turn(uow, policy, moment.on_day(admitted.today), msg, admitted.user_id,
+                           admitted.private_chat, language=admitted.language, own_language=admitted.own_language),
                       admitted, decision)
 
 
-def handle_reaction(unit: Unit, policy: ChatPolicy, reaction: InboundReaction, moment: Moment) -> ChatResult:
+def handle_reaction(uow: ConversationUnit, policy: ChatPolicy, reaction: InboundReaction, moment: Moment) -> ChatResult:
     """Everything one reaction causes (module docstring)."""
     if not policy.reaction_commands:
         return ChatResult("reaction commands off")
@@ -63,16 +63,16 @@ def handle_reaction(unit: Unit, policy: ChatPolicy, reaction: InboundReaction, m
     if action is None:
         return ChatResult("reaction removed" if not reaction.emoji else "reaction ignored")
     msg = as_message(reaction)
-    admitted = admit(unit, policy, msg, moment, family=None, reply=action, linked=reaction.reacted.message_id)
+    admitted = admit(uow, policy, msg, moment, family=None, reply=action, linked=reaction.reacted.message_id)
     if isinstance(admitted, ChatResult):
         return admitted
     if admitted.quoted_task is None:
         return ChatResult("reaction on a message of no task", admitted.found.texts, metrics=admitted.metrics)
-    decision = decide("", None, today=admitted.today, quoted_task=admitted.quoted_task, reply=action,
+    decision = decide("", None, SYNTAX, today=admitted.today, quoted_task=admitted.quoted_task, reply=action,
                       token=admitted.token)
-    turn = Turn(unit, policy, on_day(moment, admitted.today), msg, admitted.user_id, admitted.private_chat,
+    turn = Turn(uow, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
                 quote=reacted_quote(reaction), marks=False, language=admitted.language,
-                own_language=admitted.own_language, group_id=msg.group_id)
+                own_language=admitted.own_language)
     with speaking(admitted.language):
         return answer(turn, admitted, decision)
 
@@ -88,10 +88,10 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
         name, result = act(turn, decision)
         if admitted.zone_note is not None and result.ok and _uses_zone(decision):
             result = replace(result, text=f"{result.text}\n{replies.zone_used(admitted.zone_note)}")
-            turn.db.zone_told(user_id=turn.user_id, now=turn.moment.now)
+            turn.uow.zone_told(user_id=turn.user_id, now=turn.moment.now)
         answered = render(turn.msg, name, result, quote=turn.quote, marks=turn.marks)
         if answered.texts or answered.reactions:
-            sends = turn.moment.take_send(turn.user_id)
+            sends = turn.moment.sends.take(turn.user_id)
             if not sends.allowed:
                 answered = capped(answered, sends, turn.msg, quote=turn.quote)
     return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
@@ -117,11 +117,6 @@ def reacted_quote(reaction: InboundReaction) -> dict[str, Any]:
         author = user_jid(reaction.bot_id)
     return quoted_reference(chat_id=reaction.chat_id, message_id=reacted.message_id, from_me=reacted.from_me,
                             participant=author if reaction.group_id else None)
-
-
-def on_day(moment: Moment, today: date) -> Moment:
-    """``moment`` with the sender's ``today`` (in their zone); built directly: every command asks."""
-    return Moment(moment.now, today, moment.take_token, moment.request_sync, moment.take_send)
 
 
 def _uses_zone(decision: Decision) -> bool:

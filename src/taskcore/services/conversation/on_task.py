@@ -21,7 +21,7 @@ def _visible_here(turn: Turn, task_id: int) -> None:
     """In a group, only that group's tasks may be named (nothing private is shown there)."""
     if turn.group_id is None:
         return
-    task = tasks.get_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id)
+    task = tasks.get_task(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=task_id)
     if task.group_id != turn.group_id:
         raise _NotHere(f"task {task_id} is not in this group")
 

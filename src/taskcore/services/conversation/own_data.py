@@ -17,5 +17,5 @@ def forget_me(turn: Turn, cmd: ForgetMe) -> Answer:
         return rejected(_(texts.ONLY_IN_PRIVATE))
     if not cmd.confirmed:
         return Answer(_(texts.ASK_TO_CONFIRM))
-    erased = forget_person(turn.db, user_id=turn.user_id, now=turn.moment.now)
+    erased = forget_person(turn.uow, user_id=turn.user_id, now=turn.moment.now)
     return Answer(_(texts.FORGOTTEN) if erased else _(texts.NOTHING_KEPT))

@@ -27,9 +27,9 @@ from taskcore.i18n import speaking
 from taskcore.services import members, proof
 from taskcore.services.conversation.admission import admit
 from taskcore.services.conversation.approvals import approve_task, refusing
+from taskcore.services.conversation.store import ConversationUnit
 from taskcore.services.conversation.turn import Turn
 from taskcore.shown import shown_name
-from taskcore.storage.unit import Unit
 
 __all__ = ["handle_photo", "set_photo_rule", "with_photo", "without_photo"]
 
@@ -37,7 +37,7 @@ __all__ = ["handle_photo", "set_photo_rule", "with_photo", "without_photo"]
 def set_photo_rule(turn: Turn, cmd: PhotoRule) -> Answer:
     """/t foto <id> [no]: the task needs a photo to be done, or no longer (its creator or a group admin)."""
     def act() -> Answer:
-        proof.set_photo_rule(turn.db, turn.policy.mode, proof.photo_files(turn.policy.data_dir), user_id=turn.user_id,
+        proof.set_photo_rule(turn.uow, turn.policy.mode, proof.photo_files(turn.policy.data_dir), user_id=turn.user_id,
                              task_id=cmd.task_id, required=cmd.required)
         said = texts.rule_set(cmd.task_id) if cmd.required else texts.rule_stopped(cmd.task_id)
         return Answer(said, task_id=cmd.task_id)
@@ -55,7 +55,7 @@ def with_photo(turn: Turn, cmd: NewTask, create: Callable[[Turn, NewTask], Answe
     answer = create(turn, cmd)
     if not answer.ok or answer.task_id is None:
         return answer
-    proof.set_photo_rule(turn.db, turn.policy.mode, None, user_id=turn.user_id, task_id=answer.task_id,
+    proof.set_photo_rule(turn.uow, turn.policy.mode, None, user_id=turn.user_id, task_id=answer.task_id,
                          required=True)
     return replace(answer, text=f"{answer.text}\n{texts.rule_set(answer.task_id)}")
 
@@ -63,29 +63,29 @@ def with_photo(turn: Turn, cmd: NewTask, create: Callable[[Turn, NewTask], Answe
 def without_photo(turn: Turn, task_id: int) -> Answer:
     """A done word, ``/t x`` or ✅ on a task that needs a photo: with a photo waiting, an approver's completion
     approves it (✅ on the photo, or on any message of the task); anyone else is told what is missing."""
-    found = proof.proof_of(turn.db, task_id)
+    found = proof.proof_of(turn.uow, task_id)
     waiting = found is not None and found.state == "waiting"
     if waiting and found is not None and found.sent_by != turn.user_id and \
-            turn.user_id in proof.approvers_of(turn.db, task_id):
+            turn.user_id in proof.approvers_of(turn.uow, task_id):
         return approve_task(turn, task_id)
     if found is not None and found.state in ("waiting", "fetching"):
-        people = proof.approvers_of(turn.db, task_id, besides=found.sent_by)
+        people = proof.approvers_of(turn.uow, task_id, besides=found.sent_by)
         return rejected(texts.awaits_approval(task_id, _names(turn, people)), task_id)
     return rejected(texts.needs_photo(task_id), task_id)
 
 
 def _names(turn: Turn, people: list[str]) -> list[str]:
     """The people by their names in the group (the neutral label when unknown; never a number)."""
-    known = dict(members.member_names(turn.db, group_id=turn.group_id)) if turn.group_id else {}
+    known = dict(members.member_names(turn.uow, group_id=turn.group_id)) if turn.group_id else {}
     return [shown_name(known.get(person)) for person in people]
 
 
-def handle_photo(unit: Unit, policy: ChatPolicy, photo: InboundPhoto, moment: Moment, *,
+def handle_photo(uow: ConversationUnit, policy: ChatPolicy, photo: InboundPhoto, moment: Moment, *,
                  sighted: bool | None = None) -> ChatResult:
     """Everything one photo causes (module docstring): nothing for a photo of no task."""
     msg = photo.message
     named = caption_task(msg.text)
-    admitted = admit(unit, policy, msg, moment, family="task" if named is not None else None,
+    admitted = admit(uow, policy, msg, moment, family="task" if named is not None else None,
                      reply=None if named is not None else ConversationAction.COMPLETE, sighted=sighted,
                      linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
@@ -93,15 +93,15 @@ def handle_photo(unit: Unit, policy: ChatPolicy, photo: InboundPhoto, moment: Mo
     task_id = admitted.quoted_task if admitted.quoted_task is not None else named
     if task_id is None or msg.group_id is None:
         return ChatResult("photo of no task", admitted.found.texts, metrics=admitted.metrics)
-    turn = Turn(unit, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
-                language=admitted.language, own_language=admitted.own_language, group_id=msg.group_id)
+    turn = Turn(uow, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
+                language=admitted.language, own_language=admitted.own_language)
     with speaking(admitted.language):
         token = admitted.token
         if token is not None and not token.allowed:
             answered = render_throttled(msg, Throttled(token.retry_after, token.notify))
         else:
             answered = render(msg, "foto", _submit(turn, task_id, photo))
-            sends = moment.take_send(turn.user_id)
+            sends = moment.sends.take(turn.user_id)
             if answered.texts and not sends.allowed:
                 answered = capped(answered, sends, msg)
     return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
@@ -117,7 +117,7 @@ def _submit(turn: Turn, task_id: int, photo: InboundPhoto) -> Answer:
                                   msg.text or None, photo.media)
 
     def act() -> Answer:
-        proof.submit_photo(turn.db, turn.policy.mode, task_id=task_id, photo=recorded, now=turn.moment.now)
+        proof.submit_photo(turn.uow, turn.policy.mode, task_id=task_id, photo=recorded, now=turn.moment.now)
         return Answer("", task_id=task_id)
 
     return refusing(turn, task_id, act)

@@ -1,7 +1,7 @@
 """The road of every inbox event: stored, admitted, decided, acted on and answered, in one unit of work.
 
 ``handle_arrived`` is what the webhook's group commit calls with the events that arrived together: one unit of
-work (``storage.unit``) stores them and handles at once those whose chat has nothing pending (their rows are
+work (``Database.unit``) stores them and handles at once those whose chat has nothing pending (their rows are
 written done; their messages' ids are recorded together first, and what they send is queued after the last of them
 is decided, in their order: nothing the conversation decides reads either but the sighting itself), so an event
 costs one commit and no claim; the events of a chat with earlier events still pending are stored pending behind
@@ -45,11 +45,11 @@ from taskcore.gateway.inbound import (
 from taskcore.services.conversation.membership import groups_upserted, participants_changed
 from taskcore.services.conversation.messages import handle_message, handle_reaction
 from taskcore.services.conversation.photos import handle_photo
+from taskcore.services.conversation.store import ConversationUnit
 from taskcore.services.queue import queue_all_replies_on
 from taskcore.storage import inbox
 from taskcore.storage.db import Database, is_schema_error, is_unavailable
 from taskcore.storage.inbox import InboxRow, NewEvent
-from taskcore.storage.unit import Unit, savepoint, unit_of_work
 
 T = TypeVar("T")
 
@@ -84,33 +84,33 @@ def handle_arrived(
         return Arrived([], [], 0)
     now = events[0][2].now
 
-    def together(joined: Unit) -> Arrived:
-        waiting = inbox.waiting_chats(joined.conn, {new.chat_key for new, _, _ in events})
+    def together(uow: ConversationUnit) -> Arrived:
+        waiting = inbox.waiting_chats(uow.conn, {new.chat_key for new, _, _ in events})
         at_once = [n for n, (new, _, _) in enumerate(events) if new.chat_key not in waiting]
         later = [n for n, (new, _, _) in enumerate(events) if new.chat_key in waiting]
-        sighted = _message_sightings(joined, [events[n][1:] for n in at_once])
-        results = [handle(joined, policy, events[n][1], events[n][2], sighted=first)
+        sighted = _message_sightings(uow, [events[n][1:] for n in at_once])
+        results = [handle(uow, policy, events[n][1], events[n][2], sighted=first)
                    for n, first in zip(at_once, sighted, strict=True)]
-        _queue(joined, policy, [(result, events[n][2]) for n, result in zip(at_once, results, strict=True)])
-        done_ids = inbox.insert_events(joined.conn, [events[n][0] for n in at_once], now=now, done=True)
-        later_ids = inbox.insert_events(joined.conn, [events[n][0] for n in later], now=now) if later else []
+        _queue(uow, policy, [(result, events[n][2]) for n, result in zip(at_once, results, strict=True)])
+        done_ids = inbox.insert_events(uow.conn, [events[n][0] for n in at_once], now=now, done=True)
+        later_ids = inbox.insert_events(uow.conn, [events[n][0] for n in later], now=now) if later else []
         ids = dict(zip(at_once + later, done_ids + later_ids, strict=True))
         handled = [Handled(_row(row_id, events[n][0], now), events[n][1], result)
                    for n, row_id, result in zip(at_once, done_ids, results, strict=True)]
         return Arrived([ids[n] for n in range(len(events))], handled, len(later))
 
-    def all_pending(joined: Unit) -> Arrived:
-        return Arrived(inbox.insert_events(joined.conn, [new for new, _, _ in events], now=now), [], len(events))
+    def all_pending(uow: ConversationUnit) -> Arrived:
+        return Arrived(inbox.insert_events(uow.conn, [new for new, _, _ in events], now=now), [], len(events))
 
     return _together_or(db, together, all_pending, wait_ms=wait_ms)
 
 
-def _message_sightings(joined: Unit, events: Sequence[tuple[InboundEvent, Moment]]) -> list[bool | None]:
+def _message_sightings(uow: ConversationUnit, events: Sequence[tuple[InboundEvent, Moment]]) -> list[bool | None]:
     """The messages' ids recorded together, in order (``first_sightings``): whether each is seen for the first time;
     None for the other events, which record what they need themselves."""
     messages = [(event.instance, event.message_id, moment.now) for event, moment in events
                 if isinstance(event, InboundMessage)]
-    firsts = iter(inbox.first_sightings(joined.conn, messages))
+    firsts = iter(inbox.first_sightings(uow.conn, messages))
     return [next(firsts) if isinstance(event, InboundMessage) else None for event, _ in events]
 
 
@@ -139,86 +139,92 @@ def handle_inbox(
     known = parsed or {}
     moments: dict[int, Moment] = {}  # one per event, kept for a second try: the same instant and token decision
 
-    def claimed(joined: Unit) -> list[tuple[InboxRow, InboundEvent, Moment]]:
-        rows = inbox.claim_pending(joined.conn, limit=limit)
+    def claimed(uow: ConversationUnit) -> list[tuple[InboxRow, InboundEvent, Moment]]:
+        rows = inbox.claim_pending(uow.conn, limit=limit)
         return [(row, known.get(row.id) or stored_event(row), moments.setdefault(row.id, moment(row)))
                 for row in rows]
 
-    def together(joined: Unit) -> list[Handled]:
-        batch = claimed(joined)
-        handled = [Handled(row, event, _effects(joined, policy, event, at)) for row, event, at in batch]
-        return _finish(joined, handled, moments)
+    def together(uow: ConversationUnit) -> list[Handled]:
+        batch = claimed(uow)
+        handled = [Handled(row, event, _effects(uow, policy, event, at)) for row, event, at in batch]
+        return _finish(uow, handled, moments)
 
-    def alone(joined: Unit) -> list[Handled]:
-        return _finish(joined, [_alone(joined, policy, *item) for item in claimed(joined)], moments)
+    def alone(uow: ConversationUnit) -> list[Handled]:
+        return _finish(uow, [_alone(uow, policy, *item) for item in claimed(uow)], moments)
 
     return _together_or(db, together, alone, wait_ms=wait_ms)
 
 
-def _together_or(db: Database, together: Callable[[Unit], T], otherwise: Callable[[Unit], T], *,
-                 wait_ms: int | None) -> T:
+def _together_or(db: Database, together: Callable[[ConversationUnit], T],
+                 otherwise: Callable[[ConversationUnit], T], *, wait_ms: int | None) -> T:
     """``together`` in one unit of work; when one of its events broke the code (nothing of it was kept),
     ``otherwise`` in another. A database that cannot take the work, or a schema error, is raised as it is."""
     try:
-        with unit_of_work(db, wait_ms=wait_ms) as unit:
-            return together(unit)
+        return _committed(db, together, wait_ms=wait_ms)
     except Exception as exc:
         if is_unavailable(exc) or is_schema_error(exc):
             raise
-    with unit_of_work(db, wait_ms=wait_ms) as unit:
-        return otherwise(unit)
+    return _committed(db, otherwise, wait_ms=wait_ms)
 
 
-def _finish(joined: Unit, handled: list[Handled], moments: Mapping[int, Moment]) -> list[Handled]:
+def _committed(db: Database, work: Callable[[ConversationUnit], T], *, wait_ms: int | None) -> T:
+    """``work`` in a unit of work of ``db`` (waiting at most ``wait_ms`` for it), committed when it returns."""
+    with db.unit(wait_ms=wait_ms) as uow:
+        done = work(uow)
+        uow.commit()
+        return done
+
+
+def _finish(uow: ConversationUnit, handled: list[Handled], moments: Mapping[int, Moment]) -> list[Handled]:
     """Mark the handled events done and the broken ones failed, in the unit of work of their effects."""
     if handled:
         now = moments[handled[0].row.id].now
-        inbox.mark_done(joined.conn, [h.row.id for h in handled if not isinstance(h.result, Exception)], now=now)
+        inbox.mark_done(uow.conn, [h.row.id for h in handled if not isinstance(h.result, Exception)], now=now)
         for h in handled:
             if isinstance(h.result, Exception):
-                inbox.mark_failed(joined.conn, h.row.id, error=_error_line(h.result), now=now)
+                inbox.mark_failed(uow.conn, h.row.id, error=_error_line(h.result), now=now)
     return handled
 
 
-def _alone(joined: Unit, policy: ChatPolicy, row: InboxRow, event: InboundEvent, moment: Moment) -> Handled:
+def _alone(uow: ConversationUnit, policy: ChatPolicy, row: InboxRow, event: InboundEvent, moment: Moment) -> Handled:
     try:
-        with savepoint(joined):
-            return Handled(row, event, _effects(joined, policy, event, moment))
+        with uow.savepoint():
+            return Handled(row, event, _effects(uow, policy, event, moment))
     except Exception as exc:
         if is_unavailable(exc) or is_schema_error(exc):
             raise
         return Handled(row, event, exc)
 
 
-def _effects(joined: Unit, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
+def _effects(uow: ConversationUnit, policy: ChatPolicy, event: InboundEvent, moment: Moment) -> ChatResult:
     """One event handled alone: decided, then what it sends queued."""
-    result = handle(joined, policy, event, moment)
-    _queue(joined, policy, [(result, moment)])
+    result = handle(uow, policy, event, moment)
+    _queue(uow, policy, [(result, moment)])
     return result
 
 
-def handle(unit: Unit, policy: ChatPolicy, event: InboundEvent, moment: Moment, *,
+def handle(uow: ConversationUnit, policy: ChatPolicy, event: InboundEvent, moment: Moment, *,
            sighted: bool | None = None) -> ChatResult:
     """The one dispatch of an event, by kind: apply it and say what to send and count (nothing is queued yet);
     ``sighted`` as in ``handle_message``, for a message."""
     if isinstance(event, InboundMessage):
-        return handle_message(unit, policy, event, moment, sighted=sighted)
+        return handle_message(uow, policy, event, moment, sighted=sighted)
     if isinstance(event, InboundReaction):
-        return handle_reaction(unit, policy, event, moment)
+        return handle_reaction(uow, policy, event, moment)
     if isinstance(event, InboundPhoto):
-        return handle_photo(unit, policy, event, moment)
+        return handle_photo(uow, policy, event, moment)
     if isinstance(event, ParticipantsChange):
-        return participants_changed(unit, policy, event, moment)
+        return participants_changed(uow, policy, event, moment)
     if isinstance(event, GroupsUpserted):
-        return groups_upserted(unit, policy, event, moment)
+        return groups_upserted(uow, policy, event, moment)
     return ChatResult(f"connection {event.state or 'unknown'}" if isinstance(event, ConnectionChanged)
                       else f"ignored: {event.reason}")
 
 
-def _queue(unit: Unit, policy: ChatPolicy, batch: Sequence[tuple[ChatResult, Moment]]) -> None:
+def _queue(uow: ConversationUnit, policy: ChatPolicy, batch: Sequence[tuple[ChatResult, Moment]]) -> None:
     """Queue what the events sent, in their order: their texts in one driver call, then the reactions the
     reactions policy allows."""
-    queue_all_replies_on(unit.conn, [(result.texts, result.reactions, moment.now) for result, moment in batch],
+    queue_all_replies_on(uow.conn, [(result.texts, result.reactions, moment.now) for result, moment in batch],
                          reaction_policy=policy.reactions, max_attempts=policy.max_attempts)
 
 

@@ -39,7 +39,7 @@ def starter(turn: Turn, cmd: Starter) -> Answer:
     found = find_set(cmd.set_name, current_language())
     if found is None:
         return rejected(texts.unknown(cmd.set_name, sets, _command()))
-    people = members.member_names(turn.db, group_id=turn.group_id)
+    people = members.member_names(turn.uow, group_id=turn.group_id)
     if not cmd.confirmed:
         shown = [shown_name(name) for _user, name in people] if len(people) >= 2 else []
         return Answer(texts.preview(found, shown, _command(), _yes()))
@@ -52,7 +52,7 @@ def _create(turn: Turn, group_id: str, found: StarterSet, people: list[tuple[str
     made = []
     for at, chore in enumerate(found.chores):
         rotation = order[at % len(order):] + order[:at % len(order)] if order else []
-        task = tasks.create_task(turn.db, creator=turn.user_id, description=chore.text, group_id=group_id,
+        task = tasks.create_task(turn.uow, creator=turn.user_id, description=chore.text, group_id=group_id,
                                  assignees=rotation, now=turn.moment.now, recurrence=chore.recurrence,
                                  rotation=rotation, today=turn.moment.today, points=chore.points)
         holder = task.assignee_ids[0] if task.assignee_ids else None

@@ -1,6 +1,6 @@
 """The conversation's store port: what admitting a message reads and writes, in the event's unit of work.
 
-``taskcore.storage.unit.Unit`` is its SQL implementation (SQLite and PostgreSQL); tests/fakes/conversation_store.py
+``taskcore.storage.unit.SqlUnit`` is its SQL implementation (SQLite and PostgreSQL); tests/fakes/conversation_store.py
 is the in-memory one, and one contract suite (tests/unit/test_conversation_store_contract.py) runs over all three so
 the fake cannot drift (STYLE habit 2).
 """
@@ -13,6 +13,7 @@ from typing import Protocol
 
 from taskcore.access import GatingMode
 from taskcore.model import SenderFacts, Sighting
+from taskcore.unit import UnitOfWork
 
 
 class ConversationStore(Protocol):
@@ -45,3 +46,7 @@ class ConversationStore(Protocol):
 
     def task_of_message(self, message_id: str) -> int | None:
         """The task a message is linked to (a bot message about it, else the message that created it), or None."""
+
+
+class ConversationUnit(UnitOfWork, ConversationStore, Protocol):
+    """The event's unit of work, whose store the conversation admits its messages through."""

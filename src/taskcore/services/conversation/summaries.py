@@ -5,38 +5,29 @@ from __future__ import annotations
 
 from taskcore.chat.chore_commands import SetPoints, SetWeeklySummary, ShowSummary
 from taskcore.chat.result import Answer, rejected
-from taskcore.chat.reward_args import ShowBalance
 from taskcore.chores import texts
 from taskcore.i18n import _
 from taskcore.services import tasks, zones
-from taskcore.services.conversation.rewards import show_balance
 from taskcore.services.conversation.tasks import change_task
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.summaries import Whose, set_weekly, summary_for
 
 
-def points(turn: Turn, cmd: SetPoints | ShowBalance) -> Answer:
-    """/t puntos alone: the sender's balance (SPEC section 34); /t puntos <id> N: the task's points."""
-    if isinstance(cmd, ShowBalance):
-        return show_balance(turn)
-    return set_points(turn, cmd)
-
-
 def set_points(turn: Turn, cmd: SetPoints) -> Answer:
     """/t puntos <id> N."""
     return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
-        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, points=cmd.points),
+        turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, points=cmd.points),
         lambda task: texts.points_set(task.id, task.points))
 
 
 def show_summary(turn: Turn, cmd: ShowSummary) -> Answer:
     """/t resumen [semana|mes]: the group's, in TZ; in a direct message the sender's own, in their zone."""
     group = turn.group_id
-    zone = turn.policy.zone if group else zones.user_zone(turn.db, user_id=turn.user_id, fallback=turn.policy.zone).zone
+    zone = turn.policy.zone if group else zones.user_zone(
+        turn.uow, user_id=turn.user_id, fallback=turn.policy.zone).zone
     today = turn.moment.now.astimezone(zone).date()
-    with turn.db.read() as conn:
-        return Answer(summary_for(conn, Whose(group, None if group else turn.user_id), cmd.period, today=today,
-                                  zone=zone))
+    return Answer(summary_for(turn.uow.conn, Whose(group, None if group else turn.user_id), cmd.period, today=today,
+                              zone=zone))
 
 
 def set_weekly_summary(turn: Turn, cmd: SetWeeklySummary) -> Answer:
@@ -44,14 +35,9 @@ def set_weekly_summary(turn: Turn, cmd: SetWeeklySummary) -> Answer:
     (SPEC section 30; a group without one takes the zone of the person who sets its summary)."""
     if turn.group_id is None:
         return rejected(_(texts.WEEKLY_ONLY_IN_GROUPS))
-    zone = zones.group_zone(turn.db, group_id=turn.group_id) or zones.user_zone(
-        turn.db, user_id=turn.user_id, fallback=turn.policy.zone).zone
-    next_at = set_weekly(turn.db, group_id=turn.group_id, moment=cmd.moment, now=turn.moment.now, zone=zone)
+    zone = zones.group_zone(turn.uow, group_id=turn.group_id) or zones.user_zone(
+        turn.uow, user_id=turn.user_id, fallback=turn.policy.zone).zone
+    next_at = set_weekly(turn.uow, group_id=turn.group_id, moment=cmd.moment, now=turn.moment.now, zone=zone)
     if cmd.moment is None or next_at is None:
         return Answer(_(texts.WEEKLY_STOPPED))
     return Answer(texts.weekly_set(cmd.moment, next_at, zone))
-
-
-def summary(turn: Turn, cmd: ShowSummary | SetWeeklySummary) -> Answer:
-    """/t resumen [semana|mes] and /t resumen semanal <día> HH:MM|no."""
-    return set_weekly_summary(turn, cmd) if isinstance(cmd, SetWeeklySummary) else show_summary(turn, cmd)

@@ -11,7 +11,6 @@ from taskcore.chat.commands import (
     Claim,
     Complete,
     Edit,
-    Help,
     NewTask,
     SetDue,
     SetMode,
@@ -35,7 +34,6 @@ from taskcore.services.conversation.chores import with_nag
 from taskcore.services.conversation.on_task import on_task
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.identities import resolve_mentions
-from taskcore.storage.unit import savepoint
 
 
 def new_task(turn: Turn, cmd: NewTask) -> Answer:
@@ -57,7 +55,7 @@ def new_task(turn: Turn, cmd: NewTask) -> Answer:
         return rejected(_(replies.ROTATION_NEEDS_GROUP))
     if cmd.rotation:
         try:
-            with savepoint(turn.db):
+            with turn.uow.savepoint():
                 return _create(turn, cmd, named)
         except InvalidRecurrence:
             return rejected(_(replies.ROTATION_NEEDS_GROUP))
@@ -68,7 +66,7 @@ def _named(turn: Turn, group_id: str, cmd: NewTask) -> tuple[list[tuple[str, Men
     """The members the typed ``@Name`` words stand for (SPEC sections 23 and 30), each shown by their name, and the
     command with the surnames of names of several words (``@Luis Martínez``) taken out of its text; a name that is
     nobody's or several people's refuses the command before anything is written."""
-    known = members.member_names(turn.db, group_id=group_id)
+    known = members.member_names(turn.uow, group_id=group_id)
     shown = dict(known)
     people: list[tuple[str, Mention]] = []
     words = cmd.description.split(" ")
@@ -94,7 +92,7 @@ def _create(turn: Turn, cmd: NewTask, named: list[tuple[str, Mention]]) -> Answe
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
     completion = CompletionMode.EACH if cmd.each else CompletionMode.ANY
     users = [user for user, _ in people]
-    task = tasks.create_task(turn.db, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
+    task = tasks.create_task(turn.uow, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
                              due=cmd.due, assignees=users, origin=origin, completion=completion, now=now,
                              recurrence=cmd.recurrence, rotation=users if cmd.rotation else (),
                              today=turn.moment.today, points=cmd.points, balanced=cmd.balanced)
@@ -110,12 +108,12 @@ def _assignees(turn: Turn, digits: tuple[str, ...]) -> list[tuple[str, Mention]]
     if not digits:
         return []
     jids = {jid.partition("@")[0]: jid for jid in turn.msg.mentioned}
-    resolved = resolve_mentions(turn.db, digits, now=turn.moment.now)
+    resolved = resolve_mentions(turn.uow, digits, now=turn.moment.now)
     pairs = [(user, Mention(d, jids.get(d, f"{d}@s.whatsapp.net"))) for d, user in zip(digits, resolved, strict=False)]
     people = [(user, m) for user, m in dict(pairs).items() if user != turn.msg.bot_id]
     if turn.group_id and people:
         # The group was recorded by the message's sighting and resolve_mentions created the users.
-        members.mentioned_members(turn.db, group_id=turn.group_id, user_ids=[u for u, _ in people],
+        members.mentioned_members(turn.uow, group_id=turn.group_id, user_ids=[u for u, _ in people],
                                   now=turn.moment.now)
     return people
 
@@ -132,7 +130,7 @@ def complete(turn: Turn, cmd: Complete) -> Answer:
 def _complete_one(turn: Turn, task_id: int) -> Answer:
     now = turn.moment.now
     try:
-        done = tasks.complete_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now,
+        done = tasks.complete_task(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now,
                                    today=turn.moment.today)
     except PhotoRequired:  # SPEC section 34: a photo, then an approval
         return photos.without_photo(turn, task_id)
@@ -170,7 +168,7 @@ def change_task(turn: Turn, task_id: int, change: Callable[[], Task], render: Ca
 def claim(turn: Turn, cmd: Claim) -> Answer:
     """/t tomar."""
     return change_task(turn, cmd.task_id, lambda: tasks.claim_task(
-        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, now=turn.moment.now), replies.claimed)
+        turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, now=turn.moment.now), replies.claimed)
 
 
 def unassign(turn: Turn, cmd: Unassign) -> Answer:
@@ -179,7 +177,7 @@ def unassign(turn: Turn, cmd: Unassign) -> Answer:
 
 
 def _unassign(turn: Turn, task_id: int) -> Answer:
-    task = tasks.unassign_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=task_id,
+    task = tasks.unassign_task(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=task_id,
                                now=turn.moment.now)
     if not task.completed:
         return Answer(replies.unassigned(task), task_id=task_id)
@@ -191,7 +189,7 @@ def set_mode(turn: Turn, cmd: SetMode) -> Answer:
     """/t modo: one completion for all (uno), or each assignee their part (todos)."""
     try:
         return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
-            turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, completion=cmd.completion),
+            turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, completion=cmd.completion),
             replies.mode_set)
     except ValidationError as exc:
         said = f"{str(exc).capitalize()}." if exc.field == "photo" else _(replies.MODE_ONLY_IN_GROUPS)
@@ -205,25 +203,25 @@ def set_due(turn: Turn, cmd: SetDue) -> Answer:
                                         if task.due_date else "")
 
     return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
-        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due, zone=turn.policy.zone),
+        turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due, zone=turn.policy.zone),
         said)
 
 
 def edit(turn: Turn, cmd: Edit) -> Answer:
     """/t editar."""
     return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
-        turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, description=cmd.description),
+        turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, description=cmd.description),
         replies.edited)
 
 
 def stop_series(turn: Turn, cmd: StopSeries) -> Answer:
     """/t parar: the task stops repeating; it stays open."""
     def stop() -> Answer:
-        task = tasks.get_task(turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id)
+        task = tasks.get_task(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id)
         if task.recurrence is None:
             return rejected(replies.not_recurring(cmd.task_id), cmd.task_id)
         return Answer(replies.series_stopped(tasks.edit_task(
-            turn.db, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, recurrence=None)),
+            turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, recurrence=None)),
             task_id=cmd.task_id)
 
     return on_task(turn, cmd.task_id, stop)
@@ -231,15 +229,10 @@ def stop_series(turn: Turn, cmd: StopSeries) -> Answer:
 
 def set_reminders(turn: Turn, cmd: SetReminders) -> Answer:
     """/t recordatorios."""
-    saved = preferences.set_preference(turn.db, user_id=turn.user_id, freq=cmd.freq, time=cmd.time,
+    saved = preferences.set_preference(turn.uow, user_id=turn.user_id, freq=cmd.freq, time=cmd.time,
                                        now=turn.moment.now)
-    zone = zones.user_zone(turn.db, user_id=turn.user_id, fallback=turn.policy.zone)
+    zone = zones.user_zone(turn.uow, user_id=turn.user_id, fallback=turn.policy.zone)
     return Answer(replies.reminders_set(saved.freq, saved.time, zone.name))
-
-
-def help_text(turn: Turn, cmd: Help) -> Answer:
-    """/t, /t ayuda."""
-    return Answer(replies.help_text())
 
 
 _nagged = with_nag(new_task)

@@ -7,7 +7,7 @@ from typing import Any
 
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.gateway.inbound import InboundMessage
-from taskcore.storage.unit import Unit
+from taskcore.services.conversation.store import ConversationUnit
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +18,7 @@ class Turn:
     reply quotes instead, and ``marks`` is False: a reaction gets no 🤖/⚠️ of its own. ``language`` is the answer's
     (the group's, else the sender's), ``own_language`` the sender's, for what they get privately."""
 
-    db: Unit
+    uow: ConversationUnit
     policy: ChatPolicy
     moment: Moment
     msg: InboundMessage
@@ -29,5 +29,7 @@ class Turn:
     language: str = "es"
     own_language: str = "es"
 
-    group_id: str | None = None
-    """The group the command was written in (``msg.group_id``); None in a direct message."""
+    @property
+    def group_id(self) -> str | None:
+        """The group the command was written in; None in a direct message."""
+        return self.msg.group_id

@@ -13,9 +13,9 @@ from taskcore.services.conversation.turn import Turn
 def show_zone(turn: Turn, cmd: ShowZone) -> Answer:
     """/t zona: the zone in force and where it comes from; in a group, the group's."""
     if turn.group_id is not None:
-        group = zones.group_zone(turn.db, group_id=turn.group_id)
+        group = zones.group_zone(turn.uow, group_id=turn.group_id)
         return Answer(texts.group_zone_shown(group, turn.policy.zone, turn.moment.now))
-    zone = zones.user_zone(turn.db, user_id=turn.user_id, fallback=turn.policy.zone)
+    zone = zones.user_zone(turn.uow, user_id=turn.user_id, fallback=turn.policy.zone)
     return Answer(replies.zone_shown(zone, turn.moment.now))
 
 
@@ -23,13 +23,8 @@ def set_zone(turn: Turn, cmd: SetZone) -> Answer:
     """/t zona <lugar>|sin: the sender's zone; in a group the group's (any member, like its language: the
     member's own zone is unchanged)."""
     if turn.group_id is not None:
-        group = zones.set_group_zone(turn.db, group_id=turn.group_id, name=cmd.tz, now=turn.moment.now)
+        group = zones.set_group_zone(turn.uow, group_id=turn.group_id, name=cmd.tz, now=turn.moment.now)
         return Answer(texts.group_zone_set(group, turn.policy.zone, turn.moment.now))
-    zone = zones.set_time_zone(turn.db, user_id=turn.user_id, name=cmd.tz, fallback=turn.policy.zone,
+    zone = zones.set_time_zone(turn.uow, user_id=turn.user_id, name=cmd.tz, fallback=turn.policy.zone,
                                now=turn.moment.now)
     return Answer(replies.zone_set(zone, turn.moment.now))
-
-
-def zone(turn: Turn, cmd: ShowZone | SetZone) -> Answer:
-    """/t zona [<lugar>|sin]."""
-    return set_zone(turn, cmd) if isinstance(cmd, SetZone) else show_zone(turn, cmd)
