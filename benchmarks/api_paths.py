@@ -26,6 +26,7 @@ from taskcore.services import task_lists
 from taskcore.services.people import PublicIds
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tasksvc_run.web import render
 
 ROUNDS, CALLS, WARMUP = 5, 400, 100
@@ -58,11 +59,13 @@ def measure() -> tuple[float, float]:
     ids = PublicIds(lambda: db, lambda: now).of  # as the web names people (SPEC section 32)
     try:
         def before() -> bytes:
-            page = task_lists.list_my_tasks(db, MODE, user_id=BENCH_USER, query=QUERY, today=now.date(), now=now)
+            page = units.look(db, task_lists.list_my_tasks, MODE, user_id=BENCH_USER, query=QUERY, today=now.date(),
+                              now=now)
             return orjson.dumps(render.task_page(page, ids))
 
         def after() -> bytes:
-            page = task_lists.list_my_task_items(db, MODE, user_id=BENCH_USER, query=QUERY, today=now.date(), now=now)
+            page = units.look(db, task_lists.list_my_task_items, MODE, user_id=BENCH_USER, query=QUERY,
+                              today=now.date(), now=now)
             return orjson.dumps(render.item_page(page, ids))
 
         if before() != after():

@@ -23,6 +23,7 @@ from taskcore.services.tokens import authenticate_api_token, create_api_token, r
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.users import ensure_user
+from tasksvc_run import units
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 BIG, SMALL = "34600000001", "34600000002"
@@ -34,20 +35,22 @@ def _seed(db: Database) -> dict[str, str]:
     for user in (BIG, SMALL):
         db.transact(lambda conn, user=user: ensure_user(conn, user, NOW))
     for n, user in enumerate([BIG] * FEED_LIMIT + [SMALL] * 10):
-        create_task(db, creator=user, description=f"Tarea {n}", due=date(2026, 12, 1) + timedelta(days=n % 90),
-                    now=NOW)
-    revoked_feed = issue_calendar_feed(db, user_id=SMALL, now=NOW)
-    revoke_calendar_feed(db, user_id=SMALL)
-    revoked_token = create_api_token(db, user_id=SMALL, name="old", now=NOW)
-    revoke_api_token(db, user_id=SMALL, token_id=revoked_token.id)
-    return {"big": issue_calendar_feed(db, user_id=BIG, now=NOW), "small": issue_calendar_feed(db, user_id=SMALL,
-            now=NOW), "revoked": revoked_feed, "unknown": "Q" * 43, "revoked_token": revoked_token.token,
-            "unknown_token": "tsk_" + "Q" * 43, "token": create_api_token(db, user_id=SMALL, name="new", now=NOW).token}
+        units.run(db, create_task, creator=user, description=f"Tarea {n}",
+                  due=date(2026, 12, 1) + timedelta(days=n % 90), now=NOW)
+    revoked_feed = units.run(db, issue_calendar_feed, user_id=SMALL, now=NOW)
+    units.run(db, revoke_calendar_feed, user_id=SMALL)
+    revoked_token = units.run(db, create_api_token, user_id=SMALL, name="old", now=NOW)
+    units.run(db, revoke_api_token, user_id=SMALL, token_id=revoked_token.id)
+    big = units.run(db, issue_calendar_feed, user_id=BIG, now=NOW)
+    small = units.run(db, issue_calendar_feed, user_id=SMALL, now=NOW)
+    token = units.run(db, create_api_token, user_id=SMALL, name="new", now=NOW).token
+    return {"big": big, "small": small, "revoked": revoked_feed, "unknown": "Q" * 43,
+            "revoked_token": revoked_token.token, "unknown_token": "tsk_" + "Q" * 43, "token": token}
 
 
 def _feed(db: Database, token: str) -> bytes:
     try:
-        tasks = read_calendar_feed(db, GatingMode.OFF, token=token, now=NOW).tasks
+        tasks = units.look(db, read_calendar_feed, GatingMode.OFF, token=token, now=NOW).tasks
     except NotFound:
         return b""
     return build_calendar(tasks, domain="bench")
@@ -55,12 +58,12 @@ def _feed(db: Database, token: str) -> bytes:
 
 def _etag(db: Database, token: str) -> str:
     """What a 304 costs: the read and the ETag, without writing the calendar."""
-    return feed_etag(read_calendar_feed(db, GatingMode.OFF, token=token, now=NOW).tasks, domain="bench")
+    return feed_etag(units.look(db, read_calendar_feed, GatingMode.OFF, token=token, now=NOW).tasks, domain="bench")
 
 
 def _auth(db: Database, token: str) -> None:
     with contextlib.suppress(Unauthorized):
-        authenticate_api_token(db, token=token, now=NOW)
+        units.look(db, authenticate_api_token, token=token, now=NOW)
 
 
 def _pair(first: float, second: float) -> str:

@@ -30,6 +30,7 @@ from taskcore.services.reminder_tick import TickResult, reminder_tick
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.schema import outbound_queue, user_preferences
+from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
@@ -205,8 +206,8 @@ def _queue_db(chats: int, per_chat: int) -> Database:
     for n in range(per_chat):
         for c in range(chats):
             chat = f"3461{c:07d}"
-            queue.enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=f"m{n}"),
-                                  max_attempts=6, now=now)
+            units.run(db, queue.enqueue_message, chat_id=chat, kind="text",
+                      payload=send_text_body(chat_id=chat, text=f"m{n}"), max_attempts=6, now=now)
     return db
 
 

@@ -34,6 +34,7 @@ from taskcore.services.web_auth import issue_login_token, redeem_login_token
 from taskcore.settings import load_settings
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tasksvc_run.bot.app import make_bot_app
 from tasksvc_run.web import make_web_app
 
@@ -180,7 +181,8 @@ def _copy_dataset(source: Database, target: Database) -> None:
 
 def _cookie(db: Database) -> str:
     now = datetime.now(UTC)
-    session = redeem_login_token(db, token=issue_login_token(db, user_id=BENCH_USER, now=now), now=now)
+    session = units.run(db, redeem_login_token, token=units.run(db, issue_login_token, user_id=BENCH_USER, now=now),
+                        now=now)
     return f"tasksvc_session={session.session_id}"
 
 

@@ -41,6 +41,7 @@ from benchmarks.reminder_dataset import build as build_reminders
 from taskcore.services.web_auth import issue_login_token, redeem_login_token
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.schema import outbound_queue
+from tasksvc_run import units
 
 T = TypeVar("T")
 SERVER_CPU, CLIENT_CPU = 0, 1
@@ -127,7 +128,8 @@ def _session_cookie(path: Path) -> str:
     db = Database.from_url(sqlite_url(path))
     now = datetime.now(UTC)
     try:
-        session = redeem_login_token(db, token=issue_login_token(db, user_id=BENCH_USER, now=now), now=now)
+        session = units.run(db, redeem_login_token,
+                            token=units.run(db, issue_login_token, user_id=BENCH_USER, now=now), now=now)
     finally:
         db.dispose()
     return f"tasksvc_session={session.session_id}"

@@ -37,6 +37,7 @@ from benchmarks.report import load_average, machine, record
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import schema
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tasksvc_run.devgateway.fake import FakeGateway as AnyGateway
 
 GROUPS = [f"120363900000000{g:03d}@g.us" for g in range(4)]
@@ -290,7 +291,7 @@ def compare_deliveries(result: SoakResult, rows: list[str], gateway: AnyGateway)
 
 
 async def _sign_in(http: aiohttp.ClientSession, base: str, db: Database, person: str) -> str:
-    token = await asyncio.to_thread(issue_login_token, db, user_id=person, now=datetime.now(UTC))
+    token = await asyncio.to_thread(units.run, db, issue_login_token, user_id=person, now=datetime.now(UTC))
     async with http.get(f"{base}/login", params={"token": token}, allow_redirects=False) as answer:
         if answer.status != 303:
             raise AssertionError(f"login answered {answer.status}")

@@ -16,6 +16,7 @@ from taskcore.services import tasks as svc
 from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 
 RUNS = 300
 
@@ -46,15 +47,18 @@ def main() -> None:
                 select(schema.group_members.c.group_id).where(schema.group_members.c.user_id == data.user)))
         ).scalars())
     query = MyTasksQuery()
-    first = task_lists.list_my_tasks(db, mode, user_id=data.user, query=query, today=today, now=NOW)
+    first = units.look(db, task_lists.list_my_tasks, mode, user_id=data.user, query=query, today=today, now=NOW)
     rows = [
         _line("my open tasks, page 1 (+ total)", _timed(
-            lambda _: task_lists.list_my_tasks(db, mode, user_id=data.user, query=query, today=today, now=NOW), RUNS)),
-        _line("my open tasks, search 'tarea 1'", _timed(lambda _: task_lists.list_my_tasks(
-            db, mode, user_id=data.user, query=MyTasksQuery(search="tarea 1"), today=today, now=NOW), RUNS)),
-        _line("my groups with counts", _timed(lambda _: task_lists.list_my_groups(db, mode, user_id=data.user), RUNS)),
-        _line("complete (a different open task each)", _timed(lambda i: svc.complete_task(
-            db, mode, user_id=data.user, task_id=open_ids[i], now=NOW + timedelta(seconds=i)),
+            lambda _: units.look(db, task_lists.list_my_tasks, mode, user_id=data.user, query=query, today=today,
+                                 now=NOW), RUNS)),
+        _line("my open tasks, search 'tarea 1'", _timed(lambda _: units.look(
+            db, task_lists.list_my_tasks, mode, user_id=data.user, query=MyTasksQuery(search="tarea 1"), today=today,
+            now=NOW), RUNS)),
+        _line("my groups with counts", _timed(
+            lambda _: units.look(db, task_lists.list_my_groups, mode, user_id=data.user), RUNS)),
+        _line("complete (a different open task each)", _timed(lambda i: units.run(
+            db, svc.complete_task, mode, user_id=data.user, task_id=open_ids[i], now=NOW + timedelta(seconds=i)),
             min(RUNS, len(open_ids)))),
     ]
     print(f"dataset: {data.tasks} tasks, {data.groups} groups; user sees {first.total} open tasks; "

@@ -17,6 +17,7 @@ from functools import partial
 
 from taskcore.chat.commands import CommandSyntaxError
 from taskcore.chat.grammar import parse_command
+from taskcore.services.conversation.registry import SYNTAX
 from taskcore.text import clean_text
 
 PATTERNS = ("<a", "<", "<a b", "<!", "@1 ")
@@ -50,7 +51,7 @@ def best_ms(*works: Callable[[], object], runs: int = RUNS) -> list[float]:
 
 def _parse(text: str) -> None:
     with contextlib.suppress(CommandSyntaxError):  # refused: a description over 1000 characters, or none at all
-        parse_command(text, today=TODAY, mentioned=["1"])
+        parse_command(text, SYNTAX, today=TODAY, mentioned=["1"])
 
 
 RULES: dict[str, tuple[Callable[[str], object], str]] = {

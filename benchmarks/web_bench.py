@@ -60,10 +60,12 @@ def _session_cookie(path: Path) -> str:
     from benchmarks.dataset import BENCH_USER  # noqa: PLC0415
     from taskcore.services.web_auth import issue_login_token, redeem_login_token  # noqa: PLC0415 - not in servers
     from taskcore.storage.db import Database, sqlite_url  # noqa: PLC0415
+    from tasksvc_run import units  # noqa: PLC0415
 
     db = Database.from_url(sqlite_url(path))
     now = datetime.now(UTC)
-    session = redeem_login_token(db, token=issue_login_token(db, user_id=BENCH_USER, now=now), now=now)
+    session = units.run(db, redeem_login_token, token=units.run(db, issue_login_token, user_id=BENCH_USER, now=now),
+                        now=now)
     db.dispose()
     return f"tasksvc_session={session.session_id}"
 
@@ -321,6 +323,7 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], within: float) -
 _PROXY_ON_LOOPBACK = """
 from tasksvc_run import cli
 from tasksvc_run.proxy.app import run_proxy
+from tasksvc_run import units
 run_proxy(cli.load_settings().model_copy(update={"host": "127.0.0.1"}))
 """
 

@@ -13,6 +13,7 @@ from taskcore.storage.db import Database
 from taskcore.storage.sql import insert_ignore
 from taskcore.storage.tasks import load_tasks
 from taskcore.storage.users import ensure_user, ensure_users
+from tasksvc_run import units
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 TODAY = date(2026, 11, 22)
@@ -52,7 +53,7 @@ def create_and_read(db: Database, **create: Any) -> Task:
     the task as read by id (the use case does not read it back)."""
     with db.write() as conn:
         ensure_users(conn, [create["creator"], *create.get("assignees", ())], create["now"])
-    created = task_service.create_task(db, **create)
+    created = units.run(db, task_service.create_task, **create)
     with db.read() as conn:
         return load_tasks(conn, [created.id])[0]
 

@@ -12,14 +12,17 @@ from sqlalchemy import select
 
 from taskcore.access import GatingMode
 from taskcore.chat import ChatPolicy, ChatResult, Moment
+from taskcore.chat.commands import CommandSyntaxError
+from taskcore.chat.usage import refusal
 from taskcore.gateway.inbound import chat_key, parse_event
 from taskcore.ratelimit import Decision
 from taskcore.reactions import ReactionPolicy
+from taskcore.services.conversation.registry import accepted
 from taskcore.services.conversation.road import handle_arrived, handle_inbox
 from taskcore.services.inbox import NewEvent
 from taskcore.storage import schema
 from taskcore.storage.db import Database
-from taskcore.storage.unit import Unit, unit_of_work
+from taskcore.storage.unit import SqlUnit
 from tests.builders import NOW, TODAY
 
 T = TypeVar("T")
@@ -129,7 +132,7 @@ def run(db: Database, payload: dict[str, Any], rules: ChatPolicy | None = None, 
         tokens: Tokens | None = None, sync: Callable[[], None] | None = None) -> ChatResult:
     """Parse one webhook payload and handle it as the bot would: through the road's arrival (stored and handled in
     one unit of work), or, behind a chat's pending events, through the inbox."""
-    moment = Moment(now, TODAY if now == NOW else now.date(), (tokens or Tokens()).take, sync)
+    moment = Moment(now, TODAY if now == NOW else now.date(), tokens or Tokens(), sync)
     [result] = run_all(db, [payload], rules, moment=moment)
     if isinstance(result, Exception):
         raise result
@@ -141,7 +144,7 @@ def run_all(db: Database, payloads: list[dict[str, Any]], rules: ChatPolicy | No
     """Events that arrive together, as the webhook's group commit hands them to the road; those stored pending (a
     chat with earlier events waiting, or a batch one of whose events broke) are then handled as the processor
     would. The result of each, in their order: what it produced, or the exception it failed with."""
-    at = moment or Moment(NOW, TODAY, Tokens().take)
+    at = moment or Moment(NOW, TODAY, Tokens())
     items = [(NewEvent(chat_key(event), "messages.upsert", None, json.dumps(p)), event, at)
              for p, event in ((p, parse_event(p)) for p in payloads)]
     arrived = handle_arrived(db, rules or policy(), items)
@@ -154,7 +157,19 @@ def run_all(db: Database, payloads: list[dict[str, Any]], rules: ChatPolicy | No
     return [results[row_id] for row_id in arrived.ids]
 
 
-def in_one_unit(db: Database, work: Callable[[Unit], T]) -> T:
-    """``work`` in one unit of work of ``db``, as the road runs an event."""
-    with unit_of_work(db) as unit:
-        return work(unit)
+def in_one_unit(db: Database, work: Callable[[SqlUnit], T]) -> T:
+    """``work`` in one unit of work of ``db``, committed, as the road runs an event."""
+    with db.unit() as uow:
+        done = work(uow)
+        uow.commit()
+        return done
+
+
+def said(error: CommandSyntaxError) -> str:
+    """The reply a malformed command gets, as the conversation writes it: why, then the accepted form."""
+    return refusal(error, accepted(error.command))
+
+
+def accepted_of(error: CommandSyntaxError) -> str:
+    """The accepted form the reply to ``error`` shows: the command's usage, with the date or rule forms it asks."""
+    return said(error).split("\nUso: ", 1)[1]

@@ -16,6 +16,7 @@ from taskcore.storage import groups, members
 from taskcore.storage.db import Database
 from taskcore.storage.reminders import claim_deliveries
 from taskcore.storage.schema import group_members, outbound_queue, reminder_deliveries, user_preferences, users
+from tasksvc_run import units
 
 _IN_CHUNK = 500  # bound on bind parameters per IN list, well under SQLite's and PostgreSQL's limits
 
@@ -99,9 +100,9 @@ def oldest_pending_age(db: Database, now: datetime) -> float | None:
 def session_user(db: Database, *, session_id: str, now: datetime) -> str | None:
     """The user of a live session, or None; records the use at most once per SESSION_TOUCH_EVERY (as the web does
     through its session cache)."""
-    found = web_auth.look_up_session(db, session_id=session_id, now=now)
+    found = units.look(db, web_auth.look_up_session, session_id=session_id, now=now)
     if found is None:
         return None
     if found.touch_due:
-        web_auth.touch_session(db, session_id=session_id, now=now)
+        units.run(db, web_auth.touch_session, session_id=session_id, now=now)
     return found.user_id

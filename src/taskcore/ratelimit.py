@@ -6,6 +6,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Protocol
 
 # Refills are float arithmetic: a bucket that should hold exactly ``cost`` tokens may hold a hair less.
 _EPSILON = 1e-9
@@ -138,6 +139,14 @@ class RateLimiter:
             if oldest.bucket.available(now) < oldest.bucket.capacity:
                 return
             self._entries.popitem(last=False)
+
+
+class Draw(Protocol):
+    """What the conversation takes tokens from: one event's draw on a set of buckets (``Allowance``)."""
+
+    def take(self, key: str) -> Decision:
+        """One token of ``key``'s bucket, or why not."""
+        ...
 
 
 class Allowance:

@@ -11,6 +11,7 @@ from taskcore.gateway.reach_checks import caps_check, reachout_check, unreachabl
 from taskcore.services import delivery
 from taskcore.services.caps import held_by_caps
 from taskcore.settings import Settings
+from tasksvc_run import units
 
 
 def reach_checks(settings: Settings, *, now: datetime | None = None) -> list[dx.Check]:
@@ -21,10 +22,10 @@ def reach_checks(settings: Settings, *, now: datetime | None = None) -> list[dx.
         return []
     db = Database.from_url(settings.sqlalchemy_url)
     try:
-        paused = db.look(delivery.reachout_paused_until, now=now or datetime.now(UTC),
-                                                pause_hours=settings.gateway_reachout_pause_hours)
-        people = db.look(delivery.unreachable_people)
-        held = db.look(held_by_caps)
+        paused = units.look(db, delivery.reachout_paused_until, now=now or datetime.now(UTC),
+                            pause_hours=settings.gateway_reachout_pause_hours)
+        people = units.look(db, delivery.unreachable_people)
+        held = units.look(db, held_by_caps)
     except Exception as exc:  # an unmigrated or unreachable database must not break the rest of the report
         return [dx.warn("delivery", f"the database could not be read ({type(exc).__name__})",
                         "run `tasksvc migrate`, then check DATABASE_URL / DB_PATH")]

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tasksvc_run import exits
+from tasksvc_run import exits, units
 
 if TYPE_CHECKING:
     from taskcore.settings import Settings
@@ -44,7 +44,7 @@ def run_export(settings: Settings, args: argparse.Namespace) -> int:
         return exits.FAILED
     db = Database.from_url(settings.sqlalchemy_url)
     try:
-        body = db.look(operator_group_csv, group_id=group_id, default_lang=settings.default_language)
+        body = units.look(db, operator_group_csv, group_id=group_id, default_lang=settings.default_language)
     except NotFound:
         print(f"tasksvc export: the bot knows no group {group_id}", file=sys.stderr)
         return exits.FAILED

@@ -17,7 +17,7 @@ from taskcore.services.failures import (
     retry_failures,
 )
 from taskcore.storage.db import Database, is_schema_error, is_unavailable, unavailable_reason
-from tasksvc_run import exits
+from tasksvc_run import exits, units
 from tasksvc_run.places import database_named
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def cmd_failed(settings: Settings, *, limit: int, out: TextIO = sys.stdout, err:
     if db is None:
         return exits.FAILED
     try:
-        out.write(render_failures(db.look(list_failures, limit=limit), limit=limit))
+        out.write(render_failures(units.look(db, list_failures, limit=limit), limit=limit))
     except Exception as exc:
         return _refused(exc, settings, "failed", err)
     finally:
@@ -109,7 +109,7 @@ def cmd_retry(settings: Settings, ids: list[str], *, every: bool, out: TextIO = 
     if db is None:
         return exits.FAILED
     try:
-        outcome = db.run(retry_failures, wanted, now=datetime.now(UTC))
+        outcome = units.run(db, retry_failures, wanted, now=datetime.now(UTC))
     except Exception as exc:
         return _refused(exc, settings, "retry", err)
     finally:

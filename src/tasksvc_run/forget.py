@@ -9,7 +9,7 @@ from taskcore.identity import mask_phone_numbers
 from taskcore.services.own_data import forget_number
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
-from tasksvc_run import exits
+from tasksvc_run import exits, units
 from tasksvc_run.clock import SystemClock
 
 log = logging.getLogger("tasksvc")
@@ -21,7 +21,7 @@ def run_forget(settings: Settings, number: str) -> int:
     """Erase the person; 0 when erased, 1 when nobody is stored with that number, 2 when it has no digit."""
     db = Database.from_url(settings.sqlalchemy_url)
     try:
-        erased = db.run(forget_number, number=number, now=SystemClock().now())
+        erased = units.run(db, forget_number, number=number, now=SystemClock().now())
     except ValueError:
         print("tasksvc forget: give the person's phone number or LID (digits)", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ from taskcore.services import alerts
 from taskcore.services.echoes import echoed_among
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
+from tasksvc_run import units
 
 PROBE_WITHIN = 15.0
 POLL_EVERY = 0.25
@@ -41,7 +42,7 @@ async def probe_check(client: GatewayClient, settings: Settings, db: Database, *
         return dx.problem("probe", "the gateway accepted the probe without a message id", _NO_ECHO_FIX)
     started = time.monotonic()
     while True:
-        if message_id in await asyncio.to_thread(db.look, echoed_among, [message_id]):
+        if message_id in await asyncio.to_thread(units.look, db, echoed_among, [message_id]):
             return dx.ok("probe", f"the echo came back in {time.monotonic() - started:.1f} s")
         if time.monotonic() - started >= within:
             return dx.problem("probe", f"no echo within {within:g} s: the gateway does not reach the bot's webhook",

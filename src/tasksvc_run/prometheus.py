@@ -33,6 +33,7 @@ from taskcore.services.delivery import reachout_paused_until, unreachable_people
 from taskcore.services.groups import status_counts
 from taskcore.services.inbox import INBOX_FAILURES, inbox_stats
 from taskcore.services.queue import due_count, queue_stats
+from tasksvc_run import units
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
 from tasksvc_run.bot.in_doubt import Settled
 from tasksvc_run.clock import Clock, SystemClock
@@ -87,31 +88,31 @@ class DatabaseCollector(Collector):
 
 
 def _database_metrics(db: Database, clock: Clock, pause_hours: int) -> Iterator[Metric]:
-    counts = db.look(status_counts)
+    counts = units.look(db, status_counts)
     for status in GroupStatus:
         name = f"allowed_groups_total_{status.value}"
         yield GaugeMetricFamily(name, f"Groups whose access status is {status.value}.", value=counts[status])
-    stats = db.look(queue_stats)
+    stats = units.look(db, queue_stats)
     yield GaugeMetricFamily("outbound_queue_depth", "Outbound jobs waiting or in flight.",
                             value=stats["pending"] + stats["sending"])
     yield GaugeMetricFamily("outbound_queue_failed", "Outbound jobs that exhausted their attempts.",
                             value=stats["failed"])
     yield GaugeMetricFamily("outbound_queue_due", "Outbound jobs due now and waiting: the backlog the send rate "
-                            "(GATEWAY_MAX_SENDS_PER_MIN) holds back.", value=db.look(due_count, now=clock.now()))
-    paused = db.look(reachout_paused_until, now=clock.now(), pause_hours=pause_hours)
+                            "(GATEWAY_MAX_SENDS_PER_MIN) holds back.", value=units.look(db, due_count, now=clock.now()))
+    paused = units.look(db, reachout_paused_until, now=clock.now(), pause_hours=pause_hours)
     yield GaugeMetricFamily("gateway_reachout_paused", "1 while direct messages to people who never wrote to the bot "
                             "in private are paused after a 463 (GATEWAY_REACHOUT_PAUSE_HOURS).",
                             value=0 if paused is None else 1)
     yield GaugeMetricFamily("unreachable_people", "People the bot cannot write to in private (a direct message "
-                            "to them ended in ERROR).", value=len(db.look(unreachable_people)))
+                            "to them ended in ERROR).", value=len(units.look(db, unreachable_people)))
     yield GaugeMetricFamily("outbound_oldest_waiting_seconds", "How long the oldest message still waiting to be "
                             "sent has waited (a cap, the pace or an outage holds it).",
-                            value=db.look(oldest_waiting_seconds, now=clock.now()))
-    inbox = db.look(inbox_stats)
+                            value=units.look(db, oldest_waiting_seconds, now=clock.now()))
+    inbox = units.look(db, inbox_stats)
     yield GaugeMetricFamily("webhook_inbox_depth", "Webhook events stored and not handled yet.", value=inbox["pending"])
     yield GaugeMetricFamily("webhook_inbox_failed", "Webhook events whose handling broke (kept, not retried).",
                             value=inbox["failed"])
-    stored = db.look(read_counters)
+    stored = units.look(db, read_counters)
     failures = Metric("webhook_inbox_failures", "Webhook events whose handling broke, since the database began (the "
                       "alert's count: failed rows are kept 30 days).", "counter")
     failures.add_sample("webhook_inbox_failures_total", {}, stored.get((INBOX_FAILURES, ""), 0))

@@ -26,6 +26,7 @@ from taskcore.services.tasks import create_task, get_task
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tests.builders import NOW, TODAY, make_task
 from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import ME, ThreadedServer, threaded_app, web_settings
@@ -47,7 +48,7 @@ if not CHROMIUM.exists():
 def db(tmp_path: Path) -> Iterator[Database]:
     database = Database.from_url(sqlite_url(tmp_path / "tasks.db"))
     migrator.migrate(database)
-    seed_dev_data(database, default_user=ME, now=NOW, today=TODAY)
+    units.run(database, seed_dev_data, default_user=ME, now=NOW, today=TODAY)
     hostile = make_task(database, creator=ME, group_id=None, description="x")
     database.transact(lambda conn: conn.execute(
         update(schema.tasks).where(schema.tasks.c.id == hostile.id).values(description=HOSTILE)))
@@ -89,7 +90,7 @@ def _task_id(db: Database, description: str) -> int:
 
 def test_sign_in_see_tasks_complete_one_and_set_reminders(tab: Tab, server: ThreadedServer, db: Database) -> None:
     page = tab.page
-    page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+    page.goto(f"{server.url}/login?token={units.run(db, issue_login_token, user_id=ME, now=NOW)}")
     expect(page.get_by_role("heading", name="Mis tareas")).to_be_visible()
     item = page.locator("li.task", has_text="Comprar pan y leche")
     expect(item).to_be_visible()
@@ -103,7 +104,7 @@ def test_sign_in_see_tasks_complete_one_and_set_reminders(tab: Tab, server: Thre
     expect(item.get_by_role("button", name="Completar")).to_be_hidden()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-mis-tareas.png"), full_page=True)
-    done = get_task(db, GatingMode.ENFORCE, user_id=ME, task_id=_task_id(db, "Comprar pan y leche"))
+    done = units.look(db, get_task, GatingMode.ENFORCE, user_id=ME, task_id=_task_id(db, "Comprar pan y leche"))
     assert (done.completed, done.completed_by) == (True, ME)
 
     page.get_by_role("link", name="Recordatorios").click()
@@ -112,14 +113,14 @@ def test_sign_in_see_tasks_complete_one_and_set_reminders(tab: Tab, server: Thre
     page.get_by_role("button", name="Guardar").click()
     expect(page.get_by_role("status")).to_have_text("Guardado: te avisaremos a las 07:15 (Europe/Madrid).")
     page.screenshot(path=str(ARTIFACTS / "browser-recordatorios.png"), full_page=True)
-    saved = get_preference(db, user_id=ME)
+    saved = units.look(db, get_preference, user_id=ME)
     assert (saved.freq, saved.time) == ("weekdays", "07:15")
     assert tab.console_errors == []  # no CSP violation, no script error
 
 
 def test_a_task_can_be_claimed_with_the_keyboard_alone(tab: Tab, server: ThreadedServer, db: Database) -> None:
     page = tab.page
-    page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+    page.goto(f"{server.url}/login?token={units.run(db, issue_login_token, user_id=ME, now=NOW)}")
     page.get_by_role("link", name="Grupos").press("Enter")
     page.get_by_role("link", name="Familia").press("Enter")
     item = page.locator("li.task", has_text="Llevar el coche al taller")
@@ -127,17 +128,18 @@ def test_a_task_can_be_claimed_with_the_keyboard_alone(tab: Tab, server: Threade
     page.keyboard.press("Enter")
     expect(page.get_by_role("status")).to_have_text("Ahora eres responsable.")
     expect(item.get_by_role("button", name="Soltar")).to_be_focused()  # focus stays useful for the keyboard
-    claimed = get_task(db, GatingMode.ENFORCE, user_id=ME, task_id=_task_id(db, "Llevar el coche al taller"))
+    claimed = units.look(db, get_task, GatingMode.ENFORCE, user_id=ME,
+                         task_id=_task_id(db, "Llevar el coche al taller"))
     assert ME in claimed.assignee_ids
 
 
 def test_a_recurring_chore_shows_its_rule_and_completing_it_names_the_next(
     tab: Tab, server: ThreadedServer, db: Database
 ) -> None:
-    created = create_task(db, creator=ME, description="Regar las plantas", group_id=None, now=NOW,
-                          recurrence=parse_recurrence("cada lunes y jueves"), today=TODAY)
+    created = units.run(db, create_task, creator=ME, description="Regar las plantas", group_id=None, now=NOW,
+                        recurrence=parse_recurrence("cada lunes y jueves"), today=TODAY)
     page = tab.page
-    page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+    page.goto(f"{server.url}/login?token={units.run(db, issue_login_token, user_id=ME, now=NOW)}")
     item = page.locator("li.task", has_text="Regar las plantas")
     expect(item.get_by_text("↻ cada lunes y jueves")).to_be_visible()
     item.get_by_role("button", name="Completar").click()
@@ -147,7 +149,7 @@ def test_a_recurring_chore_shows_its_rule_and_completing_it_names_the_next(
     page.get_by_role("button", name="Guardar").click()
     expect(page.get_by_role("status")).to_contain_text("(America/Bogota)")
     expect(page.locator('[data-field="tz-source"]')).to_have_text("la elegiste tú")
-    assert get_preference(db, user_id=ME).tz == "America/Bogota"
+    assert units.look(db, get_preference, user_id=ME).tz == "America/Bogota"
     assert tab.console_errors == []
     page.get_by_label("Zona").fill("Marte/Olimpo")
     page.get_by_role("button", name="Guardar").click()
@@ -166,7 +168,7 @@ def _get(url: str, **headers: str) -> tuple[int, str, bytes]:
 def test_a_calendar_link_and_a_token_are_made_on_their_pages(tab: Tab, server: ThreadedServer, db: Database) -> None:
     page = tab.page
     page.on("dialog", lambda dialog: dialog.accept())  # "¿Revocar el token…?"
-    page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+    page.goto(f"{server.url}/login?token={units.run(db, issue_login_token, user_id=ME, now=NOW)}")
 
     page.get_by_role("link", name="Calendario").click()
     expect(page.get_by_role("heading", name="Calendario")).to_be_visible()

@@ -15,6 +15,7 @@ from taskcore.services.devseed import seed_dev_data
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tests.builders import NOW, TODAY
 from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import ME, ThreadedServer, threaded_app, web_settings
@@ -36,7 +37,7 @@ if not CHROMIUM.exists():
 def server(tmp_path: Path) -> Iterator[tuple[ThreadedServer, Database]]:
     db = Database.from_url(sqlite_url(tmp_path / "tasks.db"))
     migrator.migrate(db)
-    seed_dev_data(db, default_user=ME, now=NOW, today=TODAY)
+    units.run(db, seed_dev_data, default_user=ME, now=NOW, today=TODAY)
     try:
         with threaded_app(web_settings(), db, FrozenClock(current=NOW)) as running:
             yield running, db
@@ -51,7 +52,7 @@ def phone(server: tuple[ThreadedServer, Database]) -> Iterator[Page]:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = browser.new_context(viewport=PHONE, locale="es-ES").new_page()
         page.set_default_timeout(10_000)
-        page.goto(f"{running.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+        page.goto(f"{running.url}/login?token={units.run(db, issue_login_token, user_id=ME, now=NOW)}")
         expect(page.get_by_role("heading", name="Mis tareas")).to_be_visible()
         yield page
         browser.close()

@@ -17,6 +17,7 @@ from taskcore.services.tasks import complete_task, get_task
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
 from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import GROUP, ME, OTHER, threaded_app, web_settings
@@ -50,8 +51,8 @@ def db(tmp_path: Path) -> Iterator[Database]:
 def test_the_group_page_ticks_each_part_and_the_button_finishes_only_mine(tmp_path: Path, db: Database) -> None:
     task = make_task(db, creator=OTHER, group_id=GROUP, description="Enviar la hoja de gastos del mes",
                      assignees=(ME, OTHER, THIRD), each=True, due="2026-11-30")
-    complete_task(db, GatingMode.ENFORCE, user_id=OTHER, task_id=task.id, now=NOW)
-    key = public_key(db, now=NOW)
+    units.run(db, complete_task, GatingMode.ENFORCE, user_id=OTHER, task_id=task.id, now=NOW)
+    key = units.run(db, public_key, now=NOW)
     me, other = public_id(ME, key), public_id(OTHER, key)  # the page names people by public id (SPEC section 32)
     with threaded_app(web_settings(), db, FrozenClock(current=NOW)) as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -59,7 +60,7 @@ def test_the_group_page_ticks_each_part_and_the_button_finishes_only_mine(tmp_pa
         page.set_default_timeout(10_000)
         errors: list[str] = []
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        page.goto(f"{server.url}/login?token={issue_login_token(db, user_id=ME, now=NOW)}")
+        page.goto(f"{server.url}/login?token={units.run(db, issue_login_token, user_id=ME, now=NOW)}")
         page.goto(f"{server.url}/grupos/{GROUP}")
         item = page.locator("li.task", has_text="Enviar la hoja")
         expect(item.locator('[data-field="progress"]')).to_have_text("1/3 partes")
@@ -80,5 +81,5 @@ def test_the_group_page_ticks_each_part_and_the_button_finishes_only_mine(tmp_pa
         page.screenshot(path=str(SCREENSHOT), full_page=True)
         browser.close()
     assert errors == []
-    seen = get_task(db, GatingMode.ENFORCE, user_id=ME, task_id=task.id)
+    seen = units.look(db, get_task, GatingMode.ENFORCE, user_id=ME, task_id=task.id)
     assert (seen.completed, seen.progress) == (False, (2, 3))

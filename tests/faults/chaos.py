@@ -30,6 +30,7 @@ from sqlalchemy import select
 from taskcore.services.inbox import inbox_stats
 from taskcore.storage import schema
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tasksvc_run.owner import process_start
 from tests.fakes.gateway import FakeGateway, GatewayCall
 from tests.faults.harness import queue_counts
@@ -252,7 +253,7 @@ class Chaos:
         deadline = time.monotonic() + within
         while True:
             counts = await asyncio.to_thread(queue_counts, db)
-            pending = (await asyncio.to_thread(inbox_stats, db))["pending"]
+            pending = (await asyncio.to_thread(units.look, db, inbox_stats))["pending"]
             if not pending and not counts.get("pending") and not counts.get("sending"):
                 return
             assert time.monotonic() < deadline, f"not settled: inbox {pending}, queue {counts}"

@@ -24,6 +24,7 @@ from sqlalchemy import select, text
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import schema
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tests.fakes.gateway import FakeGateway
 from tests.system.unit import Unit, chat_message, free_ports, gateway_env, unit_env
 
@@ -61,7 +62,7 @@ class Live:
 
     async def sign_in(self, person: str = PEOPLE[0]) -> dict[str, str]:
         """A real login link spent through the proxy; the Cookie header of the new session."""
-        token = await asyncio.to_thread(issue_login_token, self.db, user_id=person, now=datetime.now(UTC))
+        token = await asyncio.to_thread(units.run, self.db, issue_login_token, user_id=person, now=datetime.now(UTC))
         async with self.http.get(self.unit.url("/login"), params={"token": token}, allow_redirects=False) as answer:
             assert answer.status == 303, await answer.text()
             return {"Cookie": f"tasksvc_session={answer.cookies['tasksvc_session'].value}"}

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from taskcore.services.inbox import inbox_stats
+from tasksvc_run import units
 from tests.faults.harness import live_unit
 from tests.system.unit import Unit
 
@@ -39,4 +40,4 @@ async def test_a_unit_stopped_with_a_send_hanging_and_events_waiting_is_down_wit
             await asyncio.to_thread(again.stop)
         assert sorted(t.split("creada: ")[1].split(".")[0] for t in live.gateway.sent_texts()) == sorted(
             f"antes de parar {n}" for n in range(12))
-        assert inbox_stats(live.db)["pending"] == 0
+        assert units.look(live.db, inbox_stats)["pending"] == 0

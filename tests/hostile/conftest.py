@@ -17,6 +17,7 @@ import pytest
 
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tests.system.unit import Unit, chat_message, unit_env, unit_pids
 
 TIMEOUT = 10.0
@@ -77,7 +78,7 @@ class Running:
 
     def login(self, user: str = ME, *, cookie: str | None = None) -> Answer:
         """Spend a fresh login link of ``user`` through the proxy (optionally sending ``cookie`` along)."""
-        token = issue_login_token(self.db, user_id=user, now=datetime.now(UTC))
+        token = units.run(self.db, issue_login_token, user_id=user, now=datetime.now(UTC))
         return self.request("GET", f"/login?token={token}", headers={"Cookie": cookie} if cookie else {})
 
     def cookie(self, user: str = ME) -> str:

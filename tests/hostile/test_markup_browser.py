@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Dialog, Page, expect, sync_playwright
 
 from taskcore.services.web_auth import issue_login_token
+from tasksvc_run import units
 from tests.hostile.conftest import ME, Running
 from tests.hostile.markup import GROUP_NAME, HOSTILE_GROUP, PERSON_NAME, RAW_DESCRIPTION
 
@@ -41,7 +42,7 @@ def page(running: Running, marked: str) -> Iterator[tuple[Page, list[str]]]:
 
         tab.on("dialog", on_dialog)
         tab.on("console", lambda msg: met.append(f"console: {msg.text}") if msg.type == "error" else None)
-        token = issue_login_token(running.db, user_id=ME, now=datetime.now(UTC))
+        token = units.run(running.db, issue_login_token, user_id=ME, now=datetime.now(UTC))
         tab.goto(running.unit.url(f"/login?token={token}"))
         yield tab, met
         browser.close()

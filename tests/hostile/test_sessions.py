@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 import pytest
 
 from taskcore.services.web_auth import issue_login_token
+from tasksvc_run import units
 from tests.hostile.conftest import ME, Running, run_unit
 
 ATTACKER = "34611000666"
@@ -57,7 +58,7 @@ def test_an_attackers_own_session_planted_in_a_victims_browser_stays_the_attacke
 
 
 def test_a_used_login_link_gives_401_and_no_cookie(running: Running) -> None:
-    token = issue_login_token(running.db, user_id=ME, now=datetime.now(UTC))
+    token = units.run(running.db, issue_login_token, user_id=ME, now=datetime.now(UTC))
     first = running.request("GET", f"/login?token={token}")
     replay = running.request("GET", f"/login?token={token}")
     assert first.status == 303
@@ -67,7 +68,7 @@ def test_a_used_login_link_gives_401_and_no_cookie(running: Running) -> None:
 
 
 def test_a_replayed_link_does_not_end_the_session_it_opened(running: Running) -> None:
-    token = issue_login_token(running.db, user_id=ME, now=datetime.now(UTC))
+    token = units.run(running.db, issue_login_token, user_id=ME, now=datetime.now(UTC))
     cookie = f"tasksvc_session={_session(running.request('GET', f'/login?token={token}').cookies[0])}"
     assert running.request("GET", f"/login?token={token}").status == 401
     assert _who(running, cookie) == 200

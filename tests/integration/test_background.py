@@ -14,7 +14,7 @@ from taskcore.gateway.wire import send_text_body
 from taskcore.services import queue
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
-from tasksvc_run import keys
+from tasksvc_run import keys, units
 from tasksvc_run.bot.background import WEBHOOK_EVENTS, install_background
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
@@ -51,9 +51,9 @@ async def started(app: web.Application) -> web.AppRunner:
 
 
 def put(db: Database, text: str) -> None:
-    queue.enqueue_message(db, chat_id="34600000001", kind="text",
-                          payload=send_text_body(chat_id="34600000001", text=text), max_attempts=6,
-                          now=datetime.now(UTC))
+    units.run(db, queue.enqueue_message, chat_id="34600000001", kind="text",
+              payload=send_text_body(chat_id="34600000001", text=text), max_attempts=6,
+              now=datetime.now(UTC))
 
 
 async def test_the_webhook_is_registered_at_start_with_the_events_and_the_secret_header(
@@ -127,5 +127,5 @@ async def test_without_a_gateway_messages_stay_queued(
     app[keys.OUTBOUND].notify()
     app[keys.SYNC].request_sync()
     await runner.cleanup()
-    assert queue.queue_stats(sqlite_db)["pending"] == 1
+    assert units.look(sqlite_db, queue.queue_stats)["pending"] == 1
     assert "GATEWAY_API_URL is not set" in caplog.text

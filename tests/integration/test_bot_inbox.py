@@ -19,7 +19,7 @@ from taskcore.services.conversation import road as chat_inbox
 from taskcore.services.inbox import NewEvent, inbox_stats, store_events
 from taskcore.storage.db import Database
 from taskcore.storage.schema import inbox
-from tasksvc_run import keys
+from tasksvc_run import keys, units
 from tasksvc_run.bot import runner as runner_module
 from tasksvc_run.bot.app import drain
 from tests.builders import NOW, wa_text
@@ -60,7 +60,7 @@ async def test_an_event_whose_chat_has_events_pending_waits_behind_them_and_othe
     async with running_bot(sqlite_db) as bot:  # the next start handles the chat's events in their order
         await bot.settle()
     assert [t.description for t in task_rows(sqlite_db)] == ["otra", "primera", "segunda"]
-    assert inbox_stats(sqlite_db) == {"pending": 0, "failed": 0}
+    assert units.look(sqlite_db, inbox_stats) == {"pending": 0, "failed": 0}
 
 
 async def test_an_event_that_breaks_the_code_is_acknowledged_and_kept_as_failed_while_the_others_take_effect(
@@ -81,13 +81,13 @@ async def test_an_event_that_breaks_the_code_is_acknowledged_and_kept_as_failed_
         await drain(bot.app, 10.0)
         bot.failures.records.clear()  # the broken event is logged as failed: expected here
     assert sorted(t.description for t in task_rows(sqlite_db)) == ["dos", "uno"]
-    assert inbox_stats(sqlite_db) == {"pending": 0, "failed": 1}
+    assert units.look(sqlite_db, inbox_stats) == {"pending": 0, "failed": 1}
 
 
 async def test_an_ignored_event_is_acknowledged_and_not_stored(sqlite_db: Database) -> None:
     async with running_bot(sqlite_db) as bot:
         assert (await bot.post(wa_text("hola", from_me=True)))[0] == 200
-        assert inbox_stats(sqlite_db)["pending"] == 0
+        assert units.look(sqlite_db, inbox_stats)["pending"] == 0
 
 
 async def test_what_an_earlier_process_left_in_the_inbox_is_handled_at_start_each_once(sqlite_db: Database) -> None:
@@ -99,7 +99,7 @@ async def test_what_an_earlier_process_left_in_the_inbox_is_handled_at_start_eac
         await bot.settle()
     assert [t.description for t in task_rows(sqlite_db)] == ["tarea 0", "tarea 1", "tarea 2"]
     assert len(texts(sqlite_db)) == 3
-    assert inbox_stats(sqlite_db)["pending"] == 0
+    assert units.look(sqlite_db, inbox_stats)["pending"] == 0
 
 
 async def test_events_arriving_together_are_stored_and_handled_in_fewer_transactions_than_events(
@@ -122,7 +122,7 @@ async def test_events_arriving_together_are_stored_and_handled_in_fewer_transact
         await bot.settle()
     assert sum(groups) == 30
     assert len(groups) < 30
-    assert inbox_stats(sqlite_db)["pending"] == 0
+    assert units.look(sqlite_db, inbox_stats)["pending"] == 0
 
 
 async def test_a_write_lock_held_past_the_bound_gets_503_with_retry_after_and_nothing_is_stored(
@@ -132,7 +132,7 @@ async def test_a_write_lock_held_past_the_bound_gets_503_with_retry_after_and_no
         with write_lock_held(sqlite_db):
             answer = await bot.client.post("/webhook", json=wa_text("/t nueva pan"))
             assert (answer.status, answer.headers.get("Retry-After")) == (503, "5")
-        assert inbox_stats(sqlite_db)["pending"] == 0
+        assert units.look(sqlite_db, inbox_stats)["pending"] == 0
         status, _ = await bot.post(wa_text("/t nueva pan"))  # the gateway's retry, once the lock is gone
         assert status == 200
         await bot.settle()

@@ -12,6 +12,7 @@ from taskcore.gateway.inbound import chat_key, parse_event
 from taskcore.services.inbox import NewEvent, inbox_stats, store_events
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, wa_text
 from tests.chat_support import task_rows, texts
 from tests.integration.bot_harness import running_bot
@@ -38,7 +39,7 @@ async def test_a_cut_emoji_in_the_name_and_in_the_command_gets_the_normal_answer
     assert [t.description for t in task_rows(sqlite_db)] == ["pan \ufffd"]
     assert texts(sqlite_db) == ["@34600111111 Tarea #1 creada: pan \ufffd. Sin asignar"]
     assert display_name(sqlite_db, "34600111111") == "Ana \ufffd"
-    assert inbox_stats(sqlite_db) == {"pending": 0, "failed": 0}
+    assert units.look(sqlite_db, inbox_stats) == {"pending": 0, "failed": 0}
 
 
 async def test_a_surrogate_encoded_raw_in_the_body_is_repaired_in_the_stored_event_too(sqlite_db: Database) -> None:
@@ -50,7 +51,7 @@ async def test_a_surrogate_encoded_raw_in_the_body_is_repaired_in_the_stored_eve
         await bot.settle()
     assert len(texts(sqlite_db)) == 1
     assert display_name(sqlite_db, "34600111111") == "Ana \ufffd"
-    assert inbox_stats(sqlite_db) == {"pending": 0, "failed": 0}
+    assert units.look(sqlite_db, inbox_stats) == {"pending": 0, "failed": 0}
 
 
 async def test_a_stored_event_holding_an_escaped_surrogate_is_handled_when_read_back(sqlite_db: Database) -> None:
@@ -61,7 +62,7 @@ async def test_a_stored_event_holding_an_escaped_surrogate_is_handled_when_read_
         await bot.settle()
         await bot.settle()
     assert [t.description for t in task_rows(sqlite_db)] == ["fruta \ufffd"]
-    assert inbox_stats(sqlite_db) == {"pending": 0, "failed": 0}
+    assert units.look(sqlite_db, inbox_stats) == {"pending": 0, "failed": 0}
 
 
 def padded(size: int) -> bytes:

@@ -12,6 +12,7 @@ import pytest
 
 from taskcore.services.inbox import inbox_stats
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.bot import webhook as webhook_module
 from tests.builders import GROUP, wa_text
 from tests.chat_support import alias_of, member, queued, task_rows
@@ -157,7 +158,7 @@ async def test_a_full_backlog_answers_503_so_the_gateway_retries(
         answer = await bot.client.post("/webhook", json=wa_text("/t nueva pan"))
         assert (answer.status, answer.headers["Retry-After"]) == (503, "5")
         assert queued(sqlite_db) == []
-        assert inbox_stats(sqlite_db)["pending"] == 0
+        assert units.look(sqlite_db, inbox_stats)["pending"] == 0
 
 
 async def test_ordinary_messages_are_not_answered(sqlite_db: Database) -> None:

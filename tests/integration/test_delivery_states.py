@@ -16,7 +16,7 @@ from taskcore.services import delivery, queue
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.watchdog import Act
-from tasksvc_run import keys
+from tasksvc_run import keys, units
 from tests.builders import GROUP, make_group, wa_text
 from tests.integration.watchdog_harness import USER, WatchedBot, watched_bot
 
@@ -41,8 +41,8 @@ def to(bot: WatchedBot, chat: str) -> list[str]:
 
 def put(bot: WatchedBot, chat: str, text: str, *, label: str | None = None) -> int:
     """Queue a text the bot starts itself and wake the worker; the job's id."""
-    job = queue.enqueue_message(bot.db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
-                                label=label, max_attempts=6, now=bot.clock.now())
+    job = units.run(bot.db, queue.enqueue_message, chat_id=chat, kind="text",
+                    payload=send_text_body(chat_id=chat, text=text), label=label, max_attempts=6, now=bot.clock.now())
     assert job is not None
     bot.app[keys.OUTBOUND].notify()
     return job
@@ -65,7 +65,7 @@ async def test_each_send_keeps_its_last_status_and_counts_it(sqlite_db: Database
         put(bot, dm(USER), "hola")
         await bot.until(lambda: statuses(sqlite_db) == ["DELIVERY_ACK"])
         assert (counter(bot, "SERVER_ACK"), counter(bot, "DELIVERY_ACK"), counter(bot, "ERROR")) == (1, 1, 0)
-        assert delivery.unreachable_people(sqlite_db) == []
+        assert units.look(sqlite_db, delivery.unreachable_people) == []
 
 
 async def test_a_cold_direct_message_refused_is_not_resent_told_once_in_a_group_and_held_until_they_write(
@@ -74,7 +74,7 @@ async def test_a_cold_direct_message_refused_is_not_resent_told_once_in_a_group_
     async with watched_bot(sqlite_db) as bot:
         bot.gateway.effects.refuse_cold = True
         put(bot, dm(USER), "Tus tareas de hoy: comprar pan", label=DIGEST_LABEL)
-        await bot.until(lambda: [p.user_id for p in delivery.unreachable_people(sqlite_db)] == [USER])
+        await bot.until(lambda: [p.user_id for p in units.look(sqlite_db, delivery.unreachable_people)] == [USER])
         await bot.gateway.wait_for(lambda gw: len(to(bot, GROUP)) == 1)
         assert to(bot, GROUP)[0].startswith(f"@{USER}, no puedo escribirte por privado.")
         assert bot.gateway.calls_to("sendText")[-1].body["mentioned"] == [dm(USER)]
@@ -89,7 +89,7 @@ async def test_a_cold_direct_message_refused_is_not_resent_told_once_in_a_group_
         await bot.gateway.wait_for(lambda gw: len(to(bot, dm(USER))) >= 3)
         # what was held goes out (a digest after the chat's other messages, as always)
         assert to(bot, dm(USER))[1:3] == ["¿Y la tarea #3?", "Tus tareas de hoy: comprar pan"]
-        assert delivery.unreachable_people(sqlite_db) == []
+        assert units.look(sqlite_db, delivery.unreachable_people) == []
         assert len(to(bot, GROUP)) == 1
 
 
@@ -183,4 +183,4 @@ async def test_another_instances_statuses_are_not_this_bots(sqlite_db: Database)
                   "data": {"keyId": "3EB0Y", "remoteJid": dm(USER), "fromMe": True, "status": "ERROR"}}
         assert await post(bot, update) == 200
         assert statuses(sqlite_db) == []
-        assert delivery.unreachable_people(sqlite_db) == []
+        assert units.look(sqlite_db, delivery.unreachable_people) == []

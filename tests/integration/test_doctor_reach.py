@@ -13,6 +13,7 @@ from taskcore.settings import load_settings
 from taskcore.storage import migrator
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from tasksvc_run import units
 from tasksvc_run.doctor import diagnose, render
 from tests.builders import GROUP, make_group
 from tests.fakes.gateway import FakeGateway
@@ -29,8 +30,8 @@ async def test_doctor_names_the_pause_and_the_unreachable_and_stays_green(tmp_pa
     make_group(db, GROUP, members=(ANA,), now=now)
     with db.write() as conn:
         ensure_user(conn, ANA, now, name="Ana")
-    delivery.record_statuses(db, [StatusUpdate("3EB0X", f"{ANA}@s.whatsapp.net", "ERROR")], now=now,
-                             rules=delivery.DeliveryRules())
+    units.run(db, delivery.record_statuses, [StatusUpdate("3EB0X", f"{ANA}@s.whatsapp.net", "ERROR")], now=now,
+              rules=delivery.DeliveryRules())
     db.dispose()
     async with FakeGateway(api_key="k-gateway-key-never-printed") as gateway:
         gateway.store_webhook("http://tasksvc:3000/webhook", events=[], headers={

@@ -48,12 +48,12 @@ def test_the_command_writes_the_group_s_file_with_its_bom_and_names(group: Datab
     assert rows[1][1:6] == ["Sacar la basura, ya", "Casa", "", "Ána, Miembro sin nombre", "open"]
     assert ANA not in body.decode()
     assert BRUNO not in body.decode()
-    assert body == operator_group_csv(group, group_id=GROUP, default_lang="es")
+    assert body == group.look(operator_group_csv, group_id=GROUP, default_lang="es")
 
 
 def test_without_output_the_file_goes_to_standard_output_in_the_group_s_language(
         group: Database, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
-    languages.choose_group_language(group, group_id=GROUP, lang="en", now=NOW)
+    group.run(languages.choose_group_language, group_id=GROUP, lang="en", now=NOW)
     for name, value in _env(group).items():
         monkeypatch.setenv(name, value)
     assert main(["export", "--group", GROUP]) == exits.OK

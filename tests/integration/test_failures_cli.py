@@ -21,7 +21,7 @@ from taskcore.services.inbox import inbox_stats
 from taskcore.settings import Settings, load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue
-from tasksvc_run import exits
+from tasksvc_run import exits, units
 from tasksvc_run.bot.app import drain
 from tasksvc_run.failures_cli import cmd_failed, cmd_retry
 from tests.builders import NOW, wa_text
@@ -79,12 +79,12 @@ async def test_a_broken_event_is_listed_retried_and_takes_effect_and_counted_onc
     assert "tasksvc retry --all" in listing
     assert retry(sqlite_db, name) == (exits.OK, f"queued again (1): {name}; the bot handles them within a few "
                                                 "seconds\n", "")
-    assert inbox_stats(sqlite_db) == {"pending": 1, "failed": 0}
+    assert units.look(sqlite_db, inbox_stats) == {"pending": 1, "failed": 0}
     async with running_bot(sqlite_db, {"METRICS_ENABLED": "true"}) as bot:
         await bot.settle()
         exposition = await (await bot.client.get("/metrics")).text()
     assert [t.description for t in task_rows(sqlite_db)] == ["boom"]
-    assert inbox_stats(sqlite_db) == {"pending": 0, "failed": 0}
+    assert units.look(sqlite_db, inbox_stats) == {"pending": 0, "failed": 0}
     assert "webhook_inbox_failures_total 1.0" in exposition  # the counter only grows; the alert looks at increases
     assert failed(sqlite_db) == "Nothing failed: no failed webhook event, no failed send.\n"
     code, _, err = retry(sqlite_db, name)
@@ -93,12 +93,13 @@ async def test_a_broken_event_is_listed_retried_and_takes_effect_and_counted_onc
 
 
 def a_failed_send(db: Database, *, label: str | None = None, chat: str = "120363000000000001@g.us") -> int:
-    job_id = queue.enqueue_message(db, chat_id=chat, kind="text", payload={"text": "hola"}, label=label,
-                                   max_attempts=2, now=NOW)
+    job_id = units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload={"text": "hola"}, label=label,
+                       max_attempts=2, now=NOW)
     assert job_id is not None
-    [job] = queue.claim_jobs(db, owner="w1", now=NOW, lease=timedelta(minutes=1), limit=1)
-    assert queue.mark_failed(db, job_id=job.id, owner="w1", error="gateway 400: number 34600112233 not on WhatsApp",
-                             now=NOW)
+    [job] = units.run(db, queue.claim_jobs, owner="w1", now=NOW, lease=timedelta(minutes=1), limit=1)
+    assert units.run(db, queue.mark_failed, job_id=job.id, owner="w1",
+                     error="gateway 400: number 34600112233 not on WhatsApp",
+                     now=NOW)
     return job_id
 
 

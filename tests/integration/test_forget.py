@@ -13,6 +13,7 @@ from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database
 from taskcore.storage.identities import record_alias
 from taskcore.storage.queue import enqueue
+from tasksvc_run import units
 from tasksvc_run.cli import main
 from tests.builders import NOW, make_group, make_task
 
@@ -46,7 +47,7 @@ def test_forgetting_by_lid_erases_the_phone_user_and_every_trace(db: Database) -
     seed(db)
     assert holding(db, LID)
     assert holding(db, PHONE)
-    assert forget_number(db, number=LID, now=NOW)
+    assert units.run(db, forget_number, number=LID, now=NOW)
     assert (holding(db, LID), holding(db, PHONE)) == ([], [])
     with db.read() as conn:
         task = conn.execute(select(schema.tasks)).one()
@@ -54,7 +55,7 @@ def test_forgetting_by_lid_erases_the_phone_user_and_every_trace(db: Database) -
     assert (task.rotation_people, task.completed, task.completed_by) == (OTHER, True, "0")
     assert jobs == []
     assert holding(db, OTHER)  # the others stay
-    assert not forget_number(db, number=LID, now=NOW)
+    assert not units.run(db, forget_number, number=LID, now=NOW)
 
 
 def test_the_command_line_erases_by_number(sqlite_db: Database, monkeypatch: pytest.MonkeyPatch,

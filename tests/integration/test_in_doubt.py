@@ -19,6 +19,7 @@ from taskcore.services import echoes, queue
 from taskcore.storage import queue as q
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
+from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
@@ -37,10 +38,10 @@ async def client(gateway: FakeGateway) -> AsyncIterator[GatewayClient]:
 
 def in_doubt(db: Database, body: dict[str, Any], *, kind: str = "text") -> int:
     """Queue a job, claim it as a process that then dies, and take it over: in doubt."""
-    job = queue.enqueue_message(db, chat_id=GROUP, kind=kind, payload=body, max_attempts=6,
-                                now=datetime.now(UTC) - timedelta(seconds=5))
+    job = units.run(db, queue.enqueue_message, chat_id=GROUP, kind=kind, payload=body, max_attempts=6,
+                    now=datetime.now(UTC) - timedelta(seconds=5))
     assert job is not None
-    queue.claim_jobs(db, owner="dead-process", now=datetime.now(UTC), lease=timedelta(seconds=30), limit=1)
+    units.run(db, queue.claim_jobs, owner="dead-process", now=datetime.now(UTC), lease=timedelta(seconds=30), limit=1)
     db.transact(lambda conn: q.release_owners(conn, ["dead-process"], now=datetime.now(UTC)))
     return job
 
@@ -81,7 +82,7 @@ async def test_a_job_whose_echo_was_recorded_is_marked_sent_and_not_sent_again(
     first = await accepted_before_the_crash(client, REPLY)
     echo = sent_message(gateway.calls_to("sendText")[0].answer)
     assert echo is not None
-    echoes.record_echo(sqlite_db, echo, now=datetime.now(UTC))
+    units.run(sqlite_db, echoes.record_echo, echo, now=datetime.now(UTC))
     metrics = Metrics()
     await work(sqlite_db, client, metrics)
     assert gateway.sent_texts() == ["Tarea 7 creada."]
@@ -116,8 +117,8 @@ async def test_a_job_shown_not_to_have_gone_out_is_sent_once(
 async def test_a_copy_another_job_already_names_does_not_settle_this_one(
     sqlite_db: Database, gateway: FakeGateway, client: GatewayClient
 ) -> None:
-    earlier = queue.enqueue_message(sqlite_db, chat_id=GROUP, kind="text", payload=REPLY, max_attempts=6,
-                                    now=datetime.now(UTC) - timedelta(seconds=10))
+    earlier = units.run(sqlite_db, queue.enqueue_message, chat_id=GROUP, kind="text", payload=REPLY, max_attempts=6,
+                        now=datetime.now(UTC) - timedelta(seconds=10))
     assert earlier is not None
     await work(sqlite_db, client, Metrics())  # the earlier identical reply went out and is recorded
     job = in_doubt(sqlite_db, REPLY)
@@ -154,12 +155,13 @@ async def test_a_reaction_in_doubt_is_sent_again_without_a_lookup(
 def test_a_take_over_and_an_orphaned_claim_mark_the_job_in_doubt(sqlite_db: Database) -> None:
     job = in_doubt(sqlite_db, REPLY)
     assert IN_DOUBT in str(row(sqlite_db, job).last_error)
-    [claimed] = queue.claim_jobs(sqlite_db, owner="me", now=datetime.now(UTC), lease=timedelta(seconds=1), limit=1)
+    [claimed] = units.run(sqlite_db, queue.claim_jobs, owner="me", now=datetime.now(UTC), lease=timedelta(seconds=1),
+                          limit=1)
     assert claimed.in_doubt
     later = datetime.now(UTC) + timedelta(seconds=5)  # my lease ran out mid-send: the next claim is in doubt too
-    [again] = queue.claim_jobs(sqlite_db, owner="other", now=later, lease=timedelta(seconds=30), limit=1)
+    [again] = units.run(sqlite_db, queue.claim_jobs, owner="other", now=later, lease=timedelta(seconds=30), limit=1)
     assert again.in_doubt
-    fresh = queue.enqueue_message(sqlite_db, chat_id="34600000009", kind="text", max_attempts=6, now=later,
-                                  payload=send_text_body(chat_id="34600000009", text="x"))
-    [plain] = queue.claim_jobs(sqlite_db, owner="me", now=later, lease=timedelta(seconds=30), limit=1)
+    fresh = units.run(sqlite_db, queue.enqueue_message, chat_id="34600000009", kind="text", max_attempts=6, now=later,
+                      payload=send_text_body(chat_id="34600000009", text="x"))
+    [plain] = units.run(sqlite_db, queue.claim_jobs, owner="me", now=later, lease=timedelta(seconds=30), limit=1)
     assert (plain.id, plain.in_doubt) == (fresh, False)

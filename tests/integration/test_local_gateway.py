@@ -6,12 +6,14 @@ from datetime import UTC, date, datetime
 
 from taskcore.services.devseed import seed_dev_data
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.devgateway.local import BOT_JID, database_groups, database_people
 from tests.builders import make_group
 
 
 def test_each_group_lists_its_active_members_and_the_bot_itself(db: Database) -> None:
-    seed_dev_data(db, default_user="34600000100", now=datetime(2026, 3, 2, 9, tzinfo=UTC), today=date(2026, 3, 2))
+    units.run(db, seed_dev_data, default_user="34600000100", now=datetime(2026, 3, 2, 9, tzinfo=UTC),
+              today=date(2026, 3, 2))
     groups = database_groups(db)
     assert groups
     for group in groups:

@@ -9,6 +9,7 @@ import pytest
 
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.integration.web_helpers import ME, WebEnv, web_env
 
 PREVIEWERS = [
@@ -36,9 +37,8 @@ async def open_link(web: WebEnv, token: str, *, agent: str = BROWSER, method: st
 
 
 @pytest.mark.parametrize("agent", PREVIEWERS)
-async def test_a_previewer_gets_a_harmless_page_and_the_link_still_signs_the_person_in(web: WebEnv,
-                                                                                      agent: str) -> None:
-    token = issue_login_token(web.db, user_id=ME, now=web.clock.now())
+async def test_a_previewer_gets_a_harmless_page_and_the_link_still_signs_the_person_in(web: WebEnv, agent: str) -> None:
+    token = units.run(web.db, issue_login_token, user_id=ME, now=web.clock.now())
     status, page, cookie = await open_link(web, token, agent=agent)
     assert (status, cookie) == (200, False)
     assert "Abre este enlace en tu navegador" in page
@@ -47,13 +47,13 @@ async def test_a_previewer_gets_a_harmless_page_and_the_link_still_signs_the_per
 
 
 async def test_a_head_does_not_use_up_the_link(web: WebEnv) -> None:
-    token = issue_login_token(web.db, user_id=ME, now=web.clock.now())
+    token = units.run(web.db, issue_login_token, user_id=ME, now=web.clock.now())
     status, _, cookie = await open_link(web, token, method="HEAD")
     assert (status, cookie) == (200, False)
     assert (await open_link(web, token))[0] == 303
 
 
 async def test_a_browser_still_uses_the_link_once(web: WebEnv) -> None:
-    token = issue_login_token(web.db, user_id=ME, now=web.clock.now())
+    token = units.run(web.db, issue_login_token, user_id=ME, now=web.clock.now())
     assert (await open_link(web, token))[0] == 303
     assert (await open_link(web, token))[0] == 401

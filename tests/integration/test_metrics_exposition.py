@@ -10,6 +10,7 @@ from pathlib import Path
 from taskcore.queue_rules import JobKind
 from taskcore.services.maintenance import run_maintenance
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.prometheus import CLEANUP_KINDS
 from tests import promtool
 from tests.integration.bot_harness import running_bot
@@ -56,7 +57,7 @@ async def test_labelled_counters_show_zero_for_every_known_label(sqlite_db: Data
 
 
 def test_the_cleanup_labels_are_what_maintenance_reports(sqlite_db: Database) -> None:
-    assert set(run_maintenance(sqlite_db, now=NOW, member_retention_days=180)) == set(CLEANUP_KINDS)
+    assert set(units.run(sqlite_db, run_maintenance, now=NOW, member_retention_days=180)) == set(CLEANUP_KINDS)
 
 
 async def test_no_created_series_typed_admin_actions_and_process_metrics(sqlite_db: Database, tmp_path: Path) -> None:

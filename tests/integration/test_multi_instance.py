@@ -27,6 +27,7 @@ from sqlalchemy import select
 from taskcore.services import preferences
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import make_group, make_task, wa_text
 from tests.fakes.gateway import FakeGateway, sample_groups
 from tests.integration.multi_instance import (
@@ -102,8 +103,8 @@ def seed(database_url: str) -> None:
     for user, description in ((U1, "pagar la luz"), (U2, "sacar la basura")):
         make_task(db, creator=user, group_id=HOME, description=description, due=local.date().isoformat(),
                   assignees=(user,), now=now)
-        preferences.set_preference(db, user_id=user, freq="daily",
-                                   time=(local - timedelta(minutes=2)).strftime("%H:%M"), now=now)
+        units.run(db, preferences.set_preference, user_id=user, freq="daily",
+                  time=(local - timedelta(minutes=2)).strftime("%H:%M"), now=now)
     db.dispose()
 
 

@@ -15,6 +15,7 @@ from taskcore.services import preferences, queue
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
+from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
@@ -43,8 +44,8 @@ def queue_digests(db: Database, count: int) -> None:
 
 
 def queue_reply(db: Database, text: str, chat: str = "120363000000000001@g.us") -> None:
-    queue.enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
-                          label="reply", max_attempts=6, now=datetime.now(UTC))
+    units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
+              label="reply", max_attempts=6, now=datetime.now(UTC))
 
 
 async def test_a_reply_queued_after_fifty_digests_reaches_the_gateway_before_most_of_them(
@@ -112,7 +113,8 @@ async def test_the_reminder_job_counts_and_logs_the_digests_beyond_the_grace_win
     db: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     for user in ("34600000001", "34600000002", "34600000003"):
-        preferences.set_preference(db, user_id=user, freq="daily", time="08:30", now=SLOT - timedelta(days=1))
+        units.run(db, preferences.set_preference, user_id=user, freq="daily", time="08:30",
+                  now=SLOT - timedelta(days=1))
         make_task(db, creator=user, group_id=None, due="2026-11-23")
     settings = load_settings({"NODE_ENV": "test", "GATEWAY_MAX_SENDS_PER_MIN": "1", "REMINDERS_GRACE_MINUTES": "1"})
     clock = FrozenClock(SLOT)

@@ -19,6 +19,7 @@ from taskcore.gateway.wire import send_reaction_body, send_text_body
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
+from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
@@ -38,16 +39,16 @@ def metrics() -> Metrics:
 
 
 def put(db: Database, chat: str, text: str, *, max_attempts: int = 6) -> int:
-    job = queue.enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
-                                max_attempts=max_attempts, now=datetime.now(UTC))
+    job = units.run(db, queue.enqueue_message, chat_id=chat, kind="text",
+                    payload=send_text_body(chat_id=chat, text=text), max_attempts=max_attempts, now=datetime.now(UTC))
     assert job is not None
     return job
 
 
 def put_reaction(db: Database, emoji: str, label: str) -> None:
     body = send_reaction_body(chat_id="1@g.us", message_id="3A5F", participant="1987@lid", emoji=emoji)
-    queue.enqueue_message(db, chat_id="1@g.us", kind="reaction", payload=body, label=label, max_attempts=2,
-                          now=datetime.now(UTC))
+    units.run(db, queue.enqueue_message, chat_id="1@g.us", kind="reaction", payload=body, label=label, max_attempts=2,
+              now=datetime.now(UTC))
 
 
 def row(db: Database, job_id: int) -> Any:
@@ -62,7 +63,7 @@ def value(metrics: Metrics, name: str, **labels: str) -> float:
 async def drained(db: Database, within: float = 10.0) -> None:
     async with asyncio.timeout(within):
         while True:
-            stats = await asyncio.to_thread(queue.queue_stats, db)
+            stats = await asyncio.to_thread(units.look, db, queue.queue_stats)
             if stats["pending"] + stats["sending"] == 0:
                 return
             await asyncio.sleep(0.02)
@@ -136,8 +137,9 @@ LOGIN = "Tu enlace para entrar en la web:\nhttps://t.example/login?token=" + "B"
 
 
 def put_login_link(db: Database, chat: str) -> int:
-    job = queue.enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=LOGIN),
-                                label="login", max_attempts=6, now=datetime.now(UTC))
+    job = units.run(db, queue.enqueue_message, chat_id=chat, kind="text",
+                    payload=send_text_body(chat_id=chat,
+                                           text=LOGIN), label="login", max_attempts=6, now=datetime.now(UTC))
     assert job is not None
     return job
 

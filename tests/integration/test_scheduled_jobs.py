@@ -18,6 +18,7 @@ from taskcore.services.reminder_tick import reminder_tick
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import group_members, identity_aliases, outbound_queue
+from tasksvc_run import units
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.schedulers import JobContext, SchedulerRuntime, build_runtime, jobs
 from tests.builders import make_group, make_task
@@ -50,7 +51,7 @@ def value(metrics: Metrics, name: str, **labels: str) -> float:
 
 
 def known_groups(db: Database) -> dict[str, tuple[str | None, bool, GroupStatus | None]]:
-    return {g.id: (g.name, g.active, g.status) for g in group_service.list_groups(db)}
+    return {g.id: (g.name, g.active, g.status) for g in units.look(db, group_service.list_groups)}
 
 
 def member(db: Database, group_id: str, user_id: str) -> Any:
@@ -163,8 +164,8 @@ async def test_member_sync_skips_a_group_whose_participants_fail(
 
 
 async def test_the_reminder_job_counts_slots_and_wakes_the_worker(db: Database) -> None:
-    preferences.set_preference(db, user_id="1", freq="daily", time="08:30", now=NOW)
-    preferences.set_preference(db, user_id="2", freq="daily", time="08:30", now=NOW)
+    units.run(db, preferences.set_preference, user_id="1", freq="daily", time="08:30", now=NOW)
+    units.run(db, preferences.set_preference, user_id="2", freq="daily", time="08:30", now=NOW)
     make_task(db, creator="1", group_id=None, due="2026-11-23")
     metrics, wakes = Metrics(), Wakes()
     assert await runtime_for(db, None, metrics, wakes=wakes).run_job("reminders")
@@ -199,7 +200,8 @@ async def test_a_failed_reminder_tick_is_retried_and_the_due_slot_still_sent(
             raise RuntimeError("database is locked")
         return reminder_tick(*args, **kwargs)
 
-    preferences.set_preference(db, user_id="34600000001", freq="daily", time="08:30", now=NOW - timedelta(days=1))
+    units.run(db, preferences.set_preference, user_id="34600000001", freq="daily", time="08:30",
+              now=NOW - timedelta(days=1))
     monkeypatch.setattr(jobs, "reminder_tick", flaky_tick)
     metrics = Metrics()
     runtime = runtime_for(db, None, metrics)

@@ -13,6 +13,7 @@ from taskcore.access import GatingMode
 from taskcore.services import tasks as svc
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tests.builders import make_group, make_task
 
 TASKS = 500
@@ -27,13 +28,14 @@ def _worker(
     errors, completed = [], 0
     for task_id in task_ids:
         try:
-            svc.claim_task(db, GatingMode.OFF, user_id=user, task_id=task_id, now=now)
+            units.run(db, svc.claim_task, GatingMode.OFF, user_id=user, task_id=task_id, now=now)
         except Exception as exc:  # every failure is reported to the parent
             errors.append(repr(exc))
     barrier.wait(timeout=120)  # every claim lands before any completion, so no claim meets a closed task
     for task_id in task_ids:
         try:
-            completed += svc.complete_task(db, GatingMode.OFF, user_id=user, task_id=task_id, now=now).newly_completed
+            completed += units.run(db, svc.complete_task, GatingMode.OFF, user_id=user, task_id=task_id,
+                                   now=now).newly_completed
         except Exception as exc:
             errors.append(repr(exc))
     results.put((user, completed, "\n".join(errors[:5]) + f" ({len(errors)} errors)" if errors else ""))

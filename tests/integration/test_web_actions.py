@@ -14,6 +14,7 @@ from taskcore.model import Origin
 from taskcore.services import tasks as svc
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
@@ -143,7 +144,7 @@ class TestGatingAndState:
     async def test_changing_a_completed_task_is_a_conflict(self, web: WebEnv, method: str, suffix: str,
                                                            body: Any) -> None:
         task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME,))
-        svc.complete_task(web.db, GatingMode.ENFORCE, user_id=ME, task_id=task.id, now=NOW)
+        units.run(web.db, svc.complete_task, GatingMode.ENFORCE, user_id=ME, task_id=task.id, now=NOW)
         status, problem = await web.call(method, f"/api/tasks/{task.id}{suffix}", json=body)
         assert (status, problem["status"]) == (409, 409)
 
@@ -221,7 +222,7 @@ class TestRateLimit:
             await web.call("POST", "/api/me/preferences", json={"freq": "off"})
             status, _ = await web.call("POST", f"/api/tasks/{task.id}/complete")
         assert status == 429
-        assert not svc.get_task(db, GatingMode.ENFORCE, user_id=ME, task_id=task.id).completed
+        assert not units.look(db, svc.get_task, GatingMode.ENFORCE, user_id=ME, task_id=task.id).completed
 
 
 def _reactions(db: Database) -> list[tuple[str, str | None]]:
@@ -232,8 +233,9 @@ def _reactions(db: Database) -> list[tuple[str, str | None]]:
 
 def _task_from_chat(db: Database, sent_days_ago: float) -> int:
     origin = Origin(GROUP, "MSG1", OTHER + "@s.whatsapp.net", NOW - timedelta(days=sent_days_ago))
-    task = svc.create_task(db, creator=OTHER, description="Pan", group_id=GROUP, assignees=(ME,), origin=origin,
-                           now=NOW - timedelta(days=sent_days_ago))
+    task = units.run(db, svc.create_task, creator=OTHER, description="Pan", group_id=GROUP, assignees=(ME,),
+                     origin=origin,
+                     now=NOW - timedelta(days=sent_days_ago))
     return task.id
 
 

@@ -11,6 +11,7 @@ import pytest
 from taskcore.access import GatingMode
 from taskcore.services import tasks as svc
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
@@ -86,8 +87,8 @@ class TestMyTasks:
     async def test_recent_lists_my_tasks_completed_in_the_last_24_hours_newest_first(self, web: WebEnv) -> None:
         old, newer, newest = (make_task(web.db, creator=ME, group_id=None, description=d) for d in "abc")
         for task, hours in ((old, 30), (newer, 5), (newest, 1)):
-            svc.complete_task(web.db, GatingMode.ENFORCE, user_id=ME, task_id=task.id,
-                              now=NOW - timedelta(hours=hours))
+            units.run(web.db, svc.complete_task, GatingMode.ENFORCE, user_id=ME, task_id=task.id,
+                      now=NOW - timedelta(hours=hours))
         _, body = await web.call("GET", "/api/me/tasks?status=recent")
         assert descriptions(body) == ["c", "b"]
         assert body["items"][0]["completed"] is True

@@ -10,6 +10,7 @@ import pytest
 
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.web.api import ROUTES
 from tasksvc_run.web.session import COOKIE
 from tests.integration.web_helpers import ME, WebEnv, web_env
@@ -37,7 +38,7 @@ async def login(web: WebEnv, token: str) -> tuple[int, dict[str, str], str]:
 
 class TestLogin:
     async def test_a_valid_link_sets_the_session_cookie_and_redirects_home(self, web: WebEnv) -> None:
-        status, headers, _ = await login(web, issue_login_token(web.db, user_id=ME, now=web.clock.now()))
+        status, headers, _ = await login(web, units.run(web.db, issue_login_token, user_id=ME, now=web.clock.now()))
         morsel = session_cookie(headers["Set-Cookie"])[COOKIE]
         assert (status, headers["Location"]) == (303, "/")
         assert (morsel["httponly"], morsel["samesite"], morsel["path"], morsel["secure"]) == (True, "Lax", "/", "")
@@ -45,23 +46,23 @@ class TestLogin:
 
     async def test_the_cookie_is_secure_when_the_public_base_is_https(self, db: Database) -> None:
         async with web_env(db, WEB_BASE_URL="https://tareas.example.org") as web:
-            _, headers, _ = await login(web, issue_login_token(db, user_id=ME, now=web.clock.now()))
+            _, headers, _ = await login(web, units.run(db, issue_login_token, user_id=ME, now=web.clock.now()))
         assert session_cookie(headers["Set-Cookie"])[COOKIE]["secure"] is True
 
     async def test_the_new_session_opens_the_api(self, web: WebEnv) -> None:
-        await login(web, issue_login_token(web.db, user_id=ME, now=web.clock.now()))
+        await login(web, units.run(web.db, issue_login_token, user_id=ME, now=web.clock.now()))
         async with web.client.get("/api/me/preferences") as response:  # the client's cookie jar holds it
             assert response.status == 200
 
     async def test_a_link_works_only_once(self, web: WebEnv) -> None:
-        token = issue_login_token(web.db, user_id=ME, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=ME, now=web.clock.now())
         await login(web, token)
         status, headers, page = await login(web, token)
         assert (status, "Set-Cookie" in headers) == (401, False)
         assert "/t web" in page
 
     async def test_an_expired_link_is_refused(self, web: WebEnv) -> None:
-        token = issue_login_token(web.db, user_id=ME, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=ME, now=web.clock.now())
         web.clock.advance(timedelta(minutes=16))
         assert (await login(web, token))[0] == 401
 

@@ -14,6 +14,7 @@ from multidict import CIMultiDict
 
 from taskcore.services.calendar import issue_calendar_feed
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.proxy.app import route
 from tasksvc_run.web import make_web_app
 from tasksvc_run.web.api import document
@@ -199,7 +200,7 @@ async def test_a_feed_through_the_proxy_keeps_its_type_etag_and_304(db: Database
         async with proxy_at("http://127.0.0.1:9", str(web_server.make_url("")).rstrip("/")) as proxy:
             client = ProxyClient(proxy.port)  # type: ignore[attr-defined]
             try:
-                path = f"/cal/{issue_calendar_feed(db, user_id=ME, now=NOW)}.ics"
+                path = f"/cal/{units.run(db, issue_calendar_feed, user_id=ME, now=NOW)}.ics"
                 first = await client.get(path)
                 body = await first.read()
                 assert (first.status, first.headers["Content-Type"]) == (200, FEED_TYPE)

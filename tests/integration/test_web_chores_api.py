@@ -10,6 +10,7 @@ import pytest
 
 from taskcore.services.languages import choose_language
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
 from tests.integration.test_web_create import task_count
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
@@ -115,7 +116,7 @@ class TestEdit:
 
     async def test_the_problem_speaks_the_user_s_language(self, web: WebEnv) -> None:
         task = make_task(web.db, creator=ME, group_id=None, assignees=(ME,), due="2026-11-30")
-        choose_language(web.db, user_id=ME, lang="en", default="es", now=NOW)
+        units.run(web.db, choose_language, user_id=ME, lang="en", default="es", now=NOW)
         _, answer = await web.call("PATCH", f"/api/tasks/{task.id}", json={"nag": {"every_hours": 24}})
         assert (answer["detail"], answer["errors"][0]["message"]) == ("Only group tasks can nag.",
                                                                       "only group tasks can nag")

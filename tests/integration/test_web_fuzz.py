@@ -23,6 +23,7 @@ from taskcore.services.devseed import seed_dev_data
 from taskcore.services.web_auth import issue_login_token, redeem_login_token
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tasksvc_run.web.api import document
 from tasksvc_run.web.session import COOKIE
 from tests.builders import NOW, TODAY
@@ -42,8 +43,8 @@ class Target:
 def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     db = Database.from_url(sqlite_url(Path(tmp_path_factory.mktemp("fuzz")) / "tasks.db"))
     migrator.migrate(db)
-    seed_dev_data(db, default_user=ME, now=NOW, today=TODAY)
-    session = redeem_login_token(db, token=issue_login_token(db, user_id=ME, now=NOW), now=NOW)
+    units.run(db, seed_dev_data, default_user=ME, now=NOW, today=TODAY)
+    session = units.run(db, redeem_login_token, token=units.run(db, issue_login_token, user_id=ME, now=NOW), now=NOW)
     # A generous bucket, so the handlers rather than the rate limit see most requests.
     with threaded_app(web_settings(RATE_LIMIT_PER_MIN="1000000"), db) as server:
         yield Target(server, f"{COOKIE}={session.session_id}")

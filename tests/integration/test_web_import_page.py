@@ -17,6 +17,7 @@ from sqlalchemy import select
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from tasksvc_run import units
 from tests.builders import NOW, make_group
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
@@ -138,6 +139,6 @@ async def test_another_group_s_page_is_forbidden_and_without_a_session_it_is_the
 async def test_the_page_is_in_the_person_s_language(web: WebEnv) -> None:
     from taskcore.services.languages import choose_language  # noqa: PLC0415
 
-    choose_language(web.db, user_id=ME, lang="en", default="es", now=NOW)
+    units.run(web.db, choose_language, user_id=ME, lang="en", default="es", now=NOW)
     _, text = await page(web)
     assert "Import tasks from a file" in text

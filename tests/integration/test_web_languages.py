@@ -14,6 +14,7 @@ import pytest
 from taskcore.services.calendar import issue_calendar_feed
 from taskcore.services.languages import choose_language
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, WebEnv, web_env
 
@@ -25,7 +26,7 @@ PREFS = "/api/me/preferences"
 @pytest.fixture
 async def web(db: Database) -> AsyncIterator[WebEnv]:
     make_group(db, GROUP, name="Família", members=(ME, BRAZILIAN, ENGLISH))
-    choose_language(db, user_id=ENGLISH, lang="en", default="es", now=NOW)
+    units.run(db, choose_language, user_id=ENGLISH, lang="en", default="es", now=NOW)
     async with web_env(db) as env:
         yield env
 
@@ -151,7 +152,7 @@ async def test_another_language_is_a_422_naming_the_field(web: WebEnv, lang: obj
 
 async def test_the_calendar_feed_is_in_its_owners_language(web: WebEnv) -> None:
     make_task(web.db, creator=BRAZILIAN, group_id=GROUP, due="2026-11-20", assignees=(BRAZILIAN,))
-    token = issue_calendar_feed(web.db, user_id=BRAZILIAN, now=NOW)
+    token = units.run(web.db, issue_calendar_feed, user_id=BRAZILIAN, now=NOW)
     status, _, headers = await get(web, f"/cal/{token}.ics", **{"Accept-Language": "en"})
     assert (status, headers["Content-Language"]) == (200, "pt")
     assert headers["ETag"].endswith('-pt"')

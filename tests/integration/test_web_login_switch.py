@@ -17,6 +17,7 @@ from taskcore.errors import Unauthorized
 from taskcore.services.web_auth import issue_login_token, look_up_session, redeem_login_token
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from tasksvc_run import units
 from tasksvc_run.web.session import COOKIE
 from tests.builders import NOW
 from tests.integration.web_helpers import ME, OTHER, WebEnv, web_env
@@ -64,8 +65,8 @@ async def post_login(web: WebEnv, form: dict[str, str], cookie: str | None = Non
 
 def signed_in_as(web: WebEnv, user: str) -> str:
     """A live session id of ``user``."""
-    token = issue_login_token(web.db, user_id=user, now=web.clock.now())
-    return redeem_login_token(web.db, token=token, now=web.clock.now()).session_id
+    token = units.run(web.db, issue_login_token, user_id=user, now=web.clock.now())
+    return units.run(web.db, redeem_login_token, token=token, now=web.clock.now()).session_id
 
 
 async def user_of(web: WebEnv, session_id: str) -> int:
@@ -76,7 +77,7 @@ async def user_of(web: WebEnv, session_id: str) -> int:
 
 def owner(web: WebEnv, session_id: str) -> str | None:
     """Whose live session ``session_id`` is (None: no live session)."""
-    found = look_up_session(web.db, session_id=session_id, now=web.clock.now())
+    found = units.look(web.db, look_up_session, session_id=session_id, now=web.clock.now())
     return None if found is None else found.user_id
 
 
@@ -95,17 +96,17 @@ class TestNoWriteForNothing:
     def test_redeeming_a_token_that_matches_nothing_begins_no_write(self, db: Database, writes: list[int],
                                                                    token: str) -> None:
         with pytest.raises(Unauthorized):
-            redeem_login_token(db, token=token, now=NOW)
+            units.run(db, redeem_login_token, token=token, now=NOW)
         assert writes == []
 
     def test_a_used_or_expired_token_begins_no_write_either(self, db: Database, writes: list[int]) -> None:
-        used = issue_login_token(db, user_id=ME, now=NOW)
-        redeem_login_token(db, token=used, now=NOW)
-        expired = issue_login_token(db, user_id=ME, now=NOW - timedelta(minutes=16))
+        used = units.run(db, issue_login_token, user_id=ME, now=NOW)
+        units.run(db, redeem_login_token, token=used, now=NOW)
+        expired = units.run(db, issue_login_token, user_id=ME, now=NOW - timedelta(minutes=16))
         writes.clear()
         for token in (used, expired):
             with pytest.raises(Unauthorized):
-                redeem_login_token(db, token=token, now=NOW)
+                units.run(db, redeem_login_token, token=token, now=NOW)
         assert writes == []
 
     async def test_the_login_page_for_a_forged_link_begins_no_write(self, web: WebEnv, writes: list[int]) -> None:
@@ -116,7 +117,7 @@ class TestNoWriteForNothing:
 class TestAnotherUsersLink:
     async def test_it_shows_a_spanish_confirmation_page_instead_of_replacing_the_session(self, web: WebEnv) -> None:
         mine = signed_in_as(web, ME)
-        token = issue_login_token(web.db, user_id=OTHER, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now())
         status, headers, page = await get_login(web, token, cookie=mine)
         assert (status, "Set-Cookie" in headers) == (200, False)
         assert "¿Cambiar de cuenta?" in page
@@ -127,27 +128,27 @@ class TestAnotherUsersLink:
     async def test_the_page_names_both_accounts_without_their_numbers(self, web: WebEnv) -> None:
         web.db.transact(lambda conn: ensure_user(conn, ME, NOW, name="Ana"))
         mine = signed_in_as(web, ME)
-        token = issue_login_token(web.db, user_id=OTHER, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now())
         page = (await get_login(web, token, cookie=mine))[2]
         assert "Ana" in page
         assert f"la cuenta terminada en {OTHER[-4:]}" in page
         assert OTHER not in page
 
     async def test_the_page_never_submits_itself(self, web: WebEnv) -> None:
-        token = issue_login_token(web.db, user_id=OTHER, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now())
         page = (await get_login(web, token, cookie=signed_in_as(web, ME)))[2]
         assert re.findall(r"<script[^>]*>", page) == ['<script src="/static/app.js" defer>']  # no inline script
         assert '<button type="submit">' in page
 
     async def test_the_token_is_not_spent_until_confirmed(self, web: WebEnv) -> None:
-        token = issue_login_token(web.db, user_id=OTHER, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now())
         await get_login(web, token, cookie=signed_in_as(web, ME))
         status, headers, _ = await get_login(web, token)  # the same link, in a browser without a session
         assert (status, owner(web, new_session(headers))) == (303, OTHER)
 
     async def test_confirming_switches_to_the_links_user_and_ends_the_previous_session(self, web: WebEnv) -> None:
         mine = signed_in_as(web, ME)
-        token = issue_login_token(web.db, user_id=OTHER, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now())
         form = hidden_fields((await get_login(web, token, cookie=mine))[2])
         status, headers = await post_login(web, form, cookie=mine)
         assert (status, headers["Location"]) == (303, "/")
@@ -156,7 +157,7 @@ class TestAnotherUsersLink:
 
     async def test_a_cross_site_post_carries_no_session_cookie_and_is_refused(self, web: WebEnv) -> None:
         mine = signed_in_as(web, ME)
-        token = issue_login_token(web.db, user_id=OTHER, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now())
         form = hidden_fields((await get_login(web, token, cookie=mine))[2])
         status, headers = await post_login(web, form)  # SameSite=Lax: a POST from another site comes without it
         assert (status, "Set-Cookie" in headers) == (403, False)
@@ -165,13 +166,13 @@ class TestAnotherUsersLink:
     @pytest.mark.parametrize("code", ["", "0" * 64, "x"])
     async def test_a_post_without_the_pages_code_is_refused(self, web: WebEnv, code: str) -> None:
         mine = signed_in_as(web, ME)
-        token = issue_login_token(web.db, user_id=OTHER, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now())
         status, headers = await post_login(web, {"token": token, "confirm": code}, cookie=mine)
         assert (status, "Set-Cookie" in headers) == (403, False)
         assert owner(web, mine) == ME
 
     async def test_a_code_made_for_another_session_is_refused(self, web: WebEnv) -> None:
-        token = issue_login_token(web.db, user_id=OTHER, now=web.clock.now())
+        token = units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now())
         form = hidden_fields((await get_login(web, token, cookie=signed_in_as(web, ME)))[2])
         another = signed_in_as(web, ME)
         assert (await post_login(web, form, cookie=another))[0] == 403
@@ -188,7 +189,7 @@ class TestAnotherUsersLink:
 class TestOwnLink:
     async def test_a_link_of_the_same_user_signs_in_at_once_and_ends_the_previous_session(self, web: WebEnv) -> None:
         mine = signed_in_as(web, ME)
-        status, headers, _ = await get_login(web, issue_login_token(web.db, user_id=ME, now=web.clock.now()),
+        status, headers, _ = await get_login(web, units.run(web.db, issue_login_token, user_id=ME, now=web.clock.now()),
                                              cookie=mine)
         assert (status, headers["Location"]) == (303, "/")
         assert owner(web, new_session(headers)) == ME
@@ -197,6 +198,6 @@ class TestOwnLink:
     async def test_an_expired_session_cookie_does_not_ask(self, web: WebEnv) -> None:
         stale = signed_in_as(web, ME)
         web.clock.advance(timedelta(days=8))
-        status, _, _ = await get_login(web, issue_login_token(web.db, user_id=OTHER, now=web.clock.now()),
+        status, _, _ = await get_login(web, units.run(web.db, issue_login_token, user_id=OTHER, now=web.clock.now()),
                                        cookie=stale)
         assert status == 303

@@ -14,6 +14,7 @@ from taskcore.services import quiet
 from taskcore.services.preferences import set_preference
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
@@ -140,7 +141,7 @@ class TestGroups:
 
 class TestReminders:
     async def test_the_form_shows_the_saved_preference(self, web: WebEnv) -> None:
-        set_preference(web.db, user_id=ME, freq="weekdays", time="07:45", now=NOW)
+        units.run(web.db, set_preference, user_id=ME, freq="weekdays", time="07:45", now=NOW)
         _, html = await page(web, "/recordatorios")
         assert 'value="weekdays" checked' in html
         assert 'value="07:45"' in html
@@ -181,8 +182,8 @@ class TestEveryPage:
 
 async def test_the_preferences_page_shows_quiet_hours_and_away(web: WebEnv) -> None:
     """SPEC section 25: the form's quiet hours and away date, saved through the preferences API."""
-    quiet.set_quiet(web.db, user_id=ME, window=QuietHours(time(22, 0), time(7, 30)), now=NOW)
-    quiet.set_away(web.db, user_id=ME, until=date(2026, 12, 5), today=NOW.date(), now=NOW)
+    units.run(web.db, quiet.set_quiet, user_id=ME, window=QuietHours(time(22, 0), time(7, 30)), now=NOW)
+    units.run(web.db, quiet.set_away, user_id=ME, until=date(2026, 12, 5), today=NOW.date(), now=NOW)
     _, html = await page(web, "/recordatorios")
     assert 'name="quiet_from" value="22:00"' in html
     assert 'name="quiet_to" value="07:30"' in html

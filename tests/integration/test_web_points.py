@@ -10,6 +10,7 @@ import pytest
 from taskcore.access import GatingMode
 from taskcore.services import tasks as svc
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, make_group
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
@@ -22,8 +23,8 @@ async def web(db: Database) -> AsyncIterator[WebEnv]:
 
 
 def worth(db: Database, points: int, description: str = "Limpiar", *, by: str = ME) -> int:
-    return svc.create_task(db, creator=by, description=description, group_id=GROUP, assignees=(ME,), now=NOW,
-                           points=points).id
+    return units.run(db, svc.create_task, creator=by, description=description, group_id=GROUP, assignees=(ME,), now=NOW,
+                     points=points).id
 
 
 async def test_every_task_item_carries_its_points(web: WebEnv) -> None:
@@ -54,7 +55,7 @@ async def test_the_task_line_shows_points_when_not_one(web: WebEnv) -> None:
 async def test_the_group_page_shows_this_weeks_summary(web: WebEnv) -> None:
     done = worth(web.db, 5)
     worth(web.db, 2, "Otra")
-    svc.complete_task(web.db, GatingMode.OFF, user_id=ME, task_id=done, now=NOW)
+    units.run(web.db, svc.complete_task, GatingMode.OFF, user_id=ME, task_id=done, now=NOW)
     async with web.client.get(f"/grupos/{GROUP.replace('@', '%40')}", headers=web.session_for(ME)) as response:
         html = await response.text()
     assert "Esta semana" in html

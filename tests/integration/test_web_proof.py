@@ -15,6 +15,7 @@ from taskcore.services import photo_intake, proof
 from taskcore.services.tokens import create_api_token
 from taskcore.storage.db import Database
 from taskcore.storage.photo_files import PhotoFiles
+from tasksvc_run import units
 from tasksvc_run.web.api import document
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
@@ -26,13 +27,14 @@ PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
 def photo_waiting(db: Database, data_dir: Path) -> int:
     """A task of GROUP created by OTHER for ME that needs a photo, with ME's photo kept and waiting."""
     task = make_task(db, creator=OTHER, group_id=GROUP, assignees=(ME,), description="Barrer")
-    proof.set_photo_rule(db, GatingMode.ENFORCE, None, user_id=OTHER, task_id=task.id, required=True)
+    units.run(db, proof.set_photo_rule, GatingMode.ENFORCE, None, user_id=OTHER, task_id=task.id, required=True)
     sent = proof.PhotoMessage(ME, GROUP, GROUP, "PHOTO1", f"{ME}@s.whatsapp.net", None,
                               '{"key": {"id": "PHOTO1"}, "message": {"imageMessage": {}}}')
-    proof.submit_photo(db, GatingMode.ENFORCE, task_id=task.id, photo=sent, now=NOW)
-    [job] = photo_intake.claim_fetches(db, now=NOW)
-    assert photo_intake.photo_arrived(db, PhotoFiles(data_dir), job, PNG, rules=photo_intake.PhotoRules(1024),
-                                      now=NOW) == "kept"
+    units.run(db, proof.submit_photo, GatingMode.ENFORCE, task_id=task.id, photo=sent, now=NOW)
+    [job] = units.run(db, photo_intake.claim_fetches, now=NOW)
+    assert units.run(db, photo_intake.photo_arrived, PhotoFiles(data_dir), job, PNG,
+                     rules=photo_intake.PhotoRules(1024),
+                     now=NOW) == "kept"
     return task.id
 
 
@@ -84,9 +86,9 @@ async def test_the_photo_opens_for_a_member_and_for_nobody_else(web: WebEnv, tmp
     status, kind, _ = await fetch(web, url, OUTSIDER)
     assert (status, kind) == (404, "application/problem+json")
     assert (await fetch(web, url, None))[0] == 401
-    token = create_api_token(web.db, user_id=ME, name="script", now=NOW).token
+    token = units.run(web.db, create_api_token, user_id=ME, name="script", now=NOW).token
     assert (await fetch(web, url, None, {"Authorization": f"Bearer {token}"}))[:2] == (200, "image/png")
-    outsider_token = create_api_token(web.db, user_id=OUTSIDER, name="x", now=NOW).token
+    outsider_token = units.run(web.db, create_api_token, user_id=OUTSIDER, name="x", now=NOW).token
     assert (await fetch(web, url, None, {"Authorization": f"Bearer {outsider_token}"}))[0] == 404
 
 
@@ -105,7 +107,7 @@ async def test_a_tampered_or_expired_address_opens_nothing(web: WebEnv, tmp_path
 async def test_a_rejected_photo_s_address_opens_nothing_and_its_file_is_gone(web: WebEnv, tmp_path: Path) -> None:
     task_id = photo_waiting(web.db, tmp_path)
     url = str((await item_of(web, task_id))["proof"]["url"])  # type: ignore[index]
-    proof.reject_photo(web.db, GatingMode.ENFORCE, PhotoFiles(tmp_path), user_id=OTHER, task_id=task_id)
+    units.run(web.db, proof.reject_photo, GatingMode.ENFORCE, PhotoFiles(tmp_path), user_id=OTHER, task_id=task_id)
     assert list((tmp_path / "photos").iterdir()) == []
     assert (await fetch(web, url))[0] == 404
     assert (await item_of(web, task_id))["proof"] is None

@@ -12,6 +12,7 @@ import pytest
 from taskcore.chores.proof import PendingPhoto
 from taskcore.services import languages, reward_requests
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW
 from tests.chat_support import queued
 from tests.integration.test_web_rewards import ADMIN, earn, offer, rewards_web
@@ -75,7 +76,8 @@ async def test_a_form_without_its_check_is_refused(web: WebEnv) -> None:
 async def test_approvals_lists_requests_and_photos_and_approves(web: WebEnv, monkeypatch: pytest.MonkeyPatch) -> None:
     offer(web.db, 3)
     earn(web.db, 5)
-    reward_requests.redeem(web.db, reward_requests.GatingMode.OFF, user_id=ME, reward_id=1, group_id=GROUP, now=NOW)
+    units.run(web.db, reward_requests.redeem, reward_requests.GatingMode.OFF, user_id=ME, reward_id=1, group_id=GROUP,
+              now=NOW)
     photo = PendingPhoto(7, GROUP, "Familia", "Limpiar el baño", "Luis", NOW)
     monkeypatch.setattr(reward_requests, "pending_photos", lambda db, user_id: [photo])
     admin = browser(web, ADMIN)
@@ -97,7 +99,8 @@ async def test_approvals_lists_requests_and_photos_and_approves(web: WebEnv, mon
 async def test_refusing_with_a_reason_and_a_member_who_is_not_admin(web: WebEnv) -> None:
     offer(web.db, 3)
     earn(web.db, 5)
-    reward_requests.redeem(web.db, reward_requests.GatingMode.OFF, user_id=ME, reward_id=1, group_id=GROUP, now=NOW)
+    units.run(web.db, reward_requests.redeem, reward_requests.GatingMode.OFF, user_id=ME, reward_id=1, group_id=GROUP,
+              now=NOW)
     me = browser(web)
     _, page = await me.get("/aprobaciones")
     assert "Nada espera tu aprobación." in page
@@ -115,7 +118,7 @@ async def test_the_pages_speak_the_readers_language(web: WebEnv) -> None:
     offer(web.db, 3)
     earn(web.db, 1)
     for user, lang in ((ME, "pt"), (ADMIN, "en")):
-        languages.choose_language(web.db, user_id=user, lang=lang, default="es", now=NOW)
+        units.run(web.db, languages.choose_language, user_id=user, lang=lang, default="es", now=NOW)
     async with web.client.get(PAGE, headers=web.session_for(ME)) as response:
         page = await response.text()
     assert "Você tem 1 ponto" in page

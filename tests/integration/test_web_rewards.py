@@ -14,6 +14,7 @@ from taskcore.services import rewards
 from taskcore.services import tasks as task_service
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.web.api import document
 from tests.builders import NOW, make_group
 from tests.chat_support import queued
@@ -43,9 +44,9 @@ async def web(db: Database) -> AsyncIterator[WebEnv]:
 
 
 def earn(db: Database, points: int, user: str = ME) -> None:
-    task = task_service.create_task(db, creator=user, description="tarea", group_id=GROUP, assignees=(user,),
-                                    now=NOW, points=points)
-    task_service.complete_task(db, GatingMode.OFF, user_id=user, task_id=task.id, now=NOW)
+    task = units.run(db, task_service.create_task, creator=user, description="tarea", group_id=GROUP, assignees=(user,),
+                     now=NOW, points=points)
+    units.run(db, task_service.complete_task, GatingMode.OFF, user_id=user, task_id=task.id, now=NOW)
 
 
 def offer(db: Database, points: int, name: str = "Cine", group: str = GROUP) -> int:
@@ -53,8 +54,8 @@ def offer(db: Database, points: int, name: str = "Cine", group: str = GROUP) -> 
         gm = schema.group_members
         with db.write() as conn:
             conn.execute(update(gm).where(gm.c.group_id == group, gm.c.user_id == OTHER).values(is_admin=True))
-        return rewards.create_reward(db, group_id=group, user_id=OTHER, name=name, points=points, now=NOW).id
-    return rewards.create_reward(db, group_id=GROUP, user_id=ADMIN, name=name, points=points, now=NOW).id
+        return units.run(db, rewards.create_reward, group_id=group, user_id=OTHER, name=name, points=points, now=NOW).id
+    return units.run(db, rewards.create_reward, group_id=GROUP, user_id=ADMIN, name=name, points=points, now=NOW).id
 
 
 async def call(web: WebEnv, method: str, url: str, path: str, user: str = ME, **kw: object) -> tuple[int, object]:

@@ -12,6 +12,7 @@ import pytest
 from taskcore import parse_recurrence
 from taskcore.services import tasks as svc
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.web.api import document
 from tests.builders import NOW, make_group
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
@@ -27,9 +28,9 @@ async def web(db: Database) -> AsyncIterator[WebEnv]:
 
 
 def chore(db: Database, rule: str = "cada lunes y jueves", *, rotation: tuple[str, ...] = ()) -> int:
-    created = svc.create_task(db, creator=OTHER, description="Sacar la basura", group_id=GROUP,
-                              assignees=rotation or (ME,), now=NOW, recurrence=parse_recurrence(rule),
-                              rotation=rotation, today=NOW.date())
+    created = units.run(db, svc.create_task, creator=OTHER, description="Sacar la basura", group_id=GROUP,
+                        assignees=rotation or (ME,), now=NOW, recurrence=parse_recurrence(rule),
+                        rotation=rotation, today=NOW.date())
     return created.id
 
 
@@ -117,8 +118,8 @@ async def test_an_unknown_zone_is_a_422_naming_tz_and_changes_nothing(web: WebEn
 
 
 async def test_soon_days_counts_from_the_users_today(web: WebEnv) -> None:
-    svc.create_task(web.db, creator=COLOMBIAN, description="pagar", group_id=None,
-                    due=datetime(2026, 11, 25).date(), now=NOW)
+    units.run(web.db, svc.create_task, creator=COLOMBIAN, description="pagar", group_id=None,
+              due=datetime(2026, 11, 25).date(), now=NOW)
     web.clock.current = datetime(2026, 11, 25, 4, 0, tzinfo=UTC)  # the 24th in Bogotá
     _, body = await call(web, "GET", "/api/me/tasks?soonDays=0", "/api/me/tasks", user=COLOMBIAN)
     assert body["items"] == []

@@ -19,6 +19,7 @@ from taskcore.services import tasks as task_service
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
@@ -78,8 +79,8 @@ class TestExport:
         first = make_task(web.db, creator=ME, group_id=GROUP, description=tricky, due="2026-12-01",
                           assignees=(ME, OTHER))
         done = make_task(web.db, creator=OTHER, group_id=GROUP, description="=1+2 señal", assignees=(THIRD,))
-        task_service.complete_task(web.db, GatingMode.ENFORCE, user_id=THIRD, task_id=done.id, now=NOW,
-                                   today=NOW.date())
+        units.run(web.db, task_service.complete_task, GatingMode.ENFORCE, user_id=THIRD, task_id=done.id, now=NOW,
+                  today=NOW.date())
         status, headers, body = await fetch(web, f"/api/groups/{GROUP}/tasks.csv")
         assert status == 200
         assert headers["Content-Type"] == "text/csv; charset=utf-8"
@@ -123,7 +124,7 @@ class TestExport:
             ("Mía", "Piso Ñandú", "cada lunes"), ("Personal", "", "")]
 
     async def test_the_recurrence_is_in_the_reader_s_words(self, web: WebEnv) -> None:
-        languages.choose_language(web.db, user_id=ME, lang="en", default="es", now=NOW)
+        units.run(web.db, languages.choose_language, user_id=ME, lang="en", default="es", now=NOW)
         make_task(web.db, creator=OTHER, group_id=GROUP, description="Mía", assignees=(ME,))
         with web.db.write() as conn:
             conn.execute(schema.tasks.update().values(recurrence_rule="FREQ=WEEKLY;BYDAY=MO",
@@ -224,7 +225,7 @@ class TestImport:
                                  "assignees": ["Bruno"], "recurrence": None, "points": 1}]
 
     async def test_line_errors_are_in_the_reader_s_language(self, web: WebEnv) -> None:
-        languages.choose_language(web.db, user_id=ME, lang="pt", default="es", now=NOW)
+        units.run(web.db, languages.choose_language, user_id=ME, lang="pt", default="es", now=NOW)
         body = "descrição,data\nLavar,31/02/2026\n"
         _, done = await web.call("POST", f"/api/groups/{GROUP}/tasks/import?dry_run=true", data=body.encode(),
                                  headers=CSV)

@@ -16,6 +16,7 @@ from taskcore.services.languages import choose_language
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from tasksvc_run import units
 from tests.builders import NOW, make_group
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
 
@@ -31,7 +32,7 @@ async def web(db: Database) -> AsyncIterator[WebEnv]:
     with db.write() as conn:
         ensure_user(conn, ME, NOW, name="Ana")
         ensure_user(conn, OTHER, NOW, name="Bruno")
-    choose_language(db, user_id=ENGLISH, lang="en", default="es", now=NOW)
+    units.run(db, choose_language, user_id=ENGLISH, lang="en", default="es", now=NOW)
     async with web_env(db) as env:
         yield env
 

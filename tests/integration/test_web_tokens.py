@@ -16,6 +16,7 @@ from taskcore.services import tasks as task_service
 from taskcore.services.tokens import MAX_TOKENS, create_api_token
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.web.api import ROUTES, document
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
@@ -62,7 +63,7 @@ class TestMakingTokens:
     async def test_the_twenty_first_token_is_a_409_naming_the_limit_and_all_twenty_are_listed(
             self, web: WebEnv) -> None:
         for n in range(MAX_TOKENS):
-            create_api_token(web.db, user_id=ME, name=f"script {n}", now=NOW)
+            units.run(web.db, create_api_token, user_id=ME, name=f"script {n}", now=NOW)
         status, problem = await web.call("POST", "/api/me/tokens", json={"name": "one more"})
         assert (status, problem["status"], problem["type"]) == (409, 409, "about:blank#limit-reached")
         assert "20" in problem["detail"]
@@ -152,11 +153,12 @@ def rewarded(db: Database) -> None:
     gm = schema.group_members
     with db.write() as conn:
         conn.execute(update(gm).where(gm.c.group_id == GROUP, gm.c.user_id == ME).values(is_admin=True))
-    done = task_service.create_task(db, creator=ME, description="Fregar", group_id=GROUP, assignees=(ME,), now=NOW,
-                                    points=5)
-    task_service.complete_task(db, GatingMode.OFF, user_id=ME, task_id=done.id, now=NOW)
-    rewards.create_reward(db, group_id=GROUP, user_id=ME, name="Cine", points=1, now=NOW)
-    reward_requests.redeem(db, GatingMode.OFF, user_id=ME, reward_id=1, group_id=GROUP, now=NOW)
+    done = units.run(db, task_service.create_task, creator=ME, description="Fregar", group_id=GROUP, assignees=(ME,),
+                     now=NOW,
+                     points=5)
+    units.run(db, task_service.complete_task, GatingMode.OFF, user_id=ME, task_id=done.id, now=NOW)
+    units.run(db, rewards.create_reward, group_id=GROUP, user_id=ME, name="Cine", points=1, now=NOW)
+    units.run(db, reward_requests.redeem, GatingMode.OFF, user_id=ME, reward_id=1, group_id=GROUP, now=NOW)
 
 
 def test_every_operation_has_a_sample() -> None:

@@ -23,6 +23,7 @@ from taskcore.gateway.wire import send_text_body
 from taskcore.services import queue
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
+from tasksvc_run import units
 from tests.fakes.gateway import FakeGateway
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +59,7 @@ async def until(condition: Callable[[], bool], within: float) -> None:
 
 
 def sent_rows(db: Database) -> int:
-    return queue.queue_stats(db)["sent"]
+    return units.look(db, queue.queue_stats)["sent"]
 
 
 async def test_a_bot_killed_mid_queue_delivers_everything_exactly_once_after_a_restart(
@@ -70,8 +71,8 @@ async def test_a_bot_killed_mid_queue_delivers_everything_exactly_once_after_a_r
     expected = [f"{chat}#{n}" for n in range(PER_CHAT) for chat in CHATS]
     for text in expected:
         chat = text.split("#")[0]
-        queue.enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
-                              max_attempts=50, now=datetime.now(UTC))
+        units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
+                  max_attempts=50, now=datetime.now(UTC))
 
     bot = await start_bot(db_path, gateway)
     await gateway.wait_for(lambda gw: len(gw.sent_texts()) >= 20, within=20)
@@ -81,7 +82,7 @@ async def test_a_bot_killed_mid_queue_delivers_everything_exactly_once_after_a_r
     bot.send_signal(signal.SIGKILL)
     assert await bot.wait() == -signal.SIGKILL
     before_restart = len(gateway.sent_texts())
-    stats = queue.queue_stats(db)
+    stats = units.look(db, queue.queue_stats)
     assert before_restart < len(expected)
     assert stats["sending"] >= 1  # sends were in flight when the process died
 

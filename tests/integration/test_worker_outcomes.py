@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 from taskcore.gateway.client import GatewayClient
 from taskcore.services import queue
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
@@ -88,4 +89,5 @@ async def test_a_worker_stopped_while_its_outcome_is_refused_leaves_within_its_b
     started = loop.time()
     await worker.stop(0.5)
     assert loop.time() - started < 3.0
-    assert queue.queue_stats(db)["sending"] == 1  # still held: the next start takes it over from a dead owner
+    assert units.look(db,
+                      queue.queue_stats)["sending"] == 1  # still held: the next start takes it over from a dead owner

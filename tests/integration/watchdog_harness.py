@@ -17,7 +17,7 @@ from taskcore.services import queue
 from taskcore.settings import load_settings
 from taskcore.storage import schema
 from taskcore.storage.db import Database
-from tasksvc_run import keys
+from tasksvc_run import keys, units
 from tasksvc_run.bot.app import make_bot_app
 from tasksvc_run.bot.background import install_background
 from tasksvc_run.bot.watchdog import Watchdog
@@ -63,8 +63,9 @@ class WatchedBot:
 
     def put(self, text: str, chat: str = USER) -> int:
         """Queue one text to ``chat``; its id."""
-        job = queue.enqueue_message(self.db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
-                                    max_attempts=6, now=self.clock.now())
+        job = units.run(self.db, queue.enqueue_message, chat_id=chat, kind="text",
+                        payload=send_text_body(chat_id=chat, text=text),
+                        max_attempts=6, now=self.clock.now())
         assert job is not None
         self.app[keys.OUTBOUND].notify()
         return job

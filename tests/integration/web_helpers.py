@@ -19,6 +19,7 @@ from taskcore.services.people import public_key
 from taskcore.services.web_auth import issue_login_token, redeem_login_token
 from taskcore.settings import Settings, load_settings
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.web import make_web_app
 from tasksvc_run.web.session import COOKIE
 from tests.builders import NOW
@@ -46,12 +47,12 @@ class WebEnv:
 
     def pid(self, user: str) -> str:
         """``user``'s public id under this database's key (SPEC section 32): how the API names them."""
-        return public_id(user, public_key(self.db, now=self.clock.now()))
+        return public_id(user, units.run(self.db, public_key, now=self.clock.now()))
 
     def session_for(self, user: str = ME) -> dict[str, str]:
         """Headers carrying a fresh session of ``user``."""
-        token = issue_login_token(self.db, user_id=user, now=self.clock.now())
-        session = redeem_login_token(self.db, token=token, now=self.clock.now())
+        token = units.run(self.db, issue_login_token, user_id=user, now=self.clock.now())
+        session = units.run(self.db, redeem_login_token, token=token, now=self.clock.now())
         return {"Cookie": f"{COOKIE}={session.session_id}"}
 
     async def call(self, method: str, path: str, user: str | None = ME, **kwargs: Any) -> tuple[int, Any]:

@@ -14,9 +14,11 @@ from taskcore.chat import new_task_args
 from taskcore.chat.commands import CommandSyntaxError, Complete, NewTask
 from taskcore.chat.grammar import parse_command
 from taskcore.recurrence import is_intro
+from taskcore.services.conversation.registry import SYNTAX
 from taskcore.text import sanitize_description
 from taskcore.words.read import flag
 from taskcore.words.read import is_date_like as is_due_word
+from tests.chat_support import said
 
 TODAY = date(2026, 11, 22)
 PREFIXES = ("/t", "/tarea", "/admin")
@@ -108,9 +110,9 @@ def written(due: date) -> str:
 @given(messages, mentioned_ids)
 def test_any_text_is_a_command_none_or_a_command_syntax_error(text: str, mentioned: list[str]) -> None:
     try:
-        parse_command(text, today=TODAY, mentioned=mentioned)
+        parse_command(text, SYNTAX, today=TODAY, mentioned=mentioned)
     except CommandSyntaxError as error:
-        reply = str(error)
+        reply = said(error)
     else:
         return
     assert "\nUso: " in reply
@@ -118,13 +120,13 @@ def test_any_text_is_a_command_none_or_a_command_syntax_error(text: str, mention
 
 @given(st.characters().filter(lambda ch: ch not in "/@" and not ch.isspace()), st.text())
 def test_text_not_starting_with_a_mention_or_slash_is_never_a_command(first: str, rest: str) -> None:
-    assert parse_command(first + rest, today=TODAY) is None
+    assert parse_command(first + rest, SYNTAX, today=TODAY) is None
 
 
 @given(st.sampled_from(PREFIXES), st.text(min_size=1).filter(lambda tail: not tail[0].isspace()), st.text())
 def test_a_prefix_glued_to_more_text_is_never_a_command(prefix: str, tail: str, rest: str) -> None:
     assume((prefix + tail).split()[0].lower() not in PREFIXES)
-    assert parse_command(prefix + tail + rest, today=TODAY) is None
+    assert parse_command(prefix + tail + rest, SYNTAX, today=TODAY) is None
 
 
 @given(
@@ -140,7 +142,7 @@ def test_a_valid_nueva_round_trips_description_date_and_mentions(
     extras = [f"@{digits}" for digits in mentions] + ([written(due)] if due is not None else [])
     for extra in extras:
         tokens.insert(rng.randint(0, len(tokens)), extra)
-    command = parse_command("/t nueva " + " ".join(tokens), today=TODAY, mentioned=["123", "456", "789"])
+    command = parse_command("/t nueva " + " ".join(tokens), SYNTAX, today=TODAY, mentioned=["123", "456", "789"])
     in_order = tuple(dict.fromkeys(token[1:] for token in tokens if token.startswith("@")))
     assert command == NewTask(" ".join(words), due, in_order)
 
@@ -152,7 +154,7 @@ def test_quoted_text_round_trips_literally(text: str, due: date | None) -> None:
     except ValueError:
         return
     date_word = f" {written(due)}" if due is not None else ""
-    command = parse_command(f'/t nueva "{text}"{date_word}', today=TODAY, mentioned=["123"])
+    command = parse_command(f'/t nueva "{text}"{date_word}', SYNTAX, today=TODAY, mentioned=["123"])
     assert command == NewTask(expected, due, ())
 
 
@@ -162,7 +164,7 @@ def test_quoted_text_round_trips_literally(text: str, due: date | None) -> None:
 )
 def test_x_round_trips_its_ids_without_repeats(ids: list[int], separator: str) -> None:
     text = "/t x " + separator.join(f"#{task_id}" if task_id % 2 else str(task_id) for task_id in ids)
-    assert parse_command(text, today=TODAY) == Complete(tuple(dict.fromkeys(ids)))
+    assert parse_command(text, SYNTAX, today=TODAY) == Complete(tuple(dict.fromkeys(ids)))
 
 
 nueva_words = st.lists(st.one_of(
@@ -179,6 +181,6 @@ def test_nueva_reads_plain_words_as_the_full_grammar_does(args: str, mentioned: 
         try:
             return parse(args, new_task_args.Context(TODAY, frozenset(mentioned)))
         except CommandSyntaxError as exc:
-            return str(exc)
+            return said(exc)
 
     assert outcome(new_task_args.parse_new) == outcome(new_task_args.parse_new_chunks)

@@ -22,6 +22,7 @@ from taskcore.services import task_lists
 from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.web import render
 from tests.builders import NOW, TODAY
 
@@ -184,10 +185,10 @@ def test_every_page_of_the_fast_path_is_the_reference_page(
     pages = -(-len(expected) // query.limit) + 1  # every page, and the first one past the end
     for number in range(1, pages + 1):
         paged = replace(query, page=number)
-        fast = task_lists.list_my_task_items(db, mode, user_id=user, query=paged, today=TODAY, now=NOW)
+        fast = units.look(db, task_lists.list_my_task_items, mode, user_id=user, query=paged, today=TODAY, now=NOW)
         want = expected[(number - 1) * query.limit:number * query.limit]
         assert (fast.total, fast.page, fast.limit) == (len(expected), number, query.limit)
         assert list(fast.items) == want
         # Byte for byte what the Task-based path renders (the pages, the chat and the calendar use it).
-        slow = task_lists.list_my_tasks(db, mode, user_id=user, query=paged, today=TODAY, now=NOW)
+        slow = units.look(db, task_lists.list_my_tasks, mode, user_id=user, query=paged, today=TODAY, now=NOW)
         assert orjson.dumps(render.item_page(fast, str)) == orjson.dumps(render.task_page(slow, str))

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from taskcore.chat.commands import NewTask
 from taskcore.chat.grammar import parse_command
 from taskcore.model import Series
+from taskcore.services.conversation.registry import SYNTAX
 from taskcore.storage.tasks import series_columns, series_of
 
 TODAY = date(2026, 11, 26)
@@ -29,7 +30,7 @@ def test_a_rotation_and_its_mark_survive_the_column(people: list[str], balanced:
 @given(st.lists(words, min_size=1, max_size=5), st.integers(1, 10), st.integers(0, 5))
 def test_points_read_as_said_wherever_they_stand(text: list[str], points: int, at: int) -> None:
     said = [*text[:at], f"!{points}", *text[at:]]
-    command = parse_command("/t nueva " + " ".join(said), today=TODAY)
+    command = parse_command("/t nueva " + " ".join(said), SYNTAX, today=TODAY)
     assert isinstance(command, NewTask)
     assert command.points == points
     assert "!" not in command.description

@@ -17,6 +17,7 @@ from taskcore.storage.db import Database
 from taskcore.storage.quiet import hold_many
 from taskcore.storage.schema import held_messages, outbound_queue
 from taskcore.storage.users import ensure_user
+from tasksvc_run import units
 
 REUSED_DB = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 START = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
@@ -44,8 +45,8 @@ def test_each_person_gets_one_message_with_everything_due_and_only_once(db: Data
     expected = {user: [v["text"] for v in sorted((v for v in due if v["user_id"] == user),
                                                  key=lambda v: v["held_at"])] for user in users}
     expected = {user: texts for user, texts in expected.items() if texts}
-    assert release_held(db, now=now, max_attempts=3, default_language="es") == len(expected)
-    assert release_held(db, now=now, max_attempts=3, default_language="es") == 0
+    assert units.run(db, release_held, now=now, max_attempts=3, default_language="es") == len(expected)
+    assert units.run(db, release_held, now=now, max_attempts=3, default_language="es") == 0
     with db.read() as conn:
         queued = conn.execute(select(outbound_queue.c.payload).where(
             outbound_queue.c.chat_id.in_([f"{u}@s.whatsapp.net" for u in users]))).scalars().all()

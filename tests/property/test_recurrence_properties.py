@@ -24,6 +24,7 @@ from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.users import ensure_users
 from taskcore.zones import effective_zone
+from tasksvc_run import units
 from tests.builders import make_group
 
 DAY = timedelta(days=1)
@@ -183,14 +184,15 @@ def test_turns_go_round_over_several_completions(
             with db.write() as conn:
                 ensure_users(conn, ids, datetime(2026, 1, 1, tzinfo=UTC))
             today = date(2026, 11, 22)
-            created = svc.create_task(db, creator=ids[0], description="turno", group_id=group, assignees=ids,
-                                      now=datetime(2026, 11, 22, 10, tzinfo=UTC), recurrence=parse_recurrence(rule[0]),
-                                      rotation=ids, today=today)
+            created = units.run(db, svc.create_task, creator=ids[0], description="turno", group_id=group, assignees=ids,
+                                now=datetime(2026, 11, 22, 10, tzinfo=UTC), recurrence=parse_recurrence(rule[0]),
+                                rotation=ids, today=today)
             task_id, due, turns = created.id, created.due_date, [created.assignee_ids[0]]
             for n in range(completions):
                 today = (due or today) + timedelta(days=delays[n])
                 now = datetime(today.year, today.month, today.day, 12, tzinfo=UTC)
-                done = svc.complete_task(db, GatingMode.OFF, user_id=ids[0], task_id=task_id, now=now, today=today)
+                done = units.run(db, svc.complete_task, GatingMode.OFF, user_id=ids[0], task_id=task_id, now=now,
+                                 today=today)
                 following = done.next_task
                 assert following is not None
                 assert following.due_date is not None

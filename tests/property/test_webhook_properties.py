@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from taskcore.chat.commands import NewTask
 from taskcore.chat.grammar import parse_command
 from taskcore.gateway.inbound import InboundMessage, parse_event
+from taskcore.services.conversation.registry import SYNTAX
 from taskcore.storage.db import Database
 from tests.builders import TODAY, wa_text
 from tests.chat_support import queued, task_rows
@@ -68,7 +69,7 @@ def may_create_a_task(payload: object, path: str = "/webhook") -> bool:
     if not isinstance(parsed, InboundMessage):
         return False
     try:
-        return isinstance(parse_command(parsed.text, today=TODAY, mentioned=parsed.mentioned_digits), NewTask)
+        return isinstance(parse_command(parsed.text, SYNTAX, today=TODAY, mentioned=parsed.mentioned_digits), NewTask)
     except ValueError:
         return False
 

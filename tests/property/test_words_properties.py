@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from taskcore.chat.commands import Command
 from taskcore.chat.grammar import parse_command
+from taskcore.services.conversation.registry import SYNTAX
 from taskcore.words import TABLES
 
 TODAY = date(2026, 11, 26)
@@ -138,7 +139,7 @@ def written(draw: st.DrawFn, template: Template, language: str | None) -> str:
 
 
 def parse(text: str) -> Command | None:
-    return parse_command(text, today=TODAY, mentioned=MENTIONED)
+    return parse_command(text, SYNTAX, today=TODAY, mentioned=MENTIONED)
 
 
 def means_the_same_in_every_language(template: Template, data: st.DataObject) -> None:

@@ -19,6 +19,7 @@ from taskcore.services.conversation import tasks as chat_tasks
 from taskcore.services.inbox import NewEvent, inbox_stats, store_events
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.bot.runner import EventRunner
 from tasksvc_run.metrics import Metrics
 from tests.builders import NOW, TODAY, wa_text
@@ -124,7 +125,7 @@ def test_events_that_arrive_together_take_effect_in_the_transaction_that_stores_
     assert (len(outcome.ids), outcome.pending) == (2, 0)
     assert [h.row.id for h in outcome.handled] == outcome.ids
     assert [t.description for t in task_rows(db)] == ["pan", "sal"]
-    assert inbox_stats(db) == {"pending": 0, "failed": 0}
+    assert units.look(db, inbox_stats) == {"pending": 0, "failed": 0}
     assert bot.run_inbox() == []  # nothing left for the processor
 
 

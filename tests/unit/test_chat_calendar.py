@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from taskcore.chat.registry import help_text
 
 from taskcore.access import GatingMode
 from taskcore.chat.commands import CalendarLink, CalendarRevoke
 from taskcore.chat.grammar import parse_command
-from taskcore.chat.registry import help_text
 from taskcore.errors import NotFound
 from taskcore.services.calendar import calendar_feed_since, issue_calendar_feed, read_calendar_feed
+from taskcore.services.conversation.registry import SYNTAX
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import GROUP, NOW, TODAY, make_group, make_task, wa_text
 from tests.chat_support import policy, queued, run, texts
 
@@ -26,12 +28,12 @@ def token_of(text: str) -> str:
 
 @pytest.mark.parametrize("text", ["/t calendario", "/t CALENDARIO", "/t calendar", "/t cal", "/tarea calendario"])
 def test_calendario_alone_asks_for_an_address(text: str) -> None:
-    assert parse_command(text, today=TODAY) == CalendarLink()
+    assert parse_command(text, SYNTAX, today=TODAY) == CalendarLink()
 
 
 @pytest.mark.parametrize("word", ["borrar", "Quitar", "desactivar", "revocar", "off", "delete", "revoke"])
 def test_calendario_with_a_revoke_word_revokes(word: str) -> None:
-    assert parse_command(f"/t calendario {word}", today=TODAY) == CalendarRevoke()
+    assert parse_command(f"/t calendario {word}", SYNTAX, today=TODAY) == CalendarRevoke()
 
 
 @pytest.mark.parametrize(("text", "reason"), [
@@ -49,7 +51,7 @@ def test_in_a_direct_message_the_address_is_the_reply_and_opens_the_feed(db: Dat
     assert reply.text.startswith(LINK_START)
     assert reply.text.endswith(LINK_END)
     assert reply.label == "login"  # the queue drops the text once sent: the address is a credential
-    feed = read_calendar_feed(db, GatingMode.OFF, token=token_of(reply.text), now=NOW)
+    feed = units.look(db, read_calendar_feed, GatingMode.OFF, token=token_of(reply.text), now=NOW)
     assert (feed.user_id, len(feed.tasks)) == (ANA, 1)
 
 
@@ -69,23 +71,23 @@ def test_asking_again_gives_a_new_address_and_the_old_one_stops_working(db: Data
     old, new = (token_of(text) for text in texts(db))
     assert old != new
     with pytest.raises(NotFound):
-        read_calendar_feed(db, GatingMode.OFF, token=old, now=NOW)
-    assert read_calendar_feed(db, GatingMode.OFF, token=new, now=NOW).user_id == ANA
+        units.look(db, read_calendar_feed, GatingMode.OFF, token=old, now=NOW)
+    assert units.look(db, read_calendar_feed, GatingMode.OFF, token=new, now=NOW).user_id == ANA
 
 
 def test_borrar_revokes_the_feed(db: Database) -> None:
-    token = issue_calendar_feed(db, user_id=ANA, now=NOW)
+    token = units.run(db, issue_calendar_feed, user_id=ANA, now=NOW)
     run(db, wa_text("/t calendario borrar", group=None))
     run(db, wa_text("/t calendario borrar", group=None))
     assert texts(db) == ["Calendario desactivado: su dirección ya no funciona.", "No tenías ningún calendario activo."]
     with pytest.raises(NotFound):
-        read_calendar_feed(db, GatingMode.OFF, token=token, now=NOW)
+        units.look(db, read_calendar_feed, GatingMode.OFF, token=token, now=NOW)
 
 
 def test_without_web_base_url_the_reply_says_what_is_missing(db: Database) -> None:
     run(db, wa_text("/t calendario", group=None), policy(web=None))
     assert texts(db) == ["El calendario no está disponible: falta configurar WEB_BASE_URL."]
-    assert calendar_feed_since(db, user_id=ANA) is None
+    assert units.look(db, calendar_feed_since, user_id=ANA) is None
 
 
 def test_the_help_shows_the_calendar_command() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from taskcore.services.preferences import get_preference
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import GROUP, NOW, make_group, make_task, wa_text
 from tests.chat_support import assignees, member, policy, queued, run, task_rows, texts
 
@@ -187,7 +188,7 @@ def test_a_group_task_can_be_changed_from_a_private_chat(db: Database, group: st
 ])
 def test_recordatorios_saves_the_preference(db: Database, command: str, reply: str, saved: tuple[str, str]) -> None:
     assert say(db, command, group=None) == reply
-    pref = get_preference(db, user_id=ANA)
+    pref = units.look(db, get_preference, user_id=ANA)
     assert (pref.freq, pref.time) == saved
 
 

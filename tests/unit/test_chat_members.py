@@ -11,6 +11,7 @@ from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.members import active_members
 from taskcore.storage.people import bot_user_ids
+from tasksvc_run import units
 from tests.builders import BOT_PHONE, GROUP, NOW, make_group, wa_envelope, wa_participants, wa_text
 from tests.chat_support import alias_of, group_status, member, policy, queued, run, task_rows
 
@@ -135,7 +136,7 @@ def test_the_bot_among_the_participants_is_recorded_as_itself_and_never_a_member
                                     {"id": "900333@lid", "phoneNumber": "34600333333@s.whatsapp.net"}]))
     with db.read() as conn:
         assert bot_user_ids(conn) == {BOT_PHONE, "900999"}
-    apply_participants(db, group_id=GROUP, participants=[
+    units.run(db, apply_participants, group_id=GROUP, participants=[
         GatewayParticipant(phone=None, lid="900999", admin=False),
         GatewayParticipant(phone="34600333333", lid="900333", admin=False)], now=NOW)
     with db.read() as conn:

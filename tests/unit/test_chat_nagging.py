@@ -12,9 +12,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select, update
 
-from taskcore.services.nag_tick import NagTickResult, nag_tick
+from taskcore.services.nag_tick import NagTick, NagTickResult
 from taskcore.storage import nags, schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import GROUP, make_group, wa_text
 from tests.chat_support import queued, run, texts
 
@@ -31,7 +32,7 @@ def say(db: Database, text: str, sender: str = ANA, **kw: Any) -> str:
 
 
 def tick(db: Database, at: datetime) -> NagTickResult:
-    return nag_tick(db, now=at, zone=MADRID, max_attempts=6, default_language="es")
+    return units.run_batched(db, NagTick(now=at, zone=MADRID, max_attempts=6, default_language="es"))
 
 
 def parts(db: Database, task_id: int = 1) -> dict[str, Any]:

@@ -11,9 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
-from taskcore.services.turns import auto_pass_tick
+from taskcore.services.turns import AutoPassTick
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import GROUP, NOW, make_group, wa_text
 from tests.chat_support import assignees, queued, run, texts
 
@@ -28,7 +29,7 @@ def say(db: Database, text: str, sender: str = ANA, **kw: Any) -> str:
 
 
 def auto(db: Database, at: datetime) -> int:
-    return auto_pass_tick(db, now=at, zone=MADRID, max_attempts=6, default_language="es")
+    return units.run_batched(db, AutoPassTick(now=at, zone=MADRID, max_attempts=6, default_language="es"))
 
 
 def turn_of(db: Database, task_id: int = 1) -> Any:

@@ -9,6 +9,7 @@ from taskcore.gateway.status import StatusUpdate
 from taskcore.services import delivery
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import GROUP, NOW, make_group, wa_text
 from tests.chat_support import policy, queued, run, texts
 
@@ -16,8 +17,8 @@ ANA, LUIS, ADMIN = "34600111111", "34600333333", "34699000001"
 
 
 def refuse(db: Database, user: str) -> None:
-    delivery.record_statuses(db, [StatusUpdate(f"3EB0{user}", f"{user}@s.whatsapp.net", "ERROR")], now=NOW,
-                             rules=delivery.DeliveryRules())
+    units.run(db, delivery.record_statuses, [StatusUpdate(f"3EB0{user}", f"{user}@s.whatsapp.net", "ERROR")], now=NOW,
+              rules=delivery.DeliveryRules())
 
 
 def setup(db: Database) -> int:

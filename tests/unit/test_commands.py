@@ -4,6 +4,7 @@ from collections.abc import Collection
 from datetime import date
 
 import pytest
+from taskcore.chat.registry import admin_help_text, help_text
 
 from taskcore.access import GroupStatus
 from taskcore.chat.commands import (
@@ -26,9 +27,10 @@ from taskcore.chat.commands import (
     WebLink,
 )
 from taskcore.chat.grammar import parse_command
-from taskcore.chat.registry import admin_help_text, help_text
 from taskcore.errors import TaskcoreError, ValidationError
 from taskcore.reminders import ReminderFreq
+from taskcore.services.conversation.registry import SYNTAX
+from tests.chat_support import accepted_of, said
 
 TODAY = date(2026, 11, 22)
 TOMORROW = date(2026, 11, 23)
@@ -37,7 +39,7 @@ LUIS = "34600333444"
 
 
 def parse(text: str, mentioned: Collection[str] = ()) -> Command | None:
-    return parse_command(text, today=TODAY, mentioned=mentioned)
+    return parse_command(text, SYNTAX, today=TODAY, mentioned=mentioned)
 
 
 def rejection(text: str, mentioned: Collection[str] = ()) -> CommandSyntaxError:
@@ -111,9 +113,9 @@ def test_web_asks_for_a_login_link_ignoring_extra_words(text: str) -> None:
 def test_an_unknown_subcommand_is_rejected_listing_the_subcommands() -> None:
     error = rejection("/t comprar pan")
     assert error.command is None
-    assert "nueva" in error.accepted
-    assert "recordatorios" in error.accepted
-    assert "comprar" in str(error)
+    assert "nueva" in accepted_of(error)
+    assert "recordatorios" in accepted_of(error)
+    assert "comprar" in said(error)
 
 
 # nueva
@@ -146,7 +148,7 @@ def test_d2_hoy_and_manana_in_any_case_are_the_due_date(word: str, due: date) ->
 def test_two_dates_reject_the_command() -> None:
     error = rejection("/t nueva comprar pan hoy 2026-12-05")
     assert error.command == "nueva"
-    assert "Fechas:" in error.accepted
+    assert "Fechas:" in accepted_of(error)
 
 
 @pytest.mark.parametrize("bad", ["25-12", "12/25/2025", "2025-3-5", "2025-02-30"])
@@ -155,9 +157,9 @@ def test_d3_a_rejected_date_like_token_rejects_the_whole_command_showing_the_dat
     assert error.command == "nueva"
     assert error.field == "due_date"
     assert "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]" in (
-        error.accepted)
-    assert "AAAA-MM-DD, AA-MM-DD" in str(error)
-    assert bad in str(error)
+        accepted_of(error))
+    assert "AAAA-MM-DD, AA-MM-DD" in said(error)
+    assert bad in said(error)
 
 
 def test_a_number_without_separators_is_text_not_a_date() -> None:
@@ -212,7 +214,7 @@ def test_a_task_of_only_a_date_and_mentions_is_rejected_for_lack_of_text() -> No
 
 
 def test_nueva_without_text_is_rejected_with_its_usage() -> None:
-    assert rejection("/t nueva").accepted == (
+    assert accepted_of(rejection("/t nueva")) == (
         "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]")
 
 
@@ -303,7 +305,7 @@ def test_d3_fecha_with_a_rejected_date_shows_the_date_forms(bad: str) -> None:
     error = rejection(f"/t fecha 4 {bad}")
     assert error.command == "fecha"
     assert error.field == "due_date"
-    assert "Fechas: AAAA-MM-DD" in error.accepted
+    assert "Fechas: AAAA-MM-DD" in accepted_of(error)
 
 
 @pytest.mark.parametrize("text", ["/t fecha", "/t fecha 4", "/t fecha 4 hoy mañana", "/t fecha hoy 4"])
@@ -438,7 +440,7 @@ def test_admin_permitir_and_bloquear_aqui_mean_the_current_chat(here: str) -> No
 def test_admin_a_malformed_group_id_is_rejected_showing_the_group_form(bad: str) -> None:
     error = rejection(f"/admin permitir {bad}")
     assert error.field == "group_id"
-    assert "<dígitos>@g.us" in str(error)
+    assert "<dígitos>@g.us" in said(error)
 
 
 @pytest.mark.parametrize("text", ["/admin permitir", "/admin bloquear", "/admin bloquear aquí 123@g.us"])
@@ -453,7 +455,7 @@ def test_admin_sync_asks_for_a_group_sync() -> None:
 def test_an_unknown_admin_subcommand_is_rejected_listing_the_admin_subcommands() -> None:
     error = rejection("/admin borrar")
     assert error.command == "admin"
-    assert "permitir" in error.accepted
+    assert "permitir" in accepted_of(error)
 
 
 def test_every_admin_error_says_it_is_an_admin_command_so_non_admins_get_no_reply() -> None:

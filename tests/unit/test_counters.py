@@ -5,6 +5,7 @@ from __future__ import annotations
 from taskcore.services.counters import read_counters
 from taskcore.storage.counters import bump_counter
 from taskcore.storage.db import Database
+from tasksvc_run import units
 
 
 def test_counters_add_up_across_calls(db: Database) -> None:
@@ -12,7 +13,7 @@ def test_counters_add_up_across_calls(db: Database) -> None:
         bump_counter(conn, "reactions_enqueued_total", "check")
     with db.write() as conn:
         bump_counter(conn, "reactions_enqueued_total", "check", by=4)
-    assert read_counters(db) == {("reactions_enqueued_total", "check"): 5}
+    assert units.look(db, read_counters) == {("reactions_enqueued_total", "check"): 5}
 
 
 def test_counters_are_kept_per_name_and_label(db: Database) -> None:
@@ -20,7 +21,7 @@ def test_counters_are_kept_per_name_and_label(db: Database) -> None:
         bump_counter(conn, "reactions_enqueued_total", "check")
         bump_counter(conn, "reactions_enqueued_total", "robot", by=2)
         bump_counter(conn, "sync_runs_total")
-    assert read_counters(db) == {
+    assert units.look(db, read_counters) == {
         ("reactions_enqueued_total", "check"): 1,
         ("reactions_enqueued_total", "robot"): 2,
         ("sync_runs_total", ""): 1,
@@ -28,4 +29,4 @@ def test_counters_are_kept_per_name_and_label(db: Database) -> None:
 
 
 def test_no_counters_read_as_empty(db: Database) -> None:
-    assert read_counters(db) == {}
+    assert units.look(db, read_counters) == {}

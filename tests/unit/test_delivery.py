@@ -18,6 +18,7 @@ from taskcore.services.languages import save_user_language
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue
+from tasksvc_run import units
 from tests.builders import GROUP, NOW, make_group
 from tests.chat_support import queued
 
@@ -38,18 +39,19 @@ def send(db: Database, chat: str, text: str, *, label: str | None = None, now: d
     for _ in range(5):  # what is ahead of it in its chat goes first
         claimed = [job.id for job in claim(db, now=now)]
         for ident in claimed:
-            assert queue.mark_sent(db, job_id=ident, owner="me", gateway_message_id=f"3EB0{ident:018X}", now=now)
+            assert units.run(db, queue.mark_sent, job_id=ident, owner="me", gateway_message_id=f"3EB0{ident:018X}",
+                             now=now)
         if job_id in claimed:
             return f"3EB0{job_id:018X}"
     raise AssertionError(f"job {job_id} never claimed")
 
 
 def claim(db: Database, *, now: datetime = NOW) -> list[QueueJob]:
-    return queue.claim_jobs(db, owner="me", now=now, lease=LEASE, limit=10, rules=SendRules())
+    return units.run(db, queue.claim_jobs, owner="me", now=now, lease=LEASE, limit=10, rules=SendRules())
 
 
 def report(db: Database, message_id: str, chat: str, status: str, *, now: datetime = NOW) -> delivery.StatusOutcome:
-    return delivery.record_statuses(db, [StatusUpdate(message_id, chat, status)], now=now, rules=RULES)
+    return units.run(db, delivery.record_statuses, [StatusUpdate(message_id, chat, status)], now=now, rules=RULES)
 
 
 def count(db: Database, table: str) -> int:
@@ -65,7 +67,7 @@ def test_the_last_status_of_each_message_is_kept(db: Database) -> None:
     with db.read() as conn:
         row = conn.execute(select(schema.message_deliveries)).one()
     assert (row.message_id, row.status) == (sent, "READ")
-    assert delivery.unreachable_people(db) == []
+    assert units.look(db, delivery.unreachable_people) == []
 
 
 def held(db: Database, user: str) -> dict[str, str]:
@@ -86,7 +88,7 @@ def test_a_refused_direct_message_marks_the_person_holds_it_and_tells_a_shared_g
     digest = send(db, dm(ANA), "Tus tareas de hoy: …", label=DIGEST_LABEL)
     outcome = report(db, digest, dm(ANA), "ERROR")
     assert (outcome.marked, outcome.locked, outcome.notes) == ((ANA,), True, 1)
-    (person,) = delivery.unreachable_people(db)
+    (person,) = units.look(db, delivery.unreachable_people)
     assert (person.user_id, person.since) == (ANA, NOW)
     note = queued(db)[-1]
     assert (note.chat_id, note.label, note.payload["mentioned"]) == (GROUP, "unreachable", [dm(ANA)])
@@ -114,12 +116,14 @@ def test_writing_in_private_clears_the_mark_and_sends_what_was_held(db: Database
     make_group(db, GROUP, members=(ANA,))
     report(db, send(db, dm(ANA), "resumen", label=DIGEST_LABEL), dm(ANA), "ERROR")
     send_or_none(db, dm(ANA), "¿Y la tarea #3?", label="nag", now=NOW + timedelta(minutes=1))
-    released = delivery.heard_privately(db, phone=ANA, lid=None, now=NOW + timedelta(hours=2), max_attempts=6)
+    released = units.run(db, delivery.heard_privately, phone=ANA, lid=None, now=NOW + timedelta(hours=2),
+                         max_attempts=6)
     assert released == 2
-    assert delivery.unreachable_people(db) == []
+    assert units.look(db, delivery.unreachable_people) == []
     assert [text for chat, text, *_ in pending(db) if chat == dm(ANA)] == ["resumen", "¿Y la tarea #3?"]
     assert held(db, ANA) == {}
-    assert delivery.heard_privately(db, phone=ANA, lid=None, now=NOW + timedelta(hours=3), max_attempts=6) == 0
+    assert units.run(db, delivery.heard_privately, phone=ANA, lid=None, now=NOW + timedelta(hours=3),
+                     max_attempts=6) == 0
 
 
 def test_the_group_note_goes_at_most_once_a_week_in_the_persons_language(db: Database) -> None:
@@ -128,11 +132,11 @@ def test_the_group_note_goes_at_most_once_a_week_in_the_persons_language(db: Dat
         save_user_language(conn, user_id=BEA, lang="pt", now=NOW)
     assert report(db, send(db, dm(BEA), "a"), dm(BEA), "ERROR").notes == 1
     assert queued(db)[-1].text.startswith(f"@{BEA}, não consigo te escrever no privado.")
-    delivery.heard_privately(db, phone=BEA, lid=None, now=NOW + timedelta(days=1), max_attempts=6)
+    units.run(db, delivery.heard_privately, phone=BEA, lid=None, now=NOW + timedelta(days=1), max_attempts=6)
     assert report(db, send(db, dm(BEA), "b", now=NOW + timedelta(days=2)), dm(BEA), "ERROR",
                   now=NOW + timedelta(days=2)).notes == 0  # marked again, but told three days ago
-    assert delivery.unreachable_people(db)[0].user_id == BEA
-    delivery.heard_privately(db, phone=BEA, lid=None, now=NOW + timedelta(days=8), max_attempts=6)
+    assert units.look(db, delivery.unreachable_people)[0].user_id == BEA
+    units.run(db, delivery.heard_privately, phone=BEA, lid=None, now=NOW + timedelta(days=8), max_attempts=6)
     week = NOW + timedelta(days=8, hours=1)
     assert report(db, send(db, dm(BEA), "c", now=week), dm(BEA), "ERROR", now=week).notes == 1
 
@@ -141,14 +145,14 @@ def test_a_person_sharing_no_group_is_marked_and_told_once_they_do(db: Database)
     make_group(db, GROUP, members=(LUIS,))
     make_group(db, "120363300000000099@g.us", members=(ANA,), status="blocked")
     assert report(db, send(db, dm(ANA), "a"), dm(ANA), "ERROR").notes == 0
-    assert delivery.unreachable_people(db)[0].user_id == ANA
+    assert units.look(db, delivery.unreachable_people)[0].user_id == ANA
 
 
 def test_a_refused_group_message_or_an_unknown_person_marks_nobody(db: Database) -> None:
     make_group(db, GROUP, members=(ANA,))
     assert report(db, send(db, GROUP, "hola"), GROUP, "ERROR").marked == ()
     assert report(db, "3EB0UNKNOWN", dm("34699999999"), "ERROR").marked == ()
-    assert delivery.unreachable_people(db) == []
+    assert units.look(db, delivery.unreachable_people) == []
 
 
 def test_a_lid_address_is_its_person(db: Database) -> None:
@@ -160,25 +164,25 @@ def test_a_lid_address_is_its_person(db: Database) -> None:
 
 def test_after_a_cold_refusal_cold_contacts_wait_while_others_and_groups_go_on(db: Database) -> None:
     make_group(db, GROUP, members=(ANA, LUIS, EVA))
-    delivery.heard_privately(db, phone=EVA, lid=None, now=NOW - timedelta(days=3), max_attempts=6)
+    units.run(db, delivery.heard_privately, phone=EVA, lid=None, now=NOW - timedelta(days=3), max_attempts=6)
     report(db, send(db, dm(ANA), "a"), dm(ANA), "ERROR")
     end = NOW + timedelta(hours=24)
-    assert delivery.reachout_paused_until(db, now=NOW, pause_hours=24) == end
+    assert units.look(db, delivery.reachout_paused_until, now=NOW, pause_hours=24) == end
     soon = NOW + timedelta(minutes=5)
     assert send_or_none(db, dm(LUIS), "hola Luis", now=soon) is None
     assert (dm(LUIS), "hola Luis", 0, end) in pending(db)
     assert send_or_none(db, dm(EVA), "hola Eva", now=soon) is not None
     assert send_or_none(db, GROUP, "hola grupo", now=soon) is not None
-    assert delivery.reachout_paused_until(db, now=end, pause_hours=24) is None
+    assert units.look(db, delivery.reachout_paused_until, now=end, pause_hours=24) is None
     assert [job.chat_id for job in claim(db, now=end)] == [dm(LUIS)]  # Luis's message, once the pause is over
 
 
 def test_a_refusal_to_someone_who_wrote_in_private_pauses_nothing(db: Database) -> None:
     make_group(db, GROUP, members=(EVA,))
-    delivery.heard_privately(db, phone=EVA, lid=None, now=NOW - timedelta(days=3), max_attempts=6)
+    units.run(db, delivery.heard_privately, phone=EVA, lid=None, now=NOW - timedelta(days=3), max_attempts=6)
     outcome = report(db, send(db, dm(EVA), "a"), dm(EVA), "ERROR")
     assert (outcome.marked, outcome.locked) == ((EVA,), False)
-    assert delivery.reachout_paused_until(db, now=NOW, pause_hours=24) is None
+    assert units.look(db, delivery.reachout_paused_until, now=NOW, pause_hours=24) is None
     assert count(db, "reachout_locks") == 0
 
 
@@ -189,7 +193,7 @@ def send_or_none(db: Database, chat: str, text: str, *, label: str | None = None
                          label=label, max_attempts=6, now=now)
     claimed = [job.id for job in claim(db, now=now)]
     for ident in claimed:  # each chat's send done, so the next can go
-        queue.mark_sent(db, job_id=ident, owner="me", gateway_message_id=f"3EB0{ident:018X}", now=now)
+        units.run(db, queue.mark_sent, job_id=ident, owner="me", gateway_message_id=f"3EB0{ident:018X}", now=now)
     return job_id if job_id in claimed else None
 
 
@@ -207,8 +211,8 @@ def test_a_direct_message_goes_to_the_phone_number_when_known_the_lid_otherwise(
 
 def test_a_person_known_only_by_the_lid_they_wrote_from_is_written_to_there(db: Database) -> None:
     lid_only, phone_user = "198765432100007", EVA
-    delivery.heard_privately(db, phone=None, lid=lid_only, jid=f"{lid_only}@lid", now=NOW, max_attempts=6)
-    delivery.heard_privately(db, phone=phone_user, lid=None, jid=dm(phone_user), now=NOW, max_attempts=6)
+    units.run(db, delivery.heard_privately, phone=None, lid=lid_only, jid=f"{lid_only}@lid", now=NOW, max_attempts=6)
+    units.run(db, delivery.heard_privately, phone=phone_user, lid=None, jid=dm(phone_user), now=NOW, max_attempts=6)
     for chat in (dm(lid_only), dm(phone_user), dm(LUIS)):  # reminders and nags are queued by user id
         with db.write() as conn:
             enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=send_text_body(chat_id=chat, text="hola"),
@@ -219,7 +223,8 @@ def test_a_person_known_only_by_the_lid_they_wrote_from_is_written_to_there(db: 
 
 def test_a_login_link_that_cannot_go_now_is_not_sent_and_kept_failed_without_the_link(db: Database) -> None:
     make_group(db, GROUP, members=(ANA, LUIS, EVA))
-    delivery.heard_privately(db, phone=EVA, lid=None, jid=dm(EVA), now=NOW - timedelta(days=1), max_attempts=6)
+    units.run(db, delivery.heard_privately, phone=EVA, lid=None, jid=dm(EVA), now=NOW - timedelta(days=1),
+              max_attempts=6)
     report(db, send(db, dm(ANA), "a"), dm(ANA), "ERROR")  # Ana unreachable, and the pause is on
     soon = NOW + timedelta(minutes=1)
     for user in (ANA, LUIS):

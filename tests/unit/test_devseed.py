@@ -24,6 +24,7 @@ from taskcore.storage.schema import (
     users,
 )
 from taskcore.storage.users import ensure_user
+from tasksvc_run import units
 from tests.builders import NOW, TODAY, make_group, make_task
 
 ME = "34600000999"
@@ -33,7 +34,7 @@ assignee_count = select(func.count()).where(ta.c.task_id == t.c.id).scalar_subqu
 
 
 def seed(db: Database, default_user: str = ME) -> bool:
-    return seed_dev_data(db, default_user=default_user, now=NOW, today=TODAY)
+    return units.run(db, seed_dev_data, default_user=default_user, now=NOW, today=TODAY)
 
 
 def count(db: Database, table: Any, *where: ColumnElement[bool]) -> int:

@@ -9,6 +9,7 @@ from taskcore.gateway.echo import SentMessage, text_digest
 from taskcore.gateway.wire import send_text_body
 from taskcore.services import echoes, queue
 from taskcore.storage.db import Database
+from tasksvc_run import units
 
 T0 = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 CHAT = "120363000000000001@g.us"
@@ -19,14 +20,14 @@ def echo(ident: str, text: str = "hola", quoted: str | None = None) -> SentMessa
 
 
 def test_an_echo_is_kept_once_and_reported_among_the_sends(db: Database) -> None:
-    assert echoes.record_echo(db, echo("A"), now=T0)
-    assert not echoes.record_echo(db, echo("A"), now=T0)
-    assert echoes.echoed_among(db, ["A", "B"]) == {"A"}
-    assert echoes.echoed_among(db, []) == set()
+    assert units.run(db, echoes.record_echo, echo("A"), now=T0)
+    assert not units.run(db, echoes.record_echo, echo("A"), now=T0)
+    assert units.look(db, echoes.echoed_among, ["A", "B"]) == {"A"}
+    assert units.look(db, echoes.echoed_among, []) == set()
 
 
 def test_the_echo_of_an_unknown_send_is_found_by_chat_text_and_quoted_id(db: Database) -> None:
-    echoes.record_echo(db, echo("A", quoted="Q1"), now=T0)
+    units.run(db, echoes.record_echo, echo("A", quoted="Q1"), now=T0)
     found = echoes.unclaimed_echo
     assert found(db, chat_id=CHAT, digest=text_digest("hola"), quoted_id="Q1", since=T0) == "A"
     assert found(db, chat_id=CHAT, digest=text_digest("hola"), quoted_id=None, since=T0) is None
@@ -35,17 +36,18 @@ def test_the_echo_of_an_unknown_send_is_found_by_chat_text_and_quoted_id(db: Dat
 
 
 def test_an_echo_a_sent_job_already_names_is_not_found_again(db: Database) -> None:
-    echoes.record_echo(db, echo("A"), now=T0)
-    job = queue.enqueue_message(db, chat_id=CHAT, kind="text", payload=send_text_body(chat_id=CHAT, text="hola"),
-                                max_attempts=6, now=T0)
+    units.run(db, echoes.record_echo, echo("A"), now=T0)
+    job = units.run(db, queue.enqueue_message, chat_id=CHAT, kind="text",
+                    payload=send_text_body(chat_id=CHAT, text="hola"), max_attempts=6, now=T0)
     assert job is not None
-    [claimed] = queue.claim_jobs(db, owner="me", now=T0, lease=timedelta(seconds=30), limit=1)
-    queue.mark_sent(db, job_id=claimed.id, owner="me", now=T0, gateway_message_id="A")
-    assert echoes.unclaimed_echo(db, chat_id=CHAT, digest=text_digest("hola"), quoted_id=None, since=T0) is None
+    [claimed] = units.run(db, queue.claim_jobs, owner="me", now=T0, lease=timedelta(seconds=30), limit=1)
+    units.run(db, queue.mark_sent, job_id=claimed.id, owner="me", now=T0, gateway_message_id="A")
+    assert units.look(db, echoes.unclaimed_echo, chat_id=CHAT, digest=text_digest("hola"), quoted_id=None,
+                      since=T0) is None
 
 
 def test_old_echoes_are_forgotten(db: Database) -> None:
-    echoes.record_echo(db, echo("A"), now=T0)
-    echoes.record_echo(db, echo("B"), now=T0 + timedelta(days=2))
-    assert echoes.forget_echoes(db, before=T0 + timedelta(days=1)) == 1
-    assert echoes.echoed_among(db, ["A", "B"]) == {"B"}
+    units.run(db, echoes.record_echo, echo("A"), now=T0)
+    units.run(db, echoes.record_echo, echo("B"), now=T0 + timedelta(days=2))
+    assert units.run(db, echoes.forget_echoes, before=T0 + timedelta(days=1)) == 1
+    assert units.look(db, echoes.echoed_among, ["A", "B"]) == {"B"}

@@ -15,6 +15,7 @@ from taskcore.storage import inbox as inbox_store
 from taskcore.storage.counters import counter_values
 from taskcore.storage.db import Database
 from taskcore.storage.inbox import INBOX_FAILURES, NewEvent
+from tasksvc_run import units
 from tests.builders import NOW
 
 
@@ -27,17 +28,18 @@ def failed_event(db: Database, chat: str = "1@g.us") -> int:
 
 
 def failed_send(db: Database, label: str | None = None) -> int:
-    job_id = queue.enqueue_message(db, chat_id="2@g.us", kind="text", payload={"text": "x"}, label=label,
-                                   max_attempts=1, now=NOW)
+    job_id = units.run(db, queue.enqueue_message, chat_id="2@g.us", kind="text", payload={"text": "x"}, label=label,
+                       max_attempts=1, now=NOW)
     assert job_id is not None
-    [job] = queue.claim_jobs(db, owner="w", now=NOW, lease=timedelta(minutes=1), limit=1)
-    assert queue.mark_failed(db, job_id=job.id, owner="w", error="gateway 400", now=NOW + timedelta(minutes=2))
+    [job] = units.run(db, queue.claim_jobs, owner="w", now=NOW, lease=timedelta(minutes=1), limit=1)
+    assert units.run(db, queue.mark_failed, job_id=job.id, owner="w", error="gateway 400",
+                     now=NOW + timedelta(minutes=2))
     return job_id
 
 
 def test_failures_of_both_kinds_newest_first_and_the_counter_counts_each(db: Database) -> None:
     event, send = failed_event(db), failed_send(db)
-    rows = list_failures(db)
+    rows = units.look(db, list_failures)
     assert [(r.kind, r.id, r.what, r.error) for r in rows] == [
         ("send", send, "text", "gateway 400"), ("inbox", event, "messages.upsert", "KeyError: 'data'")]
     assert rows[0].attempts == 1
@@ -47,12 +49,13 @@ def test_failures_of_both_kinds_newest_first_and_the_counter_counts_each(db: Dat
 
 def test_retry_by_id_and_all(db: Database) -> None:
     event, send, link = failed_event(db), failed_send(db), failed_send(db, label="login")
-    first = retry_failures(db, [("inbox", event), ("inbox", 999)], now=NOW)
+    first = units.run(db, retry_failures, [("inbox", event), ("inbox", 999)], now=NOW)
     assert (first.requeued, first.not_failed) == ([f"inbox:{event}"], ["inbox:999"])
-    assert inbox_stats(db) == {"pending": 1, "failed": 0}
-    rest = retry_failures(db, None, now=NOW)
+    assert units.look(db, inbox_stats) == {"pending": 1, "failed": 0}
+    rest = units.run(db, retry_failures, None, now=NOW)
     assert (rest.requeued, rest.login_links, rest.not_failed) == ([f"send:{send}"], [f"send:{link}"], [])
-    assert [job.id for job in queue.claim_jobs(db, owner="w2", now=NOW, lease=timedelta(minutes=1), limit=5)] == [send]
+    assert [job.id for job in units.run(db, queue.claim_jobs, owner="w2", now=NOW, lease=timedelta(minutes=1),
+                                        limit=5)] == [send]
 
 
 @pytest.mark.parametrize(("text", "parsed"), [("inbox:12", ("inbox", 12)), (" SEND:7 ", ("send", 7))])

@@ -38,7 +38,9 @@ from taskcore.conversation import ConversationAction, classify_reply_word
 from taskcore.errors import InvalidDate
 from taskcore.recurrence import Recurrence, parse_recurrence
 from taskcore.reminders import ReminderFreq
+from taskcore.services.conversation.registry import SYNTAX
 from taskcore.words import KINDS, TABLES, key, lookup, meaning
+from tests.chat_support import said
 
 TODAY = date(2026, 11, 26)
 TOMORROW = TODAY + timedelta(days=1)
@@ -46,7 +48,7 @@ MONDAY_THURSDAY = Recurrence("FREQ=WEEKLY;BYDAY=MO,TH", "cada lunes y jueves")
 
 
 def parse(text: str, quoted: int | None = None) -> Command | None:
-    return parse_command(text, today=TODAY, mentioned=("1", "2"), quoted_task=quoted)
+    return parse_command(text, SYNTAX, today=TODAY, mentioned=("1", "2"), quoted_task=quoted)
 
 
 def refusal(text: str) -> CommandSyntaxError:
@@ -197,16 +199,16 @@ def test_a_reply_word_inside_a_sentence_is_still_chat() -> None:
 def test_pasado_manana_is_one_token_refused_with_the_date_it_means_and_the_command(words: str) -> None:
     error = refusal(f"/t nueva comprar pan {words}")
     assert (error.command, error.field) == ("nueva", "due_date")
-    assert "2026-11-28" in str(error)
-    assert "/t nueva <texto> 2026-11-28" in str(error)
-    assert "Fechas: " in str(error)
+    assert "2026-11-28" in said(error)
+    assert "/t nueva <texto> 2026-11-28" in said(error)
+    assert "Fechas: " in said(error)
 
 
 def test_pasado_manana_in_fecha_names_the_command_with_the_task_id() -> None:
     error = refusal("/t fecha 12 pasado mañana")
     assert (error.command, error.field) == ("fecha", "due_date")
-    assert "«pasado mañana»" in str(error)
-    assert "/t fecha 12 2026-11-28" in str(error)
+    assert "«pasado mañana»" in said(error)
+    assert "/t fecha 12 2026-11-28" in said(error)
 
 
 def test_pasado_before_manana_is_always_the_phrase_and_pasado_alone_is_text() -> None:

@@ -18,6 +18,7 @@ from taskcore.storage import groups as group_store
 from taskcore.storage import members as mq
 from taskcore.storage.db import Database
 from taskcore.storage.schema import allowed_groups, group_members, groups, tasks
+from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
 from tests.chat_support import in_one_unit
 from tests.queries import active_member_ids, group_status, is_active_member, sync_members
@@ -46,11 +47,11 @@ def member_row(db: Database, group_id: str, user_id: str) -> Any:
 
 
 def see(db: Database, mode: GatingMode, group_id: str = G1, name: str | None = None, now: datetime = NOW) -> Sighting:
-    return svc.see_group(db, mode, group_id=group_id, name=name, now=now)
+    return units.run(db, svc.see_group, mode, group_id=group_id, name=name, now=now)
 
 
 def listing(db: Database, mode: GatingMode, *pairs: tuple[str, str | None], now: datetime = NOW) -> svc.ListingResult:
-    return svc.apply_group_listing(db, mode, listed=pairs, community_id=None, now=now)
+    return units.run(db, svc.apply_group_listing, mode, listed=pairs, community_id=None, now=now)
 
 
 class TestSeeGroup:
@@ -133,65 +134,65 @@ class TestSeeGroup:
 
 class TestSeeds:
     def test_allowed_groups_are_inserted_as_allowed_when_absent(self, db: Database) -> None:
-        assert svc.seed_allowed_groups(db, [G1, G2, G1], now=NOW) == 2
+        assert units.run(db, svc.seed_allowed_groups, [G1, G2, G1], now=NOW) == 2
         assert group_status(db, G1) is ALLOWED
         assert group_row(db, G2).active
 
     def test_a_seed_never_overrides_an_admin_block(self, db: Database) -> None:
-        svc.seed_allowed_groups(db, [G1], now=NOW)
-        svc.set_group_status(db, group_id=G1, status=BLOCKED, by=ALICE, now=NOW)
-        assert svc.seed_allowed_groups(db, [G1], now=LATER) == 0
+        units.run(db, svc.seed_allowed_groups, [G1], now=NOW)
+        units.run(db, svc.set_group_status, group_id=G1, status=BLOCKED, by=ALICE, now=NOW)
+        assert units.run(db, svc.seed_allowed_groups, [G1], now=LATER) == 0
         assert group_status(db, G1) is BLOCKED
 
     def test_a_seed_keeps_a_pending_status_and_an_existing_name(self, db: Database) -> None:
         make_group(db, G1, name="Casa", status="pending")
-        svc.seed_allowed_groups(db, [G1], now=NOW)
+        units.run(db, svc.seed_allowed_groups, [G1], now=NOW)
         assert (status_row(db, G1).status, group_row(db, G1).name) == ("pending", "Casa")
 
     def test_no_seeds_write_nothing(self, db: Database) -> None:
-        assert svc.seed_allowed_groups(db, [], now=NOW) == 0
+        assert units.run(db, svc.seed_allowed_groups, [], now=NOW) == 0
 
 
 class TestSetStatus:
     def test_blocking_an_unknown_group_creates_it_and_records_who_and_when(self, db: Database) -> None:
-        record = svc.set_group_status(db, group_id=G1, status=BLOCKED, by=ALICE, now=NOW)
+        record = units.run(db, svc.set_group_status, group_id=G1, status=BLOCKED, by=ALICE, now=NOW)
         assert (record.id, record.status, record.active) == (G1, BLOCKED, True)
         row = status_row(db, G1)
         assert (row.updated_by, row.updated_at) == (ALICE, NOW)
 
     def test_allowing_a_pending_group_keeps_its_discovery_time(self, db: Database) -> None:
         see(db, DISCOVER, name="Casa")
-        record = svc.set_group_status(db, group_id=G1, status=ALLOWED, by=BOB, now=LATER)
+        record = units.run(db, svc.set_group_status, group_id=G1, status=ALLOWED, by=BOB, now=LATER)
         assert (record.name, record.status) == ("Casa", ALLOWED)
         row = status_row(db, G1)
         assert (row.discovered_at, row.updated_at, row.updated_by) == (NOW, LATER, BOB)
 
     def test_a_malformed_group_id_is_rejected(self, db: Database) -> None:
         with pytest.raises(ValidationError) as caught:
-            svc.set_group_status(db, group_id="casa", status=ALLOWED, by=ALICE, now=NOW)
+            units.run(db, svc.set_group_status, group_id="casa", status=ALLOWED, by=ALICE, now=NOW)
         assert caught.value.field == "group_id"
-        assert svc.list_groups(db) == []
+        assert units.look(db, svc.list_groups) == []
 
 
 class TestListAndCount:
     def test_groups_are_listed_by_name_then_id_with_unnamed_ones_last(self, db: Database) -> None:
-        svc.set_group_status(db, group_id=G3, status=ALLOWED, by=None, now=NOW)
+        units.run(db, svc.set_group_status, group_id=G3, status=ALLOWED, by=None, now=NOW)
         make_group(db, G2, name="alpha", status="pending")
         make_group(db, G1, name="beta", status=None)
-        assert [r.id for r in svc.list_groups(db)] == [G2, G1, G3]
+        assert [r.id for r in units.look(db, svc.list_groups)] == [G2, G1, G3]
 
     def test_groups_can_be_listed_by_status(self, db: Database) -> None:
         make_group(db, G1, status="allowed")
         make_group(db, G2, status="blocked")
-        assert [r.id for r in svc.list_groups(db, status=BLOCKED)] == [G2]
-        assert svc.list_groups(db, status=PENDING) == []
+        assert [r.id for r in units.look(db, svc.list_groups, status=BLOCKED)] == [G2]
+        assert units.look(db, svc.list_groups, status=PENDING) == []
 
     def test_status_counts_include_every_status_with_zeros(self, db: Database) -> None:
-        assert svc.status_counts(db) == {PENDING: 0, ALLOWED: 0, BLOCKED: 0}
+        assert units.look(db, svc.status_counts) == {PENDING: 0, ALLOWED: 0, BLOCKED: 0}
         make_group(db, G1, status="allowed")
         make_group(db, G2, status="allowed")
         make_group(db, G3, status="blocked")
-        assert svc.status_counts(db) == {PENDING: 0, ALLOWED: 2, BLOCKED: 1}
+        assert units.look(db, svc.status_counts) == {PENDING: 0, ALLOWED: 2, BLOCKED: 1}
 
 
 class TestGroupListing:
@@ -215,7 +216,7 @@ class TestGroupListing:
 
     def test_listed_groups_get_their_name_community_and_sync_time(self, db: Database) -> None:
         make_group(db, G1, name="Viejo")
-        svc.apply_group_listing(db, DISCOVER, listed=[(G1, "Nuevo")], community_id="900@g.us", now=LATER)
+        units.run(db, svc.apply_group_listing, DISCOVER, listed=[(G1, "Nuevo")], community_id="900@g.us", now=LATER)
         row = group_row(db, G1)
         assert (row.name, row.community_id, row.last_synced_at) == ("Nuevo", "900@g.us", LATER)
 
@@ -257,26 +258,28 @@ class TestMembers:
         assert member_row(db, G1, ALICE).is_admin
 
     def test_added_users_become_active_members(self, db: Database) -> None:
-        assert msvc.members_changed(db, group_id=G1, user_ids=[ALICE, BOB, ALICE], action="add", now=NOW) == 2
+        assert units.run(db, msvc.members_changed, group_id=G1, user_ids=[ALICE, BOB, ALICE], action="add",
+                         now=NOW) == 2
         with db.read() as conn:
             assert active_member_ids(conn, G1) == [ALICE, BOB]
 
     def test_removed_members_become_inactive_since_now(self, db: Database) -> None:
         make_group(db, G1, members=(ALICE, BOB))
-        assert msvc.members_changed(db, group_id=G1, user_ids=[ALICE, CAROL], action="remove", now=LATER) == 1
+        assert units.run(db, msvc.members_changed, group_id=G1, user_ids=[ALICE, CAROL], action="remove",
+                         now=LATER) == 1
         row = member_row(db, G1, ALICE)
         assert (row.active, row.inactive_since) == (False, LATER)
         assert member_row(db, G1, CAROL) is None
 
     def test_promote_and_demote_set_is_admin(self, db: Database) -> None:
-        msvc.members_changed(db, group_id=G1, user_ids=[ALICE], action="promote", now=NOW)
+        units.run(db, msvc.members_changed, group_id=G1, user_ids=[ALICE], action="promote", now=NOW)
         assert member_row(db, G1, ALICE).is_admin
-        msvc.members_changed(db, group_id=G1, user_ids=[ALICE], action="demote", now=NOW)
+        units.run(db, msvc.members_changed, group_id=G1, user_ids=[ALICE], action="demote", now=NOW)
         assert not member_row(db, G1, ALICE).is_admin
 
     def test_an_unknown_participants_action_is_rejected(self, db: Database) -> None:
         with pytest.raises(ValidationError):
-            msvc.members_changed(db, group_id=G1, user_ids=[ALICE], action="explode", now=NOW)
+            units.run(db, msvc.members_changed, group_id=G1, user_ids=[ALICE], action="explode", now=NOW)
 
     def test_a_group_without_active_members_lists_none(self, db: Database) -> None:
         make_group(db, G1, inactive=(ALICE,))
@@ -306,11 +309,11 @@ class TestRetention:
     def test_members_inactive_since_before_the_cutoff_are_deleted_and_the_rest_kept(self, db: Database) -> None:
         make_group(db, G1, members=(CAROL,), inactive=(ALICE,), now=NOW - timedelta(seconds=1))
         make_group(db, G1, inactive=(BOB,), now=NOW)
-        assert msvc.delete_inactive_members(db, older_than=NOW) == 1
+        assert units.run(db, msvc.delete_inactive_members, older_than=NOW) == 1
         assert member_row(db, G1, ALICE) is None
         assert member_row(db, G1, BOB) is not None
         assert member_row(db, G1, CAROL) is not None
 
     def test_active_members_are_never_deleted(self, db: Database) -> None:
         make_group(db, G1, members=(ALICE,), now=NOW - timedelta(days=400))
-        assert msvc.delete_inactive_members(db, older_than=NOW) == 0
+        assert units.run(db, msvc.delete_inactive_members, older_than=NOW) == 0

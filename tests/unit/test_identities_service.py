@@ -26,6 +26,7 @@ from taskcore.storage.schema import (
     web_sessions,
     web_tokens,
 )
+from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
 
 PHONE, LID, OLD_LID, BOB = "34600111222", "987654321012345", "555000111", "222"
@@ -43,7 +44,7 @@ USER_COLUMNS: tuple[Column[Any], ...] = (
 def resolve(
     db: Database, phone: str | None = None, lid: str | None = None, name: str | None = None, now: Any = NOW
 ) -> Resolution:
-    return svc.resolve_user(db, phone=phone, lid=lid, name=name, now=now)
+    return units.run(db, svc.resolve_user, phone=phone, lid=lid, name=name, now=now)
 
 
 def references(db: Database, user_id: str) -> dict[str, int]:
@@ -86,7 +87,7 @@ def lid_only_user_with_every_kind_of_row(db: Database) -> int:
     resolve(db, lid=LID, name="Ana (LID)", now=EARLY)
     make_group(db, G1, members=(LID,), now=EARLY)
     task_id = give_user_rows(db, LID, when=EARLY)
-    group_service.set_group_status(db, group_id=G2, status=GroupStatus.BLOCKED, by=LID, now=EARLY)
+    units.run(db, group_service.set_group_status, group_id=G2, status=GroupStatus.BLOCKED, by=LID, now=EARLY)
     with db.write() as conn:
         record_alias(conn, OLD_LID, LID, EARLY)
     return task_id
@@ -193,16 +194,16 @@ class TestRekey:
 class TestMentions:
     def test_mentions_resolve_through_aliases_keep_order_and_drop_repeats(self, db: Database) -> None:
         resolve(db, phone=PHONE, lid=LID)
-        assert svc.resolve_mentions(db, [BOB, LID, PHONE, BOB], now=NOW) == [BOB, PHONE]
+        assert units.run(db, svc.resolve_mentions, [BOB, LID, PHONE, BOB], now=NOW) == [BOB, PHONE]
 
     def test_unknown_mentioned_users_are_created(self, db: Database) -> None:
-        svc.resolve_mentions(db, [BOB], now=NOW)
+        units.run(db, svc.resolve_mentions, [BOB], now=NOW)
         assert user_row(db, BOB).created_at == NOW
 
     def test_no_mentions_resolve_to_none(self, db: Database) -> None:
-        assert svc.resolve_mentions(db, [], now=NOW) == []
+        assert units.run(db, svc.resolve_mentions, [], now=NOW) == []
 
     def test_a_newer_pairing_of_a_lid_replaces_the_older_one(self, db: Database) -> None:
         resolve(db, phone=PHONE, lid=LID)
         resolve(db, phone=BOB, lid=LID)
-        assert svc.resolve_mentions(db, [LID], now=NOW) == [BOB]
+        assert units.run(db, svc.resolve_mentions, [LID], now=NOW) == [BOB]

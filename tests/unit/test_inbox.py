@@ -22,6 +22,7 @@ from taskcore.storage import inbox as store
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, is_busy_error
 from taskcore.storage.schema import inbox
+from tasksvc_run import units
 from tests.builders import NOW, TODAY, wa_text
 from tests.chat_support import policy, task_rows, texts
 from tests.locks import write_lock_held
@@ -56,7 +57,7 @@ def test_stored_events_are_handled_in_their_order_and_marked_done(db: Database) 
 def test_a_batch_takes_at_most_its_limit_and_the_next_one_goes_on_from_there(db: Database) -> None:
     put(db, *(wa_text(f"/t nueva tarea {i}", message_id=f"M{i}") for i in range(5)))
     assert len(handle_inbox(db, policy(), moment, limit=2)) == 2
-    assert inbox_stats(db) == {"pending": 3, "failed": 0}
+    assert units.look(db, inbox_stats) == {"pending": 3, "failed": 0}
     assert len(handle_inbox(db, policy(), moment, limit=32)) == 3
     assert [t.description for t in task_rows(db)] == [f"tarea {i}" for i in range(5)]
 
@@ -77,7 +78,7 @@ def test_when_the_database_cannot_take_the_work_every_claimed_event_stays_pendin
     with pytest.raises(OperationalError):
         handle_inbox(db, policy(), moment, limit=32)
     assert task_rows(db) == []  # "pan" was rolled back with the rest: it is handled again, once, below
-    assert inbox_stats(db)["pending"] == 2
+    assert units.look(db, inbox_stats)["pending"] == 2
     monkeypatch.undo()
     assert len(handle_inbox(db, policy(), moment, limit=32)) == 2
     assert [t.description for t in task_rows(db)] == ["pan", "sal"]
@@ -103,7 +104,7 @@ def test_an_event_that_breaks_the_code_is_kept_as_failed_and_its_chat_goes_on(
     with db.read() as conn:
         assert conn.execute(select(inbox.c.last_error).where(inbox.c.status == "failed")).scalar_one() == \
             "RuntimeError: a bug"
-    assert inbox_stats(db) == {"pending": 0, "failed": 1}
+    assert units.look(db, inbox_stats) == {"pending": 0, "failed": 1}
 
 
 def test_an_event_left_by_an_earlier_process_is_parsed_from_its_stored_body(db: Database) -> None:
@@ -126,7 +127,7 @@ def test_a_stored_body_that_is_not_an_object_is_ignored_and_done(db: Database) -
     store_events(db, [NewEvent("k", None, None, "[1, 2]"), NewEvent("k", None, None, "{not json")], now=NOW)
     handled = handle_inbox(db, policy(), moment, limit=32)
     assert [h.result.outcome for h in handled] == ["ignored: malformed envelope"] * 2  # type: ignore[union-attr]
-    assert inbox_stats(db) == {"pending": 0, "failed": 0}
+    assert units.look(db, inbox_stats) == {"pending": 0, "failed": 0}
 
 
 def test_storing_waits_at_most_its_bound_for_a_write_lock_held_elsewhere(sqlite_db: Database, tmp_path: Any) -> None:
@@ -137,7 +138,7 @@ def test_storing_waits_at_most_its_bound_for_a_write_lock_held_elsewhere(sqlite_
         waited = time.monotonic() - started
     assert is_busy_error(refused.value)
     assert waited < 4.0  # bounded by wait_ms, far below the 5 s busy timeout of other writes
-    assert inbox_stats(sqlite_db)["pending"] == 0  # nothing half stored
+    assert units.look(sqlite_db, inbox_stats)["pending"] == 0  # nothing half stored
     store_events(sqlite_db, [NewEvent("k", None, None, "{}")], now=NOW, wait_ms=100)  # the bound is not sticky
     with sqlite_db.read() as conn:
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar_one() == 5000

@@ -19,6 +19,7 @@ import pytest
 
 from taskcore.chat.commands import CommandSyntaxError
 from taskcore.chat.grammar import command_family, parse_command
+from taskcore.services.conversation.registry import SYNTAX
 from taskcore.text import strip_tags
 
 HOSTILE = ["<a", "<", "<a b", "<!", "@1 "]  # the patterns of the benchmark row
@@ -116,7 +117,7 @@ def ratio(rule: Callable[[str], Any], pattern: str, *, prefix: str = "", suffix:
 
 
 def parse(text: str) -> Any:
-    return parse_command(text, today=TODAY, mentioned=["1"])
+    return parse_command(text, SYNTAX, today=TODAY, mentioned=["1"])
 
 
 @pytest.mark.parametrize("pattern", HOSTILE)

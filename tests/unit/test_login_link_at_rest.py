@@ -12,6 +12,7 @@ from sqlalchemy import select
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
+from tasksvc_run import units
 from tests.builders import GROUP, wa_text
 from tests.chat_support import queued, run
 
@@ -23,14 +24,14 @@ PLACEHOLDER = {"text": "[enlace de acceso retirado]"}
 
 
 def put(db: Database, *, label: str = "login", max_attempts: int = 6) -> int:
-    job = queue.enqueue_message(db, chat_id=CHAT, kind="text", payload={"number": "34600111111", "text": LINK},
-                                label=label, max_attempts=max_attempts, now=NOW)
+    job = units.run(db, queue.enqueue_message, chat_id=CHAT, kind="text",
+                    payload={"number": "34600111111", "text": LINK}, label=label, max_attempts=max_attempts, now=NOW)
     assert job is not None
     return job
 
 
 def claimed(db: Database) -> int:
-    (job,) = queue.claim_jobs(db, owner="w1", now=NOW, lease=LEASE, limit=1)
+    (job,) = units.run(db, queue.claim_jobs, owner="w1", now=NOW, lease=LEASE, limit=1)
     return job.id
 
 
@@ -41,7 +42,7 @@ def stored(db: Database, job_id: int) -> Any:
 
 def test_a_sent_login_link_leaves_only_a_placeholder_in_its_row(db: Database) -> None:
     job_id = put(db)
-    queue.mark_sent(db, job_id=claimed(db), owner="w1", gateway_message_id="3EB0", now=NOW)
+    units.run(db, queue.mark_sent, job_id=claimed(db), owner="w1", gateway_message_id="3EB0", now=NOW)
     status, payload = stored(db, job_id)
     assert (status, json.loads(payload)) == ("sent", PLACEHOLDER)
     assert "token" not in payload
@@ -49,29 +50,29 @@ def test_a_sent_login_link_leaves_only_a_placeholder_in_its_row(db: Database) ->
 
 def test_a_login_link_that_failed_for_good_leaves_only_a_placeholder(db: Database) -> None:
     job_id = put(db)
-    queue.mark_failed(db, job_id=claimed(db), owner="w1", error="400: not on WhatsApp", now=NOW)
+    units.run(db, queue.mark_failed, job_id=claimed(db), owner="w1", error="400: not on WhatsApp", now=NOW)
     assert stored(db, job_id) == ("failed", json.dumps(PLACEHOLDER, ensure_ascii=False, separators=(",", ":")))
 
 
 def test_a_login_link_whose_last_retry_fails_leaves_only_a_placeholder(db: Database) -> None:
     job_id = put(db, max_attempts=1)
-    queue.schedule_retry(db, job_id=claimed(db), owner="w1", error="Connection Closed",
-                         next_attempt_at=NOW + timedelta(seconds=5), now=NOW)
+    units.run(db, queue.schedule_retry, job_id=claimed(db), owner="w1", error="Connection Closed",
+              next_attempt_at=NOW + timedelta(seconds=5), now=NOW)
     status, payload = stored(db, job_id)
     assert (status, json.loads(payload)) == ("failed", PLACEHOLDER)
 
 
 def test_a_login_link_waiting_for_a_retry_keeps_its_text_to_send_it(db: Database) -> None:
     job_id = put(db)
-    queue.schedule_retry(db, job_id=claimed(db), owner="w1", error="Connection Closed",
-                         next_attempt_at=NOW + timedelta(seconds=5), now=NOW)
+    units.run(db, queue.schedule_retry, job_id=claimed(db), owner="w1", error="Connection Closed",
+              next_attempt_at=NOW + timedelta(seconds=5), now=NOW)
     status, payload = stored(db, job_id)
     assert (status, json.loads(payload)["text"]) == ("pending", LINK)
 
 
 def test_other_messages_keep_their_text_once_sent(db: Database) -> None:
     job_id = put(db, label="reply")
-    queue.mark_sent(db, job_id=claimed(db), owner="w1", gateway_message_id="3EB0", now=NOW)
+    units.run(db, queue.mark_sent, job_id=claimed(db), owner="w1", gateway_message_id="3EB0", now=NOW)
     assert json.loads(stored(db, job_id)[1])["text"] == LINK
 
 

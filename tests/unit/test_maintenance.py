@@ -22,6 +22,7 @@ from taskcore.storage.schema import (
 from taskcore.storage.schema import tasks as tasks_table
 from taskcore.storage.sightings import first_sighting
 from taskcore.storage.users import ensure_users
+from tasksvc_run import units
 from tests.builders import make_group, make_task
 from tests.queries import claim_delivery
 
@@ -80,8 +81,8 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
     with db.write() as conn:
         first_sighting(conn, instance="taskbot", message_id="edge", now=NOW - timedelta(hours=48))
         first_sighting(conn, instance="taskbot", message_id="old", now=NOW - timedelta(hours=48) - TICK)
-    web_auth.issue_login_token(db, user_id="u", now=NOW - timedelta(hours=1))
-    web_auth.issue_login_token(db, user_id="v", now=NOW)  # another person: one live link each (SPEC 32)
+    units.run(db, web_auth.issue_login_token, user_id="u", now=NOW - timedelta(hours=1))
+    units.run(db, web_auth.issue_login_token, user_id="v", now=NOW)  # another person: one live link each (SPEC 32)
     linked_task(db, "open", completed_at=None)
     linked_task(db, "done-edge", completed_at=NOW - timedelta(days=14))
     linked_task(db, "done-old", completed_at=NOW - timedelta(days=14) - TICK)
@@ -91,7 +92,7 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
                                                             updated_at=at))
             conn.execute(reachout_locks.insert().values(message_id=name, user_id="u", locked_at=at))
 
-    deleted = run_maintenance(db, now=NOW, member_retention_days=180, link_retention_days=14)
+    deleted = units.run(db, run_maintenance, now=NOW, member_retention_days=180, link_retention_days=14)
 
     assert deleted == {"links": 1, "members": 1, "auth": 1, "queue": 1, "deliveries": 1, "inbound": 1, "inbox": 2,
                        "statuses": 2}
@@ -105,4 +106,4 @@ def test_each_retention_deletes_what_is_older_and_keeps_its_boundary(db: Databas
 
 
 def test_maintenance_on_a_clean_database_deletes_nothing(db: Database) -> None:
-    assert set(run_maintenance(db, now=NOW, member_retention_days=1).values()) == {0}
+    assert set(units.run(db, run_maintenance, now=NOW, member_retention_days=1).values()) == {0}

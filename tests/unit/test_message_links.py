@@ -12,6 +12,7 @@ from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.links import task_of_message
 from taskcore.storage.schema import task_messages
+from tasksvc_run import units
 from tests.builders import NOW, create_and_read, make_group, make_task
 
 GROUP = "100@g.us"
@@ -23,8 +24,9 @@ def sent(db: Database, *, task_id: int | None, gateway_id: str | None, owner: st
         job = queue.enqueue(conn, chat_id=GROUP, kind="text", payload=send_text_body(chat_id=GROUP, text="hola"),
                             max_attempts=3, now=NOW, task_id=task_id)
     assert job is not None
-    assert [j.id for j in queue.claim_jobs(db, owner=owner, now=NOW, lease=timedelta(seconds=30), limit=5)] == [job]
-    assert queue.mark_sent(db, job_id=job, owner=owner, gateway_message_id=gateway_id, now=NOW)
+    assert [j.id for j in units.run(db, queue.claim_jobs, owner=owner, now=NOW, lease=timedelta(seconds=30),
+                                    limit=5)] == [job]
+    assert units.run(db, queue.mark_sent, job_id=job, owner=owner, gateway_message_id=gateway_id, now=NOW)
     return job
 
 

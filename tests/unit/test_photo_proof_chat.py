@@ -18,6 +18,7 @@ from taskcore.storage.db import Database
 from taskcore.storage.photo_files import PhotoFiles
 from taskcore.storage.proof_tables import task_proofs
 from taskcore.storage.tasks import load_tasks
+from tasksvc_run import units
 from tests.builders import GROUP, NOW, make_group, wa_photo, wa_reaction, wa_text
 from tests.chat_support import policy, run, texts
 
@@ -67,8 +68,8 @@ def send_photo(db: Database, rules: ChatPolicy, message_id: str, *, quoted: str 
 
 
 def fetched(db: Database, files: PhotoFiles, data: bytes = PNG) -> str:
-    [job] = photo_intake.claim_fetches(db, now=NOW)
-    return photo_intake.photo_arrived(db, files, job, data, rules=RULES, now=NOW)
+    [job] = units.run(db, photo_intake.claim_fetches, now=NOW)
+    return units.run(db, photo_intake.photo_arrived, files, job, data, rules=RULES, now=NOW)
 
 
 def done(db: Database, task_id: int) -> bool:
@@ -151,7 +152,7 @@ def test_a_photo_of_another_type_or_too_big_is_refused_and_no_file_stays(
     assert fetched(db, files, data) != "kept"
     assert says in texts(db)[-1]
     assert not files.folder.exists() or list(files.folder.iterdir()) == []
-    found = proof.proof_of(db, 1)
+    found = units.look(db, proof.proof_of, 1)
     assert found is not None
     assert found.state is None
 
@@ -161,12 +162,12 @@ def test_a_fetch_that_keeps_failing_is_tried_three_times_then_refused(db: Databa
     new_photo_task(db, rules)
     send_photo(db, rules, "PHOTO1")
     for attempt, at in ((1, NOW), (2, NOW + timedelta(seconds=5)), (3, NOW + timedelta(seconds=40))):
-        [job] = photo_intake.claim_fetches(db, now=at)
+        [job] = units.run(db, photo_intake.claim_fetches, now=at)
         assert job.attempt == attempt
-        assert photo_intake.claim_fetches(db, now=at) == []  # claimed: nobody fetches it twice
-        photo_intake.fetch_failed(db, job, retryable=True, rules=RULES, now=at)
+        assert units.run(db, photo_intake.claim_fetches, now=at) == []  # claimed: nobody fetches it twice
+        units.run(db, photo_intake.fetch_failed, job, retryable=True, rules=RULES, now=at)
     assert "No pude descargar la foto de #1" in texts(db)[-1]
-    assert photo_intake.claim_fetches(db, now=NOW + timedelta(hours=1)) == []
+    assert units.run(db, photo_intake.claim_fetches, now=NOW + timedelta(hours=1)) == []
 
 
 @pytest.mark.parametrize(("photo", "says"), [
@@ -182,7 +183,7 @@ def test_a_photo_the_task_cannot_take_is_answered_with_why(db: Database, rules: 
     new_photo_task(db, rules, origin="ORIGIN2", group=OTHER_GROUP)
     send_photo(db, rules, "PHOTO1", **photo)
     assert says in texts(db)[-1]
-    assert photo_intake.claim_fetches(db, now=NOW) == []
+    assert units.run(db, photo_intake.claim_fetches, now=NOW) == []
 
 
 def test_a_photo_for_a_task_that_needs_none_or_naming_none_is_not_kept(db: Database, rules: ChatPolicy) -> None:
@@ -193,7 +194,7 @@ def test_a_photo_for_a_task_that_needs_none_or_naming_none_is_not_kept(db: Datab
     before = len(texts(db))
     send_photo(db, rules, "PHOTO2", quoted=None, caption="qué bonito 1 día")
     assert len(texts(db)) == before
-    assert photo_intake.claim_fetches(db, now=NOW) == []
+    assert units.run(db, photo_intake.claim_fetches, now=NOW) == []
 
 
 def test_a_second_photo_while_one_waits_is_refused(db: Database, rules: ChatPolicy, files: PhotoFiles) -> None:
@@ -233,7 +234,7 @@ def test_the_next_occurrence_of_a_series_needs_a_photo_too(db: Database, rules: 
     fetched(db, files)
     said = say(db, rules, f"/t aprobar {task}", BEA)
     assert "Próxima: #2" in said
-    following = proof.proof_of(db, 2)
+    following = units.look(db, proof.proof_of, 2)
     assert following is not None
     assert following.required
     assert "Falta la foto de #2" in say(db, rules, "/t x 2", LUIS)
@@ -242,18 +243,18 @@ def test_the_next_occurrence_of_a_series_needs_a_photo_too(db: Database, rules: 
 def test_what_waits_for_a_person_s_approval(db: Database, rules: ChatPolicy, files: PhotoFiles) -> None:
     group_with_admin(db)
     task = new_photo_task(db, rules)
-    assert proof.pending_photos(db, ANA) == []
+    assert units.look(db, proof.pending_photos, ANA) == []
     send_photo(db, rules, "PHOTO1")
-    assert proof.pending_photos(db, ANA) == []  # still being fetched
+    assert units.look(db, proof.pending_photos, ANA) == []  # still being fetched
     fetched(db, files)
-    [waiting] = proof.pending_photos(db, ANA)
+    [waiting] = units.look(db, proof.pending_photos, ANA)
     assert (waiting.task_id, waiting.group_id, waiting.description, waiting.assignee_name, waiting.at) == (
         task, GROUP, "limpiar el baño", "Luis", NOW)
-    assert proof.pending_photos(db, BEA) == [waiting]
-    assert proof.pending_photos(db, LUIS) == []  # never one's own photo
-    assert proof.pending_photos(db, EVA) == []
+    assert units.look(db, proof.pending_photos, BEA) == [waiting]
+    assert units.look(db, proof.pending_photos, LUIS) == []  # never one's own photo
+    assert units.look(db, proof.pending_photos, EVA) == []
     say(db, rules, f"/t aprobar {task}", ANA)
-    assert proof.pending_photos(db, BEA) == []
+    assert units.look(db, proof.pending_photos, BEA) == []
 
 
 def test_approved_photos_are_deleted_after_the_retention(db: Database, rules: ChatPolicy, files: PhotoFiles,
@@ -263,9 +264,9 @@ def test_approved_photos_are_deleted_after_the_retention(db: Database, rules: Ch
     send_photo(db, rules, "PHOTO1")
     fetched(db, files)
     say(db, rules, f"/t aprobar {task}", ANA)
-    assert proof.expire_photos(db, files, now=NOW + timedelta(days=29), retention_days=30) == 0
+    assert units.run(db, proof.expire_photos, files, now=NOW + timedelta(days=29), retention_days=30) == 0
     assert len(list((tmp_path / "photos").iterdir())) == 1
-    assert proof.expire_photos(db, files, now=NOW + timedelta(days=31), retention_days=30) == 1
+    assert units.run(db, proof.expire_photos, files, now=NOW + timedelta(days=31), retention_days=30) == 1
     assert list((tmp_path / "photos").iterdir()) == []
     with db.read() as conn:
         assert load_tasks(conn, [task])[0].proof is None
@@ -275,7 +276,7 @@ def test_approved_photos_are_deleted_after_the_retention(db: Database, rules: Ch
 def test_files_no_row_keeps_are_cleaned_up_once_a_day_old(db: Database, files: PhotoFiles, tmp_path: Path) -> None:
     left = files.save("7-" + "a" * 32 + ".jpg", b"\xff\xd8\xff\x00")
     (tmp_path / "photos" / "notes.txt").write_text("not ours")
-    assert proof.expire_photos(db, files, now=NOW, retention_days=30) == 0 or left.exists()
+    assert units.run(db, proof.expire_photos, files, now=NOW, retention_days=30) == 0 or left.exists()
     later = left.stat().st_mtime + timedelta(days=2).total_seconds()
     assert files.leftovers(set(), older_than_seconds=86_400, now=later) == [left.name]
     files.remove_leftover(left.name)

@@ -15,7 +15,9 @@ from taskcore.chat.grammar import parse_command
 from taskcore.chat.proof_args import Approve, PhotoRule, Reject, caption_task
 from taskcore.chores.proof import ImageKind, file_name_for, image_kind, is_file_name, proof_signature, signature_ok
 from taskcore.gateway.media import MediaRefused, answer_limit, decode_media_answer
+from taskcore.services.conversation.registry import SYNTAX
 from tests.builders import NOW, TODAY
+from tests.chat_support import said
 
 JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + b"\x00" * 32
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
@@ -24,7 +26,7 @@ GIF = b"GIF89a" + b"\x00" * 32
 
 
 def parse(text: str, quoted: int | None = None) -> object:
-    return parse_command(text, today=TODAY, quoted_task=quoted, in_group=True)
+    return parse_command(text, SYNTAX, today=TODAY, quoted_task=quoted, in_group=True)
 
 
 @pytest.mark.parametrize("text", ["/t nueva regar las plantas !foto", "/t new water the plants !photo",
@@ -59,7 +61,7 @@ def test_the_photo_rule_is_set_or_cleared(text: str, quoted: int | None, expecte
 def test_a_malformed_photo_rule_is_a_usage_error(text: str) -> None:
     with pytest.raises(CommandSyntaxError) as raised:
         parse(text)
-    assert "/t foto <id> [no]" in str(raised.value)
+    assert "/t foto <id> [no]" in said(raised.value)
 
 
 @pytest.mark.parametrize(("text", "quoted", "expected"), [
@@ -100,7 +102,7 @@ def test_rejecting_names_a_task_with_its_reason_or_a_request(text: str, quoted: 
 def test_a_rejection_without_its_reason_or_number_is_a_clear_usage_error(text: str, says: str) -> None:
     with pytest.raises(CommandSyntaxError) as raised:
         parse(text)
-    assert str(raised.value).startswith(says)
+    assert said(raised.value).startswith(says)
 
 
 @pytest.mark.parametrize(("caption", "task"), [

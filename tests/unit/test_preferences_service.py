@@ -13,6 +13,7 @@ from taskcore.reminders import ReminderFreq
 from taskcore.services.preferences import get_preference, set_preference
 from taskcore.storage.db import Database
 from taskcore.storage.schema import user_preferences, users
+from tasksvc_run import units
 from tests.queries import reminder_candidates
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -23,7 +24,7 @@ EVERY_FREQ = [freq.value for freq in ReminderFreq]
 def save(
     db: Database, freq: ReminderFreq | str, time: str | None, *, user_id: str = ANA, at: datetime = NOW
 ) -> Preference:
-    return set_preference(db, user_id=user_id, freq=freq, time=time, now=at)
+    return units.run(db, set_preference, user_id=user_id, freq=freq, time=time, now=at)
 
 
 def stored_rows(db: Database) -> list[tuple[str, str, str, datetime]]:
@@ -42,12 +43,12 @@ def candidates(db: Database, times: list[str]) -> list[tuple[str, str, str]]:
 
 
 def test_a_user_without_a_saved_preference_gets_off_at_0830(db: Database) -> None:
-    assert get_preference(db, user_id=ANA) == Preference(freq="off", time="08:30", updated_at=None)
+    assert units.look(db, get_preference, user_id=ANA) == Preference(freq="off", time="08:30", updated_at=None)
 
 
 def test_the_saved_preference_is_returned(db: Database) -> None:
     save(db, "weekdays", "18:15")
-    assert get_preference(db, user_id=ANA) == Preference(freq="weekdays", time="18:15", updated_at=NOW)
+    assert units.look(db, get_preference, user_id=ANA) == Preference(freq="weekdays", time="18:15", updated_at=NOW)
 
 
 # set_preference
@@ -67,7 +68,7 @@ def test_saving_creates_the_user_when_absent(db: Database) -> None:
 
 def test_the_time_is_normalised_to_two_digits_each(db: Database) -> None:
     assert save(db, "daily", "7:5").time == "07:05"
-    assert get_preference(db, user_id=ANA).time == "07:05"
+    assert units.look(db, get_preference, user_id=ANA).time == "07:05"
 
 
 @pytest.mark.parametrize(
@@ -131,7 +132,7 @@ def test_updated_at_is_set_on_every_upsert_even_without_a_change(db: Database) -
     later = NOW + timedelta(days=2)
     save(db, "daily", "09:00")
     assert save(db, "daily", "09:00", at=later).updated_at == later
-    assert get_preference(db, user_id=ANA).updated_at == later
+    assert units.look(db, get_preference, user_id=ANA).updated_at == later
 
 
 def test_one_users_preference_does_not_touch_anothers(db: Database) -> None:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from taskcore.public_ids import PUBLIC_ID_PATTERN, is_public_id, public_id, resolve_public_id
 from taskcore.services.people import PublicIds, public_key
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW
 
 KEY = bytes(range(32))
@@ -40,9 +41,9 @@ def test_it_resolves_among_the_candidates_only() -> None:
 
 
 def test_the_key_is_made_once_and_kept(db: Database) -> None:
-    first = public_key(db, now=NOW)
+    first = units.run(db, public_key, now=NOW)
     assert len(first) == 32
-    assert public_key(db, now=NOW) == first
+    assert units.run(db, public_key, now=NOW) == first
     ids = PublicIds(lambda: db, lambda: NOW)
     assert ids.of("34600000001") == public_id("34600000001", first)
     assert ids.maybe(None) is None

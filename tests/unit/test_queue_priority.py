@@ -9,6 +9,7 @@ from taskcore.queue_rules import DIGEST_LABEL, QueueJob
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue_many
+from tasksvc_run import units
 from tests.builders import NOW
 
 LEASE = timedelta(seconds=30)
@@ -16,8 +17,9 @@ GROUP, ANA, BEA = "100@g.us", "34600000001", "34600000002"
 
 
 def reply(db: Database, chat: str, text: str, *, label: str | None = None) -> int:
-    job = queue.enqueue_message(db, chat_id=chat, kind="text", payload={"text": text}, label=label, max_attempts=6,
-                                now=NOW)
+    job = units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload={"text": text}, label=label,
+                    max_attempts=6,
+                    now=NOW)
     assert job is not None
     return job
 
@@ -29,7 +31,7 @@ def digests(db: Database, *chats: str, due: datetime = NOW) -> None:
 
 
 def claim(db: Database, *, limit: int = 10, at: datetime = NOW) -> list[QueueJob]:
-    return queue.claim_jobs(db, owner="w1", now=at, lease=LEASE, limit=limit)
+    return units.run(db, queue.claim_jobs, owner="w1", now=at, lease=LEASE, limit=limit)
 
 
 def texts(jobs: list[QueueJob]) -> list[str]:
@@ -38,7 +40,7 @@ def texts(jobs: list[QueueJob]) -> list[str]:
 
 def done(db: Database, jobs: list[QueueJob]) -> None:
     for job in jobs:
-        assert queue.mark_sent(db, job_id=job.id, owner="w1", gateway_message_id=None, now=NOW)
+        assert units.run(db, queue.mark_sent, job_id=job.id, owner="w1", gateway_message_id=None, now=NOW)
 
 
 def test_a_reply_queued_after_due_digests_is_claimed_first(db: Database) -> None:

@@ -18,6 +18,7 @@ from taskcore.reactions import ReactionPolicy, ReactionRequest
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
+from tasksvc_run import units
 from tests.builders import NOW
 from tests.queries import oldest_pending_age
 
@@ -30,8 +31,8 @@ def put(
     now: datetime = NOW,
 ) -> int:
     """Queue a text job with defaults; returns its id."""
-    job_id = queue.enqueue_message(
-        db, chat_id=chat_id, kind=kind, payload={"text": text}, max_attempts=max_attempts, now=now
+    job_id = units.run(db, queue.enqueue_message, chat_id=chat_id, kind=kind, payload={"text": text},
+                       max_attempts=max_attempts, now=now
     )
     assert job_id is not None
     return job_id
@@ -39,12 +40,12 @@ def put(
 
 def put_once(db: Database, key: str, *, text: str = "hola") -> int | None:
     """Queue a job under a dedupe key; None when one was queued before."""
-    return queue.enqueue_message(db, chat_id=CHAT_A, kind="text", payload={"text": text}, dedupe_key=key,
-                                 max_attempts=6, now=NOW)
+    return units.run(db, queue.enqueue_message, chat_id=CHAT_A, kind="text", payload={"text": text}, dedupe_key=key,
+                     max_attempts=6, now=NOW)
 
 
 def claim(db: Database, owner: str = "w1", *, at: datetime = NOW, limit: int = 10) -> list[QueueJob]:
-    return queue.claim_jobs(db, owner=owner, now=at, lease=LEASE, limit=limit)
+    return units.run(db, queue.claim_jobs, owner=owner, now=at, lease=LEASE, limit=limit)
 
 
 def row(db: Database, job_id: int) -> Any:
@@ -57,13 +58,12 @@ def ids(jobs: list[QueueJob]) -> list[int]:
 
 
 def send_ok(db: Database, job: QueueJob, owner: str = "w1", at: datetime = NOW) -> bool:
-    return queue.mark_sent(db, job_id=job.id, owner=owner, gateway_message_id=f"3EB0{job.id}", now=at)
+    return units.run(db, queue.mark_sent, job_id=job.id, owner=owner, gateway_message_id=f"3EB0{job.id}", now=at)
 
 
 def retry(db: Database, job: QueueJob, *, owner: str = "w1", at: datetime = NOW, wait: float = 10) -> bool:
-    return queue.schedule_retry(
-        db, job_id=job.id, owner=owner, error="Error: Connection Closed",
-        next_attempt_at=at + timedelta(seconds=wait), now=at,
+    return units.run(db, queue.schedule_retry, job_id=job.id, owner=owner, error="Error: Connection Closed",
+                     next_attempt_at=at + timedelta(seconds=wait), now=at,
     )
 
 
@@ -71,10 +71,8 @@ def retry(db: Database, job: QueueJob, *, owner: str = "w1", at: datetime = NOW,
 
 
 def test_an_enqueued_job_is_pending_due_now_with_its_payload_as_json(db: Database) -> None:
-    job_id = queue.enqueue_message(
-        db, chat_id=CHAT_A, kind="reaction", payload={"key": {"id": "ABC"}, "reaction": "✅"},
-        label="check", max_attempts=3, now=NOW,
-    )
+    job_id = units.run(db, queue.enqueue_message, chat_id=CHAT_A, kind="reaction",
+                       payload={"key": {"id": "ABC"}, "reaction": "✅"}, label="check", max_attempts=3, now=NOW,)
     assert job_id is not None
     stored = row(db, job_id)
     assert (stored.status, stored.attempts, stored.max_attempts, stored.label) == ("pending", 0, 3, "check")
@@ -86,13 +84,13 @@ def test_a_second_job_with_the_same_dedupe_key_is_not_queued(db: Database) -> No
     first = put_once(db, "discovery:100@g.us:34600000001")
     assert first is not None
     assert put_once(db, "discovery:100@g.us:34600000001", text="otra vez") is None
-    assert queue.queue_stats(db)["pending"] == 1
+    assert units.look(db, queue.queue_stats)["pending"] == 1
     assert row(db, first).payload == '{"text":"hola"}'
 
 
 def test_jobs_without_a_dedupe_key_are_all_queued(db: Database) -> None:
     assert put(db) != put(db)
-    assert queue.queue_stats(db)["pending"] == 2
+    assert units.look(db, queue.queue_stats)["pending"] == 2
 
 
 def test_enqueue_works_inside_a_callers_transaction(db: Database) -> None:
@@ -106,7 +104,7 @@ def test_an_unknown_kind_is_refused(db: Database) -> None:
     with pytest.raises(ValidationError) as caught:
         put(db, kind="sticker")
     assert caught.value.field == "kind"
-    assert queue.queue_stats(db)["pending"] == 0
+    assert units.look(db, queue.queue_stats)["pending"] == 0
 
 
 def test_a_job_needs_at_least_one_attempt(db: Database) -> None:
@@ -201,7 +199,7 @@ def test_a_failed_job_does_not_block_the_rest_of_its_chat(db: Database) -> None:
     put(db)
     later = put(db)
     (job,) = claim(db)
-    assert queue.mark_failed(db, job_id=job.id, owner="w1", error="400 not on WhatsApp", now=NOW)
+    assert units.run(db, queue.mark_failed, job_id=job.id, owner="w1", error="400 not on WhatsApp", now=NOW)
     assert row(db, job.id).status == "failed"
     assert ids(claim(db)) == [later]
 
@@ -209,7 +207,7 @@ def test_a_failed_job_does_not_block_the_rest_of_its_chat(db: Database) -> None:
 def test_stored_errors_are_cut_to_500_characters(db: Database) -> None:
     put(db)
     (job,) = claim(db)
-    queue.mark_failed(db, job_id=job.id, owner="w1", error="e" * 2000, now=NOW)
+    units.run(db, queue.mark_failed, job_id=job.id, owner="w1", error="e" * 2000, now=NOW)
     assert row(db, job.id).last_error == "e" * 500
 
 
@@ -241,7 +239,7 @@ def test_a_worker_that_lost_its_lease_cannot_record_any_outcome(db: Database) ->
     later = NOW + LEASE + timedelta(seconds=1)
     assert not send_ok(db, job, owner="slow", at=later)
     assert not retry(db, job, owner="slow", at=later)
-    assert not queue.mark_failed(db, job_id=job.id, owner="slow", error="x", now=later)
+    assert not units.run(db, queue.mark_failed, job_id=job.id, owner="slow", error="x", now=later)
     stored = row(db, job.id)
     assert (stored.status, stored.lease_owner, stored.gateway_message_id) == ("sending", "w2", None)
 
@@ -250,7 +248,7 @@ def test_a_finished_job_cannot_be_marked_again(db: Database) -> None:
     put(db)
     (job,) = claim(db)
     assert send_ok(db, job)
-    assert not queue.mark_failed(db, job_id=job.id, owner="w1", error="late", now=NOW)
+    assert not units.run(db, queue.mark_failed, job_id=job.id, owner="w1", error="late", now=NOW)
     assert row(db, job.id).status == "sent"
 
 
@@ -270,8 +268,8 @@ def test_two_concurrent_claimers_never_take_the_same_job_or_two_of_one_chat(db: 
 
     def worker(owner: str) -> None:
         deadline = time.monotonic() + 30
-        while queue.queue_stats(db)["sent"] < len(expected) and time.monotonic() < deadline:
-            for job in queue.claim_jobs(db, owner=owner, now=NOW, lease=timedelta(hours=1), limit=3):
+        while units.look(db, queue.queue_stats)["sent"] < len(expected) and time.monotonic() < deadline:
+            for job in units.run(db, queue.claim_jobs, owner=owner, now=NOW, lease=timedelta(hours=1), limit=3):
                 with lock:
                     if job.chat_id in in_flight:
                         errors.append(f"two in flight in {job.chat_id}")
@@ -298,7 +296,7 @@ def test_two_concurrent_claimers_never_take_the_same_job_or_two_of_one_chat(db: 
 
 
 def test_stats_count_every_status_even_when_empty(db: Database) -> None:
-    assert queue.queue_stats(db) == {"pending": 0, "sending": 0, "sent": 0, "failed": 0}
+    assert units.look(db, queue.queue_stats) == {"pending": 0, "sending": 0, "sent": 0, "failed": 0}
     assert oldest_pending_age(db, NOW) is None
 
 
@@ -307,8 +305,8 @@ def test_stats_count_jobs_per_status(db: Database) -> None:
         put(db, chat)
     sent, failed, _sending = claim(db, limit=3)
     send_ok(db, sent)
-    queue.mark_failed(db, job_id=failed.id, owner="w1", error="x", now=NOW)
-    assert queue.queue_stats(db) == {"pending": 1, "sending": 1, "sent": 1, "failed": 1}
+    units.run(db, queue.mark_failed, job_id=failed.id, owner="w1", error="x", now=NOW)
+    assert units.look(db, queue.queue_stats) == {"pending": 1, "sending": 1, "sent": 1, "failed": 1}
 
 
 def test_the_oldest_waiting_job_gives_the_age_in_seconds(db: Database) -> None:
@@ -363,7 +361,7 @@ def test_the_replies_of_several_events_are_queued_in_their_order_as_one_event_at
         ([OutgoingText(CHAT_B, {"text": "c"}, dedupe_key="once")], [], later),
         ([OutgoingText(CHAT_B, {"text": "d"}, dedupe_key="once"), OutgoingText(CHAT_A, {"text": "e"})], [], later),
     ]
-    queue.queue_all_replies(db, sends, reaction_policy=policy, max_attempts=6)
+    units.run(db, queue.queue_all_replies, sends, reaction_policy=policy, max_attempts=6)
     with db.read() as conn:
         rows = conn.execute(select(oq).order_by(oq.c.id)).all()
     assert [(r.chat_id, r.kind, json.loads(r.payload).get("text"), r.label, r.task_id, r.created_at, r.max_attempts)
@@ -374,7 +372,7 @@ def test_the_replies_of_several_events_are_queued_in_their_order_as_one_event_at
 
 
 def test_events_that_send_nothing_queue_nothing(db: Database) -> None:
-    queue.queue_all_replies(db, [([], [], NOW)], reaction_policy=ReactionPolicy(), max_attempts=6)
+    units.run(db, queue.queue_all_replies, [([], [], NOW)], reaction_policy=ReactionPolicy(), max_attempts=6)
     assert claim(db) == []
 
 
@@ -382,7 +380,7 @@ def test_reactions_the_policy_keeps_out_queue_nothing_between_the_texts(db: Data
     mark = ReactionRequest(CHAT_A, "M1", None, "🤖")
     sends: list[queue.Sends] = [([OutgoingText(CHAT_A, {"text": "a"})], [mark], NOW),
                                 ([OutgoingText(CHAT_A, {"text": "b"})], [mark], NOW)]
-    queue.queue_all_replies(db, sends, reaction_policy=ReactionPolicy(), max_attempts=6)
+    units.run(db, queue.queue_all_replies, sends, reaction_policy=ReactionPolicy(), max_attempts=6)
     with db.read() as conn:
         rows = conn.execute(select(oq.c.kind, oq.c.payload).order_by(oq.c.id)).all()
     assert [(kind, json.loads(payload)["text"]) for kind, payload in rows] == [("text", "a"), ("text", "b")]

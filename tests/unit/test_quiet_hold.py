@@ -14,9 +14,10 @@ from taskcore.access import GatingMode
 from taskcore.chores.quiet import QuietHours
 from taskcore.services import preferences, quiet
 from taskcore.services.outreach import HELD, start_message
-from taskcore.services.reminder_tick import TickResult, reminder_tick
+from taskcore.services.reminder_tick import ReminderTick, TickResult
 from taskcore.storage.db import Database
 from taskcore.storage.schema import held_messages, outbound_queue, reminder_deliveries
+from tasksvc_run import units
 from tests.builders import make_task
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -26,19 +27,21 @@ WINDOW_END = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)  # 09:00 in Madrid
 
 
 def setup(db: Database, *, window: QuietHours | None = None, away: date | None = None) -> None:
-    preferences.set_preference(db, user_id=USER, freq="daily", time="08:30", now=datetime(2026, 1, 1, tzinfo=UTC))
+    units.run(db, preferences.set_preference, user_id=USER, freq="daily", time="08:30",
+              now=datetime(2026, 1, 1, tzinfo=UTC))
     make_task(db, creator=USER, group_id=None, description="Pagar la luz", due="2026-11-23")
-    quiet.set_quiet(db, user_id=USER, window=window, now=datetime(2026, 1, 1, tzinfo=UTC))
+    units.run(db, quiet.set_quiet, user_id=USER, window=window, now=datetime(2026, 1, 1, tzinfo=UTC))
     if away is not None:
-        quiet.set_away(db, user_id=USER, until=away, today=date(2026, 11, 22), now=datetime(2026, 1, 1, tzinfo=UTC))
+        units.run(db, quiet.set_away, user_id=USER, until=away, today=date(2026, 11, 22),
+                  now=datetime(2026, 1, 1, tzinfo=UTC))
 
 
 def tick(db: Database, now: datetime) -> TickResult:
-    return reminder_tick(db, GatingMode.OFF, now=now, zone=MADRID, grace_minutes=60, max_attempts=6)
+    return units.run_batched(db, ReminderTick(GatingMode.OFF, now=now, zone=MADRID, grace_minutes=60, max_attempts=6))
 
 
 def release(db: Database, now: datetime) -> int:
-    return quiet.release_held(db, now=now, max_attempts=6, default_language="es")
+    return units.run(db, quiet.release_held, now=now, max_attempts=6, default_language="es")
 
 
 def queued(db: Database) -> list[tuple[str, str]]:

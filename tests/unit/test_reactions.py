@@ -15,6 +15,7 @@ from taskcore.services.counters import read_counters
 from taskcore.services.reactions import enqueue_reaction, react_to_completion
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, make_group
 
 GROUP, DM = "100@g.us", "34600111222@s.whatsapp.net"
@@ -57,7 +58,7 @@ def test_a_queued_reaction_carries_the_participant_as_received_and_is_counted(db
     assert row["max_attempts"] == 3
     assert row["payload"] == {"key": {"remoteJid": GROUP, "fromMe": False, "id": "M1",
                                       "participant": "198765432100001@lid"}, "reaction": ROBOT}
-    assert read_counters(db)[("reactions_enqueued", "robot")] == 1
+    assert units.look(db, read_counters)[("reactions_enqueued", "robot")] == 1
 
 
 def test_no_reaction_is_queued_outside_the_scope(db: Database) -> None:
@@ -68,22 +69,22 @@ def test_no_reaction_is_queued_outside_the_scope(db: Database) -> None:
 
 def test_completing_a_task_queues_one_check_on_its_origin_message(db: Database) -> None:
     make_group(db, GROUP, members=("111",))
-    task = svc.create_task(db, creator="111", description="Pan", group_id=GROUP, origin=origin(), now=NOW)
-    first = svc.complete_task(db, GatingMode.OFF, user_id="111", task_id=task.id, now=NOW)
-    again = svc.complete_task(db, GatingMode.OFF, user_id="111", task_id=task.id, now=NOW)
-    assert react_to_completion(db, ON, first, now=NOW)
-    assert not react_to_completion(db, ON, again, now=NOW)
-    assert not react_to_completion(db, ON, first, now=NOW)  # the dedupe key keeps it to one per task
+    task = units.run(db, svc.create_task, creator="111", description="Pan", group_id=GROUP, origin=origin(), now=NOW)
+    first = units.run(db, svc.complete_task, GatingMode.OFF, user_id="111", task_id=task.id, now=NOW)
+    again = units.run(db, svc.complete_task, GatingMode.OFF, user_id="111", task_id=task.id, now=NOW)
+    assert units.run(db, react_to_completion, ON, first, now=NOW)
+    assert not units.run(db, react_to_completion, ON, again, now=NOW)
+    assert not units.run(db, react_to_completion, ON, first, now=NOW)  # the dedupe key keeps it to one per task
     (row,) = queued(db)
     assert row["payload"]["reaction"] == CHECK
     assert row["payload"]["key"]["id"] == "3A5F0C2E9B41D7A8C6E1"
-    assert read_counters(db)[("reactions_enqueued", "check")] == 1
+    assert units.look(db, read_counters)[("reactions_enqueued", "check")] == 1
 
 
 def test_a_task_from_an_old_message_gets_no_check(db: Database) -> None:
     make_group(db, GROUP, members=("111",))
     old = origin(age=timedelta(days=30))
-    task = svc.create_task(db, creator="111", description="Pan", group_id=GROUP, origin=old, now=NOW)
-    done = svc.complete_task(db, GatingMode.OFF, user_id="111", task_id=task.id, now=NOW)
-    assert not react_to_completion(db, ON, done, now=NOW)
+    task = units.run(db, svc.create_task, creator="111", description="Pan", group_id=GROUP, origin=old, now=NOW)
+    done = units.run(db, svc.complete_task, GatingMode.OFF, user_id="111", task_id=task.id, now=NOW)
+    assert not units.run(db, react_to_completion, ON, done, now=NOW)
     assert queued(db) == []

@@ -13,6 +13,7 @@ import pytest
 
 from taskcore.chat.commands import CommandSyntaxError
 from taskcore.chat.grammar import parse_command
+from taskcore.services.conversation.registry import SYNTAX
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 EXAMPLES = sorted({found.replace("\\|", "|") for found in re.findall(r"`(/(?:t|tarea|tarefa|admin)\b[^`]*)`", README)
@@ -27,6 +28,6 @@ def test_the_readme_has_examples_in_the_three_languages() -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_a_readme_example_is_a_command_the_bot_takes(example: str) -> None:
-    command = parse_command(example, today=date(2026, 11, 28), quoted_task=7, in_group=True)
+    command = parse_command(example, SYNTAX, today=date(2026, 11, 28), quoted_task=7, in_group=True)
     assert command is not None
     assert not isinstance(command, CommandSyntaxError)

@@ -7,11 +7,13 @@ import pytest
 from taskcore import Recurrence
 from taskcore.chat.commands import CommandSyntaxError, NewTask, SetZone, ShowZone, StopSeries
 from taskcore.chat.grammar import parse_command
+from taskcore.services.conversation.registry import SYNTAX
 from tests.builders import TODAY
+from tests.chat_support import accepted_of, said
 
 
 def new(text: str, mentioned: tuple[str, ...] = ()) -> NewTask:
-    parsed = parse_command(text, today=TODAY, mentioned=mentioned)
+    parsed = parse_command(text, SYNTAX, today=TODAY, mentioned=mentioned)
     assert isinstance(parsed, NewTask)
     return parsed
 
@@ -46,9 +48,9 @@ def test_quoted_text_is_never_a_rule() -> None:
 ])
 def test_malformed_clauses_are_syntax_errors_with_the_rule_forms(text: str, reason: str) -> None:
     with pytest.raises(CommandSyntaxError) as caught:
-        parse_command(text, today=TODAY)
-    assert str(caught.value).startswith(reason)
-    assert "Reglas: cada día|semana|mes" in caught.value.accepted
+        parse_command(text, SYNTAX, today=TODAY)
+    assert said(caught.value).startswith(reason)
+    assert "Reglas: cada día|semana|mes" in accepted_of(caught.value)
 
 
 @pytest.mark.parametrize(("text", "command"), [
@@ -59,7 +61,7 @@ def test_malformed_clauses_are_syntax_errors_with_the_rule_forms(text: str, reas
     ("/t stop 7", StopSeries(7)),
 ])
 def test_zona_and_parar(text: str, command: object) -> None:
-    assert parse_command(text, today=TODAY) == command
+    assert parse_command(text, SYNTAX, today=TODAY) == command
 
 
 @pytest.mark.parametrize(("text", "reason"), [
@@ -69,4 +71,4 @@ def test_zona_and_parar(text: str, command: object) -> None:
 ])
 def test_bad_zona_and_parar_show_their_usage(text: str, reason: str) -> None:
     with pytest.raises(CommandSyntaxError, match=reason):
-        parse_command(text, today=TODAY)
+        parse_command(text, SYNTAX, today=TODAY)

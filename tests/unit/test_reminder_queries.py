@@ -16,6 +16,7 @@ from taskcore.services import preferences
 from taskcore.storage import reminders, schema
 from taskcore.storage.db import Database
 from taskcore.storage.reminders import DigestTask, digest_tasks, due_preferences, plan_next, unassigned_counts
+from tasksvc_run import units
 from tests.builders import NOW, TODAY, create_and_read, make_group
 
 SAVED = datetime(2026, 11, 23, 7, 30, tzinfo=UTC)
@@ -117,8 +118,8 @@ def test_no_users_no_query(db: Database) -> None:
 def test_only_preferences_whose_next_look_has_come_are_read_in_key_order(db: Database) -> None:
     for user, freq, minutes in [("3", "daily", 0), ("1", "daily", 0), ("2", "weekly", -5), ("4", "daily", 5),
                                 ("5", "off", 0)]:
-        preferences.set_preference(db, user_id=user, freq=freq, time="08:30",
-                                   now=SAVED + timedelta(minutes=minutes))
+        units.run(db, preferences.set_preference, user_id=user, freq=freq, time="08:30",
+                  now=SAVED + timedelta(minutes=minutes))
     with db.read() as conn:
         rows = due_preferences(conn, now=SAVED, after=None, limit=10)
         assert [row.user_id for row in rows] == ["2", "1", "3"]  # by next look, then user; off rows are never due
@@ -130,11 +131,11 @@ def test_only_preferences_whose_next_look_has_come_are_read_in_key_order(db: Dat
 
 
 def test_a_plan_is_stored_unless_the_row_was_saved_again_since_it_was_read(db: Database) -> None:
-    preferences.set_preference(db, user_id="1", freq="daily", time="08:30", now=SAVED)
-    preferences.set_preference(db, user_id="2", freq="daily", time="08:30", now=SAVED)
+    units.run(db, preferences.set_preference, user_id="1", freq="daily", time="08:30", now=SAVED)
+    units.run(db, preferences.set_preference, user_id="2", freq="daily", time="08:30", now=SAVED)
     with db.read() as conn:
         first, second = due_preferences(conn, now=SAVED, after=None, limit=10)
-    preferences.set_preference(db, user_id="2", freq="daily", time="09:00", now=SAVED + timedelta(seconds=1))
+    units.run(db, preferences.set_preference, user_id="2", freq="daily", time="09:00", now=SAVED + timedelta(seconds=1))
     tomorrow = SAVED + timedelta(days=1)
     with db.write() as conn:
         plan_next(conn, [(first.user_id, first.updated_at, tomorrow), (second.user_id, second.updated_at, tomorrow)])

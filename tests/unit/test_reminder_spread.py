@@ -13,9 +13,10 @@ from taskcore.access import GatingMode
 from taskcore.queue_rules import DIGEST_LABEL
 from taskcore.services import preferences
 from taskcore.services import reminder_tick as reminder_service
-from taskcore.services.reminder_tick import TickResult, reminder_tick
+from taskcore.services.reminder_tick import ReminderTick, TickResult
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue
+from tasksvc_run import units
 from tests.builders import make_task
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -27,14 +28,15 @@ USERS = [f"3460000000{n}" for n in range(1, 6)]
 @pytest.fixture
 def five_due(db: Database) -> Database:
     for user in USERS:
-        preferences.set_preference(db, user_id=user, freq="daily", time="08:30", now=datetime(2026, 1, 1, tzinfo=UTC))
+        units.run(db, preferences.set_preference, user_id=user, freq="daily", time="08:30",
+                  now=datetime(2026, 1, 1, tzinfo=UTC))
         make_task(db, creator=user, group_id=None, description="Pagar la luz", due="2026-11-23")
     return db
 
 
 def tick(db: Database, now: datetime, *, per_min: int | None, grace: int = 60) -> TickResult:
-    return reminder_tick(db, GatingMode.OFF, now=now, zone=MADRID, grace_minutes=grace, max_attempts=6,
-                         sends_per_min=per_min)
+    return units.run_batched(db, ReminderTick(GatingMode.OFF, now=now, zone=MADRID, grace_minutes=grace,
+                                              max_attempts=6, sends_per_min=per_min))
 
 
 def due_times(db: Database) -> list[datetime]:

@@ -15,10 +15,11 @@ from taskcore.access import GatingMode
 from taskcore.reminders.slots import SavedPreference
 from taskcore.services import languages, preferences, zones
 from taskcore.services import reminder_tick as reminder_service
-from taskcore.services.reminder_tick import TickResult, reminder_tick
+from taskcore.services.reminder_tick import ReminderTick, TickResult
 from taskcore.storage.db import Database
 from taskcore.storage.reminders import due_preferences
 from taskcore.storage.schema import outbound_queue, reminder_deliveries, user_preferences
+from tasksvc_run import units
 from tests.builders import make_group, make_task
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -28,7 +29,7 @@ MINUTE = timedelta(minutes=1)
 
 
 def prefer(db: Database, freq: str = "daily", time: str = "08:30", user: str = USER) -> None:
-    preferences.set_preference(db, user_id=user, freq=freq, time=time, now=datetime(2026, 1, 1, tzinfo=UTC))
+    units.run(db, preferences.set_preference, user_id=user, freq=freq, time=time, now=datetime(2026, 1, 1, tzinfo=UTC))
 
 
 def with_open_task(db: Database, due: str = "2026-11-23", user: str = USER) -> None:
@@ -36,7 +37,7 @@ def with_open_task(db: Database, due: str = "2026-11-23", user: str = USER) -> N
 
 
 def tick(db: Database, now: datetime, mode: GatingMode = GatingMode.OFF) -> TickResult:
-    return reminder_tick(db, mode, now=now, zone=MADRID, grace_minutes=60, max_attempts=6)
+    return units.run_batched(db, ReminderTick(mode, now=now, zone=MADRID, grace_minutes=60, max_attempts=6))
 
 
 def queued(db: Database) -> list[tuple[str, str, datetime]]:
@@ -179,7 +180,7 @@ def test_a_preference_saved_after_its_time_gets_that_slot_late_inside_the_grace(
     prefer(db, user="1")
     with_open_task(db, user="1")
     assert tick(db, MONDAY_0830) == TickResult(sent=1)
-    preferences.set_preference(db, user_id="2", freq="daily", time="08:30", now=MONDAY_0830 + 5 * MINUTE)
+    units.run(db, preferences.set_preference, user_id="2", freq="daily", time="08:30", now=MONDAY_0830 + 5 * MINUTE)
     with_open_task(db, user="2")
     assert tick(db, MONDAY_0830 + 6 * MINUTE) == TickResult(late=1)
     assert tick(db, MONDAY_0830 + 7 * MINUTE) == TickResult()
@@ -200,7 +201,8 @@ def test_each_tick_stores_the_next_slot_of_the_rows_it_looked_at_and_reads_no_ot
 
 
 def test_a_user_in_bogota_gets_the_reminder_at_her_0830_with_her_today(db: Database) -> None:
-    zones.set_time_zone(db, user_id="1", name="America/Bogota", fallback=MADRID, now=datetime(2026, 1, 1, tzinfo=UTC))
+    units.run(db, zones.set_time_zone, user_id="1", name="America/Bogota", fallback=MADRID,
+              now=datetime(2026, 1, 1, tzinfo=UTC))
     prefer(db, user="1")
     with_open_task(db, due="2026-11-23", user="1")
     bogota_0830 = datetime(2026, 11, 23, 13, 30, tzinfo=UTC)
@@ -233,14 +235,14 @@ def test_a_read_shorter_than_a_chunk_is_the_last_of_the_tick(db: Database, monke
         with_open_task(db, user=user)
     assert tick(db, MONDAY_0830) == TickResult(sent=3)
     assert reads == [2, 1]
-    assert len(reminder_service.plan_due(db, now=MONDAY_0830 + MINUTE, zone=MADRID, grace_minutes=60)) == 0
+    assert len(units.look(db, reminder_service.plan_due, now=MONDAY_0830 + MINUTE, zone=MADRID, grace_minutes=60)) == 0
     assert reads == [2, 1, 0]
 
 
 def test_the_plan_alone_lists_what_is_due_without_recording_anything(db: Database) -> None:
     prefer(db, user="1")
     prefer(db, user="2", time="09:00")
-    plans = reminder_service.plan_due(db, now=MONDAY_0830, zone=MADRID, grace_minutes=60)
+    plans = units.look(db, reminder_service.plan_due, now=MONDAY_0830, zone=MADRID, grace_minutes=60)
     assert [(p.row.user_id, p.due is not None) for p in plans] == [("1", True), ("2", False)]
     assert outcomes(db) == []
 
@@ -252,7 +254,8 @@ def test_the_digest_is_in_each_readers_language_from_their_number(db: Database) 
     for user in (USER, BRAZILIAN, BRITISH):
         prefer(db, user=user)
         with_open_task(db, user=user)
-        zones.set_time_zone(db, user_id=user, name="Europe/Madrid", fallback=MADRID, now=MONDAY_0830 - 9 * MINUTE)
+        units.run(db, zones.set_time_zone, user_id=user, name="Europe/Madrid", fallback=MADRID,
+                  now=MONDAY_0830 - 9 * MINUTE)
     assert tick(db, MONDAY_0830) == TickResult(sent=3)
     texts = {chat.split("@")[0]: text for chat, text, _ in queued(db)}
     assert texts[USER].startswith("⏰ Recordatorio de tus tareas\n\nHoy (1):\n• #")
@@ -265,10 +268,11 @@ def test_a_chosen_language_wins_over_the_numbers_and_the_default_covers_the_rest
     for user in (BRAZILIAN, unknown):
         prefer(db, user=user)
         with_open_task(db, user=user)
-        zones.set_time_zone(db, user_id=user, name="Europe/Madrid", fallback=MADRID, now=MONDAY_0830 - 9 * MINUTE)
-    languages.choose_language(db, user_id=BRAZILIAN, lang="en", default="es", now=MONDAY_0830 - 9 * MINUTE)
-    reminder_tick(db, GatingMode.OFF, now=MONDAY_0830, zone=MADRID, grace_minutes=60, max_attempts=6,
-                  default_language="pt")
+        units.run(db, zones.set_time_zone, user_id=user, name="Europe/Madrid", fallback=MADRID,
+                  now=MONDAY_0830 - 9 * MINUTE)
+    units.run(db, languages.choose_language, user_id=BRAZILIAN, lang="en", default="es", now=MONDAY_0830 - 9 * MINUTE)
+    units.run_batched(db, ReminderTick(GatingMode.OFF, now=MONDAY_0830, zone=MADRID, grace_minutes=60,
+                                       max_attempts=6, default_language="pt"))
     texts = {chat.split("@")[0]: text for chat, text, _ in queued(db)}
     assert texts[BRAZILIAN].startswith("⏰ Your tasks reminder")
     assert texts[unknown].startswith("⏰ Lembrete das suas tarefas")

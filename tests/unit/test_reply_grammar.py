@@ -21,13 +21,15 @@ from taskcore.chat.commands import (
 from taskcore.chat.grammar import parse_command
 from taskcore.completion import CompletionMode
 from taskcore.conversation import ConversationAction
+from taskcore.services.conversation.registry import SYNTAX
+from tests.chat_support import accepted_of
 
 TODAY = date(2026, 11, 22)
 QUOTED = 7
 
 
 def in_reply(text: str, quoted: int | None = QUOTED) -> Command | None:
-    return parse_command(text, today=TODAY, mentioned=("346001",), quoted_task=quoted)
+    return parse_command(text, SYNTAX, today=TODAY, mentioned=("346001",), quoted_task=quoted)
 
 
 @pytest.mark.parametrize(("text", "command"), [
@@ -104,4 +106,4 @@ def test_modo_takes_todos_or_uno(word: str, mode: CompletionMode) -> None:
 def test_a_bad_modo_is_refused_with_its_usage(text: str, reason: str) -> None:
     with pytest.raises(CommandSyntaxError, match=reason) as caught:
         in_reply(text, quoted=None)
-    assert caught.value.accepted == "/t modo <id> todos|uno"
+    assert accepted_of(caught.value) == "/t modo <id> todos|uno"

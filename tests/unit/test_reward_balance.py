@@ -22,6 +22,7 @@ from taskcore.services import tasks as task_service
 from taskcore.services.own_data import forget_person
 from taskcore.storage import reward_tables, schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import GROUP, NOW, make_group
 
 ANA, LUIS, EVA = "34600111111", "34600222222", "34600333333"
@@ -41,18 +42,18 @@ def group(db: Database) -> str:
 
 def earn(db: Database, points: int, user: str = LUIS) -> int:
     """``user`` completes a task worth ``points``; the task's id."""
-    task = task_service.create_task(db, creator=user, description="tarea", group_id=GROUP, assignees=(user,),
-                                    now=NOW, points=points)
-    task_service.complete_task(db, OFF, user_id=user, task_id=task.id, now=NOW)
+    task = units.run(db, task_service.create_task, creator=user, description="tarea", group_id=GROUP, assignees=(user,),
+                     now=NOW, points=points)
+    units.run(db, task_service.complete_task, OFF, user_id=user, task_id=task.id, now=NOW)
     return task.id
 
 
 def offer(db: Database, points: int, name: str = "cine") -> int:
-    return rewards.create_reward(db, group_id=GROUP, user_id=ANA, name=name, points=points, now=NOW).id
+    return units.run(db, rewards.create_reward, group_id=GROUP, user_id=ANA, name=name, points=points, now=NOW).id
 
 
 def ask(db: Database, reward_id: int, user: str = LUIS) -> int:
-    return requests.redeem(db, OFF, user_id=user, reward_id=reward_id, group_id=GROUP, now=NOW).request.id
+    return units.run(db, requests.redeem, OFF, user_id=user, reward_id=reward_id, group_id=GROUP, now=NOW).request.id
 
 
 def worth(db: Database, task_id: int, points: int) -> None:
@@ -79,22 +80,22 @@ def at_once(calls: list[Callable[[], T]]) -> list[T | Exception]:
 def test_a_balance_is_completions_less_approved_redemptions(db: Database, group: str) -> None:
     earn(db, 7)
     earn(db, 2)
-    assert rewards.balance(db, user_id=LUIS, group_id=GROUP) == Balance(earned=9)
+    assert units.look(db, rewards.balance, user_id=LUIS, group_id=GROUP) == Balance(earned=9)
     reward = offer(db, 4)
     ask(db, reward)
-    assert rewards.balance(db, user_id=LUIS, group_id=GROUP) == Balance(earned=9, reserved=4)
-    done = requests.approve(db, OFF, user_id=ANA, request_id=1, now=NOW)
+    assert units.look(db, rewards.balance, user_id=LUIS, group_id=GROUP) == Balance(earned=9, reserved=4)
+    done = units.run(db, requests.approve, OFF, user_id=ANA, request_id=1, now=NOW)
     assert (done.request.state, done.balance) == (RequestState.APPROVED, Balance(earned=9, spent=4))
-    assert rewards.balance(db, user_id=LUIS, group_id=GROUP).points == 5
-    assert rewards.balance(db, user_id=EVA, group_id=GROUP) == Balance()
+    assert units.look(db, rewards.balance, user_id=LUIS, group_id=GROUP).points == 5
+    assert units.look(db, rewards.balance, user_id=EVA, group_id=GROUP) == Balance()
 
 
 def test_each_parts_count_for_each_person(db: Database, group: str) -> None:
-    task = task_service.create_task(db, creator=ANA, description="fregar", group_id=GROUP, assignees=(LUIS, EVA),
-                                    now=NOW, points=3, completion=CompletionMode.EACH)
-    task_service.complete_task(db, OFF, user_id=LUIS, task_id=task.id, now=NOW)
-    assert rewards.balance(db, user_id=LUIS, group_id=GROUP).points == 3
-    assert rewards.balance(db, user_id=EVA, group_id=GROUP).points == 0
+    task = units.run(db, task_service.create_task, creator=ANA, description="fregar", group_id=GROUP,
+                     assignees=(LUIS, EVA), now=NOW, points=3, completion=CompletionMode.EACH)
+    units.run(db, task_service.complete_task, OFF, user_id=LUIS, task_id=task.id, now=NOW)
+    assert units.look(db, rewards.balance, user_id=LUIS, group_id=GROUP).points == 3
+    assert units.look(db, rewards.balance, user_id=EVA, group_id=GROUP).points == 0
 
 
 def test_a_request_over_what_is_available_is_refused_with_the_balance(db: Database, group: str) -> None:
@@ -113,11 +114,11 @@ def test_two_approvals_that_together_do_not_fit_refuse_the_second_naming_the_bal
     reward = offer(db, 6)
     first, second = ask(db, reward), ask(db, offer(db, 4))
     worth(db, task, 8)
-    requests.approve(db, OFF, user_id=ANA, request_id=first, now=NOW)
+    units.run(db, requests.approve, OFF, user_id=ANA, request_id=first, now=NOW)
     with pytest.raises(requests.CannotApprove) as refused:
-        requests.approve(db, OFF, user_id=ANA, request_id=second, now=NOW)
+        units.run(db, requests.approve, OFF, user_id=ANA, request_id=second, now=NOW)
     assert refused.value.balance.points == 2
-    assert rewards.balance(db, user_id=LUIS, group_id=GROUP).points == 2
+    assert units.look(db, rewards.balance, user_id=LUIS, group_id=GROUP).points == 2
 
 
 def test_concurrent_approvals_never_take_the_balance_below_zero(db: Database, group: str) -> None:
@@ -130,46 +131,47 @@ def test_concurrent_approvals_never_take_the_balance_below_zero(db: Database, gr
     approved = [o for o in outcomes if isinstance(o, requests.Outcome)]
     assert len(approved) == 2, outcomes
     assert all(isinstance(o, requests.CannotApprove) for o in outcomes if o not in approved)
-    left = rewards.balance(db, user_id=LUIS, group_id=GROUP)
+    left = units.look(db, rewards.balance, user_id=LUIS, group_id=GROUP)
     assert (left.earned - left.spent, left.points) == (1, 1)
 
 
 def test_concurrent_approvals_of_one_request_approve_it_once(db: Database, group: str) -> None:
     earn(db, 9)
     rid = ask(db, offer(db, 3))
-    outcomes = at_once([lambda: requests.approve(db, OFF, user_id=ANA, request_id=rid, now=NOW)] * 4)
+    outcomes = at_once([lambda: units.run(db, requests.approve, OFF, user_id=ANA, request_id=rid, now=NOW)] * 4)
     assert sum(isinstance(o, requests.Outcome) for o in outcomes) == 1
     assert all(isinstance(o, requests.Outcome | requests.AlreadyDecided) for o in outcomes), outcomes
-    assert rewards.balance(db, user_id=LUIS, group_id=GROUP) == Balance(earned=9, spent=3)
+    assert units.look(db, rewards.balance, user_id=LUIS, group_id=GROUP) == Balance(earned=9, spent=3)
 
 
 def test_who_may_decide_and_what_is_not_found(db: Database, group: str) -> None:
     earn(db, 9)
     rid = ask(db, offer(db, 3))
     with pytest.raises(rewards.NotGroupAdmin):
-        requests.approve(db, OFF, user_id=EVA, request_id=rid, now=NOW)
+        units.run(db, requests.approve, OFF, user_id=EVA, request_id=rid, now=NOW)
     with pytest.raises(rewards.NotGroupAdmin):
-        requests.refuse(db, OFF, user_id=EVA, request_id=rid, reason=None, now=NOW)
+        units.run(db, requests.refuse, OFF, user_id=EVA, request_id=rid, reason=None, now=NOW)
     with pytest.raises(NotFound):
-        requests.approve(db, OFF, user_id=ANA, request_id=99, now=NOW)
+        units.run(db, requests.approve, OFF, user_id=ANA, request_id=99, now=NOW)
     with pytest.raises(NotFound):  # a stranger to the group does not learn the request exists
-        requests.approve(db, OFF, user_id="34699999999", request_id=rid, now=NOW)
-    done = requests.refuse(db, OFF, user_id=ANA, request_id=rid, reason="  hoy\nno  ", now=NOW)
+        units.run(db, requests.approve, OFF, user_id="34699999999", request_id=rid, now=NOW)
+    done = units.run(db, requests.refuse, OFF, user_id=ANA, request_id=rid, reason="  hoy\nno  ", now=NOW)
     assert (done.request.state, done.request.reason, done.withdrawn) == (RequestState.REFUSED, "hoy no", False)
     with pytest.raises(Conflict):
-        requests.refuse(db, OFF, user_id=ANA, request_id=rid, reason=None, now=NOW)
+        units.run(db, requests.refuse, OFF, user_id=ANA, request_id=rid, reason=None, now=NOW)
 
 
 def test_creating_rewards_is_for_group_admins_and_checks_name_and_price(db: Database, group: str) -> None:
     with pytest.raises(Forbidden):
-        rewards.create_reward(db, group_id=GROUP, user_id=LUIS, name="cine", points=3, now=NOW)
+        units.run(db, rewards.create_reward, group_id=GROUP, user_id=LUIS, name="cine", points=3, now=NOW)
     with pytest.raises(ValueError, match="precio"):
-        rewards.create_reward(db, group_id=GROUP, user_id=ANA, name="cine", points=0, now=NOW)
+        units.run(db, rewards.create_reward, group_id=GROUP, user_id=ANA, name="cine", points=0, now=NOW)
     with pytest.raises(ValueError, match="nombre"):
-        rewards.create_reward(db, group_id=GROUP, user_id=ANA, name=" <b> </b> ", points=3, now=NOW)
+        units.run(db, rewards.create_reward, group_id=GROUP, user_id=ANA, name=" <b> </b> ", points=3, now=NOW)
     with pytest.raises(ValueError, match="nombre"):
-        rewards.create_reward(db, group_id=GROUP, user_id=ANA, name="x" * 81, points=3, now=NOW)
-    made = rewards.create_reward(db, group_id=GROUP, user_id=ANA, name="  <i>cine</i>  ", points=10_000, now=NOW)
+        units.run(db, rewards.create_reward, group_id=GROUP, user_id=ANA, name="x" * 81, points=3, now=NOW)
+    made = units.run(db, rewards.create_reward, group_id=GROUP, user_id=ANA, name="  <i>cine</i>  ", points=10_000,
+                     now=NOW)
     assert (made.name, made.points) == ("cine", 10_000)
 
 
@@ -177,31 +179,31 @@ def test_a_deleted_rewards_pending_requests_may_still_be_decided(db: Database, g
     earn(db, 9)
     reward = offer(db, 3)
     rid = ask(db, reward)
-    rewards.delete_reward(db, group_id=GROUP, user_id=ANA, reward_id=reward, now=NOW)
+    units.run(db, rewards.delete_reward, group_id=GROUP, user_id=ANA, reward_id=reward, now=NOW)
     with pytest.raises(NotFound):
         ask(db, reward)
-    assert requests.approve(db, OFF, user_id=ANA, request_id=rid, now=NOW).request.reward_name == "cine"
+    assert units.run(db, requests.approve, OFF, user_id=ANA, request_id=rid, now=NOW).request.reward_name == "cine"
 
 
 def test_waiting_lists_pending_requests_of_the_groups_one_administers(db: Database, group: str) -> None:
     earn(db, 9)
     rid = ask(db, offer(db, 3))
-    assert [r.id for r in requests.waiting(db, OFF, user_id=ANA).requests] == [rid]
-    assert requests.waiting(db, OFF, user_id=ANA, group_id="1@g.us").requests == []
-    assert requests.waiting(db, OFF, user_id=EVA).count == 0
-    assert [r.id for r in requests.my_requests(db, user_id=LUIS)] == [rid]
+    assert [r.id for r in units.look(db, requests.waiting, OFF, user_id=ANA).requests] == [rid]
+    assert units.look(db, requests.waiting, OFF, user_id=ANA, group_id="1@g.us").requests == []
+    assert units.look(db, requests.waiting, OFF, user_id=EVA).count == 0
+    assert [r.id for r in units.look(db, requests.my_requests, user_id=LUIS)] == [rid]
 
 
 def test_erasing_a_person_takes_their_requests_and_keeps_the_rewards_and_the_others(db: Database, group: str) -> None:
     earn(db, 9)
     reward = offer(db, 3)
     first = ask(db, reward)
-    requests.approve(db, OFF, user_id=ANA, request_id=first, now=NOW)
+    units.run(db, requests.approve, OFF, user_id=ANA, request_id=first, now=NOW)
     ask(db, reward)
-    assert forget_person(db, user_id=ANA, now=NOW)  # the admin who decided and created
-    assert [r.decided_by for r in requests.my_requests(db, user_id=LUIS)] == [None, None]
-    assert forget_person(db, user_id=LUIS, now=NOW)
-    assert requests.my_requests(db, user_id=LUIS) == []
+    assert units.run(db, forget_person, user_id=ANA, now=NOW)  # the admin who decided and created
+    assert [r.decided_by for r in units.look(db, requests.my_requests, user_id=LUIS)] == [None, None]
+    assert units.run(db, forget_person, user_id=LUIS, now=NOW)
+    assert units.look(db, requests.my_requests, user_id=LUIS) == []
     with db.read() as conn:
         assert [row.name for row in conn.execute(select(reward_tables.rewards))] == ["cine"]
         assert conn.execute(select(reward_tables.reward_requests)).all() == []

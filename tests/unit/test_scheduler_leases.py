@@ -14,6 +14,7 @@ import pytest
 
 from taskcore.services.leases import lease_holder
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.schedulers.leases import DatabaseLeases, Sleep, process_owner
 from tasksvc_run.schedulers.runtime import FOLLOW_SLACK, Job, SchedulerRuntime, every, every_minute
 from tests.builders import NOW
@@ -102,7 +103,8 @@ async def test_a_run_lease_is_renewed_while_the_run_lasts(db: Database) -> None:
     first = leases(db, "host:1:aa", clock, sleep=moving_sleep(clock))
     async with first.hold("maintenance", ttl=TTL) as held:
         assert held
-        await wait_until(lambda: lease_holder(db, name="maintenance")[1] > NOW + 2 * TTL)  # type: ignore[index]
+        await wait_until(lambda: units.look(db, lease_holder,
+                                            name="maintenance")[1] > NOW + 2 * TTL)  # type: ignore[index]
         async with leases(db, "host:2:bb", clock).hold("maintenance", ttl=TTL) as also:
             assert not also  # long past the first TTL, the run still holds its lease
 
@@ -185,6 +187,6 @@ async def test_another_instance_takes_the_tick_over_when_the_holder_stops_renewi
 
 
 def test_a_lease_never_taken_has_no_holder_and_a_taken_one_names_its_owner(db: Database) -> None:
-    assert lease_holder(db, name="reminders:tick") is None
+    assert units.look(db, lease_holder, name="reminders:tick") is None
     asyncio.run(leases(db, "host:1:aa", FrozenClock(NOW)).take_tick("reminders", now=NOW, until=NOW + TTL))
-    assert lease_holder(db, name="reminders:tick") == ("host:1:aa", NOW + TTL)
+    assert units.look(db, lease_holder, name="reminders:tick") == ("host:1:aa", NOW + TTL)

@@ -16,6 +16,7 @@ from taskcore.storage import schema
 from taskcore.storage.caps import held_jobs, oldest_waiting
 from taskcore.storage.db import Database
 from taskcore.storage.queue import enqueue
+from tasksvc_run import units
 from tests.builders import NOW
 
 LEASE = timedelta(seconds=30)
@@ -35,9 +36,9 @@ def put(db: Database, where: str, text: str, *, label: str | None, now: datetime
 
 def claim(db: Database, rules: SendRules, now: datetime = NOW) -> list[int]:
     """Claim and record as sent; the ids handed out."""
-    jobs = queue.claim_jobs(db, owner="w", now=now, lease=LEASE, limit=50, rules=rules)
+    jobs = units.run(db, queue.claim_jobs, owner="w", now=now, lease=LEASE, limit=50, rules=rules)
     for job in jobs:
-        queue.mark_sent(db, job_id=job.id, owner="w", gateway_message_id=f"id{job.id}", now=now)
+        units.run(db, queue.mark_sent, job_id=job.id, owner="w", gateway_message_id=f"id{job.id}", now=now)
     return [job.id for job in jobs]
 
 

@@ -20,6 +20,7 @@ from taskcore.storage.db import Database
 from taskcore.storage.identities import record_alias
 from taskcore.storage.tasks import load_tasks
 from taskcore.storage.users import ensure_users
+from tasksvc_run import units
 from tests.builders import NOW, TODAY, make_group
 
 ALICE, BOB, CAROL = "111", "222", "333"
@@ -32,9 +33,9 @@ def create(db: Database, *, rule: str = "cada lunes y jueves", due: date | None 
            assignees: tuple[str, ...] = (), rotation: tuple[str, ...] = (), today: date = SUNDAY) -> Task:
     with db.write() as conn:
         ensure_users(conn, [ALICE, BOB, CAROL], NOW)
-    created = svc.create_task(db, creator=ALICE, description="Sacar la basura", group_id=group, due=due,
-                              assignees=assignees, now=NOW, recurrence=parse_recurrence(rule), rotation=rotation,
-                              today=today)
+    created = units.run(db, svc.create_task, creator=ALICE, description="Sacar la basura", group_id=group, due=due,
+                        assignees=assignees, now=NOW, recurrence=parse_recurrence(rule), rotation=rotation,
+                        today=today)
     return read(db, created.id)
 
 
@@ -44,7 +45,7 @@ def read(db: Database, task_id: int) -> Task:
 
 
 def complete(db: Database, task_id: int, *, by: str = ALICE, today: date = SUNDAY) -> Any:
-    return svc.complete_task(db, OFF, user_id=by, task_id=task_id, now=NOW, today=today)
+    return units.run(db, svc.complete_task, OFF, user_id=by, task_id=task_id, now=NOW, today=today)
 
 
 @pytest.fixture
@@ -124,7 +125,7 @@ class TestComplete:
         self, db: Database, group: str
     ) -> None:
         first = create(db)
-        svc.edit_task(db, OFF, user_id=ALICE, task_id=first.id, due=None)
+        units.run(db, svc.edit_task, OFF, user_id=ALICE, task_id=first.id, due=None)
         done = complete(db, first.id, today=date(2026, 11, 30))
         assert done.next_task is not None
         assert done.next_task.due_date == date(2026, 12, 3)
@@ -146,7 +147,7 @@ class TestComplete:
         assert done.next_task.due_date == date(2026, 11, 23)
 
     def test_a_task_that_does_not_repeat_has_no_next(self, db: Database, group: str) -> None:
-        created = svc.create_task(db, creator=ALICE, description="Una vez", group_id=group, now=NOW)
+        created = units.run(db, svc.create_task, creator=ALICE, description="Una vez", group_id=group, now=NOW)
         assert complete(db, created.id).next_task is None
 
     def test_a_series_whose_rule_has_ended_creates_nothing(self, db: Database, group: str) -> None:
@@ -195,7 +196,7 @@ class TestTurns:
 class TestEnd:
     def test_a_null_recurrence_ends_the_series_and_the_occurrence_stays_open(self, db: Database, group: str) -> None:
         task = create(db)
-        stopped = svc.edit_task(db, OFF, user_id=ALICE, task_id=task.id, recurrence=None)
+        stopped = units.run(db, svc.edit_task, OFF, user_id=ALICE, task_id=task.id, recurrence=None)
         assert stopped.recurrence is None
         assert not stopped.completed
         assert complete(db, task.id).next_task is None
@@ -204,14 +205,15 @@ class TestEnd:
         task = create(db)
         complete(db, task.id)
         with pytest.raises(Conflict):
-            svc.edit_task(db, OFF, user_id=ALICE, task_id=task.id, recurrence=None)
+            units.run(db, svc.edit_task, OFF, user_id=ALICE, task_id=task.id, recurrence=None)
 
 
 def test_the_lists_show_the_recurrence(db: Database, group: str) -> None:
     task = create(db, assignees=(ALICE,))
-    page = task_lists.list_my_tasks(db, OFF, user_id=ALICE, query=task_lists.MyTasksQuery(), today=TODAY, now=NOW)
+    page = units.look(db, task_lists.list_my_tasks, OFF, user_id=ALICE, query=task_lists.MyTasksQuery(), today=TODAY,
+                      now=NOW)
     assert [t.recurrence for t in page.items] == [task.recurrence]
-    in_group = task_lists.list_group_tasks(db, OFF, user_id=ALICE, group_id=group)
+    in_group = units.look(db, task_lists.list_group_tasks, OFF, user_id=ALICE, group_id=group)
     assert [t.recurrence for t in in_group.items] == [task.recurrence]
     assert TODAY + timedelta(days=1) == task.due_date
 
@@ -222,9 +224,10 @@ class TestSharedAndRecurring:
     def make(self, db: Database) -> Task:
         with db.write() as conn:
             ensure_users(conn, [ALICE, BOB, CAROL], NOW)
-        created = svc.create_task(db, creator=ALICE, description="Enviar la hoja de gastos", group_id="100@g.us",
-                                  assignees=(ALICE, BOB), completion=CompletionMode.EACH, now=NOW,
-                                  recurrence=parse_recurrence("cada lunes"), today=SUNDAY)
+        created = units.run(db, svc.create_task, creator=ALICE, description="Enviar la hoja de gastos",
+                            group_id="100@g.us",
+                            assignees=(ALICE, BOB), completion=CompletionMode.EACH, now=NOW,
+                            recurrence=parse_recurrence("cada lunes"), today=SUNDAY)
         return read(db, created.id)
 
     def test_a_part_done_creates_no_occurrence_and_the_last_part_creates_one_with_every_part_open(
@@ -246,7 +249,7 @@ class TestSharedAndRecurring:
     ) -> None:
         task = self.make(db)
         complete(db, task.id, by=ALICE)
-        after = svc.unassign_task(db, OFF, user_id=BOB, task_id=task.id, now=NOW)
+        after = units.run(db, svc.unassign_task, OFF, user_id=BOB, task_id=task.id, now=NOW)
         assert after.completed
         with db.read() as conn:
             newest = conn.execute(schema.tasks.select().order_by(schema.tasks.c.id.desc())).first()

@@ -22,6 +22,7 @@ from taskcore.services.web_auth import (
 )
 from taskcore.storage.db import Database
 from taskcore.storage.schema import web_sessions
+from tasksvc_run import units
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 ANA, BEA = "34600000001", "34600000002"
@@ -29,11 +30,11 @@ TICK = timedelta(microseconds=1)
 
 
 def sign_in(db: Database, *, user_id: str = ANA, at: datetime = NOW) -> NewSession:
-    return redeem_login_token(db, token=issue_login_token(db, user_id=user_id, now=at), now=at)
+    return units.run(db, redeem_login_token, token=units.run(db, issue_login_token, user_id=user_id, now=at), now=at)
 
 
 def user_at(db: Database, cache: SessionCache, session: NewSession, at: datetime) -> str | None:
-    found = look_up_session(db, session_id=session.session_id, now=at, cache=cache)
+    found = units.look(db, look_up_session, session_id=session.session_id, now=at, cache=cache)
     return None if found is None else found.user_id
 
 
@@ -65,7 +66,7 @@ def test_the_cache_window_is_at_most_five_seconds() -> None:
 def test_a_session_ended_and_forgotten_in_this_process_is_refused_at_once(db: Database) -> None:
     session, cache = sign_in(db), SessionCache()
     assert user_at(db, cache, session, NOW) == ANA
-    end_session(db, session_id=session.session_id)
+    units.run(db, end_session, session_id=session.session_id)
     cache.forget(session.session_id)
     assert user_at(db, cache, session, NOW) is None
 
@@ -88,18 +89,18 @@ def test_a_cached_session_idle_for_seven_days_is_refused(db: Database) -> None:
 def test_a_due_touch_is_reported_once_per_burst_of_requests(db: Database) -> None:
     session, cache = sign_in(db), SessionCache()
     later = NOW + SESSION_TOUCH_EVERY
-    first = look_up_session(db, session_id=session.session_id, now=later, cache=cache)
-    second = look_up_session(db, session_id=session.session_id, now=later, cache=cache)
+    first = units.look(db, look_up_session, session_id=session.session_id, now=later, cache=cache)
+    second = units.look(db, look_up_session, session_id=session.session_id, now=later, cache=cache)
     assert (first and first.touch_due, second and second.touch_due) == (True, False)
 
 
 def test_after_the_reported_touch_the_session_lives_seven_days_from_it(db: Database) -> None:
     session, cache = sign_in(db), SessionCache()
     later = NOW + timedelta(days=6)
-    found = look_up_session(db, session_id=session.session_id, now=later, cache=cache)
+    found = units.look(db, look_up_session, session_id=session.session_id, now=later, cache=cache)
     assert found is not None
     assert found.touch_due
-    touch_session(db, session_id=session.session_id, now=later)
+    units.run(db, touch_session, session_id=session.session_id, now=later)
     assert user_at(db, SessionCache(), session, later + SESSION_IDLE_TTL - TICK) == ANA
     with db.read() as conn:
         stored = conn.execute(select(web_sessions.c.last_used_at)).scalar_one()
@@ -108,8 +109,8 @@ def test_after_the_reported_touch_the_session_lives_seven_days_from_it(db: Datab
 
 def test_unknown_and_malformed_session_ids_are_never_cached(db: Database) -> None:
     cache = SessionCache()
-    assert look_up_session(db, session_id="A" * 43, now=NOW, cache=cache) is None
-    assert look_up_session(db, session_id="short", now=NOW, cache=cache) is None
+    assert units.look(db, look_up_session, session_id="A" * 43, now=NOW, cache=cache) is None
+    assert units.look(db, look_up_session, session_id="short", now=NOW, cache=cache) is None
     session = sign_in(db)  # a session created afterwards is found at once
     assert user_at(db, cache, session, NOW) == ANA
 

@@ -14,6 +14,7 @@ from taskcore.reminders.digest import digest_until
 from taskcore.services import tasks as svc
 from taskcore.storage.db import Database
 from taskcore.storage.reminders import digest_tasks
+from tasksvc_run import units
 from tests.builders import NOW, TODAY, make_group, make_task
 
 ANA, BEA, CAROL, DANI = "111", "222", "333", "444"
@@ -29,12 +30,12 @@ def shared(db: Database) -> int:
 
 
 def complete(db: Database, user: str, task_id: int, now: datetime = NOW) -> Completion:
-    return svc.complete_task(db, MODE, user_id=user, task_id=task_id, now=now)
+    return units.run(db, svc.complete_task, MODE, user_id=user, task_id=task_id, now=now)
 
 
 class TestEach:
     def test_a_new_shared_task_has_every_part_pending(self, db: Database, shared: int) -> None:
-        task = svc.get_task(db, MODE, user_id=DANI, task_id=shared)
+        task = units.look(db, svc.get_task, MODE, user_id=DANI, task_id=shared)
         assert (task.completion, task.progress) == (CompletionMode.EACH, (0, 3))
         assert [p.done for p in task.assignees] == [False, False, False]
 
@@ -74,7 +75,7 @@ class TestEach:
 
     def test_claiming_adds_a_pending_part(self, db: Database, shared: int) -> None:
         complete(db, ANA, shared)
-        task = svc.claim_task(db, MODE, user_id=DANI, task_id=shared, now=NOW)
+        task = units.run(db, svc.claim_task, MODE, user_id=DANI, task_id=shared, now=NOW)
         assert task.progress == (1, 4)
 
     def test_unassigning_removes_that_part_and_completes_when_the_rest_are_done(
@@ -82,25 +83,25 @@ class TestEach:
     ) -> None:
         complete(db, ANA, shared, NOW)
         complete(db, BEA, shared, NOW + timedelta(minutes=5))
-        task = svc.unassign_task(db, MODE, user_id=CAROL, task_id=shared, now=LATER)
+        task = units.run(db, svc.unassign_task, MODE, user_id=CAROL, task_id=shared, now=LATER)
         assert (task.completed, task.completed_at, task.completed_by) == (True, LATER, BEA)
         assert task.progress == (2, 2)
 
     def test_unassigning_with_parts_left_to_do_keeps_it_open(self, db: Database, shared: int) -> None:
         complete(db, ANA, shared)
-        task = svc.unassign_task(db, MODE, user_id=CAROL, task_id=shared, now=LATER)
+        task = units.run(db, svc.unassign_task, MODE, user_id=CAROL, task_id=shared, now=LATER)
         assert (task.completed, task.progress) == (False, (1, 2))
 
     def test_without_a_time_the_completion_is_dated_by_the_last_part(self, db: Database, shared: int) -> None:
         complete(db, ANA, shared, NOW)
         complete(db, BEA, shared, NOW + timedelta(minutes=5))
-        task = svc.unassign_task(db, MODE, user_id=CAROL, task_id=shared)
+        task = units.run(db, svc.unassign_task, MODE, user_id=CAROL, task_id=shared)
         assert task.completed_at == NOW + timedelta(minutes=5)
 
     def test_the_last_assignee_leaving_an_undone_task_leaves_it_open(self, db: Database) -> None:
         make_group(db, members=(ANA,))
         task = make_task(db, creator=ANA, assignees=(ANA,), each=True)
-        left = svc.unassign_task(db, MODE, user_id=ANA, task_id=task.id, now=NOW)
+        left = units.run(db, svc.unassign_task, MODE, user_id=ANA, task_id=task.id, now=NOW)
         assert (left.completed, left.assignees) == (False, ())
 
     def test_the_digest_leaves_out_a_task_whose_part_the_user_has_done(self, db: Database, shared: int) -> None:
@@ -115,7 +116,7 @@ class TestMode:
     def test_switching_to_each_makes_every_assignee_complete_their_part(self, db: Database) -> None:
         make_group(db, members=(ANA, BEA))
         task = make_task(db, creator=ANA, assignees=(ANA, BEA))
-        switched = svc.edit_task(db, MODE, user_id=ANA, task_id=task.id, completion=CompletionMode.EACH)
+        switched = units.run(db, svc.edit_task, MODE, user_id=ANA, task_id=task.id, completion=CompletionMode.EACH)
         assert (switched.completion, switched.progress) == (CompletionMode.EACH, (0, 2))
         assert complete(db, ANA, task.id).task.completed is False
 
@@ -123,14 +124,14 @@ class TestMode:
         self, db: Database, shared: int
     ) -> None:
         complete(db, ANA, shared)
-        switched = svc.edit_task(db, MODE, user_id=DANI, task_id=shared, completion=CompletionMode.ANY)
+        switched = units.run(db, svc.edit_task, MODE, user_id=DANI, task_id=shared, completion=CompletionMode.ANY)
         assert (switched.completion, [p.done for p in switched.assignees]) == (CompletionMode.ANY, [False] * 3)
         assert complete(db, BEA, shared).newly_completed is True
 
     def test_a_personal_task_has_no_parts(self, db: Database) -> None:
         task = make_task(db, creator=ANA, group_id=None)
         with pytest.raises(InvalidCompletion):
-            svc.edit_task(db, MODE, user_id=ANA, task_id=task.id, completion=CompletionMode.EACH)
+            units.run(db, svc.edit_task, MODE, user_id=ANA, task_id=task.id, completion=CompletionMode.EACH)
         with pytest.raises(InvalidCompletion):
             make_task(db, creator=ANA, group_id=None, each=True)
 
@@ -139,7 +140,7 @@ class TestMode:
         task = make_task(db, creator=ANA)
         complete(db, ANA, task.id)
         with pytest.raises(Conflict):
-            svc.edit_task(db, MODE, user_id=ANA, task_id=task.id, completion=CompletionMode.EACH)
+            units.run(db, svc.edit_task, MODE, user_id=ANA, task_id=task.id, completion=CompletionMode.EACH)
 
 
 def test_mode_words_and_progress_are_pure_rules() -> None:

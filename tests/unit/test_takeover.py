@@ -13,15 +13,16 @@ from taskcore.services.leases import acquire_lease, lease_holder
 from taskcore.services.takeover import take_over_dead_leases
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
+from tasksvc_run import units
 from tests.builders import NOW
 
 LEASE = timedelta(minutes=2)
 
 
 def claim_one(db: Database, chat: str, owner: str) -> int:
-    queue.enqueue_message(db, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text="hola"),
-                          max_attempts=6, now=NOW)
-    [job] = queue.claim_jobs(db, owner=owner, now=NOW, lease=LEASE, limit=1)
+    units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text="hola"),
+              max_attempts=6, now=NOW)
+    [job] = units.run(db, queue.claim_jobs, owner=owner, now=NOW, lease=LEASE, limit=1)
     return job.id
 
 
@@ -41,29 +42,29 @@ def dead_of(*names: str) -> Callable[[Collection[str]], set[str]]:
 def test_the_jobs_and_job_leases_of_dead_owners_are_released_and_the_live_ones_kept(db: Database) -> None:
     claim_one(db, "a@s.whatsapp.net", "dead")
     claim_one(db, "b@s.whatsapp.net", "alive")
-    acquire_lease(db, name="reminders", owner="dead", now=NOW, ttl=LEASE)
-    acquire_lease(db, name="group_sync", owner="alive", now=NOW, ttl=LEASE)
+    units.run(db, acquire_lease, name="reminders", owner="dead", now=NOW, ttl=LEASE)
+    units.run(db, acquire_lease, name="group_sync", owner="alive", now=NOW, ttl=LEASE)
     later = NOW + timedelta(seconds=1)
 
-    taken = take_over_dead_leases(db, dead=dead_of("dead"), now=later)
+    taken = units.run(db, take_over_dead_leases, dead=dead_of("dead"), now=later)
 
     assert (taken.owners, taken.jobs, taken.job_leases) == (frozenset({"dead"}), 1, 1)
     assert jobs(db) == {"a@s.whatsapp.net": ("pending", None, 1), "b@s.whatsapp.net": ("sending", "alive", 1)}
-    assert acquire_lease(db, name="reminders", owner="new", now=later, ttl=LEASE)  # free at once
-    assert not acquire_lease(db, name="group_sync", owner="new", now=later, ttl=LEASE)
-    [again] = queue.claim_jobs(db, owner="new", now=later, lease=LEASE, limit=5)
+    assert units.run(db, acquire_lease, name="reminders", owner="new", now=later, ttl=LEASE)  # free at once
+    assert not units.run(db, acquire_lease, name="group_sync", owner="new", now=later, ttl=LEASE)
+    [again] = units.run(db, queue.claim_jobs, owner="new", now=later, lease=LEASE, limit=5)
     assert again.chat_id == "a@s.whatsapp.net"  # due now, not after its lease
 
 
 def test_nothing_to_take_over_touches_nothing(db: Database) -> None:
     claim_one(db, "a@s.whatsapp.net", "alive")
-    taken = take_over_dead_leases(db, dead=dead_of(), now=NOW)
+    taken = units.run(db, take_over_dead_leases, dead=dead_of(), now=NOW)
     assert (taken.owners, taken.jobs, taken.job_leases) == (frozenset(), 0, 0)
     assert jobs(db)["a@s.whatsapp.net"][0] == "sending"
 
 
 def test_an_expired_job_lease_is_not_counted(db: Database) -> None:
-    acquire_lease(db, name="reminders", owner="dead", now=NOW - LEASE * 2, ttl=LEASE)
-    taken = take_over_dead_leases(db, dead=dead_of("dead"), now=NOW)
+    units.run(db, acquire_lease, name="reminders", owner="dead", now=NOW - LEASE * 2, ttl=LEASE)
+    taken = units.run(db, take_over_dead_leases, dead=dead_of("dead"), now=NOW)
     assert taken.job_leases == 0
-    assert lease_holder(db, name="reminders") is not None
+    assert units.look(db, lease_holder, name="reminders") is not None

@@ -12,6 +12,7 @@ from taskcore.services import task_lists
 from taskcore.services import tasks as svc
 from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, TODAY, make_group, make_task
 
 ALICE, BOB, CAROL = "111", "222", "333"
@@ -114,9 +115,9 @@ class TestMyTasks:
 
     def test_recent_lists_my_completions_of_the_last_24_hours_newest_first(self, db: Database) -> None:
         old, mid, new = (make_task(db, group_id=None) for _ in range(3))
-        svc.complete_task(db, OFF, user_id=ALICE, task_id=old.id, now=NOW - timedelta(hours=25))
-        svc.complete_task(db, OFF, user_id=ALICE, task_id=mid.id, now=NOW - timedelta(hours=5))
-        svc.complete_task(db, OFF, user_id=ALICE, task_id=new.id, now=NOW - timedelta(hours=1))
+        units.run(db, svc.complete_task, OFF, user_id=ALICE, task_id=old.id, now=NOW - timedelta(hours=25))
+        units.run(db, svc.complete_task, OFF, user_id=ALICE, task_id=mid.id, now=NOW - timedelta(hours=5))
+        units.run(db, svc.complete_task, OFF, user_id=ALICE, task_id=new.id, now=NOW - timedelta(hours=1))
         page = mine(db, status="recent")
         assert ids(page) == [new.id, mid.id]
         assert all(t.completed and t.completed_at for t in page.items)  # type: ignore[attr-defined]
@@ -130,24 +131,26 @@ class TestGroups:
         make_task(db, creator=ALICE, group_id="1@g.us", assignees=(ALICE,))
         make_task(db, creator=ALICE, group_id="1@g.us")
         done = make_task(db, creator=ALICE, group_id="1@g.us")
-        svc.complete_task(db, ENFORCE, user_id=ALICE, task_id=done.id, now=NOW)
-        groups = task_lists.list_my_groups(db, ENFORCE, user_id=ALICE)
+        units.run(db, svc.complete_task, ENFORCE, user_id=ALICE, task_id=done.id, now=NOW)
+        groups = units.look(db, task_lists.list_my_groups, ENFORCE, user_id=ALICE)
         assert [(g.name, g.open, g.unassigned) for g in groups] == [("A grupo", 0, 0), ("B grupo", 2, 1)]
 
     def test_group_tasks_come_unassigned_first_when_asked(self, db: Database) -> None:
         make_group(db, members=(ALICE,))
         taken = make_task(db, creator=ALICE, due="2026-11-01", assignees=(ALICE,))
         free = make_task(db, creator=ALICE, due="2026-12-01")
-        plain = task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us")
-        first = task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", unassigned_first=True)
-        only = task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", only_unassigned=True)
+        plain = units.look(db, task_lists.list_group_tasks, ENFORCE, user_id=ALICE, group_id="100@g.us")
+        first = units.look(db, task_lists.list_group_tasks, ENFORCE, user_id=ALICE, group_id="100@g.us",
+                           unassigned_first=True)
+        only = units.look(db, task_lists.list_group_tasks, ENFORCE, user_id=ALICE, group_id="100@g.us",
+                          only_unassigned=True)
         assert (ids(plain), ids(first), ids(only)) == ([taken.id, free.id], [free.id, taken.id], [free.id])
 
     def test_group_tasks_respect_the_limit(self, db: Database) -> None:
         make_group(db, members=(ALICE,))
         for _ in range(3):
             make_task(db, creator=ALICE)
-        page = task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us", limit=2)
+        page = units.look(db, task_lists.list_group_tasks, ENFORCE, user_id=ALICE, group_id="100@g.us", limit=2)
         assert (len(page.items), page.total, page.has_more) == (2, 3, True)
 
     @pytest.mark.parametrize(("status", "members"), [("pending", (ALICE,)), ("allowed", ()), (None, (ALICE,))])
@@ -155,28 +158,28 @@ class TestGroups:
                                                       members: tuple[str, ...]) -> None:
         make_group(db, status=status, members=members)
         with pytest.raises(Forbidden):
-            task_lists.list_group_tasks(db, ENFORCE, user_id=ALICE, group_id="100@g.us")
+            units.look(db, task_lists.list_group_tasks, ENFORCE, user_id=ALICE, group_id="100@g.us")
 
 
 class TestChanges:
     def test_claim_adds_the_user_once(self, db: Database) -> None:
         make_group(db, members=(ALICE,))
         task = make_task(db, creator=ALICE)
-        svc.claim_task(db, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
-        again = svc.claim_task(db, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
+        units.run(db, svc.claim_task, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
+        again = units.run(db, svc.claim_task, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
         assert [p.id for p in again.assignees] == [ALICE]
 
     def test_unassign_is_idempotent(self, db: Database) -> None:
         make_group(db, members=(ALICE,))
         task = make_task(db, creator=ALICE, assignees=(ALICE, BOB))
-        svc.unassign_task(db, ENFORCE, user_id=ALICE, task_id=task.id)
-        again = svc.unassign_task(db, ENFORCE, user_id=ALICE, task_id=task.id)
+        units.run(db, svc.unassign_task, ENFORCE, user_id=ALICE, task_id=task.id)
+        again = units.run(db, svc.unassign_task, ENFORCE, user_id=ALICE, task_id=task.id)
         assert [p.id for p in again.assignees] == [BOB]
 
     def test_completing_an_unassigned_group_task_assigns_the_completer(self, db: Database) -> None:
         make_group(db, members=(ALICE,))
         task = make_task(db, creator=ALICE)
-        done = svc.complete_task(db, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
+        done = units.run(db, svc.complete_task, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
         assert done.newly_completed
         assert (done.task.completed, done.task.completed_by, done.task.completed_at) == (True, ALICE, NOW)
         assert [p.id for p in done.task.assignees] == [ALICE]
@@ -184,17 +187,17 @@ class TestChanges:
     def test_completing_twice_is_idempotent(self, db: Database) -> None:
         make_group(db, members=(ALICE, BOB))
         task = make_task(db, creator=ALICE, assignees=(BOB,))
-        svc.complete_task(db, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
-        again = svc.complete_task(db, ENFORCE, user_id=BOB, task_id=task.id, now=NOW + timedelta(hours=1))
+        units.run(db, svc.complete_task, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
+        again = units.run(db, svc.complete_task, ENFORCE, user_id=BOB, task_id=task.id, now=NOW + timedelta(hours=1))
         assert not again.newly_completed
         assert (again.task.completed_by, again.task.completed_at) == (ALICE, NOW)
         assert [p.id for p in again.task.assignees] == [BOB]
 
     def test_only_an_assignee_completes_a_personal_task(self, db: Database) -> None:
         task = make_task(db, creator=ALICE, group_id=None)
-        svc.unassign_task(db, OFF, user_id=ALICE, task_id=task.id)
+        units.run(db, svc.unassign_task, OFF, user_id=ALICE, task_id=task.id)
         with pytest.raises(Forbidden):
-            svc.complete_task(db, OFF, user_id=ALICE, task_id=task.id, now=NOW)
+            units.run(db, svc.complete_task, OFF, user_id=ALICE, task_id=task.id, now=NOW)
 
     @pytest.mark.parametrize("action", ["claim", "unassign", "complete", "edit"])
     def test_another_users_personal_task_is_not_found(self, db: Database, action: str) -> None:
@@ -211,36 +214,36 @@ class TestChanges:
 
     def test_a_missing_task_is_not_found(self, db: Database) -> None:
         with pytest.raises(NotFound):
-            svc.claim_task(db, OFF, user_id=ALICE, task_id=999, now=NOW)
+            units.run(db, svc.claim_task, OFF, user_id=ALICE, task_id=999, now=NOW)
 
     @pytest.mark.parametrize("action", ["claim", "unassign", "edit"])
     def test_changes_to_a_completed_task_conflict(self, db: Database, action: str) -> None:
         make_group(db, members=(ALICE,))
         task = make_task(db, creator=ALICE)
-        svc.complete_task(db, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
+        units.run(db, svc.complete_task, ENFORCE, user_id=ALICE, task_id=task.id, now=NOW)
         with pytest.raises(Conflict):
             _act(db, action, ALICE, task.id)
 
     def test_edit_sets_and_clears_the_due_date_and_keeps_what_is_not_sent(self, db: Database) -> None:
         task = make_task(db, group_id=None, description="Pan")
-        dated = svc.edit_task(db, OFF, user_id=ALICE, task_id=task.id, due=date(2026, 12, 24))
-        cleared = svc.edit_task(db, OFF, user_id=ALICE, task_id=task.id, due=None, description=" Leche ")
+        dated = units.run(db, svc.edit_task, OFF, user_id=ALICE, task_id=task.id, due=date(2026, 12, 24))
+        cleared = units.run(db, svc.edit_task, OFF, user_id=ALICE, task_id=task.id, due=None, description=" Leche ")
         assert (dated.due_date, dated.description) == (date(2026, 12, 24), "Pan")
         assert (cleared.due_date, cleared.description) == (None, "Leche")
 
     def test_edit_with_a_bad_description_changes_nothing(self, db: Database) -> None:
         task = make_task(db, group_id=None, description="Pan")
         with pytest.raises(InvalidDescription):
-            svc.edit_task(db, OFF, user_id=ALICE, task_id=task.id, description=" ")
-        assert svc.get_task(db, OFF, user_id=ALICE, task_id=task.id).description == "Pan"
+            units.run(db, svc.edit_task, OFF, user_id=ALICE, task_id=task.id, description=" ")
+        assert units.look(db, svc.get_task, OFF, user_id=ALICE, task_id=task.id).description == "Pan"
 
 
 def _act(db: Database, action: str, user: str, task_id: int) -> None:
     if action == "claim":
-        svc.claim_task(db, ENFORCE, user_id=user, task_id=task_id, now=NOW)
+        units.run(db, svc.claim_task, ENFORCE, user_id=user, task_id=task_id, now=NOW)
     elif action == "unassign":
-        svc.unassign_task(db, ENFORCE, user_id=user, task_id=task_id)
+        units.run(db, svc.unassign_task, ENFORCE, user_id=user, task_id=task_id)
     elif action == "complete":
-        svc.complete_task(db, ENFORCE, user_id=user, task_id=task_id, now=NOW)
+        units.run(db, svc.complete_task, ENFORCE, user_id=user, task_id=task_id, now=NOW)
     else:
-        svc.edit_task(db, ENFORCE, user_id=user, task_id=task_id, description="x")
+        units.run(db, svc.edit_task, ENFORCE, user_id=user, task_id=task_id, description="x")

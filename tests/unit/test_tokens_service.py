@@ -24,13 +24,14 @@ from taskcore.services.tokens import (
 from taskcore.services.web_auth import hash_secret
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW
 
 ME, OTHER = "34600000001", "34600000002"
 
 
 def test_a_token_is_shown_once_with_its_prefix_and_stored_only_as_a_hash(db: Database) -> None:
-    made = create_api_token(db, user_id=ME, name="Home Assistant", now=NOW)
+    made = units.run(db, create_api_token, user_id=ME, name="Home Assistant", now=NOW)
     assert made.token.startswith("tsk_")
     assert len(made.token) == 47
     assert made.token not in repr(made)
@@ -42,10 +43,10 @@ def test_a_token_is_shown_once_with_its_prefix_and_stored_only_as_a_hash(db: Dat
 
 
 def test_tokens_are_listed_oldest_first_without_the_secret(db: Database) -> None:
-    first = create_api_token(db, user_id=ME, name="uno", now=NOW)
-    second = create_api_token(db, user_id=ME, name="dos", now=NOW + timedelta(minutes=1))
-    create_api_token(db, user_id=OTHER, name="ajeno", now=NOW)
-    listed = list_api_tokens(db, user_id=ME)
+    first = units.run(db, create_api_token, user_id=ME, name="uno", now=NOW)
+    second = units.run(db, create_api_token, user_id=ME, name="dos", now=NOW + timedelta(minutes=1))
+    units.run(db, create_api_token, user_id=OTHER, name="ajeno", now=NOW)
+    listed = units.look(db, list_api_tokens, user_id=ME)
     assert [(t.id, t.name, t.created_at, t.last_used_at) for t in listed] == [
         (first.id, "uno", NOW, None), (second.id, "dos", NOW + timedelta(minutes=1), None)]
 
@@ -61,14 +62,14 @@ def test_a_name_is_kept_as_plain_text(given: str, kept: str) -> None:
     ("x" * (MAX_TOKEN_NAME + 1), "el nombre pasa de 60 caracteres (61)")])
 def test_an_empty_or_long_name_is_refused_naming_the_field(db: Database, given: str, message: str) -> None:
     with pytest.raises(ValidationError, match=re.escape(message)) as raised:
-        create_api_token(db, user_id=ME, name=given, now=NOW)
+        units.run(db, create_api_token, user_id=ME, name=given, now=NOW)
     assert raised.value.field == "name"
-    assert list_api_tokens(db, user_id=ME) == []
+    assert units.look(db, list_api_tokens, user_id=ME) == []
 
 
 def test_a_token_authenticates_as_its_owner(db: Database) -> None:
-    made = create_api_token(db, user_id=ME, name="script", now=NOW)
-    use = authenticate_api_token(db, token=made.token, now=NOW)
+    made = units.run(db, create_api_token, user_id=ME, name="script", now=NOW)
+    use = units.look(db, authenticate_api_token, token=made.token, now=NOW)
     assert (use.user_id, use.token_id, use.touch_due) == (ME, made.id, True)
 
 
@@ -84,50 +85,50 @@ def test_a_malformed_token_is_refused_without_reading(presented: str) -> None:
 
 
 def test_an_unknown_and_a_revoked_token_are_refused_alike(db: Database) -> None:
-    made = create_api_token(db, user_id=ME, name="script", now=NOW)
-    revoke_api_token(db, user_id=ME, token_id=made.id)
+    made = units.run(db, create_api_token, user_id=ME, name="script", now=NOW)
+    units.run(db, revoke_api_token, user_id=ME, token_id=made.id)
     for presented in (made.token, "tsk_" + "A" * 43):
         with pytest.raises(Unauthorized, match="invalid or revoked") as raised:
-            authenticate_api_token(db, token=presented, now=NOW)
+            units.look(db, authenticate_api_token, token=presented, now=NOW)
         assert presented not in str(raised.value)
-    assert list_api_tokens(db, user_id=ME) == []
+    assert units.look(db, list_api_tokens, user_id=ME) == []
 
 
 def test_another_users_token_cannot_be_revoked_and_looks_like_none(db: Database) -> None:
-    theirs = create_api_token(db, user_id=OTHER, name="suyo", now=NOW)
+    theirs = units.run(db, create_api_token, user_id=OTHER, name="suyo", now=NOW)
     for token_id in (theirs.id, 999_999, 0):
         with pytest.raises(NotFound):
-            revoke_api_token(db, user_id=ME, token_id=token_id)
-    assert authenticate_api_token(db, token=theirs.token, now=NOW).user_id == OTHER
+            units.run(db, revoke_api_token, user_id=ME, token_id=token_id)
+    assert units.look(db, authenticate_api_token, token=theirs.token, now=NOW).user_id == OTHER
 
 
 def test_the_last_use_is_recorded_at_most_once_a_minute(db: Database) -> None:
-    made = create_api_token(db, user_id=ME, name="script", now=NOW)
-    record_token_use(db, token_id=made.id, now=NOW)
+    made = units.run(db, create_api_token, user_id=ME, name="script", now=NOW)
+    units.run(db, record_token_use, token_id=made.id, now=NOW)
     soon = NOW + LAST_USE_EVERY - timedelta(seconds=1)
-    assert authenticate_api_token(db, token=made.token, now=soon).touch_due is False
-    record_token_use(db, token_id=made.id, now=soon)  # a concurrent request that thought it was due
-    assert list_api_tokens(db, user_id=ME)[0].last_used_at == NOW
+    assert units.look(db, authenticate_api_token, token=made.token, now=soon).touch_due is False
+    units.run(db, record_token_use, token_id=made.id, now=soon)  # a concurrent request that thought it was due
+    assert units.look(db, list_api_tokens, user_id=ME)[0].last_used_at == NOW
     later = NOW + LAST_USE_EVERY
-    assert authenticate_api_token(db, token=made.token, now=later).touch_due is True
-    record_token_use(db, token_id=made.id, now=later)
-    assert list_api_tokens(db, user_id=ME)[0].last_used_at == later
+    assert units.look(db, authenticate_api_token, token=made.token, now=later).touch_due is True
+    units.run(db, record_token_use, token_id=made.id, now=later)
+    assert units.look(db, list_api_tokens, user_id=ME)[0].last_used_at == later
 
 
 def test_a_lid_users_tokens_follow_them_to_their_phone_number(db: Database) -> None:
     lid, phone = "900111", "34600000009"
-    resolve_user(db, phone=None, lid=lid, name="Ana", now=NOW)
-    made = create_api_token(db, user_id=lid, name="script", now=NOW)
-    resolve_user(db, phone=phone, lid=lid, name="Ana", now=NOW)
-    assert authenticate_api_token(db, token=made.token, now=NOW).user_id == phone
-    assert [t.name for t in list_api_tokens(db, user_id=phone)] == ["script"]
+    units.run(db, resolve_user, phone=None, lid=lid, name="Ana", now=NOW)
+    made = units.run(db, create_api_token, user_id=lid, name="script", now=NOW)
+    units.run(db, resolve_user, phone=phone, lid=lid, name="Ana", now=NOW)
+    assert units.look(db, authenticate_api_token, token=made.token, now=NOW).user_id == phone
+    assert [t.name for t in units.look(db, list_api_tokens, user_id=phone)] == ["script"]
 
 
 def test_a_person_holds_at_most_twenty_tokens_and_a_revoked_one_frees_a_place(db: Database) -> None:
-    made = [create_api_token(db, user_id=ME, name=f"t{n}", now=NOW) for n in range(MAX_TOKENS)]
+    made = [units.run(db, create_api_token, user_id=ME, name=f"t{n}", now=NOW) for n in range(MAX_TOKENS)]
     with pytest.raises(LimitReached, match="20"):
-        create_api_token(db, user_id=ME, name="one more", now=NOW)
-    assert len(list_api_tokens(db, user_id=ME)) == MAX_TOKENS == 20
-    create_api_token(db, user_id=OTHER, name="another person's", now=NOW)  # the limit is per person
-    revoke_api_token(db, user_id=ME, token_id=made[0].id)
-    assert create_api_token(db, user_id=ME, name="in its place", now=NOW).name == "in its place"
+        units.run(db, create_api_token, user_id=ME, name="one more", now=NOW)
+    assert len(units.look(db, list_api_tokens, user_id=ME)) == MAX_TOKENS == 20
+    units.run(db, create_api_token, user_id=OTHER, name="another person's", now=NOW)  # the limit is per person
+    units.run(db, revoke_api_token, user_id=ME, token_id=made[0].id)
+    assert units.run(db, create_api_token, user_id=ME, name="in its place", now=NOW).name == "in its place"

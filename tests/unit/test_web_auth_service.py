@@ -23,6 +23,7 @@ from taskcore.services.web_auth import (
 )
 from taskcore.storage.db import Database
 from taskcore.storage.schema import users, web_sessions, web_tokens
+from tasksvc_run import units
 from tests.queries import session_user
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -31,7 +32,7 @@ TICK = timedelta(microseconds=1)
 
 
 def sign_in(db: Database, *, user_id: str = ANA, at: datetime = NOW) -> NewSession:
-    return redeem_login_token(db, token=issue_login_token(db, user_id=user_id, now=at), now=at)
+    return units.run(db, redeem_login_token, token=units.run(db, issue_login_token, user_id=user_id, now=at), now=at)
 
 
 def all_values(db: Database, table: Table) -> str:
@@ -55,20 +56,20 @@ def count(db: Database, table: Table) -> int:
 
 
 def test_a_login_token_is_32_random_bytes_in_url_safe_base64(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
     assert len(token) == 43
     assert set(token) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-    assert token != issue_login_token(db, user_id=ANA, now=NOW)
+    assert token != units.run(db, issue_login_token, user_id=ANA, now=NOW)
 
 
 def test_issuing_a_token_creates_the_user_when_absent(db: Database) -> None:
-    issue_login_token(db, user_id=ANA, now=NOW)
+    units.run(db, issue_login_token, user_id=ANA, now=NOW)
     with db.read() as conn:
         assert conn.execute(select(users.c.id)).scalars().all() == [ANA]
 
 
 def test_only_the_sha256_of_a_token_is_stored(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
     with db.read() as conn:
         stored = conn.execute(select(web_tokens.c.token_hash)).scalar_one()
     assert stored == hashlib.sha256(token.encode()).hexdigest()
@@ -76,7 +77,7 @@ def test_only_the_sha256_of_a_token_is_stored(db: Database) -> None:
 
 
 def test_a_token_is_valid_for_15_minutes(db: Database) -> None:
-    issue_login_token(db, user_id=ANA, now=NOW)
+    units.run(db, issue_login_token, user_id=ANA, now=NOW)
     with db.read() as conn:
         assert conn.execute(select(web_tokens.c.expires_at)).scalar_one() == NOW + TOKEN_TTL
     assert timedelta(minutes=15) == TOKEN_TTL
@@ -89,57 +90,57 @@ def test_a_token_redeems_for_a_session_of_its_user(db: Database) -> None:
 
 
 def test_a_token_redeemed_just_before_15_minutes_is_accepted(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
-    assert redeem_login_token(db, token=token, now=NOW + TOKEN_TTL - TICK).user_id == ANA
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
+    assert units.run(db, redeem_login_token, token=token, now=NOW + TOKEN_TTL - TICK).user_id == ANA
 
 
 def test_a_token_redeemed_at_exactly_15_minutes_is_refused(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
     with pytest.raises(Unauthorized):
-        redeem_login_token(db, token=token, now=NOW + TOKEN_TTL)
+        units.run(db, redeem_login_token, token=token, now=NOW + TOKEN_TTL)
     assert count(db, web_sessions) == 0
 
 
 def test_a_token_redeems_only_once(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
-    redeem_login_token(db, token=token, now=NOW)
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
+    units.run(db, redeem_login_token, token=token, now=NOW)
     with pytest.raises(Unauthorized):
-        redeem_login_token(db, token=token, now=NOW + timedelta(seconds=1))
+        units.run(db, redeem_login_token, token=token, now=NOW + timedelta(seconds=1))
     assert count(db, web_sessions) == 1
 
 
 def test_redeeming_marks_the_token_used(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
-    redeem_login_token(db, token=token, now=NOW + timedelta(minutes=2))
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
+    units.run(db, redeem_login_token, token=token, now=NOW + timedelta(minutes=2))
     with db.read() as conn:
         assert conn.execute(select(web_tokens.c.used_at)).scalar_one() == NOW + timedelta(minutes=2)
 
 
 @pytest.mark.parametrize("token", ["", "nope", "A" * 43, "A" * 44, "é" * 43, "\ud800" * 43])
 def test_an_unknown_or_malformed_token_is_refused(db: Database, token: str) -> None:
-    issue_login_token(db, user_id=ANA, now=NOW)
+    units.run(db, issue_login_token, user_id=ANA, now=NOW)
     with pytest.raises(Unauthorized):
-        redeem_login_token(db, token=token, now=NOW)
+        units.run(db, redeem_login_token, token=token, now=NOW)
 
 
 def test_the_refusal_does_not_repeat_the_token(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
-    redeem_login_token(db, token=token, now=NOW)
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
+    units.run(db, redeem_login_token, token=token, now=NOW)
     with pytest.raises(Unauthorized) as refused:
-        redeem_login_token(db, token=token, now=NOW)
+        units.run(db, redeem_login_token, token=token, now=NOW)
     assert token not in str(refused.value)
     assert hash_secret(token) not in str(refused.value)
 
 
 def test_concurrent_redemptions_of_one_token_create_one_session(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
     start = threading.Barrier(6)
     outcomes: list[str] = []
 
     def redeem() -> None:
         start.wait()
         try:
-            redeem_login_token(db, token=token, now=NOW)
+            units.run(db, redeem_login_token, token=token, now=NOW)
             outcomes.append("session")
         except Unauthorized:
             outcomes.append("refused")
@@ -165,8 +166,8 @@ def test_only_the_sha256_of_a_session_id_is_stored(db: Database) -> None:
 
 
 def test_a_session_id_is_32_random_bytes_unrelated_to_the_token(db: Database) -> None:
-    token = issue_login_token(db, user_id=ANA, now=NOW)
-    session = redeem_login_token(db, token=token, now=NOW)
+    token = units.run(db, issue_login_token, user_id=ANA, now=NOW)
+    session = units.run(db, redeem_login_token, token=token, now=NOW)
     assert len(session.session_id) == 43
     assert session.session_id != token
 
@@ -242,20 +243,20 @@ def test_an_expired_session_is_not_touched(db: Database) -> None:
 
 def test_an_ended_session_has_no_user(db: Database) -> None:
     session = sign_in(db)
-    end_session(db, session_id=session.session_id)
+    units.run(db, end_session, session_id=session.session_id)
     assert session_user(db, session_id=session.session_id, now=NOW) is None
     assert count(db, web_sessions) == 0
 
 
 def test_ending_a_session_leaves_the_users_other_sessions(db: Database) -> None:
     phone, laptop = sign_in(db), sign_in(db)
-    end_session(db, session_id=phone.session_id)
+    units.run(db, end_session, session_id=phone.session_id)
     assert session_user(db, session_id=laptop.session_id, now=NOW) == ANA
 
 
 def test_ending_a_session_twice_or_an_unknown_one_is_harmless(db: Database) -> None:
     session = sign_in(db)
-    end_session(db, session_id=session.session_id)
-    end_session(db, session_id=session.session_id)
-    end_session(db, session_id="not a session")
+    units.run(db, end_session, session_id=session.session_id)
+    units.run(db, end_session, session_id=session.session_id)
+    units.run(db, end_session, session_id="not a session")
     assert count(db, web_sessions) == 0

@@ -16,6 +16,7 @@ from taskcore.i18n import speaking
 from taskcore.model import Person, Task
 from taskcore.services.web_tasks import Announcing, NewTask, announcement, create_from_web
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.web.api import document
 from tasksvc_run.web.creation_models import TaskCreate
 from tests.builders import NOW, make_group
@@ -61,8 +62,8 @@ def test_assignees_are_refused_on_a_personal_task(db: Database) -> None:
     make_group(db, GROUP, members=("34600000001",))
     new = NewTask("Pan", assignees=("34600000001",))
     with pytest.raises(ValidationError) as refused:
-        create_from_web(db, GatingMode.ENFORCE, user_id="34600000001", new=new, now=NOW,
-                        announcing=Announcing(max_attempts=6))
+        units.run(db, create_from_web, GatingMode.ENFORCE, user_id="34600000001", new=new, now=NOW,
+                  announcing=Announcing(max_attempts=6))
     assert refused.value.field == "assignees"
 
 

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from taskcore.access import GatingMode
-from taskcore.ratelimit import UNLIMITED, Allowance
+from taskcore.ratelimit import UNLIMITED, Draw
 from taskcore.reactions import ReactionPolicy
 from taskcore.settings import Settings
 
@@ -67,9 +67,9 @@ class Moment:
 
     now: datetime
     today: date
-    tokens: Allowance = UNLIMITED
+    tokens: Draw = UNLIMITED
     request_sync: Callable[[], None] | None = None
-    sends: Allowance = UNLIMITED
+    sends: Draw = UNLIMITED
 
     def on_day(self, today: date) -> Moment:
         """This moment with another ``today`` (the sender's, in their zone); built directly: every command asks."""

@@ -11,8 +11,6 @@ import secrets
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import Connection
-
 from taskcore.access import GatingMode
 from taskcore.errors import NotFound
 from taskcore.i18n import SOURCE
@@ -41,12 +39,8 @@ class CalendarFeed:
 def issue_calendar_feed(uow: UnitOfWork, *, user_id: str, now: datetime) -> str:
     """A new feed token for the user (created if absent); the token they had before stops working."""
     token = secrets.token_urlsafe(SECRET_BYTES)
-
-    def work(conn: Connection) -> None:
-        ensure_user(conn, user_id, now)
-        q.put_feed(conn, user_id=user_id, token_hash=hash_secret(token), now=now)
-
-    work(uow.conn)
+    ensure_user(uow.conn, user_id, now)
+    q.put_feed(uow.conn, user_id=user_id, token_hash=hash_secret(token), now=now)
     return token
 
 

@@ -157,8 +157,9 @@ def heard_privately(uow: UnitOfWork, *, phone: str | None, lid: str | None, now:
     q.clear_unreachable(conn, person)
     held = q.take_held(conn, person)
     for row in held:
-        enqueue(conn, chat_id=row.chat_id, kind=JobKind.TEXT, payload=send_text_body(chat_id=row.chat_id,
-                text=row.text), label=row.label, dedupe_key=None, max_attempts=max_attempts, now=now)
+        enqueue(conn, chat_id=row.chat_id, kind=JobKind.TEXT,
+                payload=send_text_body(chat_id=row.chat_id, text=row.text), label=row.label, dedupe_key=None,
+                max_attempts=max_attempts, now=now)
     return len(held)
 
 

@@ -6,8 +6,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection
-
 from taskcore.access import Discovery, GatingMode, GroupStatus, discovery_for, effectively_allowed
 from taskcore.errors import NotFound, ValidationError
 from taskcore.identity import normalize_group_id
@@ -52,16 +50,11 @@ def known_sighting(mode: GatingMode, group_id: str, snap: GroupSnapshot | None,
 
 def seed_allowed_groups(uow: UnitOfWork, group_ids: Iterable[str], *, now: datetime) -> int:
     """Insert ALLOWED_GROUPS as allowed where they have no status; a recorded status (a block) is kept."""
-    ids = list(dict.fromkeys(group_ids))
-
-    def work(conn: Connection) -> int:
-        added = 0
-        for group_id in ids:
-            q.ensure_group(conn, group_id, now)
-            added += q.insert_status(conn, group_id, GroupStatus.ALLOWED, now)
-        return added
-
-    return work(uow.conn) if ids else 0
+    added = 0
+    for group_id in dict.fromkeys(group_ids):
+        q.ensure_group(uow.conn, group_id, now)
+        added += q.insert_status(uow.conn, group_id, GroupStatus.ALLOWED, now)
+    return added
 
 
 def set_group_status(

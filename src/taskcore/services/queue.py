@@ -114,7 +114,7 @@ def queue_all_replies(
     """``queue_replies`` for several events, in their order, in one transaction (``queue_all_replies_on``)."""
     if any(texts or reactions for texts, reactions, _ in sends):
         queue_all_replies_on(uow.conn, sends, reaction_policy=reaction_policy,
-                                                      max_attempts=max_attempts)
+                             max_attempts=max_attempts)
 
 
 def queue_all_replies_on(

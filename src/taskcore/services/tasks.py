@@ -3,7 +3,7 @@ lists are ``services.task_lists``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from typing import Any, Final
@@ -114,22 +114,13 @@ def _checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: st
     return facts
 
 
-def _change(
-    uow: UnitOfWork, mode: GatingMode, action: TaskAction, *, user_id: str, task_id: int,
-    apply: Callable[[Connection, TaskFacts], Any],
-) -> Task:
-    conn = uow.conn
-    apply(conn, _checked(conn, mode, action, user_id, task_id))
-    return q.load_tasks(conn, [task_id])[0]
-
-
 def claim_task(uow: UnitOfWork, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Task:
     """Add the user as an assignee of an open task they can see (idempotent); a nagging task nags them too."""
-    def apply(conn: Connection, facts: TaskFacts) -> None:
-        if q.add_assignment(conn, task_id, user_id, by=user_id, now=now):
-            nagging.joined(conn, task_id, user_id)
-
-    return _change(uow, mode, TaskAction.CLAIM, user_id=user_id, task_id=task_id, apply=apply)
+    conn = uow.conn
+    _checked(conn, mode, TaskAction.CLAIM, user_id, task_id)
+    if q.add_assignment(conn, task_id, user_id, by=user_id, now=now):
+        nagging.joined(conn, task_id, user_id)
+    return q.load_tasks(conn, [task_id])[0]
 
 
 def unassign_task(
@@ -139,11 +130,11 @@ def unassign_task(
     and when every remaining part is done the task is completed then (``now``; without it, when the last remaining
     part was done) by whoever did the last part: the returned task says so (``completed``)."""
 
-    def apply(conn: Connection, facts: TaskFacts) -> None:
-        if q.remove_assignment(conn, task_id, user_id) and facts.each:
-            _complete_when_every_part_is_done(conn, task_id, now)
-
-    return _change(uow, mode, TaskAction.UNASSIGN, user_id=user_id, task_id=task_id, apply=apply)
+    conn = uow.conn
+    facts = _checked(conn, mode, TaskAction.UNASSIGN, user_id, task_id)
+    if q.remove_assignment(conn, task_id, user_id) and facts.each:
+        _complete_when_every_part_is_done(conn, task_id, now)
+    return q.load_tasks(conn, [task_id])[0]
 
 
 def _complete_when_every_part_is_done(conn: Connection, task_id: int, now: datetime | None) -> bool:
@@ -172,31 +163,26 @@ def complete_task(
     a recurring task creates the next one in the same transaction, dated from ``today``, the completer's today
     (UTC's when None). A task that needs a photo (SPEC section 34) raises PhotoRequired unless ``proven`` (its
     photo was just approved)."""
-    outcome: dict[str, bool] = {}
-    following: list[Task | None] = [None]
-
-    def apply(conn: Connection, facts: TaskFacts) -> None:
-        if not proven and not facts.completed:
-            proofs.check_unproven(conn, task_id)
-        assigns = completion_assigns_completer(facts)
-        before = [] if assigns else q.assignee_ids(conn, task_id)
-        if assigns:
-            q.add_assignment(conn, task_id, user_id, by=user_id, now=now)
-        if facts.each and not facts.completed:
-            outcome["part"] = q.mark_part_done(conn, task_id, user_id, now)
-            nagging.settle(conn, task_id)
-            if not every_part_done(q.parts(conn, task_id).values()):
-                outcome["newly"] = False
-                return
-        outcome["newly"] = q.mark_completed(conn, task_id, user_id, now)
+    conn = uow.conn
+    facts = _checked(conn, mode, TaskAction.COMPLETE, user_id, task_id)
+    if not proven and not facts.completed:
+        proofs.check_unproven(conn, task_id)
+    assigns = completion_assigns_completer(facts)
+    before = [] if assigns else q.assignee_ids(conn, task_id)
+    if assigns:
+        q.add_assignment(conn, task_id, user_id, by=user_id, now=now)
+    part = False
+    if facts.each and not facts.completed:
+        part = q.mark_part_done(conn, task_id, user_id, now)
         nagging.settle(conn, task_id)
-        if outcome["newly"]:
-            following[0] = recurring.follow_up(conn, task_id, previous_assignees=before, by=user_id,
-                                               today=today or now.date(), now=now)
-
-    task = _change(uow, mode, TaskAction.COMPLETE, user_id=user_id, task_id=task_id, apply=apply)
-    return Completion(task=task, newly_completed=outcome["newly"], part_done=outcome.get("part", False),
-                      next_task=following[0])
+        if not every_part_done(q.parts(conn, task_id).values()):
+            return Completion(task=q.load_tasks(conn, [task_id])[0], newly_completed=False, part_done=part)
+    newly = q.mark_completed(conn, task_id, user_id, now)
+    nagging.settle(conn, task_id)
+    following = recurring.follow_up(conn, task_id, previous_assignees=before, by=user_id, today=today or now.date(),
+                                    now=now) if newly else None
+    return Completion(task=q.load_tasks(conn, [task_id])[0], newly_completed=newly, part_done=part,
+                      next_task=following)
 
 
 def edit_task(
@@ -235,17 +221,17 @@ def edit_task(
     if isinstance(nag, int):
         Nag(nag)  # InvalidChoreSetting outside 1..168
 
-    def apply(conn: Connection, facts: TaskFacts) -> None:
-        if "completion" in values and facts.group_id is None:
-            raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
-        if values.get("completion") == CompletionMode.EACH.value and proofs.requires_photo(conn, task_id):
-            raise InvalidCompletion(_(PARTS_WITH_PHOTO), field="photo")
-        q.update_task(conn, task_id, values)
-        if values.get("completion") == CompletionMode.ANY.value and facts.each:
-            q.clear_parts(conn, task_id)
-        if not isinstance(nag, _Unset):
-            nagging.start_nagging(conn, task_id, nag, zone)
-        elif "due_date" in values:
-            nagging.restart(conn, task_id, zone)
-
-    return _change(uow, mode, TaskAction.EDIT, user_id=user_id, task_id=task_id, apply=apply)
+    conn = uow.conn
+    facts = _checked(conn, mode, TaskAction.EDIT, user_id, task_id)
+    if "completion" in values and facts.group_id is None:
+        raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
+    if values.get("completion") == CompletionMode.EACH.value and proofs.requires_photo(conn, task_id):
+        raise InvalidCompletion(_(PARTS_WITH_PHOTO), field="photo")
+    q.update_task(conn, task_id, values)
+    if values.get("completion") == CompletionMode.ANY.value and facts.each:
+        q.clear_parts(conn, task_id)
+    if not isinstance(nag, _Unset):
+        nagging.start_nagging(conn, task_id, nag, zone)
+    elif "due_date" in values:
+        nagging.restart(conn, task_id, zone)
+    return q.load_tasks(conn, [task_id])[0]

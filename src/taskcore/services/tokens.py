@@ -11,8 +11,6 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import Connection
-
 from taskcore.errors import LimitReached, NotFound, Unauthorized, ValidationError
 from taskcore.i18n import _
 from taskcore.services.web_auth import SECRET_BYTES, hash_secret
@@ -80,14 +78,12 @@ def create_api_token(uow: UnitOfWork, *, user_id: str, name: str, now: datetime)
     """A new named token for the user (created if absent); LimitReached when they already hold MAX_TOKENS."""
     clean = token_name(name)
     token = TOKEN_PREFIX + secrets.token_urlsafe(SECRET_BYTES)
-
-    def work(conn: Connection) -> int:
-        ensure_user(conn, user_id, now)
-        if q.lock_user_tokens(conn, user_id=user_id) >= MAX_TOKENS:
-            raise LimitReached(_("ya tienes {limit} tokens, el máximo; revoca uno para crear otro", limit=MAX_TOKENS))
-        return q.insert_token(conn, user_id=user_id, name=clean, token_hash=hash_secret(token), now=now)
-
-    return NewApiToken(id=work(uow.conn), name=clean, token=token, created_at=now)
+    conn = uow.conn
+    ensure_user(conn, user_id, now)
+    if q.lock_user_tokens(conn, user_id=user_id) >= MAX_TOKENS:
+        raise LimitReached(_("ya tienes {limit} tokens, el máximo; revoca uno para crear otro", limit=MAX_TOKENS))
+    token_id = q.insert_token(conn, user_id=user_id, name=clean, token_hash=hash_secret(token), now=now)
+    return NewApiToken(id=token_id, name=clean, token=token, created_at=now)
 
 
 def list_api_tokens(uow: Reading, *, user_id: str) -> list[TokenRow]:

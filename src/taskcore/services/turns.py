@@ -114,7 +114,7 @@ class AutoPassTick:
     def write(self, uow: UnitOfWork, part: int, before: Sequence[int]) -> int:
         """Pass task ``part`` on when it is still late: 1 if it was, else 0."""
         return int(_auto_one(uow.conn, task_id=part, now=self.now, zone=self.zone, max_attempts=self.max_attempts,
-                         default=self.default_language))
+                             default=self.default_language))
 
     def result(self, outcomes: Sequence[int]) -> int:
         """How many turns passed."""

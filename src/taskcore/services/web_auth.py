@@ -14,8 +14,6 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection
-
 from taskcore.errors import Unauthorized
 from taskcore.storage import web_auth as q
 from taskcore.storage.users import display_names, ensure_user
@@ -73,13 +71,9 @@ def issue_login_token(uow: UnitOfWork, *, user_id: str, now: datetime) -> str:
     """A new login token for the user (created if absent), valid for TOKEN_TTL and usable once; the user's unused
     older ones stop working (one live login link per person, SPEC section 32)."""
     token = secrets.token_urlsafe(SECRET_BYTES)
-
-    def work(conn: Connection) -> None:
-        ensure_user(conn, user_id, now)
-        q.revoke_unused_tokens(conn, user_id=user_id)
-        q.insert_token(conn, token_hash=hash_secret(token), user_id=user_id, now=now)
-
-    work(uow.conn)
+    ensure_user(uow.conn, user_id, now)
+    q.revoke_unused_tokens(uow.conn, user_id=user_id)
+    q.insert_token(uow.conn, token_hash=hash_secret(token), user_id=user_id, now=now)
     return token
 
 
@@ -92,20 +86,13 @@ def redeem_login_token(uow: UnitOfWork, *, token: str, now: datetime, ending: st
     if q.usable_token_user(conn, token_hash=hash_secret(token), now=now) is None:
         raise Unauthorized(_LINK_REJECTED)
     session_id = secrets.token_urlsafe(SECRET_BYTES)
-
-    def work(conn: Connection) -> NewSession | None:
-        user_id = q.consume_token(conn, token_hash=hash_secret(token), now=now)  # still unused: checked again here
-        if user_id is None:
-            return None
-        if ending is not None and _well_formed(ending):
-            q.delete_session(conn, id_hash=hash_secret(ending))
-        expires_at = q.insert_session(conn, id_hash=hash_secret(session_id), user_id=user_id, now=now)
-        return NewSession(session_id=session_id, user_id=user_id, expires_at=expires_at)
-
-    session = work(uow.conn)
-    if session is None:
+    user_id = q.consume_token(conn, token_hash=hash_secret(token), now=now)  # still unused: checked again here
+    if user_id is None:
         raise Unauthorized(_LINK_REJECTED)
-    return session
+    if ending is not None and _well_formed(ending):
+        q.delete_session(conn, id_hash=hash_secret(ending))
+    expires_at = q.insert_session(conn, id_hash=hash_secret(session_id), user_id=user_id, now=now)
+    return NewSession(session_id=session_id, user_id=user_id, expires_at=expires_at)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,22 +6,15 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, ExceptionContext, create_engine, event
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from taskcore.errors import SchemaError
 from taskcore.storage.unit import SqlUnit
-from taskcore.unit import Batched, Reading, UnitOfWork
 
 T = TypeVar("T")
-P = ParamSpec("P")
-Part = TypeVar("Part")
-Cursor = TypeVar("Cursor")
-Outcome = TypeVar("Outcome")
-Result = TypeVar("Result")
-MAX_BATCHES = 100_000  # reads of one batched use case at most: a bound on its loop
 
 BUSY_TIMEOUT_MS = 5000
 SQLITE_PRAGMAS = (
@@ -118,8 +111,9 @@ def unavailable_reason(exc: BaseException) -> str:
 
 
 class Database:
-    """One database handle: it opens the units of work the use cases run in (``taskcore.unit``), short read
-    transactions, and write transactions that take the write lock up front."""
+    """One database handle: it opens the units of work the use cases run in (``unit``: ``taskcore.unit``; the shells
+    run a use case in one with ``tasksvc_run.units``), short read transactions, and write transactions that take the
+    write lock up front."""
 
     def __init__(self, engine: Engine, *, busy_retries: int = 5) -> None:
         self.engine = engine
@@ -197,47 +191,12 @@ class Database:
                 if transaction.is_active:
                     transaction.rollback()
 
-    def run(self, use_case: Callable[Concatenate[UnitOfWork, P], T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        """``use_case(unit, *args, **kwargs)`` in a unit of work of its own, committed; the whole of it is tried again
-        when the database is busy (``busy_retries`` times)."""
-        for attempt in range(self.busy_retries + 1):
-            try:
-                with self.unit() as unit:
-                    result = use_case(unit, *args, **kwargs)
-                    unit.commit()
-                    return result
-            except OperationalError as exc:
-                if not is_busy_error(exc) or attempt == self.busy_retries:
-                    raise
-                time.sleep(0.01 * 2**attempt)
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def look(self, use_case: Callable[Concatenate[Reading, P], T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        """``use_case(reading, *args, **kwargs)`` in a read transaction of its own (one snapshot; deferred on SQLite,
-        so it never waits for writers in WAL mode)."""
-        with self.read() as conn:
-            return use_case(SqlUnit(conn), *args, **kwargs)
-
-    def look_prepared(self, use_case: Callable[Concatenate[Reading, P], T], /, *args: P.args,
-                      **kwargs: P.kwargs) -> T:
-        """``look`` for a use case that runs ``storage.prepared`` statements only (``read_prepared``)."""
-        with self.read_prepared() as conn:
-            return use_case(SqlUnit(conn), *args, **kwargs)
-
-    def run_batched(self, use_case: Batched[Part, Cursor, Outcome, Result], *,
-                    max_batches: int = MAX_BATCHES) -> Result:
-        """A batched use case: each batch read in a read transaction, each of its parts written by ``run`` (a unit of
-        its own); what it did (its ``result`` of the outcomes)."""
-        outcomes: list[Outcome] = []
-        after: Cursor | None = None
-        for _ in range(max_batches):
-            batch = self.look(use_case.read, after)
-            for part in batch.parts:
-                outcomes.append(self.run(use_case.write, part, tuple(outcomes)))
-            if batch.after is None:
-                break
-            after = batch.after
-        return use_case.result(outcomes)
+    @contextmanager
+    def reading(self, *, prepared: bool = False) -> Iterator[SqlUnit]:
+        """A read transaction as the unit a read-only use case takes (``taskcore.unit.Reading``); ``prepared``: one
+        for ``storage.prepared`` statements only (``read_prepared``)."""
+        with self.read_prepared() if prepared else self.read() as conn:
+            yield SqlUnit(conn)
 
     def transact(self, work: Callable[[Connection], T], *, wait_ms: int | None = None,
                  retries: int | None = None) -> T:

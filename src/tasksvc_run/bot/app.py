@@ -16,7 +16,7 @@ from taskcore.ratelimit import RateLimiter
 from taskcore.services.groups import seed_allowed_groups
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
-from tasksvc_run import keys
+from tasksvc_run import keys, units
 from tasksvc_run.banner import no_banner
 from tasksvc_run.bot.metrics_view import metrics_view
 from tasksvc_run.bot.runner import EventRunner, make_intake
@@ -83,7 +83,8 @@ async def _freeze_heap(_app: web.Application) -> None:
 async def _seeded_groups(app: web.Application) -> AsyncIterator[None]:
     """ALLOWED_GROUPS inserted as allowed where they have no status yet (an admin's block survives restarts)."""
     settings, db = app[keys.SETTINGS], app[keys.DB]
-    added = await asyncio.to_thread(db.run, seed_allowed_groups, settings.allowed_groups, now=app[keys.CLOCK].now())
+    added = await asyncio.to_thread(units.run, db, seed_allowed_groups, settings.allowed_groups,
+                                    now=app[keys.CLOCK].now())
     if settings.allowed_groups:
         log.info("allowed groups seeded", extra={"configured": len(settings.allowed_groups), "added": added})
     yield

@@ -17,7 +17,7 @@ from aiohttp import web
 from taskcore.gateway.client import GatewayClient
 from taskcore.services import Database
 from taskcore.services.takeover import take_over_dead_leases
-from tasksvc_run import keys
+from tasksvc_run import keys, units
 from tasksvc_run.bot.photo_fetcher import PhotoFetcher
 from tasksvc_run.bot.watchdog import Watchdog
 from tasksvc_run.bot.webhook_keeper import WEBHOOK_EVENTS, keep_webhook, set_webhook
@@ -45,7 +45,7 @@ class _NoWorker:
 async def take_over(db: Database, clock: Clock) -> None:
     """Release the leases of this host's dead predecessors (a failure is logged: those leases then expire)."""
     try:
-        taken = await asyncio.to_thread(db.run, take_over_dead_leases, dead=dead_owners, now=clock.now())
+        taken = await asyncio.to_thread(units.run, db, take_over_dead_leases, dead=dead_owners, now=clock.now())
     except Exception as exc:
         log.warning("leases of dead predecessors not taken over; they expire by themselves",
                     extra={"error": type(exc).__name__})

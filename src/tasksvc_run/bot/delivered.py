@@ -13,7 +13,7 @@ from taskcore.gateway.echo import text_digest
 from taskcore.gateway.inbound import InboundEvent, InboundMessage, InboundReaction
 from taskcore.gateway.status import MESSAGES_UPDATE, StatusUpdate, parse_status
 from taskcore.services import delivery
-from tasksvc_run import keys
+from tasksvc_run import keys, units
 from tasksvc_run.bot.sending import Sending
 
 RECORD_WAIT, RECORD_POLL = 5.0, 0.1  # seconds an ERROR waits for its send's record (the answer may lag the update)
@@ -42,7 +42,7 @@ async def delivered(app: web.Application, name: str, event: InboundEvent, payloa
             await _statuses(app, updates)
     elif isinstance(event, InboundMessage | InboundReaction) and event.group_id is None:
         db, now = app[keys.DB], app[keys.CLOCK].now()
-        released = await asyncio.to_thread(db.run, delivery.heard_privately, phone=event.sender.phone,
+        released = await asyncio.to_thread(units.run, db, delivery.heard_privately, phone=event.sender.phone,
                                            lid=event.sender.lid, now=now, jid=event.chat_id,
                                            max_attempts=app[keys.SETTINGS].rq_max_attempts)
         if released:
@@ -54,7 +54,7 @@ async def _statuses(app: web.Application, updates: tuple[StatusUpdate, ...]) -> 
     for update in updates:
         if update.failed and update.direct:
             await _recorded(app, update.message_id)
-    outcome = await asyncio.to_thread(db.run, delivery.record_statuses, updates, now=app[keys.CLOCK].now(),
+    outcome = await asyncio.to_thread(units.run, db, delivery.record_statuses, updates, now=app[keys.CLOCK].now(),
                                       rules=rules_of(app))
     counter = app[keys.METRICS].outbound_delivery
     for status in outcome.statuses:
@@ -67,7 +67,7 @@ async def _recorded(app: web.Application, message_id: str) -> None:
     """Wait (bounded) until the queue records the send the gateway answered with ``message_id``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + RECORD_WAIT
-    while not await asyncio.to_thread(app[keys.DB].look, delivery.job_recorded, message_id):
+    while not await asyncio.to_thread(units.look, app[keys.DB], delivery.job_recorded, message_id):
         if loop.time() >= deadline:
             return
         await asyncio.sleep(RECORD_POLL)

@@ -20,6 +20,7 @@ from taskcore.gateway.echo import body_fingerprint, fingerprint, found_messages
 from taskcore.gateway.wire import chat_number
 from taskcore.queue_rules import JobKind, QueueJob
 from taskcore.services import Database, echoes
+from tasksvc_run import units
 
 log = logging.getLogger("tasksvc_run.bot.worker")
 FindMessages = Callable[[str], Awaitable[Any]]
@@ -42,7 +43,8 @@ async def settle(db: Database, job: QueueJob, find: FindMessages | None) -> tupl
     chat = str(job.payload.get("number") or chat_number(job.chat_id))  # the address it was sent to
     chat_jid, digest, quoted = body_fingerprint(chat, job.payload)
     since = job.created_at or datetime.min.replace(tzinfo=UTC)
-    echoed = await asyncio.to_thread(db.look, echoes.unclaimed_echo, chat_id=chat_jid, digest=digest, quoted_id=quoted,
+    echoed = await asyncio.to_thread(units.look, db, echoes.unclaimed_echo, chat_id=chat_jid, digest=digest,
+                                     quoted_id=quoted,
                                      since=since)
     if echoed is not None:
         return Settled.ECHO, echoed
@@ -55,7 +57,7 @@ async def settle(db: Database, job: QueueJob, find: FindMessages | None) -> tupl
     floor = since.timestamp() - CLOCK_SLACK if job.created_at else 0
     wanted = (chat_jid, digest, quoted)
     matching = [r.message_id for r in records if fingerprint(r) == wanted and (r.timestamp or floor) >= floor]
-    taken = await asyncio.to_thread(db.look, echoes.named_by_jobs, matching)
+    taken = await asyncio.to_thread(units.look, db, echoes.named_by_jobs, matching)
     free = [ident for ident in matching if ident not in taken]
     if free:
         return Settled.GATEWAY, free[-1]  # newest first: the oldest copy no job names yet

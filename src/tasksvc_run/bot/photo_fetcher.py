@@ -26,6 +26,7 @@ from taskcore.services.photo_intake import (
 )
 from taskcore.services.proof import expire_photos, photo_files
 from taskcore.settings import Settings
+from tasksvc_run import units
 from tasksvc_run.clock import Clock
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ class PhotoFetcher:
 
     async def run_once(self) -> int:
         """Fetch the photos due now; how many were tried."""
-        jobs = await asyncio.to_thread(self.db.run, claim_fetches, now=self.clock.now())
+        jobs = await asyncio.to_thread(units.run, self.db, claim_fetches, now=self.clock.now())
         for job in jobs:
             await self._fetch(job)
         return len(jobs)
@@ -103,14 +104,15 @@ class PhotoFetcher:
                 raise MediaRefused("unreadable")
             data = await self.client.media_bytes(job.media, max_bytes=rules.max_bytes)
         except MediaRefused as refused:
-            await asyncio.to_thread(db.run, photo_refused, job, refused.reason, rules=rules, now=self.clock.now())
+            await asyncio.to_thread(units.run, db, photo_refused, job, refused.reason, rules=rules,
+                                    now=self.clock.now())
             outcome = refused.reason
         except GatewayError as exc:
-            again = await asyncio.to_thread(db.run, fetch_failed, job, retryable=exc.retryable, rules=rules,
+            again = await asyncio.to_thread(units.run, db, fetch_failed, job, retryable=exc.retryable, rules=rules,
                                             now=self.clock.now())
             outcome = "retry" if again else "unreadable"
         else:
-            outcome = await asyncio.to_thread(db.run, photo_arrived, self.files, job, data, rules=rules,
+            outcome = await asyncio.to_thread(units.run, db, photo_arrived, self.files, job, data, rules=rules,
                                               now=self.clock.now())
         log.info("photo fetched", extra={"task": job.task_id, "attempt": job.attempt, "outcome": outcome})
         if outcome != "retry":
@@ -122,7 +124,7 @@ async def photo_retention(db: Database, settings: Settings, clock: Clock) -> int
     files = photo_files(settings.data_dir)
     if files is None:  # pragma: no cover
         return 0
-    deleted = await asyncio.to_thread(db.run, expire_photos, files, now=clock.now(),
+    deleted = await asyncio.to_thread(units.run, db, expire_photos, files, now=clock.now(),
                                       retention_days=settings.photo_retention_days)
     if deleted:
         log.info("photos deleted past their retention", extra={"deleted": deleted})

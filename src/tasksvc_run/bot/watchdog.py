@@ -23,6 +23,7 @@ from taskcore.services import Database, alerts, echoes
 from taskcore.services.queue import due_count
 from taskcore.settings import Settings
 from taskcore.watchdog import Act, ConnectionWatch, EchoWatch, Health, WatchTimes, tell_admins
+from tasksvc_run import units
 from tasksvc_run.bot.webhook_keeper import set_webhook
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
@@ -86,8 +87,8 @@ class Watchdog:
         if message_id in self.watch.pending or message_id in self._probes:
             return True
         try:
-            named = await asyncio.to_thread(self.db.look, echoes.named_by_jobs, [message_id])
-            return bool(named) or bool(await asyncio.to_thread(self.db.look, echoes.echoed_among, [message_id]))
+            named = await asyncio.to_thread(units.look, self.db, echoes.named_by_jobs, [message_id])
+            return bool(named) or bool(await asyncio.to_thread(units.look, self.db, echoes.echoed_among, [message_id]))
         except Exception:  # unreadable now: not known
             return False
 
@@ -100,7 +101,7 @@ class Watchdog:
         delivery."""
         now = self.clock.now()
         try:
-            new = await asyncio.to_thread(self.db.run, echoes.record_echo, sent, now=now)
+            new = await asyncio.to_thread(units.run, self.db, echoes.record_echo, sent, now=now)
         except Exception as exc:  # the watchdog of this unit still learns it; in-doubt sends fall back to the gateway
             log.warning("echo not recorded", extra={"error": type(exc).__name__})
             new = True
@@ -121,7 +122,7 @@ class Watchdog:
             return
         if lasted is None:
             return
-        late = await asyncio.to_thread(self.db.look, due_count, now=now)  # counted before the worker sends them
+        late = await asyncio.to_thread(units.look, self.db, due_count, now=now)  # counted before the worker sends them
         if self.worker is not None:
             self.worker.resume()
         log.info("gateway connected again: sending resumed", extra={"seconds": int(lasted.total_seconds()),
@@ -143,7 +144,7 @@ class Watchdog:
         """Judge once and act; the action taken."""
         now = self.clock.now()
         overdue = self.watch.overdue(now)
-        seen = await asyncio.to_thread(self.db.look, echoes.echoed_among, overdue) if overdue else set()
+        seen = await asyncio.to_thread(units.look, self.db, echoes.echoed_among, overdue) if overdue else set()
         if seen and self.watch.echoed(seen, now) is Act.RECOVERED:
             await self._recovered()
         act = self.watch.tick(now, connected=self.link.connected, late=bool(set(overdue) - seen))
@@ -177,7 +178,8 @@ class Watchdog:
             await sleep(TICK_SECONDS)
             try:
                 await self.tick()
-                await asyncio.to_thread(self.db.run, echoes.forget_echoes, before=self.clock.now() - ECHO_RETENTION)
+                await asyncio.to_thread(units.run, self.db, echoes.forget_echoes,
+                                        before=self.clock.now() - ECHO_RETENTION)
             except Exception:
                 log.exception("watchdog tick failed")
 
@@ -206,7 +208,7 @@ class Watchdog:
 
     async def _tell(self, text: Callable[[], str], *, key: str) -> None:
         try:
-            await asyncio.to_thread(self.db.run, alerts.notify_admins, self.settings.admin_users, text, key=key,
+            await asyncio.to_thread(units.run, self.db, alerts.notify_admins, self.settings.admin_users, text, key=key,
                                     max_attempts=self.settings.rq_max_attempts, now=self.clock.now(),
                                     default_language=self.settings.default_language)
         except Exception:

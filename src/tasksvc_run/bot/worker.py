@@ -30,6 +30,7 @@ from taskcore.gateway.client import GatewayError
 from taskcore.pacing import SendPace
 from taskcore.queue_rules import IN_DOUBT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import Database, is_unavailable, queue
+from tasksvc_run import units
 from tasksvc_run.bot.in_doubt import logged, settle
 from tasksvc_run.bot.sending import Sending, gap_factor
 from tasksvc_run.bot.worker_config import PACE_HORIZON, RECORD_RETRY_DELAYS, WorkerConfig, random_jitter
@@ -158,7 +159,7 @@ class QueueWorker:
             return
         try:
             jobs = await asyncio.to_thread(
-                self.db.run, queue.claim_jobs, owner=self.owner, now=self.clock.now(), lease=self.config.lease,
+                units.run, self.db, queue.claim_jobs, owner=self.owner, now=self.clock.now(), lease=self.config.lease,
                 limit=free,
                 rules=self.config.send_rules)
         except Exception as exc:
@@ -178,7 +179,7 @@ class QueueWorker:
 
     async def _give_back(self, jobs: list[QueueJob]) -> None:
         try:
-            await asyncio.to_thread(self.db.run, queue.give_back, [job.id for job in jobs], now=self.clock.now())
+            await asyncio.to_thread(units.run, self.db, queue.give_back, [job.id for job in jobs], now=self.clock.now())
         except Exception as exc:  # their leases run out and they are claimed again, in doubt (never sent twice)
             self._outage.failed(exc, what="outbound: giving back jobs claimed while paused failed")
 
@@ -266,7 +267,7 @@ class QueueWorker:
     async def _keep_lease(self, job: QueueJob) -> None:
         """Extend the hold on ``job`` by a whole lease (a failure is left to the next try)."""
         try:
-            await asyncio.to_thread(self.db.run, queue.keep_lease, job_id=job.id, owner=self.owner,
+            await asyncio.to_thread(units.run, self.db, queue.keep_lease, job_id=job.id, owner=self.owner,
                                     until=self.clock.now() + self.config.lease)
         except Exception:  # the database refuses writes: the outcome's next write tries again
             return

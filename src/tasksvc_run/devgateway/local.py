@@ -20,6 +20,7 @@ import aiohttp
 from aiohttp import web
 
 from taskcore.services import Database, directory
+from tasksvc_run import units
 from tasksvc_run.devgateway.fake import FakeGateway, GatewayCall
 from tasksvc_run.devgateway.media import SAMPLE_PNG
 
@@ -38,7 +39,7 @@ def _chat_of(number: str) -> str:
 def database_groups(db: Database) -> list[dict[str, Any]]:
     """Active groups of the database in fetchAllGroups shape: their active members and, as in every real group, the
     bot itself as participants."""
-    groups, members = db.look(directory.active_groups)
+    groups, members = units.look(db, directory.active_groups)
     people: dict[str, list[dict[str, Any]]] = {gid: [{"id": BOT_JID, "admin": None}] for gid, _ in groups}
     for group_id, user_id, is_admin in members:
         if group_id in people and _jid(user_id) != BOT_JID:
@@ -50,7 +51,7 @@ def database_groups(db: Database) -> list[dict[str, Any]]:
 
 def database_people(db: Database) -> tuple[list[dict[str, str]], list[dict[str, str | None]]]:
     """Users and groups to pick from in the simulator, each group with its status (pending: the bot is silent)."""
-    users, rows = db.look(directory.people_and_groups)
+    users, rows = units.look(db, directory.people_and_groups)
     people = [{"id": uid, "name": name or uid} for uid, name in users if _jid(uid) != BOT_JID]
     groups = [{"id": gid, "name": name or gid, "status": status} for gid, name, status in rows]
     return people, groups

@@ -22,6 +22,7 @@ from taskcore.services.nag_tick import NagTick
 from taskcore.services.reminder_tick import ReminderTick
 from taskcore.services.turns import AutoPassTick
 from taskcore.settings import Settings
+from tasksvc_run import units
 from tasksvc_run.bot.photo_fetcher import photo_retention
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
@@ -59,7 +60,7 @@ async def group_sync(ctx: JobContext, gateway: GatewayClient) -> None:
     fetched = await gateway.fetch_all_groups(get_participants=False)
     s = ctx.settings
     outcome = await asyncio.to_thread(
-        ctx.db.run, sync.apply_fetched_groups, ctx.mode, fetched, community_id=s.messaging_community_id,
+        units.run, ctx.db, sync.apply_fetched_groups, ctx.mode, fetched, community_id=s.messaging_community_id,
         admins=s.admin_users, notify_admins=s.notify_admins_on_discovery, max_attempts=s.rq_max_attempts,
         now=ctx.clock.now(), default_language=s.default_language)
     if not outcome.applied:
@@ -75,7 +76,7 @@ async def group_sync(ctx: JobContext, gateway: GatewayClient) -> None:
 async def member_sync(ctx: JobContext, gateway: GatewayClient) -> None:
     """For each active, effectively allowed group: participants present -> active, absent -> inactive."""
     ctx.metrics.sync_runs.labels(job="member_sync").inc()
-    records = await asyncio.to_thread(ctx.db.look, group_service.list_groups)
+    records = await asyncio.to_thread(units.look, ctx.db, group_service.list_groups)
     targets, skipped = sync.member_sync_targets(records, ctx.mode)
     ctx.metrics.sync_skipped_group.inc(len(skipped))
     failures = 0
@@ -86,7 +87,7 @@ async def member_sync(ctx: JobContext, gateway: GatewayClient) -> None:
             failures += 1
             log.warning("member sync: participants unavailable", extra={"group": group_id, "error": str(exc)})
             continue
-        await asyncio.to_thread(ctx.db.run, sync.apply_participants, group_id=group_id, participants=people,
+        await asyncio.to_thread(units.run, ctx.db, sync.apply_participants, group_id=group_id, participants=people,
                                 now=ctx.clock.now())
     log.info("member sync done", extra={"groups": len(targets), "skipped": len(skipped), "failed": failures})
 
@@ -103,7 +104,7 @@ class ReminderJob:
         tick = ReminderTick(ctx.mode, now=ctx.clock.now(), zone=s.zone, grace_minutes=s.reminders_grace_minutes,
                             max_attempts=s.rq_max_attempts, sends_per_min=s.gateway_max_sends_per_min,
                             default_language=s.default_language)
-        result = await asyncio.to_thread(ctx.db.run_batched, tick)
+        result = await asyncio.to_thread(units.run_batched, ctx.db, tick)
         for outcome, count in (("sent", result.sent), ("late", result.late), ("skipped", result.skipped)):
             if count:
                 ctx.metrics.reminder_slots.labels(outcome=outcome).inc(count)
@@ -123,7 +124,7 @@ class ReminderJob:
 async def maintenance(ctx: JobContext) -> None:
     """The daily retention deletes."""
     deleted = await asyncio.to_thread(
-        ctx.db.run, run_maintenance, now=ctx.clock.now(),
+        units.run, ctx.db, run_maintenance, now=ctx.clock.now(),
         member_retention_days=ctx.settings.group_members_inactive_retention_days,
         link_retention_days=ctx.settings.reactions_ttl_days)
     ctx.metrics.cleanup_runs.inc()
@@ -135,9 +136,10 @@ async def maintenance(ctx: JobContext) -> None:
 async def chores(ctx: JobContext) -> None:
     """The minute tick of SPEC section 25's chores: the nags due, then the turns two days late."""
     s, now = ctx.settings, ctx.clock.now()
-    nags = await asyncio.to_thread(ctx.db.run_batched, NagTick(now=now, zone=s.zone, max_attempts=s.rq_max_attempts,
-                                                               default_language=s.default_language))
-    passed = await asyncio.to_thread(ctx.db.run_batched, AutoPassTick(
+    nags = await asyncio.to_thread(units.run_batched, ctx.db,
+                                   NagTick(now=now, zone=s.zone, max_attempts=s.rq_max_attempts,
+                                           default_language=s.default_language))
+    passed = await asyncio.to_thread(units.run_batched, ctx.db, AutoPassTick(
         now=now, zone=s.zone, max_attempts=s.rq_max_attempts, default_language=s.default_language))
     if nags.sent or nags.notices or passed:
         ctx.notify()
@@ -147,7 +149,7 @@ async def chores(ctx: JobContext) -> None:
 async def release_held(ctx: JobContext) -> None:
     """Quiet hours (SPEC section 25): queue, merged per person, what was held for those whose window has ended."""
     s = ctx.settings
-    queued = await asyncio.to_thread(ctx.db.run, quiet.release_held, now=ctx.clock.now(),
+    queued = await asyncio.to_thread(units.run, ctx.db, quiet.release_held, now=ctx.clock.now(),
                                      max_attempts=s.rq_max_attempts, default_language=s.default_language)
     if queued:
         log.info("held messages released", extra={"queued": queued})

@@ -18,6 +18,7 @@ from typing import Protocol
 
 from taskcore.services import Database
 from taskcore.services.leases import acquire_lease, lease_holder, release_lease
+from tasksvc_run import units
 from tasksvc_run.clock import Clock
 from tasksvc_run.owner import process_owner
 
@@ -75,7 +76,7 @@ class DatabaseLeases:
         name = tick_lease(job)
         if await self._acquire(name, now=now, ttl=until - now):
             return None
-        holder = await asyncio.to_thread(self.db.look, lease_holder, name=name)
+        holder = await asyncio.to_thread(units.look, self.db, lease_holder, name=name)
         return now if holder is None else holder[1]
 
     @contextlib.asynccontextmanager
@@ -91,13 +92,13 @@ class DatabaseLeases:
             renewer.cancel()
             await asyncio.gather(renewer, return_exceptions=True)
             try:
-                await asyncio.to_thread(self.db.run, release_lease, name=job, owner=self.owner)
+                await asyncio.to_thread(units.run, self.db, release_lease, name=job, owner=self.owner)
             except Exception:  # the lease then runs out by itself
                 log.warning("job lease not released; it expires by itself", exc_info=True,
                             extra={"job": job, "ttl_s": ttl.total_seconds()})
 
     async def _acquire(self, name: str, *, now: datetime, ttl: timedelta) -> bool:
-        return await asyncio.to_thread(self.db.run, acquire_lease, name=name, owner=self.owner, now=now, ttl=ttl)
+        return await asyncio.to_thread(units.run, self.db, acquire_lease, name=name, owner=self.owner, now=now, ttl=ttl)
 
     async def _renew(self, job: str, ttl: timedelta) -> None:
         while True:

@@ -6,6 +6,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from taskcore.services.summaries import WeeklyTick
+from tasksvc_run import units
 
 if TYPE_CHECKING:
     from tasksvc_run.schedulers.jobs import JobContext
@@ -22,7 +23,7 @@ class WeeklySummaryJob:
         ctx, s = self.ctx, self.ctx.settings
         tick = WeeklyTick(now=ctx.clock.now(), zone=s.zone, default_language=s.default_language,
                           max_attempts=s.rq_max_attempts)
-        queued = await asyncio.to_thread(ctx.db.run_batched, tick)
+        queued = await asyncio.to_thread(units.run_batched, ctx.db, tick)
         if queued:
             ctx.notify()
         return queued

@@ -24,6 +24,7 @@ from taskcore.services import preferences as prefs
 from taskcore.services import tasks as svc
 from taskcore.services.reactions import react_to_completion
 from taskcore.zones import UserZone
+from tasksvc_run import units
 from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, PUBLIC_IDS, SETTINGS, USER
 from tasksvc_run.web import access_models as am
 from tasksvc_run.web import calendar, chores, me, proof, render, rewards, task_files, tokens
@@ -52,7 +53,7 @@ def gating(request: web.Request) -> GatingMode:
 def user_today(request: web.Request, user: str) -> date:
     """Today in the signed-in user's zone (SPEC section 21)."""
     app = request.app
-    return app[DB].look(zones.user_today, user_id=user, fallback=app[SETTINGS].zone, now=app[CLOCK].now())
+    return units.look(app[DB], zones.user_today, user_id=user, fallback=app[SETTINGS].zone, now=app[CLOCK].now())
 
 
 async def my_tasks(request: web.Request) -> web.Response:
@@ -61,14 +62,14 @@ async def my_tasks(request: web.Request) -> web.Response:
     app, user = request.app, request[USER]
     now = app[CLOCK].now()
     today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
-    page = app[DB].look_prepared(task_lists.list_my_task_items, gating(request), user_id=user, query=query,
-                                 today=today, now=now)
+    page = units.look_prepared(app[DB], task_lists.list_my_task_items, gating(request), user_id=user, query=query,
+                               today=today, now=now)
     return ok(render.item_page(page, ids(request)))
 
 
 async def my_groups(request: web.Request) -> web.Response:
     """GET /api/me/groups."""
-    groups = request.app[DB].look(task_lists.list_my_groups, gating(request), user_id=request[USER])
+    groups = units.look(request.app[DB], task_lists.list_my_groups, gating(request), user_id=request[USER])
     return ok(render.group_list(groups))
 
 
@@ -76,24 +77,25 @@ async def group_tasks(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/tasks."""
     group_id = group_id_of(request)
     params = parse_query(request, m.GroupTasksParams)
-    page = request.app[DB].look(task_lists.list_group_tasks, gating(request), user_id=request[USER], group_id=group_id,
-                                unassigned_first=params.unassigned_first, only_unassigned=params.only_unassigned,
-                                limit=params.limit)
+    page = units.look(request.app[DB], task_lists.list_group_tasks, gating(request), user_id=request[USER],
+                      group_id=group_id,
+                      unassigned_first=params.unassigned_first, only_unassigned=params.only_unassigned,
+                      limit=params.limit)
     return ok(render.task_page(page, ids(request)))
 
 
 def _zone(request: web.Request) -> UserZone:
-    return request.app[DB].look(zones.user_zone, user_id=request[USER], fallback=request.app[SETTINGS].zone)
+    return units.look(request.app[DB], zones.user_zone, user_id=request[USER], fallback=request.app[SETTINGS].zone)
 
 
 def _language(request: web.Request) -> str:
-    return request.app[DB].look(languages.user_language, user_id=request[USER],
-                                   default=request.app[SETTINGS].default_language)[0]
+    return units.look(request.app[DB], languages.user_language, user_id=request[USER],
+                      default=request.app[SETTINGS].default_language)[0]
 
 
 async def get_preferences(request: web.Request) -> web.Response:
     """GET /api/me/preferences."""
-    saved = request.app[DB].look(prefs.get_preference, user_id=request[USER])
+    saved = units.look(request.app[DB], prefs.get_preference, user_id=request[USER])
     return ok(render.preference(saved, _zone(request), _language(request)) | _chores(request))
 
 
@@ -108,10 +110,10 @@ async def set_preferences(request: web.Request) -> web.Response:
     zone: Any = body.tz if "tz" in sent else svc.UNSET
     app, user = request.app, request[USER]
     checked = chores.checked_chores(body, sent, today=user_today(request, user))
-    saved = await asyncio.to_thread(app[DB].run, prefs.set_preference, user_id=user, freq=body.freq,
+    saved = await asyncio.to_thread(units.run, app[DB], prefs.set_preference, user_id=user, freq=body.freq,
                                     time=body.time, tz=zone, now=app[CLOCK].now())
     if "lang" in sent:
-        await asyncio.to_thread(app[DB].run, languages.choose_language, user_id=user, lang=body.lang,
+        await asyncio.to_thread(units.run, app[DB], languages.choose_language, user_id=user, lang=body.lang,
                                 default=app[SETTINGS].default_language, now=app[CLOCK].now())
         app[LANGUAGE_CACHE].forget(user)
     await asyncio.to_thread(chores.save_chores, app[DB], user_id=user, checked=checked,
@@ -131,8 +133,8 @@ async def _change(request: web.Request, change: TaskChange) -> web.Response:
 
 async def claim(request: web.Request) -> web.Response:
     """POST /api/tasks/{id}/claim."""
-    return await _change(request, lambda db, mode, user, task_id, now: db.run(
-        svc.claim_task, mode, user_id=user, task_id=task_id, now=now))
+    return await _change(request, lambda db, mode, user, task_id, now: units.run(
+        db, svc.claim_task, mode, user_id=user, task_id=task_id, now=now))
 
 
 async def unassign(request: web.Request) -> web.Response:
@@ -140,7 +142,7 @@ async def unassign(request: web.Request) -> web.Response:
     reaction goes on its origin message as for a completion."""
     task_id = task_id_of(request)
     app, now = request.app, request.app[CLOCK].now()
-    task = await asyncio.to_thread(app[DB].run, svc.unassign_task, gating(request), user_id=request[USER],
+    task = await asyncio.to_thread(units.run, app[DB], svc.unassign_task, gating(request), user_id=request[USER],
                                    task_id=task_id, now=now)
     if task.completed:
         await _react(request, Completion(task, newly_completed=True), now)
@@ -151,7 +153,8 @@ async def complete(request: web.Request) -> web.Response:
     """POST /api/tasks/{id}/complete; a new completion queues the check reaction on the origin message."""
     task_id = task_id_of(request)
     app, now, user = request.app, request.app[CLOCK].now(), request[USER]
-    done = await asyncio.to_thread(app[DB].run, svc.complete_task, gating(request), user_id=user, task_id=task_id,
+    done = await asyncio.to_thread(units.run, app[DB], svc.complete_task, gating(request), user_id=user,
+                                   task_id=task_id,
                                    now=now, today=user_today(request, user))
     await _react(request, done, now)
     return ok(render.completed_item(done.task, done.next_task, ids(request)))
@@ -160,7 +163,7 @@ async def complete(request: web.Request) -> web.Response:
 async def _react(request: web.Request, done: Completion, now: datetime) -> None:
     policy = ReactionPolicy.from_settings(request.app[SETTINGS])
     try:
-        await asyncio.to_thread(request.app[DB].run, react_to_completion, policy, done, now=now)
+        await asyncio.to_thread(units.run, request.app[DB], react_to_completion, policy, done, now=now)
     except Exception:  # the completion is committed; a lost check mark must not turn it into an error
         log.exception("could not queue the completion reaction", extra={"task": done.task.id})
 
@@ -186,7 +189,7 @@ async def _edited(request: web.Request, task_id: int, changes: dict[str, Any]) -
     value this task cannot take: 403, not 422 (SPEC 6 and 28: a request the document allows gets no 422 for the state
     of its task)."""
     try:
-        return await asyncio.to_thread(partial(request.app[DB].run, svc.edit_task, gating(request),
+        return await asyncio.to_thread(partial(units.run, request.app[DB], svc.edit_task, gating(request),
                                                user_id=request[USER], task_id=task_id,
                                                zone=request.app[SETTINGS].zone, **changes))
     except InvalidCompletion as exc:
@@ -213,7 +216,8 @@ async def create(request: web.Request) -> web.Response:
                             None if body.nag is None else body.nag.every_hours)
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
     key = await asyncio.to_thread(app[PUBLIC_IDS].key)
-    task = await asyncio.to_thread(app[DB].run, web_tasks.create_from_web, gating(request), user_id=request[USER],
+    task = await asyncio.to_thread(units.run, app[DB], web_tasks.create_from_web, gating(request),
+                                   user_id=request[USER],
                                    new=new, now=app[CLOCK].now(), announcing=announcing, zone=app[SETTINGS].zone,
                                    key=key)
     return ok(render.task_item(task, ids(request)), status=201)
@@ -221,8 +225,8 @@ async def create(request: web.Request) -> web.Response:
 
 async def group_members(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/members."""
-    people = request.app[DB].look(task_lists.list_group_members, gating(request), user_id=request[USER],
-                                           group_id=group_id_of(request))
+    people = units.look(request.app[DB], task_lists.list_group_members, gating(request), user_id=request[USER],
+                        group_id=group_id_of(request))
     return ok(render.member_list(people, ids(request)))
 
 

@@ -13,6 +13,7 @@ from taskcore.services.proof_links import ProofLinks
 from taskcore.services.web_auth import SessionCache
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.banner import no_banner
 from tasksvc_run.clock import Clock, SystemClock
 from tasksvc_run.keys import (
@@ -68,9 +69,10 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app[TEMPLATES] = make_templates()
     app[SESSIONS] = SessionCache()
     app[LANGUAGE_CACHE] = LanguageCache()
-    app[PUBLIC_IDS] = PublicIds(lambda: app[DB].run(public_key, now=app[CLOCK].now()))
+    app[PUBLIC_IDS] = PublicIds(lambda: units.run(app[DB], public_key, now=app[CLOCK].now()))
     app[TEMPLATES].filters["public"] = app[PUBLIC_IDS].of
-    app[PROOF_LINKS] = ProofLinks(lambda: app[DB].run(service_key, PROOF_KEY, now=app[CLOCK].now()), app[CLOCK].now,
+    app[PROOF_LINKS] = ProofLinks(lambda: units.run(app[DB], service_key, PROOF_KEY, now=app[CLOCK].now()),
+                                  app[CLOCK].now,
                                   base_url=settings.web_base_url)
     app[TEMPLATES].globals["proof_path"] = app[PROOF_LINKS].path
     app.cleanup_ctx.append(_database(settings, db))

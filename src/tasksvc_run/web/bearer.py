@@ -12,6 +12,7 @@ from aiohttp import web
 
 from taskcore.errors import Unauthorized
 from taskcore.services.tokens import authenticate_api_token, record_token_use
+from tasksvc_run import units
 from tasksvc_run.i18n import N_
 from tasksvc_run.keys import CLOCK, DB, VIA_TOKEN
 from tasksvc_run.web.errors import RequestProblem, is_api
@@ -45,10 +46,10 @@ async def token_user(request: web.Request, token: str) -> str:
     app = request.app
     now = app[CLOCK].now()
     try:
-        use = app[DB].look(authenticate_api_token, token=token, now=now)
+        use = units.look(app[DB], authenticate_api_token, token=token, now=now)
     except Unauthorized:
         raise _invalid() from None  # the cause would add nothing, and nothing about the token may reach a log
     if use.touch_due:
-        await asyncio.to_thread(app[DB].run, record_token_use, token_id=use.token_id, now=now)
+        await asyncio.to_thread(units.run, app[DB], record_token_use, token_id=use.token_id, now=now)
     request[VIA_TOKEN] = True
     return use.user_id

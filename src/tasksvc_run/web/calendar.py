@@ -12,6 +12,7 @@ from taskcore.calendar_feed import build_calendar, feed_etag, feed_url, uid_doma
 from taskcore.i18n import speaking
 from taskcore.services import calendar as svc
 from taskcore.services.languages import user_language
+from tasksvc_run import units
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web.templating import render
 from tasksvc_run.web.tokens import json_answer, local_stamp, public_base, tokens_page
@@ -38,9 +39,9 @@ def _answer(request: web.Request, token: str, if_none_match: str | None) -> web.
     feed takes a while to write) in the language of the person whose feed it is."""
     app = request.app
     settings = app[SETTINGS]
-    found = app[DB].look(svc.read_calendar_feed, GatingMode(settings.group_gating_mode), token=token,
-                         now=app[CLOCK].now())
-    lang = app[DB].look(user_language, user_id=found.user_id, default=settings.default_language)[0]
+    found = units.look(app[DB], svc.read_calendar_feed, GatingMode(settings.group_gating_mode), token=token,
+                       now=app[CLOCK].now())
+    lang = units.look(app[DB], user_language, user_id=found.user_id, default=settings.default_language)[0]
     shape = {"domain": uid_domain(settings.web_base_url), "base_url": public_base(request)}
     with speaking(lang):
         etag = spoken_etag(feed_etag(found.tasks, **shape), lang)
@@ -59,14 +60,14 @@ async def feed(request: web.Request) -> web.Response:
 
 async def create_calendar(request: web.Request) -> web.Response:
     """POST /api/me/calendar: 201 with the new address; the previous one stops working."""
-    token = await asyncio.to_thread(request.app[DB].run, svc.issue_calendar_feed, user_id=request[USER],
+    token = await asyncio.to_thread(units.run, request.app[DB], svc.issue_calendar_feed, user_id=request[USER],
                                     now=request.app[CLOCK].now())
     return json_answer({"url": feed_url(public_base(request), token)}, status=201)
 
 
 async def delete_calendar(request: web.Request) -> web.Response:
     """DELETE /api/me/calendar: 204; the address answers 404 from now on (revoking none is no error)."""
-    await asyncio.to_thread(request.app[DB].run, svc.revoke_calendar_feed, user_id=request[USER])
+    await asyncio.to_thread(units.run, request.app[DB], svc.revoke_calendar_feed, user_id=request[USER])
     return web.Response(status=204)
 
 
@@ -75,7 +76,7 @@ async def calendar_page(request: web.Request) -> web.Response:
     user: str | None = request.get(USER)
     if user is None:
         raise web.HTTPSeeOther("/")
-    since = request.app[DB].look(svc.calendar_feed_since, user_id=user)
+    since = units.look(request.app[DB], svc.calendar_feed_since, user_id=user)
     zone = request.app[SETTINGS].zone
     return render(request, "calendar.html", user=user, section="calendario",
                   since=local_stamp(since, zone) if since else None)

@@ -9,12 +9,13 @@ from typing import Any
 from taskcore.chores.away import check_away_until, is_away
 from taskcore.chores.quiet import QuietHours, parse_quiet
 from taskcore.services import Database, quiet
+from tasksvc_run import units
 from tasksvc_run.web.models import PreferencesBody
 
 
 def chore_fields(db: Database, *, user_id: str, today: date) -> dict[str, Any]:
     """``quiet`` ({from, to} or null) and ``away_until`` (YYYY-MM-DD, null when not away on ``today``)."""
-    saved = db.look(quiet.chore_settings, user_id=user_id)
+    saved = units.look(db, quiet.chore_settings, user_id=user_id)
     window = saved.quiet
     away = saved.away_until if is_away(saved.away_until, today) else None
     return {"quiet": None if window is None else {"from": f"{window.start:%H:%M}", "to": f"{window.end:%H:%M}"},
@@ -40,6 +41,6 @@ def save_chores(db: Database, *, user_id: str, checked: dict[str, Any], today: d
     """Save the values ``checked_chores`` let through."""
     if "quiet" in checked:
         window: QuietHours | None = checked["quiet"]
-        db.run(quiet.set_quiet, user_id=user_id, window=window, now=now)
+        units.run(db, quiet.set_quiet, user_id=user_id, window=window, now=now)
     if "away_until" in checked:
-        db.run(quiet.set_away, user_id=user_id, until=checked["away_until"], today=today, now=now)
+        units.run(db, quiet.set_away, user_id=user_id, until=checked["away_until"], today=today, now=now)

@@ -17,6 +17,7 @@ from aiohttp import BodyPartReader, web
 from taskcore.csvfiles.reading import MAX_BYTES
 from taskcore.errors import Forbidden, RateLimited, ValidationError
 from taskcore.services import task_lists
+from tasksvc_run import units
 from tasksvc_run.i18n import _
 from tasksvc_run.keys import CLOCK, DB, LIMITER, USER
 from tasksvc_run.web.errors import RequestProblem
@@ -36,7 +37,7 @@ def _signed_in(request: web.Request) -> str:
 
 
 def _page(request: web.Request, user: str, group_id: str, *, status: int = 200, **context: Any) -> web.Response:
-    mine = request.app[DB].look(task_lists.list_my_groups, gating(request), user_id=user)
+    mine = units.look(request.app[DB], task_lists.list_my_groups, gating(request), user_id=user)
     group = next((item for item in mine if item.id == group_id), None)
     if group is None:
         raise Forbidden("the group is not available to this user")

@@ -17,6 +17,7 @@ from babel.core import negotiate_locale
 from taskcore.i18n import LANGUAGES, speaking
 from taskcore.services.languages import user_language
 from taskcore.services.web_auth import SESSION_CACHE_TTL
+from tasksvc_run import units
 from tasksvc_run.keys import CLOCK, DB, LANG, LANGUAGE_CACHE, SETTINGS, USER
 
 MAX_ACCEPT_ITEMS = 20
@@ -74,7 +75,7 @@ def person_language(request: web.Request, user: str) -> str:
     now, cache = app[CLOCK].monotonic(), app[LANGUAGE_CACHE]
     lang = cache.get(user, now)
     if lang is None:
-        lang = app[DB].look(user_language, user_id=user, default=app[SETTINGS].default_language)[0]
+        lang = units.look(app[DB], user_language, user_id=user, default=app[SETTINGS].default_language)[0]
         cache.put(user, lang, now)
     return lang
 

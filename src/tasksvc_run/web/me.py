@@ -11,6 +11,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field
 
 from taskcore.services import own_data
+from tasksvc_run import units
 from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, PROOF_LINKS, PUBLIC_IDS, SESSIONS, SETTINGS, USER
 from tasksvc_run.web.models import PUBLIC_ID, Lang
 from tasksvc_run.web.openapi import ApiRoute
@@ -61,8 +62,8 @@ def _json(body: object) -> web.Response:
 async def get_me(request: web.Request) -> web.Response:
     """GET /api/me: {id (public), name, phone, lang, tz}."""
     app, user = request.app, request[USER]
-    me = app[DB].look(own_data.my_profile, user_id=user, default_lang=app[SETTINGS].default_language,
-                             fallback_zone=app[SETTINGS].zone)
+    me = units.look(app[DB], own_data.my_profile, user_id=user, default_lang=app[SETTINGS].default_language,
+                    fallback_zone=app[SETTINGS].zone)
     return _json({"id": app[PUBLIC_IDS].of(user), "name": me.name, "phone": me.phone, "lang": me.lang,
                   "tz": me.tz})
 
@@ -70,7 +71,7 @@ async def get_me(request: web.Request) -> web.Response:
 async def export_me(request: web.Request) -> web.Response:
     """GET /api/me/export: one JSON document."""
     app = request.app
-    found = await asyncio.to_thread(app[DB].look, own_data.export_person, user_id=request[USER],
+    found = await asyncio.to_thread(units.look, app[DB], own_data.export_person, user_id=request[USER],
                                     default_lang=app[SETTINGS].default_language, fallback_zone=app[SETTINGS].zone,
                                     now=app[CLOCK].now())
     response = _json(found)
@@ -83,7 +84,7 @@ async def forget_me(request: web.Request) -> web.Response:
     """DELETE /api/me with {"confirm": true}: 204, the person erased and the session cookie cleared."""
     await parse_body(request, ForgetBody)
     app, user = request.app, request[USER]
-    await asyncio.to_thread(app[DB].run, own_data.forget_person, user_id=user, now=app[CLOCK].now())
+    await asyncio.to_thread(units.run, app[DB], own_data.forget_person, user_id=user, now=app[CLOCK].now())
     app[LANGUAGE_CACHE].forget(user)
     app[SESSIONS].forget(request.cookies.get(COOKIE, ""))
     response = web.Response(status=204)

@@ -15,6 +15,7 @@ from taskcore.i18n import LANGUAGES
 from taskcore.languages import LanguageSource
 from taskcore.services import languages, summaries, task_lists, zones
 from taskcore.services import preferences as prefs
+from tasksvc_run import units
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, PUBLIC_IDS, SETTINGS, USER
 from tasksvc_run.web import chores
@@ -64,12 +65,12 @@ def _my_tasks(request: web.Request, user: str, form: TaskForm, status: int = 200
     params = parse_query(request, m.MyTasksParams)
     app = request.app
     common = _common(request, user, "tareas")
-    page = app[DB].look(task_lists.list_my_tasks, gating(request), user_id=user, query=params.to_query(),
-                             today=common["today"], now=app[CLOCK].now())
+    page = units.look(app[DB], task_lists.list_my_tasks, gating(request), user_id=user, query=params.to_query(),
+                      today=common["today"], now=app[CLOCK].now())
     links = {"prev": _link(params, page=params.page - 1) if params.page > 1 else None,
              "next": _link(params, page=params.page + 1) if page.has_more else None,
              "open": _link(params, status="open", page=1), "recent": _link(params, status="recent", page=1)}
-    mine = app[DB].look(task_lists.list_my_groups, gating(request), user_id=user)
+    mine = units.look(app[DB], task_lists.list_my_groups, gating(request), user_id=user)
     return render(request, "tasks.html", status=status, **common, **form_context(request, form), page=page,
                   params=params, links=links, soon_days=SOON_DAYS, form_groups=[g for g in mine if g.active])
 
@@ -96,7 +97,7 @@ def _signed_in(request: web.Request) -> str:
 async def groups(request: web.Request) -> web.Response:
     """GET /grupos: my groups with open and unassigned counts."""
     user = _signed_in(request)
-    found = request.app[DB].look(task_lists.list_my_groups, gating(request), user_id=user)
+    found = units.look(request.app[DB], task_lists.list_my_groups, gating(request), user_id=user)
     return render(request, "groups.html", **_common(request, user, "grupos"), groups=found)
 
 
@@ -107,15 +108,16 @@ async def group(request: web.Request) -> web.Response:
 
 def _group(request: web.Request, user: str, form: TaskForm, status: int = 200) -> web.Response:
     group_id = request.match_info["id"]
-    mine = request.app[DB].look(task_lists.list_my_groups, gating(request), user_id=user)
+    mine = units.look(request.app[DB], task_lists.list_my_groups, gating(request), user_id=user)
     summary = next((item for item in mine if item.id == group_id), None)
     if summary is None:
         raise Forbidden("the group is not available to this user")
-    page = request.app[DB].look(task_lists.list_group_tasks, gating(request), user_id=user, group_id=group_id,
-                                unassigned_first=True, limit=100)
-    people = request.app[DB].look(task_lists.list_group_members, gating(request), user_id=user, group_id=group_id)
-    week = request.app[DB].look(summaries.group_week, group_id=group_id, now=request.app[CLOCK].now(),
-                                zone=request.app[SETTINGS].zone)
+    page = units.look(request.app[DB], task_lists.list_group_tasks, gating(request), user_id=user, group_id=group_id,
+                      unassigned_first=True, limit=100)
+    people = units.look(request.app[DB], task_lists.list_group_members, gating(request), user_id=user,
+                        group_id=group_id)
+    week = units.look(request.app[DB], summaries.group_week, group_id=group_id, now=request.app[CLOCK].now(),
+                      zone=request.app[SETTINGS].zone)
     return render(request, "group.html", status=status, **_common(request, user, "grupos"),
                   **form_context(request, form), group=summary, page=page, members=people, week=week)
 
@@ -136,9 +138,9 @@ async def reminders(request: web.Request) -> web.Response:
     """GET /recordatorios: the reminder preference form."""
     user = _signed_in(request)
     db, settings = request.app[DB], request.app[SETTINGS]
-    saved = db.look(prefs.get_preference, user_id=user)
-    zone = db.look(zones.user_zone, user_id=user, fallback=settings.zone)
-    lang, source = db.look(languages.user_language, user_id=user, default=settings.default_language)
+    saved = units.look(db, prefs.get_preference, user_id=user)
+    zone = units.look(db, zones.user_zone, user_id=user, fallback=settings.zone)
+    lang, source = units.look(db, languages.user_language, user_id=user, default=settings.default_language)
     return render(request, "reminders.html", **_common(request, user, "recordatorios"), pref=saved,
                   freqs=[(value, _(label)) for value, label in FREQ_LABELS], tz=zone.name,
                   tz_source=_(ZONE_SOURCES[zone.source.value]), tz_chosen=saved.tz or "",

@@ -15,6 +15,7 @@ from taskcore.access import GatingMode
 from taskcore.chores.proof import image_kind
 from taskcore.errors import NotFound
 from taskcore.services import proof as svc
+from tasksvc_run import units
 from tasksvc_run.i18n import N_
 from tasksvc_run.keys import DB, PROOF_LINKS, SETTINGS, USER
 from tasksvc_run.web.errors import RequestProblem
@@ -33,7 +34,7 @@ async def task_proof(request: web.Request) -> web.Response:
     task_id = task_id_of(request)
     query = parse_query(request, ProofQuery)
     app = request.app
-    found = await asyncio.to_thread(app[DB].look, svc.proof_of, task_id)
+    found = await asyncio.to_thread(units.look, app[DB], svc.proof_of, task_id)
     if found is None or not found.file_name:
         raise NotFound(f"task {task_id} has no photo")
     links = app[PROOF_LINKS]
@@ -43,7 +44,8 @@ async def task_proof(request: web.Request) -> web.Response:
     if files is None:  # pragma: no cover - DATA_DIR always has a value
         raise NotFound("no photo folder")
     mode = GatingMode(app[SETTINGS].group_gating_mode)
-    data = await asyncio.to_thread(app[DB].look, svc.photo_file, mode, files, user_id=request[USER], task_id=task_id,
+    data = await asyncio.to_thread(units.look, app[DB], svc.photo_file, mode, files, user_id=request[USER],
+                                   task_id=task_id,
                                    file_name=found.file_name)
     kind = image_kind(data)
     if kind is None:  # pragma: no cover - only checked images are kept

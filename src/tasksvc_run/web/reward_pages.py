@@ -17,6 +17,7 @@ from aiohttp import web
 from taskcore.errors import Forbidden, NotFound
 from taskcore.services import reward_requests as requests
 from taskcore.services import rewards
+from tasksvc_run import units
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, USER
 from tasksvc_run.web.errors import RequestProblem
@@ -49,8 +50,9 @@ async def group_rewards(request: web.Request) -> web.Response:
 
 def _rewards_page(request: web.Request, user: str, *, error: str = "", status: int = 200) -> web.Response:
     group_id = request.match_info["id"]
-    found = request.app[DB].look(rewards.group_rewards, gating(request), user_id=user, group_id=group_id)
-    mine = [item for item in request.app[DB].look(requests.my_requests, user_id=user) if item.group_id == group_id]
+    found = units.look(request.app[DB], rewards.group_rewards, gating(request), user_id=user, group_id=group_id)
+    mine = [item for item in units.look(request.app[DB], requests.my_requests,
+                                        user_id=user) if item.group_id == group_id]
     return render(request, "rewards.html", status=status, **_common(request, user, "grupos"), found=found,
                   requests=mine, error=error)
 
@@ -64,7 +66,7 @@ async def redeem(request: web.Request) -> web.Response:
     try:
         if not raw.isascii() or not raw.isdigit():
             raise NotFound("no such reward")
-        await asyncio.to_thread(app[DB].run, requests.redeem, gating(request), user_id=user, reward_id=int(raw),
+        await asyncio.to_thread(units.run, app[DB], requests.redeem, gating(request), user_id=user, reward_id=int(raw),
                                 group_id=group_id, now=app[CLOCK].now(), tell=telling(request))
     except requests.ShortBalance as exc:
         return _rewards_page(request, user, error=short_balance(exc).detail, status=409)
@@ -79,7 +81,7 @@ async def approvals(request: web.Request) -> web.Response:
 
 
 def _approvals_page(request: web.Request, user: str, *, error: str = "", status: int = 200) -> web.Response:
-    found = request.app[DB].look(requests.waiting, gating(request), user_id=user)
+    found = units.look(request.app[DB], requests.waiting, gating(request), user_id=user)
     return render(request, "approvals.html", status=status, **_common(request, user, "aprobaciones"),
                   waiting=found, error=error)
 

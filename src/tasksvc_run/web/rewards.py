@@ -24,6 +24,7 @@ from taskcore.errors import NotFound
 from taskcore.services import reward_requests as requests
 from taskcore.services import rewards
 from taskcore.shown import shown_name
+from tasksvc_run import units
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web.errors import RequestProblem
 from tasksvc_run.web.me import ids
@@ -156,7 +157,8 @@ def telling(request: web.Request) -> requests.Telling:
 async def group_rewards(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/rewards."""
     group_id = group_id_of(request)
-    found = request.app[DB].look(rewards.group_rewards, gating(request), user_id=request[USER], group_id=group_id)
+    found = units.look(request.app[DB], rewards.group_rewards, gating(request), user_id=request[USER],
+                       group_id=group_id)
     return ok({"items": [{"id": r.id, "name": r.name, "points": r.points} for r in found.items],
                "balance": found.balance.points, "reserved": found.balance.reserved})
 
@@ -182,7 +184,7 @@ async def redeem(request: web.Request) -> web.Response:
     group_id, reward_id = group_id_of(request), _number(request, "rid")
     app = request.app
     try:
-        made = await asyncio.to_thread(app[DB].run, requests.redeem, gating(request), user_id=request[USER],
+        made = await asyncio.to_thread(units.run, app[DB], requests.redeem, gating(request), user_id=request[USER],
                                        reward_id=reward_id, group_id=group_id, now=app[CLOCK].now(),
                                        tell=telling(request))
     except requests.ShortBalance as exc:
@@ -192,13 +194,13 @@ async def redeem(request: web.Request) -> web.Response:
 
 async def my_reward_requests(request: web.Request) -> web.Response:
     """GET /api/me/reward-requests."""
-    found = request.app[DB].look(requests.my_requests, user_id=request[USER])
+    found = units.look(request.app[DB], requests.my_requests, user_id=request[USER])
     return ok({"items": [request_item(item, ids(request)) for item in found]})
 
 
 async def my_approvals(request: web.Request) -> web.Response:
     """GET /api/me/approvals."""
-    found = request.app[DB].look(requests.waiting, gating(request), user_id=request[USER])
+    found = units.look(request.app[DB], requests.waiting, gating(request), user_id=request[USER])
     return ok({"requests": [request_item(item, ids(request)) for item in found.requests],
                "photos": [photo_item(photo) for photo in found.photos]})
 
@@ -209,9 +211,9 @@ async def decide(request: web.Request, *, approve: bool, reason: str | None = No
     user, now, tell = request[USER], app[CLOCK].now(), telling(request)
     try:
         if approve:
-            return await asyncio.to_thread(app[DB].run, requests.approve, gating(request), user_id=user,
+            return await asyncio.to_thread(units.run, app[DB], requests.approve, gating(request), user_id=user,
                                            request_id=request_id, now=now, tell=tell)
-        return await asyncio.to_thread(app[DB].run, requests.refuse, gating(request), user_id=user,
+        return await asyncio.to_thread(units.run, app[DB], requests.refuse, gating(request), user_id=user,
                                        request_id=request_id, reason=reason, now=now, tell=tell)
     except requests.CannotApprove as exc:
         raise short_balance(exc) from exc

@@ -13,7 +13,7 @@ from taskcore.errors import SchemaError
 from taskcore.settings import Settings
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, is_unavailable, unavailable_reason
-from tasksvc_run import exits
+from tasksvc_run import exits, units
 from tasksvc_run.clock import Clock, SystemClock, local_today
 from tasksvc_run.outage import FatalStop, stop_this_process
 from tasksvc_run.places import database_named
@@ -64,7 +64,7 @@ def autoseed(settings: Settings, db: Database, clock: Clock) -> None:
     from taskcore.services.devseed import seed_dev_data  # noqa: PLC0415 - development only: production never loads it
 
     user = settings.default_user or DEV_FALLBACK_USER
-    seeded = db.run(seed_dev_data, default_user=user, now=clock.now(), today=local_today(clock, settings.zone))
+    seeded = units.run(db, seed_dev_data, default_user=user, now=clock.now(), today=local_today(clock, settings.zone))
     log.info("development seed", extra={"seeded": seeded, "default_user": user})
 
 

@@ -20,6 +20,7 @@ from taskcore.services.web_auth import (
     touch_session,
 )
 from taskcore.settings import Settings
+from tasksvc_run import units
 from tasksvc_run.i18n import _
 from tasksvc_run.keys import CLOCK, DB, LIMITER, SESSIONS, SETTINGS, USER
 from tasksvc_run.web.bearer import presented_token, token_user
@@ -52,10 +53,10 @@ async def _resolve_user(request: web.Request) -> str | None:
     if session_id:
         now = app[CLOCK].now()
         # A short read on the loop, or none: the cache answers for a session read in the last few seconds.
-        found = app[DB].look(look_up_session, session_id=session_id, now=now, cache=app[SESSIONS])
+        found = units.look(app[DB], look_up_session, session_id=session_id, now=now, cache=app[SESSIONS])
         if found is not None:
             if found.touch_due:  # a write, at most every few minutes per session: off the loop
-                await asyncio.to_thread(app[DB].run, touch_session, session_id=session_id, now=now)
+                await asyncio.to_thread(units.run, app[DB], touch_session, session_id=session_id, now=now)
             return found.user_id
     return app[SETTINGS].default_user  # DEV_DEFAULT_USER, only ever set in development
 
@@ -121,7 +122,7 @@ async def login(request: web.Request) -> web.StreamResponse:
     now = app[CLOCK].now()
     token = request.query.get("token", "")
     try:
-        opened = await asyncio.to_thread(app[DB].run, open_login_link, token=token,
+        opened = await asyncio.to_thread(units.run, app[DB], open_login_link, token=token,
                                          session_id=request.cookies.get(COOKIE), now=now)
     except Unauthorized:
         return render(request, "login_failed.html", status=401, user=None)
@@ -141,7 +142,7 @@ async def confirm_login(request: web.Request) -> web.StreamResponse:
         form = {}
     token, code = str(form.get("token", "")), str(form.get("confirm", ""))
     try:
-        session = await asyncio.to_thread(app[DB].run, confirm_login_switch, token=token,
+        session = await asyncio.to_thread(units.run, app[DB], confirm_login_switch, token=token,
                                           session_id=request.cookies.get(COOKIE), code=code, now=now)
     except Unauthorized:
         return render(request, "error.html", status=403, heading=_("No se pudo cambiar de cuenta"),
@@ -164,7 +165,7 @@ async def logout(request: web.Request) -> web.StreamResponse:
     """POST /logout: end the session, clear the cookie, 303 to /."""
     session_id = request.cookies.get(COOKIE)
     if session_id:
-        await asyncio.to_thread(request.app[DB].run, end_session, session_id=session_id)
+        await asyncio.to_thread(units.run, request.app[DB], end_session, session_id=session_id)
         request.app[SESSIONS].forget(session_id)  # after the deletion: no lookup can bring it back
     response = web.Response(status=303, headers={"Location": "/"})
     clear_session_cookie(response, request.app[SETTINGS])

@@ -17,6 +17,7 @@ from taskcore.csvfiles.writing import MEDIA_TYPE
 from taskcore.recurrence import rule_text
 from taskcore.services import task_export, task_import, zones
 from taskcore.services.web_tasks import Announcing
+from tasksvc_run import units
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web.crosssite import media_type
@@ -85,7 +86,8 @@ def gating(request: web.Request) -> GatingMode:
 
 def _today(request: web.Request) -> date:
     app = request.app
-    return app[DB].look(zones.user_today, user_id=request[USER], fallback=app[SETTINGS].zone, now=app[CLOCK].now())
+    return units.look(app[DB], zones.user_today, user_id=request[USER], fallback=app[SETTINGS].zone,
+                      now=app[CLOCK].now())
 
 
 def csv_file(body: bytes, name: str) -> web.Response:
@@ -96,14 +98,16 @@ def csv_file(body: bytes, name: str) -> web.Response:
 
 async def my_tasks_csv(request: web.Request) -> web.Response:
     """GET /api/me/tasks.csv."""
-    body = await asyncio.to_thread(request.app[DB].look, task_export.my_csv, gating(request), user_id=request[USER])
+    body = await asyncio.to_thread(units.look, request.app[DB], task_export.my_csv, gating(request),
+                                   user_id=request[USER])
     return csv_file(body, task_export.file_name(_today(request), group=False))
 
 
 async def group_tasks_csv(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/tasks.csv."""
     group_id = group_id_of(request)
-    body = await asyncio.to_thread(request.app[DB].look, task_export.group_csv, gating(request), user_id=request[USER],
+    body = await asyncio.to_thread(units.look, request.app[DB], task_export.group_csv, gating(request),
+                                   user_id=request[USER],
                                    group_id=group_id)
     return csv_file(body, task_export.file_name(_today(request), group=True))
 
@@ -152,11 +156,12 @@ async def run_import(request: web.Request, group_id: str, raw: bytes, *, dry_run
     app, user = request.app, request[USER]
     try:
         if dry_run:
-            sheet = await asyncio.to_thread(app[DB].look, task_import.preview_import, gating(request), user_id=user,
+            sheet = await asyncio.to_thread(units.look, app[DB], task_import.preview_import, gating(request),
+                                            user_id=user,
                                             group_id=group_id, raw=raw)
             return preview_body(sheet)
         announcing = Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
-        done = await asyncio.to_thread(app[DB].run, task_import.import_tasks, gating(request), user_id=user,
+        done = await asyncio.to_thread(units.run, app[DB], task_import.import_tasks, gating(request), user_id=user,
                                        group_id=group_id, raw=raw, now=app[CLOCK].now(), today=_today(request),
                                        announcing=announcing)
     except (UnreadableFile, TooManyLines) as exc:

@@ -23,6 +23,7 @@ from taskcore.dates import parse_iso_date
 from taskcore.errors import RateLimited, ValidationError
 from taskcore.model import Task
 from taskcore.services import web_tasks
+from tasksvc_run import units
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, LIMITER, PUBLIC_IDS, SETTINGS
 from tasksvc_run.web.api import gating
@@ -111,7 +112,8 @@ async def create(request: web.Request, user: str, form: TaskForm) -> Task:
     new = web_tasks.NewTask(form.description, due_date(form.due), form.group_id or None, form.assignees)
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
     key = await asyncio.to_thread(app[PUBLIC_IDS].key)  # the form's assignees are public ids (SPEC section 32)
-    return await asyncio.to_thread(app[DB].run, web_tasks.create_from_web, gating(request), user_id=user, new=new,
+    return await asyncio.to_thread(units.run, app[DB], web_tasks.create_from_web, gating(request), user_id=user,
+                                   new=new,
                                    now=app[CLOCK].now(), announcing=announcing, key=key)
 
 

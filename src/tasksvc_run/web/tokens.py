@@ -11,6 +11,7 @@ from aiohttp import web
 
 from taskcore.services import tokens as svc
 from taskcore.services.tokens import TokenRow
+from tasksvc_run import units
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web import access_models as am
 from tasksvc_run.web.parsing import parse_body
@@ -31,7 +32,8 @@ def _item(row: TokenRow) -> dict[str, Any]:
 async def create_token(request: web.Request) -> web.Response:
     """POST /api/me/tokens: 201 with the token, the only time it is shown."""
     body, _ = await parse_body(request, am.TokenBody)
-    made = await asyncio.to_thread(request.app[DB].run, svc.create_api_token, user_id=request[USER], name=body.name,
+    made = await asyncio.to_thread(units.run, request.app[DB], svc.create_api_token, user_id=request[USER],
+                                   name=body.name,
                                    now=request.app[CLOCK].now())
     return json_answer({"id": made.id, "name": made.name, "token": made.token,
                         "created_at": utc_stamp(made.created_at)}, status=201)
@@ -39,7 +41,7 @@ async def create_token(request: web.Request) -> web.Response:
 
 async def list_tokens(request: web.Request) -> web.Response:
     """GET /api/me/tokens: name, created and last used of each token; never the token."""
-    rows = request.app[DB].look(svc.list_api_tokens, user_id=request[USER])
+    rows = units.look(request.app[DB], svc.list_api_tokens, user_id=request[USER])
     return json_answer({"items": [_item(row) for row in rows]})
 
 
@@ -47,7 +49,7 @@ async def delete_token(request: web.Request) -> web.Response:
     """DELETE /api/me/tokens/{id}: 204; 404 for an id the user has no token under (another user's included)."""
     raw = request.match_info["id"]
     token_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else 0
-    await asyncio.to_thread(request.app[DB].run, svc.revoke_api_token, user_id=request[USER], token_id=token_id)
+    await asyncio.to_thread(units.run, request.app[DB], svc.revoke_api_token, user_id=request[USER], token_id=token_id)
     return web.Response(status=204)
 
 
@@ -61,7 +63,7 @@ async def tokens_page(request: web.Request) -> web.Response:
     user: str | None = request.get(USER)
     if user is None:
         raise web.HTTPSeeOther("/")
-    rows = request.app[DB].look(svc.list_api_tokens, user_id=user)
+    rows = units.look(request.app[DB], svc.list_api_tokens, user_id=user)
     zone = request.app[SETTINGS].zone
     shown = [{"id": row.id, "name": row.name, "created": local_stamp(row.created_at, zone),
               "used": local_stamp(row.last_used_at, zone) if row.last_used_at else None} for row in rows]

@@ -22,7 +22,7 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
         return _group_list(turn, turn.group_id)
     limit = turn.policy.list_limit
     page = task_lists.list_my_tasks(turn.uow, turn.policy.mode, user_id=turn.user_id, query=MyTasksQuery(limit=limit),
-                               today=turn.moment.today, now=turn.moment.now)
+                                    today=turn.moment.today, now=turn.moment.now)
     if not page.items:
         return Answer(_(replies.NO_MY_TASKS))
     lines = [replies.list_heading(page.total, group=False), *_by_group(page.items, turn.moment.today)]
@@ -32,7 +32,7 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
 def _group_list(turn: Turn, group_id: str) -> Answer:
     try:
         page = task_lists.list_group_tasks(turn.uow, turn.policy.mode, user_id=turn.user_id, group_id=group_id,
-                                      unassigned_first=True, limit=turn.policy.list_limit)
+                                           unassigned_first=True, limit=turn.policy.list_limit)
     except Forbidden:
         return rejected(_(replies.NO_GROUP_TASKS))
     if not page.items:

@@ -17,7 +17,7 @@ def set_points(turn: Turn, cmd: SetPoints) -> Answer:
     """/t puntos <id> N."""
     return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
         turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, points=cmd.points),
-        lambda task: texts.points_set(task.id, task.points))
+                       lambda task: texts.points_set(task.id, task.points))
 
 
 def show_summary(turn: Turn, cmd: ShowSummary) -> Answer:

@@ -190,7 +190,7 @@ def set_mode(turn: Turn, cmd: SetMode) -> Answer:
     try:
         return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
             turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, completion=cmd.completion),
-            replies.mode_set)
+                           replies.mode_set)
     except ValidationError as exc:
         said = f"{str(exc).capitalize()}." if exc.field == "photo" else _(replies.MODE_ONLY_IN_GROUPS)
         return rejected(said, cmd.task_id)
@@ -204,14 +204,14 @@ def set_due(turn: Turn, cmd: SetDue) -> Answer:
 
     return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
         turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, due=cmd.due, zone=turn.policy.zone),
-        said)
+                       said)
 
 
 def edit(turn: Turn, cmd: Edit) -> Answer:
     """/t editar."""
     return change_task(turn, cmd.task_id, lambda: tasks.edit_task(
         turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, description=cmd.description),
-        replies.edited)
+                       replies.edited)
 
 
 def stop_series(turn: Turn, cmd: StopSeries) -> Answer:
@@ -222,7 +222,7 @@ def stop_series(turn: Turn, cmd: StopSeries) -> Answer:
             return rejected(replies.not_recurring(cmd.task_id), cmd.task_id)
         return Answer(replies.series_stopped(tasks.edit_task(
             turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id, recurrence=None)),
-            task_id=cmd.task_id)
+                      task_id=cmd.task_id)
 
     return on_task(turn, cmd.task_id, stop)
 
