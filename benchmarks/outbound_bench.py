@@ -26,7 +26,7 @@ from taskcore.gateway.wire import send_text_body
 from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, digest_due, last_departure
 from taskcore.queue_rules import DIGEST_LABEL
 from taskcore.services import queue
-from taskcore.services.reminder_tick import TickResult, reminder_tick
+from taskcore.services.reminder_tick import ReminderTick, TickResult
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.schema import outbound_queue, user_preferences
@@ -52,7 +52,7 @@ def _timed(work: Callable[[], T]) -> tuple[float, T]:
 
 
 def _tick(db: Database, now: datetime) -> TickResult:
-    return reminder_tick(db, MODE, now=now, zone=TZ, grace_minutes=GRACE, max_attempts=6)
+    return units.run_batched(db, ReminderTick(MODE, now=now, zone=TZ, grace_minutes=GRACE, max_attempts=6))
 
 
 @dataclass(frozen=True)
@@ -150,10 +150,11 @@ def peak_under_rate(per_min: int = DEFAULT_MAX_SENDS_PER_MIN) -> PeakFigures:
         peak = _busiest_look(db)
         minute = START
         while minute < peak:
-            reminder_tick(db, MODE, now=minute, zone=TZ, grace_minutes=GRACE, max_attempts=6, sends_per_min=per_min)
+            units.run_batched(db, ReminderTick(MODE, now=minute, zone=TZ, grace_minutes=GRACE, max_attempts=6,
+                                               sends_per_min=per_min))
             minute += MINUTE
-        ms, result = _timed(partial(reminder_tick, db, MODE, now=peak, zone=TZ, grace_minutes=GRACE, max_attempts=6,
-                                    sends_per_min=per_min))
+        ms, result = _timed(partial(units.run_batched, db, ReminderTick(MODE, now=peak, zone=TZ, grace_minutes=GRACE,
+                                                                        max_attempts=6, sends_per_min=per_min)))
         with db.read() as conn:
             due = conn.execute(outbound_queue.select().with_only_columns(outbound_queue.c.next_attempt_at)
                                .where(outbound_queue.c.label == DIGEST_LABEL)).scalars().all()

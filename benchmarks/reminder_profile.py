@@ -27,6 +27,7 @@ from taskcore.reminders import slots
 from taskcore.services import reminder_tick as tick
 from taskcore.storage.db import Database, sqlite_url
 from taskcore.storage.schema import user_preferences
+from tasksvc_run import units
 
 BUSIEST = START + timedelta(hours=13, minutes=30)  # 08:30 in Bogotá, Lima, New York: 5,985 users due
 PARTS = {"due_preferences": "read the due rows", "digest_tasks": "digests: open tasks query",
@@ -47,8 +48,8 @@ def _timed(spent: dict[str, float], label: str, work: Callable[..., Any]) -> Cal
 
 
 def _tick(db: Database, now: datetime) -> tick.TickResult:
-    return tick.reminder_tick(db, GatingMode.OFF, now=now, zone=TZ, grace_minutes=60, max_attempts=6,
-                              sends_per_min=SENDS_PER_MIN)
+    return units.run_batched(db, tick.ReminderTick(GatingMode.OFF, now=now, zone=TZ, grace_minutes=60, max_attempts=6,
+                                                   sends_per_min=SENDS_PER_MIN))
 
 
 def _database() -> Database:

@@ -15,12 +15,13 @@ from zoneinfo import ZoneInfo
 
 from taskcore.access import GatingMode
 from taskcore.services import quiet
-from taskcore.services.nag_tick import nag_tick
-from taskcore.services.reminder_tick import reminder_tick
-from taskcore.services.summaries import weekly_tick
-from taskcore.services.turns import auto_pass_tick
+from taskcore.services.nag_tick import NagTick
+from taskcore.services.reminder_tick import ReminderTick
+from taskcore.services.summaries import WeeklyTick
+from taskcore.services.turns import AutoPassTick
 from taskcore.settings import Settings
 from taskcore.storage.db import Database
+from tasksvc_run import units
 
 PARTS = ("reminders", "nags", "turns", "weekly", "held")  # the jobs' order: reminders, chores, weekly_summary, held
 NAMES = {"reminders": "reminder tick", "nags": "nag tick", "turns": "auto pass of missed turns",
@@ -50,13 +51,13 @@ class Config:
 def calls(db: Database, now: datetime, c: Config) -> dict[str, Callable[[], Any]]:
     """Each part of the minute, with the arguments its job gives it."""
     chores = {"now": now, "zone": c.zone, "max_attempts": c.max_attempts, "default_language": c.language}
-    return {"reminders": partial(reminder_tick, db, c.mode, now=now, zone=c.zone, grace_minutes=c.grace_minutes,
-                                 max_attempts=c.max_attempts, sends_per_min=c.sends_per_min,
-                                 default_language=c.language),
-            "nags": partial(nag_tick, db, **chores),
-            "turns": partial(auto_pass_tick, db, **chores),
-            "weekly": partial(weekly_tick, db, **chores),
-            "held": partial(quiet.release_held, db, now=now, max_attempts=c.max_attempts,
+    reminders = ReminderTick(c.mode, now=now, zone=c.zone, grace_minutes=c.grace_minutes,
+                             max_attempts=c.max_attempts, sends_per_min=c.sends_per_min, default_language=c.language)
+    return {"reminders": partial(units.run_batched, db, reminders),
+            "nags": partial(units.run_batched, db, NagTick(**chores)),
+            "turns": partial(units.run_batched, db, AutoPassTick(**chores)),
+            "weekly": partial(units.run_batched, db, WeeklyTick(**chores)),
+            "held": partial(units.run, db, quiet.release_held, now=now, max_attempts=c.max_attempts,
                             default_language=c.language)}
 
 

@@ -20,10 +20,11 @@ from taskcore.reactions import ReactionPolicy
 from taskcore.services.conversation.registry import accepted
 from taskcore.services.conversation.road import handle_arrived, handle_inbox
 from taskcore.services.inbox import NewEvent
+from taskcore.storage import inbox as inbox_rows
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.unit import SqlUnit
-from tests.builders import NOW, TODAY
+from tests.builders import NOW
 
 T = TypeVar("T")
 
@@ -132,7 +133,7 @@ def run(db: Database, payload: dict[str, Any], rules: ChatPolicy | None = None, 
         tokens: Tokens | None = None, sync: Callable[[], None] | None = None) -> ChatResult:
     """Parse one webhook payload and handle it as the bot would: through the road's arrival (stored and handled in
     one unit of work), or, behind a chat's pending events, through the inbox."""
-    moment = Moment(now, TODAY if now == NOW else now.date(), tokens or Tokens(), sync)
+    moment = Moment(now, tokens or Tokens(), sync)
     [result] = run_all(db, [payload], rules, moment=moment)
     if isinstance(result, Exception):
         raise result
@@ -144,7 +145,7 @@ def run_all(db: Database, payloads: list[dict[str, Any]], rules: ChatPolicy | No
     """Events that arrive together, as the webhook's group commit hands them to the road; those stored pending (a
     chat with earlier events waiting, or a batch one of whose events broke) are then handled as the processor
     would. The result of each, in their order: what it produced, or the exception it failed with."""
-    at = moment or Moment(NOW, TODAY, Tokens())
+    at = moment or Moment(NOW, Tokens())
     items = [(NewEvent(chat_key(event), "messages.upsert", None, json.dumps(p)), event, at)
              for p, event in ((p, parse_event(p)) for p in payloads)]
     arrived = handle_arrived(db, rules or policy(), items)
@@ -173,3 +174,12 @@ def said(error: CommandSyntaxError) -> str:
 def accepted_of(error: CommandSyntaxError) -> str:
     """The accepted form the reply to ``error`` shows: the command's usage, with the date or rule forms it asks."""
     return said(error).split("\nUso: ", 1)[1]
+
+
+def store_events(db: Database, events: list[NewEvent], *, now: datetime, wait_ms: int | None = None) -> list[int]:
+    """Store ``events`` pending in the inbox, as the webhook leaves the events of a chat with earlier ones waiting,
+    in one unit of work that waits at most ``wait_ms`` for the database; their ids."""
+    with db.unit(wait_ms=wait_ms) as uow:
+        ids = inbox_rows.insert_events(uow.conn, events, now=now)
+        uow.commit()
+        return ids

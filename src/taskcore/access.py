@@ -123,3 +123,36 @@ def completion_assigns_completer(task: TaskFacts) -> bool:
     """A group task with no assignees gets its completer assigned first (in each mode too: theirs is then the one
     part)."""
     return task.group_id is not None and not task.assignees and not task.completed
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSnapshot:
+    """What a sighting needs to know of a recorded group to decide whether anything must be written."""
+
+    name: str | None
+    active: bool
+    status: GroupStatus | None
+    language: str | None = None
+    time_zone: str | None = None  # the group's (SPEC section 30)
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """A group seen by a webhook or a sync: its stored status, whether it is served, whether to announce it."""
+
+    group_id: str
+    status: GroupStatus | None
+    allowed: bool
+    newly_discovered: bool
+
+
+def known_sighting(mode: GatingMode, group_id: str, snap: GroupSnapshot | None,
+                   name: str | None = None) -> Sighting | None:
+    """The sighting of a group whose snapshot says nothing needs writing (known, active, same name, and not one
+    to record as pending); None when the sighting must be recorded."""
+    status = snap.status if snap else None
+    discovery = discovery_for(mode, status)
+    nothing_new = snap is not None and snap.active and name in (None, snap.name)
+    if discovery is Discovery.IGNORE or (nothing_new and discovery is not Discovery.RECORD_PENDING):
+        return Sighting(group_id, status, effectively_allowed(mode, status), newly_discovered=False)
+    return None

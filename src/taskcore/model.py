@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from taskcore.access import GroupStatus
+from taskcore.access import GroupSnapshot, GroupStatus
 from taskcore.chores.proof import Proof
 from taskcore.completion import CompletionMode, progress
 from taskcore.identity import needs_rekey
@@ -144,27 +144,6 @@ class Completion:
     part_done: bool = False
     next_task: Task | None = None
     """The next occurrence this completion created (a recurring task), else None."""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupSnapshot:
-    """What a sighting needs to know of a recorded group to decide whether anything must be written."""
-
-    name: str | None
-    active: bool
-    status: GroupStatus | None
-    language: str | None = None
-    time_zone: str | None = None  # the group's (SPEC section 30)
-
-
-@dataclass(frozen=True, slots=True)
-class Sighting:
-    """A group seen by a webhook or a sync: its stored status, whether it is served, whether to announce it."""
-
-    group_id: str
-    status: GroupStatus | None
-    allowed: bool
-    newly_discovered: bool
 
 
 @dataclass(frozen=True, slots=True)

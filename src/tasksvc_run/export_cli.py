@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tasksvc_run import exits, units
+from tasksvc_run import exits
 
 if TYPE_CHECKING:
     from taskcore.settings import Settings
@@ -32,6 +32,7 @@ def run_export(settings: Settings, args: argparse.Namespace) -> int:
     from taskcore.identity import normalize_group_id  # noqa: PLC0415
     from taskcore.services import Database  # noqa: PLC0415
     from taskcore.services.task_export import operator_group_csv  # noqa: PLC0415
+    from tasksvc_run import units  # noqa: PLC0415
 
     try:
         group_id = normalize_group_id(args.group)

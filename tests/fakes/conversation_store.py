@@ -14,8 +14,16 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from taskcore.access import Discovery, GatingMode, GroupStatus, discovery_for, effectively_allowed
-from taskcore.model import GroupSnapshot, SenderFacts, Sighting
+from taskcore.access import (
+    Discovery,
+    GatingMode,
+    GroupSnapshot,
+    GroupStatus,
+    Sighting,
+    discovery_for,
+    effectively_allowed,
+)
+from taskcore.model import SenderFacts
 
 SEEN_RESOLUTION = timedelta(minutes=1)  # storage.users: a sender seen this recently is not written again
 

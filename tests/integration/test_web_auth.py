@@ -11,7 +11,7 @@ import pytest
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage.db import Database
 from tasksvc_run import units
-from tasksvc_run.web.api import ROUTES
+from tasksvc_run.web.routes import ROUTES
 from tasksvc_run.web.session import COOKIE
 from tests.integration.web_helpers import ME, WebEnv, web_env
 

@@ -17,7 +17,7 @@ from taskcore.storage.db import Database
 from tasksvc_run import units
 from tasksvc_run.proxy.app import route
 from tasksvc_run.web import make_web_app
-from tasksvc_run.web.api import document
+from tasksvc_run.web.routes import document
 from tests.builders import NOW, make_group, make_task
 from tests.integration.proxy_helpers import ProxyClient, proxy_at
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env, web_settings

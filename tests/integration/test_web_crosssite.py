@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from taskcore.storage.db import Database
-from tasksvc_run.web.api import ROUTES
+from tasksvc_run.web.routes import ROUTES
 from tests.builders import make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, WebEnv, web_env
 

@@ -24,7 +24,7 @@ from taskcore.services.web_auth import issue_login_token, redeem_login_token
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from tasksvc_run import units
-from tasksvc_run.web.api import document
+from tasksvc_run.web.routes import document
 from tasksvc_run.web.session import COOKIE
 from tests.builders import NOW, TODAY
 from tests.integration.web_helpers import ME, ThreadedServer, check_documented, threaded_app, web_settings

@@ -11,7 +11,7 @@ from openapi_spec_validator import validate
 
 from taskcore.storage.db import Database
 from tasksvc_run.web import make_web_app
-from tasksvc_run.web.api import document
+from tasksvc_run.web.routes import document
 from tests.builders import make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env, web_settings
 

@@ -15,7 +15,7 @@ from taskcore.storage.db import Database
 from taskcore.storage.identities import record_alias
 from taskcore.storage.people import note_bot_ids, save_addressing
 from taskcore.storage.users import ensure_user
-from tasksvc_run.web.api import document
+from tasksvc_run.web.routes import document
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
 

@@ -16,7 +16,7 @@ from taskcore.services.tokens import create_api_token
 from taskcore.storage.db import Database
 from taskcore.storage.photo_files import PhotoFiles
 from tasksvc_run import units
-from tasksvc_run.web.api import document
+from tasksvc_run.web.routes import document
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
 

@@ -13,7 +13,7 @@ from taskcore import parse_recurrence
 from taskcore.services import tasks as svc
 from taskcore.storage.db import Database
 from tasksvc_run import units
-from tasksvc_run.web.api import document
+from tasksvc_run.web.routes import document
 from tests.builders import NOW, make_group
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
 

@@ -23,7 +23,7 @@ from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
-from tasksvc_run.web.api import document
+from tasksvc_run.web.routes import document
 from tests.builders import NOW, make_group, make_task
 from tests.fakes.gateway import FakeGateway
 from tests.integration.test_queue_worker import FAST, run_until_drained

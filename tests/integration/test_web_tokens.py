@@ -17,7 +17,7 @@ from taskcore.services.tokens import MAX_TOKENS, create_api_token
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from tasksvc_run import units
-from tasksvc_run.web.api import ROUTES, document
+from tasksvc_run.web.routes import ROUTES, document
 from tests.builders import NOW, make_group, make_task
 from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
 

@@ -15,6 +15,7 @@ from taskcore.pagination import Page
 from taskcore.services import task_lists
 from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tests.builders import NOW, TODAY, create_and_read
 
 # Each example writes under a user id of its own, so reusing the function-scoped database across examples
@@ -24,7 +25,7 @@ _users = itertools.count(10_000)
 
 
 def _list(db: Database, user: str, **query: object) -> Page[Task]:
-    return task_lists.list_my_tasks(db, GatingMode.OFF, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
+    return units.look(db, task_lists.list_my_tasks, GatingMode.OFF, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
                              today=TODAY, now=NOW)
 
 

@@ -14,7 +14,7 @@ from taskcore.chat.decide import head_of
 from taskcore.gateway.inbound import InboundMessage, parse_event
 from taskcore.ratelimit import Decision
 from taskcore.services.conversation.admission import Admitted, admit
-from tests.builders import GROUP, NOW, TODAY, wa_text
+from tests.builders import GROUP, NOW, wa_text
 from tests.chat_support import Tokens, policy
 from tests.fakes.conversation_store import MemoryConversationStore
 
@@ -30,7 +30,7 @@ def message(text: str, **kwargs: object) -> InboundMessage:
 def admitted(store: MemoryConversationStore, msg: InboundMessage, tokens: Tokens | None = None,
              mode: str = "off", admins: tuple[str, ...] = ()) -> Admitted | ChatResult:
     family, reply = head_of(msg.text, msg.quoted_id)
-    moment = Moment(NOW, TODAY, (tokens or Tokens()).take)
+    moment = Moment(NOW, tokens or Tokens())
     return admit(store, policy(mode, admins=admins), msg, moment, family=family, reply=reply, linked=msg.quoted_id)
 
 

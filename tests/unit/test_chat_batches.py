@@ -4,10 +4,8 @@ nothing behind while the others still take effect."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import threading
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -16,19 +14,19 @@ from taskcore.chat import ChatResult, Moment
 from taskcore.gateway.inbound import chat_key, parse_event
 from taskcore.ratelimit import Decision, RateLimiter
 from taskcore.services.conversation import tasks as chat_tasks
-from taskcore.services.inbox import NewEvent, inbox_stats, store_events
+from taskcore.services.inbox import NewEvent, inbox_stats
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tasksvc_run import units
 from tasksvc_run.bot.runner import EventRunner
 from tasksvc_run.metrics import Metrics
-from tests.builders import NOW, TODAY, wa_text
-from tests.chat_support import policy, queued, run_all, task_rows, texts
+from tests.builders import NOW, wa_text
+from tests.chat_support import policy, queued, run_all, store_events, task_rows, texts
 from tests.fakes.clock import FrozenClock
 
 
 def moment() -> Moment:
-    return Moment(NOW, TODAY)
+    return Moment(NOW)
 
 
 def events(*payloads: dict[str, object]) -> list[Any]:
@@ -86,13 +84,13 @@ def runner(db: Database, **kwargs: Any) -> EventRunner:
 def tokens_asked(bot: EventRunner, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The users whose rate-limit token ``bot`` takes from now on, in order."""
     asked: list[str] = []
-    take = bot.take_token
+    take = bot.limiter.check
 
-    def counted(user_id: str, at: float | None = None) -> Decision:
+    def counted(user_id: str, at: float) -> Decision:
         asked.append(user_id)
         return take(user_id, at)
 
-    monkeypatch.setattr(bot, "take_token", counted)
+    monkeypatch.setattr(bot.limiter, "check", counted)
     return asked
 
 
@@ -183,15 +181,3 @@ async def test_admin_sync_asked_from_the_worker_thread_runs_on_the_event_loop(db
     await asyncio.wait_for(done.wait(), 5)
     assert [h.result.outcome for h in outcome.handled if isinstance(h.result, ChatResult)] == ["admin sync done"]
     assert asked_on == [threading.main_thread()]
-
-
-def test_a_moment_on_another_day_keeps_its_instant_its_token_and_its_sync() -> None:
-    def sync() -> None:
-        """Stands in for the scheduler's request."""
-
-    def token(_user: str) -> Decision:
-        return Decision(allowed=True)
-
-    at = Moment(NOW, TODAY, token, sync)
-    later = TODAY + timedelta(days=1)
-    assert at.on_day(later) == dataclasses.replace(at, today=later)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from taskcore.chat.registry import help_text
 
 from taskcore.access import GatingMode
 from taskcore.chat.commands import CalendarLink, CalendarRevoke
 from taskcore.chat.grammar import parse_command
 from taskcore.errors import NotFound
 from taskcore.services.calendar import calendar_feed_since, issue_calendar_feed, read_calendar_feed
-from taskcore.services.conversation.registry import SYNTAX
+from taskcore.services.conversation.registry import SYNTAX, help_text
 from taskcore.storage.db import Database
 from tasksvc_run import units
 from tests.builders import GROUP, NOW, TODAY, make_group, make_task, wa_text

@@ -24,9 +24,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = chat_decide.parse_command
 
-    def recording(text: str, **kwargs: object) -> object:
+    def recording(text: str, *args: object, **kwargs: object) -> object:
         seen.append(text)
-        return real(text, **kwargs)  # type: ignore[arg-type]
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(chat_decide, "parse_command", recording)
     return seen

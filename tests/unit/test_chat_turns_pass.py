@@ -89,8 +89,8 @@ def test_a_turn_two_days_late_passes_on_once_and_the_group_is_told(db: Database,
 def test_a_turn_not_yet_late_in_its_holders_calendar_costs_no_write(db: Database, rotation: int,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     writes: list[object] = []
-    real = db.transact
-    monkeypatch.setattr(db, "transact", lambda work, **kw: writes.append(work) or real(work, **kw))
+    real = db.unit
+    monkeypatch.setattr(db, "unit", lambda **kw: writes.append(kw) or real(**kw))
     tuesday = datetime(2026, 11, 23, 23, 0, tzinfo=UTC)  # late in UTC's calendar since Tuesday 00:00 UTC
     assert auto(db, tuesday - timedelta(minutes=1)) == 0
     assert writes == []  # read every minute until then, decided without a transaction

@@ -4,7 +4,6 @@ from collections.abc import Collection
 from datetime import date
 
 import pytest
-from taskcore.chat.registry import admin_help_text, help_text
 
 from taskcore.access import GroupStatus
 from taskcore.chat.commands import (
@@ -29,7 +28,7 @@ from taskcore.chat.commands import (
 from taskcore.chat.grammar import parse_command
 from taskcore.errors import TaskcoreError, ValidationError
 from taskcore.reminders import ReminderFreq
-from taskcore.services.conversation.registry import SYNTAX
+from taskcore.services.conversation.registry import SYNTAX, admin_help_text, help_text
 from tests.chat_support import accepted_of, said
 
 TODAY = date(2026, 11, 22)
@@ -475,7 +474,7 @@ def test_the_syntax_error_is_a_validation_error_and_a_value_error() -> None:
 
 
 def test_the_syntax_error_reply_says_what_was_wrong_and_the_accepted_form() -> None:
-    assert str(rejection("/t tomar")) == "Faltan datos.\nUso: /t tomar <id>"
+    assert said(rejection("/t tomar")) == "Faltan datos.\nUso: /t tomar <id>"
 
 
 def test_a_very_long_bad_token_is_shortened_in_the_reply() -> None:

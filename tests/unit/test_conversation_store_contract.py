@@ -10,13 +10,12 @@ from typing import Protocol
 
 import pytest
 
-from taskcore.access import GatingMode, GroupStatus
-from taskcore.model import GroupSnapshot
+from taskcore.access import GatingMode, GroupSnapshot, GroupStatus
 from taskcore.services.conversation.store import ConversationStore
 from taskcore.storage import groups, migrator, preferences
 from taskcore.storage.db import Database
 from taskcore.storage.schema import tasks
-from taskcore.storage.unit import Unit
+from taskcore.storage.unit import SqlUnit
 from taskcore.storage.users import ensure_user
 from tests.builders import NOW
 from tests.conftest import BACKENDS, _fresh_database
@@ -36,7 +35,7 @@ class Seeded(ConversationStore, Protocol):
     def seed_status(self, group_id: str, status: GroupStatus) -> None: ...
 
 
-class SeededUnit(Unit):
+class SeededUnit(SqlUnit):
     """The SQL unit with the seeding calls, written through the storage functions other use cases call."""
 
     def seed_zone(self, user_id: str, zone: str) -> None:
@@ -68,9 +67,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Seeded]:
         return
     db: Database = _fresh_database(request.param, tmp_path, request)
     migrator.migrate(db)
-    with db.write() as conn:
-        yield SeededUnit(conn)
-        conn.rollback()
+    with db.unit() as uow:
+        yield SeededUnit(uow.conn)  # never committed: rolled back at the end
     db.dispose()
 
 

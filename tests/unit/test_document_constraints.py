@@ -12,8 +12,8 @@ from taskcore.errors import InvalidTime, InvalidTimeZone
 from taskcore.reminders import normalize_reminder_time
 from taskcore.text import INVISIBLE_RANGES, VISIBLE_CHARACTER, clean_text
 from taskcore.zones import known_zone_names, parse_time_zone
-from tasksvc_run.web.api import document
 from tasksvc_run.web.models import TIME_PATTERN
+from tasksvc_run.web.routes import document
 
 SCHEMAS = document()["components"]["schemas"]
 

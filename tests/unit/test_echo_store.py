@@ -4,6 +4,7 @@ whose id is unknown, forgetting old ones."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from taskcore.gateway.echo import SentMessage, text_digest
 from taskcore.gateway.wire import send_text_body
@@ -28,7 +29,9 @@ def test_an_echo_is_kept_once_and_reported_among_the_sends(db: Database) -> None
 
 def test_the_echo_of_an_unknown_send_is_found_by_chat_text_and_quoted_id(db: Database) -> None:
     units.run(db, echoes.record_echo, echo("A", quoted="Q1"), now=T0)
-    found = echoes.unclaimed_echo
+    def found(db: Database, **where: Any) -> str | None:
+        return units.look(db, echoes.unclaimed_echo, **where)
+
     assert found(db, chat_id=CHAT, digest=text_digest("hola"), quoted_id="Q1", since=T0) == "A"
     assert found(db, chat_id=CHAT, digest=text_digest("hola"), quoted_id=None, since=T0) is None
     assert found(db, chat_id=CHAT, digest=text_digest("adiós"), quoted_id="Q1", since=T0) is None

@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from taskcore.access import GatingMode, GroupStatus
+from taskcore.access import GatingMode, GroupStatus, Sighting
 from taskcore.errors import ValidationError
-from taskcore.model import Sighting
 from taskcore.services import groups as svc
 from taskcore.services import members as msvc
 from taskcore.storage import groups as group_store

@@ -17,19 +17,19 @@ from taskcore.chat import Moment
 from taskcore.gateway.inbound import parse_event
 from taskcore.services.conversation import tasks as chat_tasks
 from taskcore.services.conversation.road import handle_inbox
-from taskcore.services.inbox import InboxRow, NewEvent, inbox_stats, store_events
+from taskcore.services.inbox import InboxRow, NewEvent, inbox_stats
 from taskcore.storage import inbox as store
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, is_busy_error
 from taskcore.storage.schema import inbox
 from tasksvc_run import units
-from tests.builders import NOW, TODAY, wa_text
-from tests.chat_support import policy, task_rows, texts
+from tests.builders import NOW, wa_text
+from tests.chat_support import policy, store_events, task_rows, texts
 from tests.locks import write_lock_held
 
 
 def moment(_row: InboxRow) -> Moment:
-    return Moment(NOW, TODAY)
+    return Moment(NOW)
 
 
 def put(db: Database, *payloads: dict[str, Any], key: str | None = None) -> list[int]:

@@ -19,7 +19,7 @@ ENFORCE = GatingMode.ENFORCE
 
 
 def mine(db: Database, user: str = ALICE, **query: object) -> Page[Task]:
-    return task_lists.list_my_tasks(db, ENFORCE, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
+    return units.look(db, task_lists.list_my_tasks, ENFORCE, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
                              today=TODAY, now=NOW)
 
 

@@ -44,7 +44,7 @@ def test_the_key_is_made_once_and_kept(db: Database) -> None:
     first = units.run(db, public_key, now=NOW)
     assert len(first) == 32
     assert units.run(db, public_key, now=NOW) == first
-    ids = PublicIds(lambda: db, lambda: NOW)
+    ids = PublicIds(lambda: units.run(db, public_key, now=NOW))
     assert ids.of("34600000001") == public_id("34600000001", first)
     assert ids.maybe(None) is None
     assert ids.resolve(ids.of("7"), ["5", "7"]) == "7"

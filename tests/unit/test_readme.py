@@ -10,9 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from taskcore.chat.registry import admin_help_text, help_text
-from taskcore.chat.sheet import command_sheet
 
+from taskcore.services.conversation.registry import admin_help_text, command_sheet, help_text
 from tasksvc_run.cli import main
 from tests.pictures import SAME_PICTURE_MAX_CHANGED, changed_share, same_picture
 

@@ -64,28 +64,28 @@ def add_queue_row(db: Database, chat: str, *, status: str, sent_at: datetime | N
 def test_tokens_are_deleted_from_their_expiry_on(db: Database) -> None:
     add_token(db, "expired", expires_at=NOW)
     add_token(db, "live", expires_at=NOW + TICK)
-    assert delete_expired_auth(db, now=NOW) == 1
+    assert db.transact(lambda conn: delete_expired_auth(conn, now=NOW)) == 1
     assert values_of(db, web_tokens.c.token_hash) == {"live"}
 
 
 def test_used_tokens_are_deleted_a_day_after_use(db: Database) -> None:
     add_token(db, "used-long-ago", expires_at=NOW + DAY, used_at=NOW - DAY - TICK)
     add_token(db, "used-a-day-ago", expires_at=NOW + DAY, used_at=NOW - DAY)
-    assert delete_expired_auth(db, now=NOW) == 1
+    assert db.transact(lambda conn: delete_expired_auth(conn, now=NOW)) == 1
     assert values_of(db, web_tokens.c.token_hash) == {"used-a-day-ago"}
 
 
 def test_sessions_are_deleted_from_their_absolute_expiry_on(db: Database) -> None:
     add_session(db, "expired", expires_at=NOW, last_used_at=NOW - TICK)
     add_session(db, "live", expires_at=NOW + TICK, last_used_at=NOW - TICK)
-    assert delete_expired_auth(db, now=NOW) == 1
+    assert db.transact(lambda conn: delete_expired_auth(conn, now=NOW)) == 1
     assert values_of(db, web_sessions.c.id_hash) == {"live"}
 
 
 def test_sessions_are_deleted_after_7_days_unused(db: Database) -> None:
     add_session(db, "idle", expires_at=NOW + DAY, last_used_at=NOW - 7 * DAY)
     add_session(db, "live", expires_at=NOW + DAY, last_used_at=NOW - 7 * DAY + TICK)
-    assert delete_expired_auth(db, now=NOW) == 1
+    assert db.transact(lambda conn: delete_expired_auth(conn, now=NOW)) == 1
     assert values_of(db, web_sessions.c.id_hash) == {"live"}
 
 
@@ -94,14 +94,14 @@ def test_deliveries_older_than_the_boundary_are_deleted(db: Database) -> None:
     with db.write() as conn:
         claim_delivery(conn, user_id="1", slot=SLOT, outcome="sent", now=NOW - TICK)
         claim_delivery(conn, user_id="2", slot=SLOT, outcome="sent", now=NOW)
-    assert delete_old_deliveries(db, older_than=NOW) == 1
+    assert db.transact(lambda conn: delete_old_deliveries(conn, older_than=NOW)) == 1
     assert values_of(db, reminder_deliveries.c.user_id) == {"2"}
 
 
 def test_inbound_ids_older_than_the_boundary_are_deleted(db: Database) -> None:
     first_sighting(db, instance="old", message_id="A", now=NOW - TICK)
     first_sighting(db, instance="new", message_id="A", now=NOW)
-    assert delete_old_inbound(db, older_than=NOW) == 1
+    assert db.transact(lambda conn: delete_old_inbound(conn, older_than=NOW)) == 1
     assert values_of(db, inbound_messages.c.instance) == {"new"}
     assert first_sighting(db, instance="old", message_id="A", now=NOW) is True
 
@@ -109,7 +109,7 @@ def test_inbound_ids_older_than_the_boundary_are_deleted(db: Database) -> None:
 def test_sent_queue_rows_older_than_the_boundary_are_deleted(db: Database) -> None:
     add_queue_row(db, "sent-before", status="sent", sent_at=NOW - TICK)
     add_queue_row(db, "sent-at", status="sent", sent_at=NOW)
-    assert delete_sent_queue_rows(db, older_than=NOW) == 1
+    assert db.transact(lambda conn: delete_sent_queue_rows(conn, older_than=NOW)) == 1
     assert values_of(db, outbound_queue.c.chat_id) == {"sent-at"}
 
 
@@ -117,15 +117,15 @@ def test_failed_and_waiting_queue_rows_are_kept_however_old(db: Database) -> Non
     add_queue_row(db, "failed", status="failed", sent_at=None)
     add_queue_row(db, "pending", status="pending", sent_at=None)
     add_queue_row(db, "sending", status="sending", sent_at=None)
-    assert delete_sent_queue_rows(db, older_than=NOW) == 0
+    assert db.transact(lambda conn: delete_sent_queue_rows(conn, older_than=NOW)) == 0
     assert values_of(db, outbound_queue.c.chat_id) == {"failed", "pending", "sending"}
 
 
 def test_clean_ups_on_empty_tables_delete_nothing(db: Database) -> None:
-    assert delete_expired_auth(db, now=NOW) == 0
-    assert delete_old_deliveries(db, older_than=NOW) == 0
-    assert delete_old_inbound(db, older_than=NOW) == 0
-    assert delete_sent_queue_rows(db, older_than=NOW) == 0
+    assert db.transact(lambda conn: delete_expired_auth(conn, now=NOW)) == 0
+    assert db.transact(lambda conn: delete_old_deliveries(conn, older_than=NOW)) == 0
+    assert db.transact(lambda conn: delete_old_inbound(conn, older_than=NOW)) == 0
+    assert db.transact(lambda conn: delete_sent_queue_rows(conn, older_than=NOW)) == 0
 
 
 def first_sighting(db: Database, *, instance: str, message_id: str, now: datetime) -> bool:

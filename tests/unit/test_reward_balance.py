@@ -127,7 +127,8 @@ def test_concurrent_approvals_never_take_the_balance_below_zero(db: Database, gr
     asked = [ask(db, reward) for _ in range(8)]  # 16 points reserved
     worth(db, tasks[0], 3)
     worth(db, tasks[1], 2)  # 5 points earned: two approvals fit
-    outcomes = at_once([partial(requests.approve, db, OFF, user_id=ANA, request_id=rid, now=NOW) for rid in asked])
+    outcomes = at_once([partial(units.run, db, requests.approve, OFF, user_id=ANA, request_id=rid, now=NOW)
+                        for rid in asked])
     approved = [o for o in outcomes if isinstance(o, requests.Outcome)]
     assert len(approved) == 2, outcomes
     assert all(isinstance(o, requests.CannotApprove) for o in outcomes if o not in approved)

@@ -24,7 +24,8 @@ def ids(page: object) -> list[int]:
 
 
 def mine(db: Database, user: str = ALICE, mode: GatingMode = ENFORCE, **query: object) -> object:
-    return task_lists.list_my_tasks(db, mode, user_id=user, query=MyTasksQuery(**query), today=TODAY, now=NOW)  # type: ignore[arg-type]
+    return units.look(db, task_lists.list_my_tasks, mode, user_id=user, query=MyTasksQuery(**query),  # type: ignore[arg-type]
+                      today=TODAY, now=NOW)
 
 
 class TestCreate:

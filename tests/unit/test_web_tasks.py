@@ -17,8 +17,8 @@ from taskcore.model import Person, Task
 from taskcore.services.web_tasks import Announcing, NewTask, announcement, create_from_web
 from taskcore.storage.db import Database
 from tasksvc_run import units
-from tasksvc_run.web.api import document
 from tasksvc_run.web.creation_models import TaskCreate
+from tasksvc_run.web.routes import document
 from tests.builders import NOW, make_group
 
 GROUP = "120363000000000001@g.us"

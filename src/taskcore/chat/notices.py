@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from taskcore.access import Sighting
 from taskcore.chat.admin_replies import discovered
 from taskcore.chat.policy import ChatPolicy
 from taskcore.chat.result import ChatResult, MetricEvent, direct_message
 from taskcore.i18n import speaking
 from taskcore.identity import user_jid
 from taskcore.languages import effective_language
-from taskcore.model import Sighting
 
 
 def discovery(policy: ChatPolicy, sighting: Sighting, name: str | None = None, *,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from taskcore.access import GatingMode
@@ -57,8 +57,8 @@ class ChatPolicy:
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """The instant an event is handled, today (in TZ; for a command, in its sender's zone), and the event's draw on
-    the process's buckets (``taskcore.ratelimit.Allowance``, decided here in the core at the event's instant).
+    """The instant an event is handled, and the event's draw on the process's buckets
+    (``taskcore.ratelimit.Allowance``, decided here in the core at the event's instant).
 
     ``tokens`` takes one token from a person's command bucket (RATE_LIMIT_PER_MIN); ``sends`` one of the replies a
     person's commands may get a minute (SENDS_PER_PERSON_PER_MIN, SPEC section 32); ``request_sync`` starts the
@@ -66,11 +66,6 @@ class Moment:
     """
 
     now: datetime
-    today: date
     tokens: Draw = UNLIMITED
     request_sync: Callable[[], None] | None = None
     sends: Draw = UNLIMITED
-
-    def on_day(self, today: date) -> Moment:
-        """This moment with another ``today`` (the sender's, in their zone); built directly: every command asks."""
-        return Moment(self.now, today, self.tokens, self.request_sync, self.sends)

@@ -6,10 +6,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from taskcore.access import Discovery, GatingMode, GroupStatus, discovery_for, effectively_allowed
+from taskcore.access import GatingMode, GroupStatus, Sighting, known_sighting
 from taskcore.errors import NotFound, ValidationError
 from taskcore.identity import normalize_group_id
-from taskcore.model import GroupRecord, GroupSnapshot, Sighting
+from taskcore.model import GroupRecord
 from taskcore.storage import groups as q
 from taskcore.unit import Reading, UnitOfWork
 
@@ -34,18 +34,6 @@ def see_group(uow: UnitOfWork, mode: GatingMode, *, group_id: str, name: str | N
     if known is not None:
         return known
     return q.sight(uow.conn, mode, group_id, name=name, now=now)
-
-
-def known_sighting(mode: GatingMode, group_id: str, snap: GroupSnapshot | None,
-                   name: str | None = None) -> Sighting | None:
-    """The sighting of a group whose snapshot says nothing needs writing (known, active, same name, and not one
-    to record as pending); None when the sighting must be recorded."""
-    status = snap.status if snap else None
-    discovery = discovery_for(mode, status)
-    nothing_new = snap is not None and snap.active and name in (None, snap.name)
-    if discovery is Discovery.IGNORE or (nothing_new and discovery is not Discovery.RECORD_PENDING):
-        return Sighting(group_id, status, effectively_allowed(mode, status), newly_discovered=False)
-    return None
 
 
 def seed_allowed_groups(uow: UnitOfWork, group_ids: Iterable[str], *, now: datetime) -> int:

@@ -8,8 +8,16 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, func, select, true, update
 
-from taskcore.access import Discovery, GatingMode, GroupStatus, discovery_for, effectively_allowed
-from taskcore.model import GroupRecord, GroupSnapshot, Sighting
+from taskcore.access import (
+    Discovery,
+    GatingMode,
+    GroupSnapshot,
+    GroupStatus,
+    Sighting,
+    discovery_for,
+    effectively_allowed,
+)
+from taskcore.model import GroupRecord
 from taskcore.storage.schema import allowed_groups, groups
 from taskcore.storage.sql import dialect_insert, insert_ignore, upsert
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import Column, Connection, Table, Text, and_, bindparam, delete, exists, func, select, update
 
-from taskcore.access import GroupStatus
+from taskcore.access import GroupSnapshot, GroupStatus
 from taskcore.identity import identity_key, needs_rekey
-from taskcore.model import GroupSnapshot, SenderFacts
+from taskcore.model import SenderFacts
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.proof_tables import task_proofs
 from taskcore.storage.schema import (

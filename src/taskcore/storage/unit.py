@@ -19,8 +19,8 @@ from datetime import datetime
 
 from sqlalchemy import Connection, RootTransaction
 
-from taskcore.access import GatingMode
-from taskcore.model import SenderFacts, Sighting
+from taskcore.access import GatingMode, Sighting
+from taskcore.model import SenderFacts
 from taskcore.storage import groups, identities, inbox, links, members, preferences
 
 

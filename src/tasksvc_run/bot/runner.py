@@ -48,7 +48,6 @@ class EventRunner:
                  limiter: RateLimiter, sync: Callable[[], keys.SyncTrigger | None] = lambda: None,
                  batch_size: int = BATCH_SIZE, wait_ms: int | None = BATCH_WAIT_MS) -> None:
         self.db, self.policy, self.clock, self.metrics, self.limiter = db, policy, clock, metrics, limiter
-        self.zone = settings.zone
         self.batch_size, self.wait_ms = batch_size, wait_ms
         self._sync = sync
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -123,11 +122,11 @@ class EventRunner:
         """One instant for the batch; each event its own draw on the buckets (handled again alone, it gets the same
         answers); an event stored pending by this process keeps the moment it was given then."""
         now, at = self.clock.now(), self.clock.monotonic()  # the buckets' instant too: read once for the batch
-        today, trigger = now.astimezone(self.zone).date(), self._sync_trigger()
+        trigger = self._sync_trigger()
 
         def moment(row: InboxRow | None) -> Moment:
             kept = None if row is None else self._moments.get(row.id)
-            return kept or Moment(now, today, Allowance(self.limiter, at, self._limiter_lock), trigger,
+            return kept or Moment(now, Allowance(self.limiter, at, self._limiter_lock), trigger,
                                   Allowance(self.sends, at, self._limiter_lock))
 
         return moment

@@ -29,12 +29,12 @@ from tasksvc_run.keys import (
     TEMPLATES,
 )
 from tasksvc_run.outage import FatalStop
-from tasksvc_run.web.api import add_api_routes
 from tasksvc_run.web.calendar import add_calendar_routes
 from tasksvc_run.web.errors import problem_middleware
 from tasksvc_run.web.import_page import add_import_routes
 from tasksvc_run.web.language import LanguageCache, add_content_language, language_middleware
 from tasksvc_run.web.pages import add_page_routes
+from tasksvc_run.web.routes import add_api_routes
 from tasksvc_run.web.session import api_guard, confirm_login, login, logout, session_middleware
 from tasksvc_run.web.templating import STATIC_DIR, add_security_headers, make_templates
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from taskcore.access import known_sighting
 from taskcore.chat.decide import ADMIN_FAMILY
 from taskcore.chat.notices import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
@@ -32,7 +33,6 @@ from taskcore.languages import effective_language
 from taskcore.model import SenderFacts
 from taskcore.ratelimit import Decision
 from taskcore.services.conversation.store import ConversationStore
-from taskcore.services.groups import known_sighting
 from taskcore.zones import ZoneSource, effective_zone, zone_named
 
 

@@ -59,7 +59,7 @@ def approve_task(turn: Turn, task_id: int) -> Answer:
     (and needs a photo too)."""
     def act() -> Answer:
         approval = proof.approve_photo(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=task_id,
-                                       now=turn.moment.now, today=turn.moment.today)
+                                       now=turn.moment.now, today=turn.today)
         done = approval.done
         mention = _mention(turn, done.task.group_id, approval.sent_by)
         text = texts.approved(task_id, done.task.description, mention.tag if mention else shown_name(None))

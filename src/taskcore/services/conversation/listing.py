@@ -22,10 +22,10 @@ def list_tasks(turn: Turn, cmd: ListTasks) -> Answer:
         return _group_list(turn, turn.group_id)
     limit = turn.policy.list_limit
     page = task_lists.list_my_tasks(turn.uow, turn.policy.mode, user_id=turn.user_id, query=MyTasksQuery(limit=limit),
-                                    today=turn.moment.today, now=turn.moment.now)
+                                    today=turn.today, now=turn.moment.now)
     if not page.items:
         return Answer(_(replies.NO_MY_TASKS))
-    lines = [replies.list_heading(page.total, group=False), *_by_group(page.items, turn.moment.today)]
+    lines = [replies.list_heading(page.total, group=False), *_by_group(page.items, turn.today)]
     return Answer(_with_more(lines, page.total - len(page.items)))
 
 
@@ -37,7 +37,7 @@ def _group_list(turn: Turn, group_id: str) -> Answer:
         return rejected(_(replies.NO_GROUP_TASKS))
     if not page.items:
         return Answer(_(replies.NO_GROUP_TASKS))
-    today = turn.moment.today
+    today = turn.today
     away = quiet.away_today(turn.uow, user_ids={p.id for t in page.items for p in t.assignees}, today=today)
     lines = [replies.list_heading(page.total, group=True),
              *(replies.task_line(t, group=True, today=today, away=away) for t in page.items)]

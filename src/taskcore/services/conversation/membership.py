@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from taskcore.access import Sighting
 from taskcore.chat.notices import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent
 from taskcore.gateway.inbound import GroupSeen, GroupsUpserted, Identity, ParticipantsChange
-from taskcore.model import Sighting
 from taskcore.services import members
 from taskcore.services.conversation.store import ConversationUnit
 from taskcore.services.groups import see_group

@@ -2,7 +2,7 @@
 
 ``handle_message`` reads the first word (``chat.decide.family``), admits the message (``admission.admit``: the
 duplicate check, gating, the sender, their day, the quoted task and their token), decides what it asks
-(``chat.decide.decide``, pure), runs its one use case (``acting.act``) and renders the answer (``chat.render``).
+(``chat.decide.decide``, pure), runs its one use case (``registry.act``) and renders the answer (``chat.render``).
 
 ``handle_reaction`` does the same for a reaction (SPEC section 18): only those that act are admitted (✅ on a task's
 message completes it, ✋ claims it); removing a reaction, other emoji and the bot's own reactions (the gateway
@@ -28,9 +28,8 @@ from taskcore.gateway.inbound import InboundMessage, InboundReaction
 from taskcore.gateway.wire import quoted_reference
 from taskcore.i18n import speaking
 from taskcore.identity import user_jid
-from taskcore.services.conversation.acting import act
 from taskcore.services.conversation.admission import Admitted, admit
-from taskcore.services.conversation.registry import SYNTAX
+from taskcore.services.conversation.registry import SYNTAX, act
 from taskcore.services.conversation.store import ConversationUnit
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.people import seen_addressing
@@ -50,8 +49,8 @@ def handle_message(uow: ConversationUnit, policy: ChatPolicy, msg: InboundMessag
         mentioned = msg.mentioned_digits if msg.mentioned else ()
         decision = decide(msg.text, head, SYNTAX, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
                           mentioned=mentioned, token=admitted.token, in_group=msg.group_id is not None)
-        return answer(Turn(uow, policy, moment.on_day(admitted.today), msg, admitted.user_id,
-                           admitted.private_chat, language=admitted.language, own_language=admitted.own_language),
+        return answer(Turn(uow, policy, moment, msg, admitted.user_id, admitted.private_chat, admitted.today,
+                           language=admitted.language, own_language=admitted.own_language),
                       admitted, decision)
 
 
@@ -70,7 +69,7 @@ def handle_reaction(uow: ConversationUnit, policy: ChatPolicy, reaction: Inbound
         return ChatResult("reaction on a message of no task", admitted.found.texts, metrics=admitted.metrics)
     decision = decide("", None, SYNTAX, today=admitted.today, quoted_task=admitted.quoted_task, reply=action,
                       token=admitted.token)
-    turn = Turn(uow, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
+    turn = Turn(uow, policy, moment, msg, admitted.user_id, admitted.private_chat, admitted.today,
                 quote=reacted_quote(reaction), marks=False, language=admitted.language,
                 own_language=admitted.own_language)
     with speaking(admitted.language):

@@ -93,7 +93,7 @@ def handle_photo(uow: ConversationUnit, policy: ChatPolicy, photo: InboundPhoto,
     task_id = admitted.quoted_task if admitted.quoted_task is not None else named
     if task_id is None or msg.group_id is None:
         return ChatResult("photo of no task", admitted.found.texts, metrics=admitted.metrics)
-    turn = Turn(uow, policy, moment.on_day(admitted.today), msg, admitted.user_id, admitted.private_chat,
+    turn = Turn(uow, policy, moment, msg, admitted.user_id, admitted.private_chat, admitted.today,
                 language=admitted.language, own_language=admitted.own_language)
     with speaking(admitted.language):
         token = admitted.token

@@ -23,7 +23,7 @@ def set_quiet(turn: Turn, cmd: SetQuiet) -> Answer:
 def set_away(turn: Turn, cmd: SetAway) -> Answer:
     """/t ausente <fecha>: through that date, today or later in the sender's calendar."""
     try:
-        quiet.set_away(turn.uow, user_id=turn.user_id, until=cmd.until, today=turn.moment.today, now=turn.moment.now)
+        quiet.set_away(turn.uow, user_id=turn.user_id, until=cmd.until, today=turn.today, now=turn.moment.now)
     except InvalidChoreSetting:
         return rejected(replies.away_past(cmd.until))
     return Answer(replies.away_set(cmd.until))
@@ -31,7 +31,7 @@ def set_away(turn: Turn, cmd: SetAway) -> Answer:
 
 def back(turn: Turn, cmd: Back) -> Answer:
     """/t vuelvo."""
-    quiet.set_away(turn.uow, user_id=turn.user_id, until=None, today=turn.moment.today, now=turn.moment.now)
+    quiet.set_away(turn.uow, user_id=turn.user_id, until=None, today=turn.today, now=turn.moment.now)
     return Answer(_(replies.BACK))
 
 

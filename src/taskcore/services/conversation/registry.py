@@ -1,10 +1,15 @@
 """Every chat command in one row (SPEC section 29): the meaning its words have in the lexicons (``taskcore.words``),
 its parser, the use case that carries out each command value it parses to, its usage line and example (which are
-its help entry) and the flags it takes, in the order the help lists them.
+its help entry) and the flags it takes, in the order the help lists them; and acting on a command through its row.
 
 The rows hold objects: the command classes, the parser, the use cases. Everything else is derived from them: the
-grammar's ``SYNTAX`` (a command's form by its words), the dispatch (``row_of``: a command value's row by its class),
-the help and the usage line a malformed command's reply adds (``accepted``). Adding a command is one row here, its
+grammar's ``SYNTAX`` (a command's form by its words), the dispatch (``act``: a command value's use case by its
+class), the help and the usage line a malformed command's reply adds (``accepted``).
+
+A command's use case runs inside a SAVEPOINT of the event's unit of work, so a command that fails halfway leaves
+nothing behind, except the few that raise their domain errors before their first write (the rows
+``checked_first``). A text too long to be a command, or a malformed one, is answered with what was wrong and the
+accepted form. Adding a command is one row here, its
 command value and parser (a ``chat/*_args.py`` module), its use case, its words in each lexicon and its texts in the
 catalogs (docs/architecture.md, "Adding a command").
 """
@@ -18,59 +23,25 @@ from typing import Any, Generic, TypeVar
 from taskcore.chat import (
     calendar_args,
     chore_args,
+    chore_commands,
+    commands,
     help,
     proof_args,
     quiet_args,
+    replies,
     reward_args,
     starter_args,
     summary_args,
     task_args,
 )
-from taskcore.chat.chore_commands import (
-    Back,
-    PassTurn,
-    SetAway,
-    SetNag,
-    SetPoints,
-    SetQuiet,
-    SetWeeklySummary,
-    ShowSummary,
-)
-from taskcore.chat.commands import (
-    AdminAllow,
-    AdminBlock,
-    AdminHelp,
-    AdminListGroups,
-    AdminSync,
-    AdminUnreachable,
-    CalendarLink,
-    CalendarRevoke,
-    Claim,
-    Command,
-    Complete,
-    Edit,
-    ForgetMe,
-    Help,
-    ListTasks,
-    NewTask,
-    SetDue,
-    SetLanguage,
-    SetMode,
-    SetReminders,
-    SetZone,
-    ShowZone,
-    StopSeries,
-    Unassign,
-    WebLink,
-)
-from taskcore.chat.grammar import Form, Parser, Syntax
+from taskcore.chat.commands import Command, CommandSyntaxError
+from taskcore.chat.grammar import Form, Parser, Syntax, TooLong
 from taskcore.chat.language_args import parse_language_command
 from taskcore.chat.new_task_args import parse_new
-from taskcore.chat.proof_args import Approve, PhotoRule, Reject
 from taskcore.chat.recurrence_clause import parse_zone
-from taskcore.chat.result import Answer
-from taskcore.chat.reward_args import DeleteReward, ListPending, ListRewards, NewReward, Redeem, ShowBalance
-from taskcore.chat.starter_args import Starter
+from taskcore.chat.result import Answer, rejected
+from taskcore.chat.usage import refusal
+from taskcore.errors import TaskcoreError
 from taskcore.i18n import N_, SOURCE, _, current_language
 from taskcore.services.conversation import (
     admin,
@@ -92,7 +63,7 @@ from taskcore.services.conversation import (
 from taskcore.services.conversation.turn import Turn
 from taskcore.words import TABLES
 
-__all__ = ["ROWS", "SYNTAX", "Handles", "Row", "accepted", "admin_help_text", "help_text", "on", "row_of"]
+__all__ = ["ROWS", "SYNTAX", "Handles", "Row", "accepted", "act", "admin_help_text", "help_text", "on", "row_of"]
 
 C = TypeVar("C", bound=Command)
 
@@ -137,12 +108,12 @@ class Row:
         return "admin" if word == "ayuda" else f"admin {word}"
 
 
-def _help(turn: Turn, cmd: Help) -> Answer:
+def _help(turn: Turn, cmd: commands.Help) -> Answer:
     """/t, /t ayuda."""
     return Answer(help_text())
 
 
-def _admin_help(turn: Turn, cmd: AdminHelp) -> Answer:
+def _admin_help(turn: Turn, cmd: commands.AdminHelp) -> Answer:
     """/admin, /admin ayuda (administrators only)."""
     return Answer(admin_help_text())
 
@@ -152,87 +123,96 @@ def _bare(command: Command) -> Parser:
     return lambda args, ctx: command
 
 
+def _one_id(make: Callable[[int], Command], name: str) -> Parser:
+    """The parser of a command that names one task (or none, in a reply to the task's message)."""
+    return lambda args, ctx: make(task_args.one_id(args, name, ctx))
+
+
 ROWS: tuple[Row, ...] = (
-    Row("task.ayuda", _bare(Help()), (on(Help, _help),), N_("/t ayuda"), checked_first=True),
-    Row("task.nueva", parse_new, (on(NewTask, tasks.new_task_nagged),),
+    Row("task.ayuda", _bare(commands.Help()), (on(commands.Help, _help),), N_("/t ayuda"), checked_first=True),
+    Row("task.nueva", parse_new, (on(commands.NewTask, tasks.new_task_nagged),),
         N_("/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]"),
         N_("/t nueva comprar pan mañana @Ana"), checked_first=True,
         flags=frozenset({"each", "nag", "photo", "rotation", "balanced"})),
-    Row("task.ver", _bare(ListTasks()), (on(ListTasks, listing.list_tasks),), N_("/t ver"), checked_first=True),
-    Row("task.x", task_args.parse_complete, (on(Complete, tasks.complete),), N_("/t x <id> [<id>...]"),
+    Row("task.ver", _bare(commands.ListTasks()), (on(commands.ListTasks, listing.list_tasks),), N_("/t ver"),
+        checked_first=True),
+    Row("task.x", task_args.parse_complete, (on(commands.Complete, tasks.complete),), N_("/t x <id> [<id>...]"),
         N_("/t x 12 15")),
-    Row("task.tomar", lambda args, ctx: Claim(task_args.one_id(args, "tomar", ctx)), (on(Claim, tasks.claim),),
-        N_("/t tomar <id>"), N_("/t tomar 12")),
-    Row("task.soltar", lambda args, ctx: Unassign(task_args.one_id(args, "soltar", ctx)),
-        (on(Unassign, tasks.unassign),), N_("/t soltar <id>"), N_("/t soltar 12")),
-    Row("task.fecha", task_args.parse_set_due, (on(SetDue, tasks.set_due),), N_("/t fecha <id> <fecha>|sin"),
+    Row("task.tomar", _one_id(commands.Claim, "tomar"), (on(commands.Claim, tasks.claim),), N_("/t tomar <id>"),
+        N_("/t tomar 12")),
+    Row("task.soltar", _one_id(commands.Unassign, "soltar"), (on(commands.Unassign, tasks.unassign),),
+        N_("/t soltar <id>"), N_("/t soltar 12")),
+    Row("task.fecha", task_args.parse_set_due, (on(commands.SetDue, tasks.set_due),), N_("/t fecha <id> <fecha>|sin"),
         N_("/t fecha 12 2026-03-05")),
-    Row("task.editar", task_args.parse_edit, (on(Edit, tasks.edit),), N_("/t editar <id> <texto>"),
+    Row("task.editar", task_args.parse_edit, (on(commands.Edit, tasks.edit),), N_("/t editar <id> <texto>"),
         N_("/t editar 12 comprar pan integral")),
-    Row("task.modo", task_args.parse_mode, (on(SetMode, tasks.set_mode),), N_("/t modo <id> todos|uno"),
+    Row("task.modo", task_args.parse_mode, (on(commands.SetMode, tasks.set_mode),), N_("/t modo <id> todos|uno"),
         N_("/t modo 12 todos")),
-    Row("task.parar", lambda args, ctx: StopSeries(task_args.one_id(args, "parar", ctx)),
-        (on(StopSeries, tasks.stop_series),), N_("/t parar <id>"), N_("/t parar 12")),
-    Row("task.recordatorios", task_args.parse_reminders, (on(SetReminders, tasks.set_reminders),),
+    Row("task.parar", _one_id(commands.StopSeries, "parar"), (on(commands.StopSeries, tasks.stop_series),),
+        N_("/t parar <id>"), N_("/t parar 12")),
+    Row("task.recordatorios", task_args.parse_reminders, (on(commands.SetReminders, tasks.set_reminders),),
         N_("/t recordatorios <off|diario|laborables|semanal> [HH:MM]"), N_("/t recordatorios diario 08:30")),
-    Row("task.zona", lambda args, ctx: parse_zone(args), (on(ShowZone, zones.show_zone), on(SetZone, zones.set_zone)),
+    Row("task.zona", lambda args, ctx: parse_zone(args),
+        (on(commands.ShowZone, zones.show_zone), on(commands.SetZone, zones.set_zone)),
         N_("/t zona [<ciudad>|sin]"), N_("/t zona Bogota")),
-    Row("task.idioma", lambda args, ctx: parse_language_command(args), (on(SetLanguage, language.set_language),),
+    Row("task.idioma", lambda args, ctx: parse_language_command(args),
+        (on(commands.SetLanguage, language.set_language),),
         N_("/t idioma [es|pt|en]"), N_("/t idioma pt")),
-    Row("task.web", _bare(WebLink()), (on(WebLink, calendar.web_link),), N_("/t web")),
+    Row("task.web", _bare(commands.WebLink()), (on(commands.WebLink, calendar.web_link),), N_("/t web")),
     Row("task.calendario", calendar_args.parse_calendar,
-        (on(CalendarLink, calendar.calendar_link), on(CalendarRevoke, calendar.calendar_revoke)),
+        (on(commands.CalendarLink, calendar.calendar_link), on(commands.CalendarRevoke, calendar.calendar_revoke)),
         N_("/t calendario [borrar]"), N_("/t calendario")),
-    Row("task.insistir", chore_args.parse_nag, (on(SetNag, chores.set_nag),),
+    Row("task.insistir", chore_args.parse_nag, (on(chore_commands.SetNag, chores.set_nag),),
         N_("/t insistir <id> [cada <N> h]|no (o !insistir en /t nueva)"), N_("/t insistir 12 cada 12 h")),
-    Row("task.pasar", chore_args.parse_pass, (on(PassTurn, chores.pass_turn),), N_("/t pasar <id>"),
+    Row("task.pasar", chore_args.parse_pass, (on(chore_commands.PassTurn, chores.pass_turn),), N_("/t pasar <id>"),
         N_("/t pasar 12")),
     Row("task.puntos", reward_args.parse_points_or_balance,
-        (on(SetPoints, summaries.set_points), on(ShowBalance, rewards.show_balance)),
+        (on(chore_commands.SetPoints, summaries.set_points), on(reward_args.ShowBalance, rewards.show_balance)),
         N_("/t puntos [<id> <1-10>]"), N_("/t puntos 12 3")),
     Row("task.resumen", summary_args.parse_summary,
-        (on(ShowSummary, summaries.show_summary), on(SetWeeklySummary, summaries.set_weekly_summary)),
+        (on(chore_commands.ShowSummary, summaries.show_summary),
+         on(chore_commands.SetWeeklySummary, summaries.set_weekly_summary)),
         N_("/t resumen [semana|mes] · /t resumen semanal <día> HH:MM|no"), N_("/t resumen semanal domingo 20:00")),
-    Row("task.silencio", quiet_args.parse_quiet_command, (on(SetQuiet, quiet.set_quiet),),
+    Row("task.silencio", quiet_args.parse_quiet_command, (on(chore_commands.SetQuiet, quiet.set_quiet),),
         N_("/t silencio HH:MM-HH:MM|no"), N_("/t silencio 22:00-07:30")),
-    Row("task.ausente", quiet_args.parse_away, (on(SetAway, quiet.set_away),), N_("/t ausente <fecha>"),
+    Row("task.ausente", quiet_args.parse_away, (on(chore_commands.SetAway, quiet.set_away),), N_("/t ausente <fecha>"),
         N_("/t ausente mañana")),
-    Row("task.vuelvo", quiet_args.parse_back, (on(Back, quiet.back),), N_("/t vuelvo")),
-    Row("task.foto", proof_args.parse_photo_rule, (on(PhotoRule, photos.set_photo_rule),),
+    Row("task.vuelvo", quiet_args.parse_back, (on(chore_commands.Back, quiet.back),), N_("/t vuelvo")),
+    Row("task.foto", proof_args.parse_photo_rule, (on(proof_args.PhotoRule, photos.set_photo_rule),),
         N_("/t foto <id> [no] (o !foto en /t nueva)"), N_("/t foto 12")),
-    Row("task.aprobar", proof_args.parse_approve, (on(Approve, approvals.approve),),
+    Row("task.aprobar", proof_args.parse_approve, (on(proof_args.Approve, approvals.approve),),
         N_("/t aprobar <id>|canje <n>"), N_("/t aprobar 12")),
-    Row("task.rechazar", proof_args.parse_reject, (on(Reject, approvals.reject),),
+    Row("task.rechazar", proof_args.parse_reject, (on(proof_args.Reject, approvals.reject),),
         N_("/t rechazar <id> <motivo>|canje <n> [<motivo>]"), N_("/t rechazar 12 no se ve el suelo")),
     Row("task.premio", reward_args.parse_reward,
-        (on(NewReward, rewards.new_reward), on(DeleteReward, rewards.delete_reward),
-         on(ListRewards, rewards.list_rewards)),
+        (on(reward_args.NewReward, rewards.new_reward), on(reward_args.DeleteReward, rewards.delete_reward),
+         on(reward_args.ListRewards, rewards.list_rewards)),
         N_("/t premio nuevo <nombre> <puntos> · /t premio borrar <n>"), N_("/t premio nuevo ir al cine 50")),
-    Row("task.premios", _bare(ListRewards()), (on(ListRewards, rewards.list_rewards),), N_("/t premios"),
-        checked_first=True),
-    Row("task.canjear", reward_args.parse_redeem, (on(Redeem, rewards.redeem),), N_("/t canjear <n>"),
+    Row("task.premios", _bare(reward_args.ListRewards()), (on(reward_args.ListRewards, rewards.list_rewards),),
+        N_("/t premios"), checked_first=True),
+    Row("task.canjear", reward_args.parse_redeem, (on(reward_args.Redeem, rewards.redeem),), N_("/t canjear <n>"),
         N_("/t canjear 3")),
-    Row("task.pendientes", _bare(ListPending()), (on(ListPending, pending.list_pending),), N_("/t pendientes"),
-        checked_first=True),
-    Row("task.plantilla", starter_args.parse_starter, (on(Starter, starters.starter),),
+    Row("task.pendientes", _bare(reward_args.ListPending()), (on(reward_args.ListPending, pending.list_pending),),
+        N_("/t pendientes"), checked_first=True),
+    Row("task.plantilla", starter_args.parse_starter, (on(starter_args.Starter, starters.starter),),
         N_("/t plantilla [<nombre> [sí]]"), N_("/t plantilla piso")),
-    Row("task.borrarme", task_args.parse_forget, (on(ForgetMe, own_data.forget_me),), N_("/t borrarme [sí]"),
+    Row("task.borrarme", task_args.parse_forget, (on(commands.ForgetMe, own_data.forget_me),), N_("/t borrarme [sí]"),
         N_("/t borrarme")),
-    Row("admin.ayuda", _bare(AdminHelp()), (on(AdminHelp, _admin_help),), None),
-    Row("admin.grupos", task_args.parse_list_groups, (on(AdminListGroups, admin.list_groups),),
+    Row("admin.ayuda", _bare(commands.AdminHelp()), (on(commands.AdminHelp, _admin_help),), None),
+    Row("admin.grupos", task_args.parse_list_groups, (on(commands.AdminListGroups, admin.list_groups),),
         N_("/admin grupos [pendientes|permitidos|bloqueados]"), N_("/admin grupos pendientes")),
-    Row("admin.permitir", task_args.parse_allow, (on(AdminAllow, admin.allow),),
+    Row("admin.permitir", task_args.parse_allow, (on(commands.AdminAllow, admin.allow),),
         N_("/admin permitir <dígitos>@g.us|aquí"), N_("/admin permitir aquí")),
-    Row("admin.bloquear", task_args.parse_block, (on(AdminBlock, admin.block),),
+    Row("admin.bloquear", task_args.parse_block, (on(commands.AdminBlock, admin.block),),
         N_("/admin bloquear <dígitos>@g.us|aquí"), N_("/admin bloquear 120363000000000000@g.us")),
-    Row("admin.sync", _bare(AdminSync()), (on(AdminSync, admin.sync),), N_("/admin sync")),
-    Row("admin.inalcanzables", _bare(AdminUnreachable()), (on(AdminUnreachable, admin.unreachable),),
+    Row("admin.sync", _bare(commands.AdminSync()), (on(commands.AdminSync, admin.sync),), N_("/admin sync")),
+    Row("admin.inalcanzables", _bare(commands.AdminUnreachable()), (on(commands.AdminUnreachable, admin.unreachable),),
         N_("/admin inalcanzables")),
 )
 """Every command, in the order of the help."""
 
 SYNTAX = Syntax({row.word: Form(row.name, row.parse, row.flags) for row in ROWS},
-                {"task": Help(), "admin": AdminHelp()})
+                {"task": commands.Help(), "admin": commands.AdminHelp()})
 """How each command reads, for the grammar (``chat.grammar.parse_command``)."""
 
 _BY_CLASS: dict[type[Command], tuple[Row, Handles[Any]]] = {
@@ -271,3 +251,19 @@ def admin_help_text() -> str:
 def command_sheet(lang: str = "es") -> str:
     """The README's command sheet in ``lang`` (``tasksvc commands-sheet``)."""
     return help.command_sheet(ROWS, lang)
+
+
+def act(turn: Turn, decision: Command | CommandSyntaxError | TooLong) -> tuple[str, Answer]:
+    """The command's name (for the outcome) and its answer; a malformed or too long one is refused unrun."""
+    if isinstance(decision, TooLong):
+        return "too long", rejected(replies.too_long())
+    if isinstance(decision, CommandSyntaxError):
+        return "syntax", rejected(refusal(decision, accepted(decision.command)))
+    row, handles = row_of(decision)
+    try:
+        if row.checked_first:
+            return decision.name, handles.run(turn, decision)
+        with turn.uow.savepoint():
+            return decision.name, handles.run(turn, decision)
+    except TaskcoreError:
+        return decision.name, rejected(_(replies.FAILED))

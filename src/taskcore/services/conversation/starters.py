@@ -54,7 +54,7 @@ def _create(turn: Turn, group_id: str, found: StarterSet, people: list[tuple[str
         rotation = order[at % len(order):] + order[:at % len(order)] if order else []
         task = tasks.create_task(turn.uow, creator=turn.user_id, description=chore.text, group_id=group_id,
                                  assignees=rotation, now=turn.moment.now, recurrence=chore.recurrence,
-                                 rotation=rotation, today=turn.moment.today, points=chore.points)
+                                 rotation=rotation, today=turn.today, points=chore.points)
         holder = task.assignee_ids[0] if task.assignee_ids else None
         made.append((task.id, chore, None if holder is None else shown_name(names.get(holder))))
     return Answer(texts.created(found, made))

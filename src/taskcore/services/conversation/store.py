@@ -11,8 +11,8 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from taskcore.access import GatingMode
-from taskcore.model import SenderFacts, Sighting
+from taskcore.access import GatingMode, Sighting
+from taskcore.model import SenderFacts
 from taskcore.unit import UnitOfWork
 
 

@@ -95,11 +95,11 @@ def _create(turn: Turn, cmd: NewTask, named: list[tuple[str, Mention]]) -> Answe
     task = tasks.create_task(turn.uow, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
                              due=cmd.due, assignees=users, origin=origin, completion=completion, now=now,
                              recurrence=cmd.recurrence, rotation=users if cmd.rotation else (),
-                             today=turn.moment.today, points=cmd.points, balanced=cmd.balanced)
+                             today=turn.today, points=cmd.points, balanced=cmd.balanced)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.shown for m in mentions],
                            in_group=turn.group_id is not None, each=cmd.each, series=task.recurrence,
-                           points=cmd.points, today=turn.moment.today)
+                           points=cmd.points, today=turn.today)
     return Answer(text, mentions=mentions, task_id=task.id)
 
 
@@ -131,7 +131,7 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     now = turn.moment.now
     try:
         done = tasks.complete_task(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=task_id, now=now,
-                                   today=turn.moment.today)
+                                   today=turn.today)
     except PhotoRequired:  # SPEC section 34: a photo, then an approval
         return photos.without_photo(turn, task_id)
     task = done.task
@@ -199,7 +199,7 @@ def set_mode(turn: Turn, cmd: SetMode) -> Answer:
 def set_due(turn: Turn, cmd: SetDue) -> Answer:
     """/t fecha."""
     def said(task: Task) -> str:
-        return replies.due_set(task) + (hint_lines(task.id, task.due_date, "", turn.moment.today)
+        return replies.due_set(task) + (hint_lines(task.id, task.due_date, "", turn.today)
                                         if task.due_date else "")
 
     return change_task(turn, cmd.task_id, lambda: tasks.edit_task(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from taskcore.chat.policy import ChatPolicy, Moment
@@ -14,6 +15,7 @@ from taskcore.services.conversation.store import ConversationUnit
 class Turn:
     """The command message, its resolved sender and the chat they can be written to privately.
 
+    ``today`` is the sender's, in their zone: what their ``hoy``, ``mañana`` and a rule's first date mean.
     For a reaction, ``msg`` stands for the reaction (its sender, chat and id), ``quote`` is the reacted message the
     reply quotes instead, and ``marks`` is False: a reaction gets no 🤖/⚠️ of its own. ``language`` is the answer's
     (the group's, else the sender's), ``own_language`` the sender's, for what they get privately."""
@@ -24,6 +26,7 @@ class Turn:
     msg: InboundMessage
     user_id: str
     private_chat: str
+    today: date
     quote: dict[str, Any] | None = None
     marks: bool = True
     language: str = "es"
