@@ -23,8 +23,9 @@ from pathlib import Path
 
 from benchmarks.bot_bench import event
 from taskcore.chat import ChatPolicy
-from taskcore.gateway.inbound import chat_key, parse_event
-from taskcore.gateway.inbound_models import canonical_event
+from taskcore.gateway.events import chat_key
+from taskcore.gateway.evolution.decode import decode as parse_event
+from taskcore.gateway.evolution.models import canonical_event
 from taskcore.ratelimit import RateLimiter
 from taskcore.settings import load_settings
 from taskcore.storage import migrator

@@ -22,7 +22,7 @@ from benchmarks.reminder_dataset import CACHE, START, TZ, build
 from benchmarks.scheduler_minute import Config, Minute, MinuteFigures, figures_of, run_minute
 from taskcore.access import GatingMode
 from taskcore.gateway.client import GatewayClient
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, digest_due, last_departure
 from taskcore.queue_rules import DIGEST_LABEL
 from taskcore.services import queue
@@ -208,7 +208,7 @@ def _queue_db(chats: int, per_chat: int) -> Database:
         for c in range(chats):
             chat = f"3461{c:07d}"
             units.run(db, queue.enqueue_message, chat_id=chat, kind="text",
-                      payload=send_text_body(chat_id=chat, text=f"m{n}"), max_attempts=6, now=now)
+                      payload=text_payload(chat_id=chat, text=f"m{n}"), max_attempts=6, now=now)
     return db
 
 

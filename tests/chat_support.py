@@ -14,7 +14,8 @@ from taskcore.access import GatingMode
 from taskcore.chat import ChatPolicy, ChatResult, Moment
 from taskcore.chat.commands import CommandSyntaxError
 from taskcore.chat.usage import refusal
-from taskcore.gateway.inbound import chat_key, parse_event
+from taskcore.gateway.events import chat_key
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.ratelimit import Decision
 from taskcore.reactions import ReactionPolicy
 from taskcore.services.conversation.registry import accepted

@@ -72,6 +72,7 @@ class Settings(BaseSettings):
         frozen=True,
     )
 
+    gateway_kind: Literal["evolution", "waha"] = "evolution"  # SPEC section 36: the gateway behind the bot
     gateway_api_url: str | None = None
     gateway_api_instance: str | None = None
     gateway_api_key: SecretStr | None = None

@@ -9,8 +9,9 @@ from pydantic_core import PydanticUndefined
 from taskcore.settings import Settings
 
 MEANINGS: dict[str, str] = {
-    "gateway_api_url": "Base URL of the messaging gateway (Evolution API v2). Unset: nothing is sent; messages wait.",
-    "gateway_api_instance": "Gateway instance name or id.",
+    "gateway_kind": "Which gateway the bot speaks: evolution (Evolution API v2) or waha (WAHA with its GOWS engine).",
+    "gateway_api_url": "Base URL of the messaging gateway. Unset: nothing is sent; messages wait.",
+    "gateway_api_instance": "Gateway instance name or id (Evolution API), or session name (WAHA).",
     "gateway_api_key": "API key for outbound gateway calls (`apikey` header). Secret.",
     "webhook_url": "Public webhook URL; when set, the bot registers it with the gateway at start, keeps it set "
                    "(WEBHOOK_CHECK_INTERVAL_MS) and runs the echo watchdog.",

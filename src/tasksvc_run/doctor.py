@@ -12,18 +12,18 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import aiohttp
 
 from taskcore.gateway import diagnostics as dx
-from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.gateway.port import Gateway, WebhookPlan
 from taskcore.settings import ConfigError, Settings, dotenv_variables, load_settings
 from tasksvc_run import exits
-from tasksvc_run.bot.background import WEBHOOK_EVENTS
+from tasksvc_run.bot.webhook_keeper import shown_url
 from tasksvc_run.doctor_reach import reach_checks
+from tasksvc_run.gateways import make_gateway
 from tasksvc_run.places import database_problem, folder_problem
 from tasksvc_run.probe import run_probe
 
@@ -58,37 +58,12 @@ def place_checks(settings: Settings) -> list[dx.Check]:
     return checks
 
 
-async def gateway_checks(client: GatewayClient, settings: Settings) -> list[dx.Check]:
-    """Version, connection, groupsIgnore and webhook, as the gateway answers them with the configured key."""
-    instance = settings.gateway_api_instance or ""
-    try:
-        info: Any = await client.server_info()
-    except GatewayError as exc:
-        if exc.status is None or exc.status == 503:
-            return [dx.failed_call_check("gateway", exc.status, exc.message_text, instance=instance)]
-        info = None
-    checks = [dx.version_check(info)]
-    try:
-        state = await client.connection_state()
-    except GatewayError as exc:
-        return [*checks, dx.failed_call_check("instance", exc.status, exc.message_text, instance=instance)]
-    checks.append(dx.connection_check(state))
-    checks.append(await _judged("groupsIgnore", client.find_settings, dx.settings_check, instance))
+async def gateway_checks(gateway: Gateway, settings: Settings) -> list[dx.Check]:
+    """The gateway in use, as it answers with the configured key: which it is, then its own checks (version,
+    connection, settings, the webhook judged against WEBHOOK_URL and WEBHOOK_SECRET)."""
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-    try:
-        row = await client.find_webhook()
-    except GatewayError as exc:
-        return [*checks, dx.failed_call_check("webhook", exc.status, exc.message_text, instance=instance)]
-    return checks + dx.webhook_checks(row, expected_url=settings.webhook_url, secret=secret, events=WEBHOOK_EVENTS)
-
-
-async def _judged(
-    name: str, call: Callable[[], Awaitable[Any]], judge: Callable[[Any], dx.Check], instance: str
-) -> dx.Check:
-    try:
-        return judge(await call())
-    except GatewayError as exc:
-        return dx.failed_call_check(name, exc.status, exc.message_text, instance=instance)
+    named = dx.ok("gateway kind", f"{gateway.name} (GATEWAY_KIND) at {shown_url(settings.gateway_api_url or '')}")
+    return [named, *await gateway.checks(WebhookPlan(settings.webhook_url or "", secret))]
 
 
 async def diagnose(settings: Settings, *, probe: bool = False) -> list[dx.Check]:
@@ -98,10 +73,10 @@ async def diagnose(settings: Settings, *, probe: bool = False) -> list[dx.Check]
     if checks[0].blocking:
         return checks
     async with aiohttp.ClientSession() as session:
-        client = GatewayClient.from_settings(session, settings)
-        checks += await gateway_checks(client, settings)
+        gateway = make_gateway(session, settings)
+        checks += await gateway_checks(gateway, settings)
         checks += await asyncio.to_thread(reach_checks, settings)
-        return [*checks, await run_probe(client, settings)] if probe else checks
+        return [*checks, await run_probe(gateway, settings)] if probe else checks
 
 
 def render(checks: list[dx.Check]) -> str:

@@ -19,6 +19,7 @@ from tasksvc_run.outage import FatalStop
 if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out of the web
     import jinja2
 
+    from taskcore.gateway.port import Codec, Gateway
     from taskcore.services.conversation.road import Handled
     from tasksvc_run.bot.inbox_writer import InboxWriter
     from tasksvc_run.bot.photo_fetcher import PhotoFetcher
@@ -74,6 +75,10 @@ OUTBOUND = web.AppKey("outbound", OutboundNotifier)
 INBOX: web.AppKey[InboxWriter] = web.AppKey("bot_inbox_writer")
 PROCESSOR: web.AppKey[InboxProcessor[Handled]] = web.AppKey("bot_processor")
 EVENT_POOL = web.AppKey("bot_event_pool", ThreadPoolExecutor)
+
+# The gateway in use (SPEC section 36): its decoder of webhook calls, and its client (absent without a gateway).
+CODEC: web.AppKey[Codec] = web.AppKey("bot_codec")
+GATEWAY: web.AppKey[Gateway] = web.AppKey("bot_gateway")
 
 # The gateway's watchdog (SPEC section 26): echoes, probes, the connection; absent without a gateway.
 WATCHDOG: web.AppKey[Watchdog] = web.AppKey("bot_watchdog")

@@ -12,8 +12,9 @@ import time
 from collections.abc import Awaitable, Callable
 
 from taskcore.gateway import diagnostics as dx
-from taskcore.gateway.client import GatewayClient, GatewayError
-from taskcore.gateway.echo import owner_jid
+from taskcore.gateway.errors import GatewayError
+from taskcore.gateway.outbound import OutboundText, chat_jid
+from taskcore.gateway.port import Gateway
 from taskcore.services import alerts
 from taskcore.services.echoes import echoed_among
 from taskcore.settings import Settings
@@ -26,16 +27,16 @@ _NO_ECHO_FIX = ("check that the bot runs and WEBHOOK_URL reaches it from the gat
                 "(docs/operations.md, Never silent)")
 
 
-async def probe_check(client: GatewayClient, settings: Settings, db: Database, *, within: float = PROBE_WITHIN,
+async def probe_check(gateway: Gateway, settings: Settings, db: Database, *, within: float = PROBE_WITHIN,
                       sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> dx.Check:
     """Send one probe and wait (bounded by ``within``) for the bot to record its echo."""
     instance = settings.gateway_api_instance or ""
     try:
-        owner = owner_jid(await client.fetch_instances(), instance)
+        owner = (await gateway.own_ids()).phone
         if owner is None:
-            return dx.problem("probe", "the instance has no own number (ownerJid): it was never paired",
-                              "pair the instance with WhatsApp (scan its QR code)")
-        message_id = await client.send_text({"number": owner, "text": alerts.PROBE_TEXT, "linkPreview": False})
+            return dx.problem("probe", "the instance has no own number: it was never paired",
+                              "pair the instance (or session) with WhatsApp (scan its QR code)")
+        message_id = await gateway.send_text(OutboundText(chat_jid(owner), alerts.PROBE_TEXT))
     except GatewayError as exc:
         return dx.failed_call_check("probe", exc.status, exc.message_text, instance=instance)
     if message_id is None:
@@ -50,11 +51,11 @@ async def probe_check(client: GatewayClient, settings: Settings, db: Database, *
         await sleep(POLL_EVERY)
 
 
-async def run_probe(client: GatewayClient, settings: Settings) -> dx.Check:
+async def run_probe(gateway: Gateway, settings: Settings) -> dx.Check:
     """``probe_check`` over the configured database."""
     db = Database.from_url(settings.sqlalchemy_url)
     try:
-        return await probe_check(client, settings, db)
+        return await probe_check(gateway, settings, db)
     except Exception as exc:  # an unreadable database: the probe cannot tell
         return dx.problem("probe", f"the echoes cannot be read ({type(exc).__name__})",
                           "run doctor where the bot's database is reachable (DATABASE_URL or DB_PATH)")

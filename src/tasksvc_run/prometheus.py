@@ -23,8 +23,7 @@ from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from taskcore.access import GroupStatus
-from taskcore.gateway.inbound_models import canonical_event
-from taskcore.gateway.status import STATUS_NAMES
+from taskcore.gateway.events import KINDS, STATUSES
 from taskcore.queue_rules import JobKind
 from taskcore.services import Database
 from taskcore.services.caps import oldest_waiting_seconds
@@ -34,7 +33,6 @@ from taskcore.services.groups import status_counts
 from taskcore.services.inbox import INBOX_FAILURES, inbox_stats
 from taskcore.services.queue import due_count, queue_stats
 from tasksvc_run import units
-from tasksvc_run.bot.background import WEBHOOK_EVENTS
 from tasksvc_run.bot.in_doubt import Settled
 from tasksvc_run.clock import Clock, SystemClock
 
@@ -187,8 +185,8 @@ def _expose_zeros(metrics: Metrics) -> None:
             counter.labels(kind=kind.value)
     for what in CLEANUP_KINDS:
         metrics.cleanup_deleted.labels(what=what)
-    for event in WEBHOOK_EVENTS:
-        metrics.webhook_requests.labels(event=canonical_event(event) or event.lower())
+    for event in KINDS:
+        metrics.webhook_requests.labels(event=event)
     for how in Settled:
         metrics.outbound_in_doubt.labels(how=how.value)
     metrics.webhook_events_ignored.labels(reason="instance")
@@ -216,5 +214,5 @@ def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry) -> None:
     metrics.outbound_delivery = Counter(
         "outbound_delivery", "Delivery statuses the gateway reported for the bot's messages (messages.update), by "
         "status: SERVER_ACK, DELIVERY_ACK, READ, PLAYED, PENDING, ERROR (not delivered).", ["status"], registry=reg)
-    for status in STATUS_NAMES:
+    for status in STATUSES:
         metrics.outbound_delivery.labels(status=status)

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from aiohttp import web
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.services import queue
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
@@ -52,7 +52,7 @@ async def started(app: web.Application) -> web.AppRunner:
 
 def put(db: Database, text: str) -> None:
     units.run(db, queue.enqueue_message, chat_id="34600000001", kind="text",
-              payload=send_text_body(chat_id="34600000001", text=text), max_attempts=6,
+              payload=text_payload(chat_id="34600000001", text=text), max_attempts=6,
               now=datetime.now(UTC))
 
 

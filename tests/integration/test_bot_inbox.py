@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from taskcore.gateway.inbound import chat_key, parse_event
+from taskcore.gateway.events import chat_key
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.services.conversation import road as chat_inbox
 from taskcore.services.inbox import NewEvent, inbox_stats, store_events
 from taskcore.storage.db import Database

@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 from sqlalchemy import select
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.queue_rules import DIGEST_LABEL
 from taskcore.services import delivery, queue
 from taskcore.storage import schema
@@ -42,7 +42,7 @@ def to(bot: WatchedBot, chat: str) -> list[str]:
 def put(bot: WatchedBot, chat: str, text: str, *, label: str | None = None) -> int:
     """Queue a text the bot starts itself and wake the worker; the job's id."""
     job = units.run(bot.db, queue.enqueue_message, chat_id=chat, kind="text",
-                    payload=send_text_body(chat_id=chat, text=text), label=label, max_attempts=6, now=bot.clock.now())
+                    payload=text_payload(chat_id=chat, text=text), label=label, max_attempts=6, now=bot.clock.now())
     assert job is not None
     bot.app[keys.OUTBOUND].notify()
     return job

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from taskcore.gateway.diagnostics import Verdict, exit_status
-from taskcore.gateway.status import StatusUpdate
+from taskcore.gateway.events import StatusUpdate
 from taskcore.services import delivery
 from taskcore.settings import load_settings
 from taskcore.storage import migrator

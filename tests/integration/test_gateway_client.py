@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from taskcore.gateway.client import GatewayClient, GatewayError
-from taskcore.gateway.wire import quoted_key, send_reaction_body, send_text_body
+from taskcore.gateway.outbound import Quote, reaction_payload, text_payload
 from tests.fakes.gateway import FakeGateway, sample
 
 KEY = "k-super-secret-123"
@@ -44,8 +44,8 @@ def client(session: aiohttp.ClientSession, gateway: FakeGateway) -> GatewayClien
 async def test_send_text_returns_the_gateway_message_id_and_sends_the_apikey_header(
     client: GatewayClient, gateway: FakeGateway
 ) -> None:
-    body = send_text_body(chat_id=OPS, text="@1555 hecho", mentioned=["198765432100001@lid"],
-                          quoted=quoted_key(chat_id=OPS, message_id="3A5F", participant="1987@lid", text="hola"))
+    body = text_payload(chat_id=OPS, text="@1555 hecho", mentioned=["198765432100001@lid"],
+                          quote=Quote(chat_id=OPS, message_id="3A5F", participant="1987@lid", text="hola"))
     message_id = await client.send_text(body)
     assert message_id is not None
     assert message_id.startswith("3EB0")
@@ -55,7 +55,7 @@ async def test_send_text_returns_the_gateway_message_id_and_sends_the_apikey_hea
 
 
 async def test_send_reaction_returns_the_reaction_message_id(client: GatewayClient, gateway: FakeGateway) -> None:
-    body = send_reaction_body(chat_id=OPS, message_id="3A5F0C2E9B41D7A8C6E1", participant="198765432100001@lid",
+    body = reaction_payload(chat_id=OPS, message_id="3A5F0C2E9B41D7A8C6E1", participant="198765432100001@lid",
                               emoji="✅")
     assert (await client.send_reaction(body) or "").startswith("3EB0")
     assert gateway.calls_to("sendReaction")[0].body == body
@@ -107,7 +107,7 @@ async def test_each_sample_error_body_is_classified(
 ) -> None:
     gateway.fail_next(status=ERRORS[name]["status"], body=ERRORS[name])
     with pytest.raises(GatewayError) as caught:
-        await client.send_text(send_text_body(chat_id="34600000001", text="hola"))
+        await client.send_text(text_payload(chat_id="34600000001", text="hola"))
     assert (caught.value.status, caught.value.retryable) == (ERRORS[name]["status"], retryable)
 
 
@@ -136,7 +136,7 @@ async def test_an_unknown_instance_is_a_permanent_404(session: aiohttp.ClientSes
 async def test_a_timeout_is_retryable(session: aiohttp.ClientSession, gateway: FakeGateway) -> None:
     gateway.hang_next(seconds=1.0)
     with pytest.raises(GatewayError) as caught:
-        await client_for(session, gateway.url, timeout_ms=100).send_text(send_text_body(chat_id="3460", text="x"))
+        await client_for(session, gateway.url, timeout_ms=100).send_text(text_payload(chat_id="3460", text="x"))
     assert (caught.value.status, caught.value.retryable) == (None, True)
 
 

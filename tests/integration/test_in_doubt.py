@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import select
 
 from taskcore.gateway.client import GatewayClient
-from taskcore.gateway.echo import sent_message
-from taskcore.gateway.wire import quoted_key, send_reaction_body, send_text_body
+from taskcore.gateway.evolution.records import sent_message
+from taskcore.gateway.outbound import Quote, reaction_payload, text_payload
 from taskcore.queue_rules import IN_DOUBT
 from taskcore.services import echoes, queue
 from taskcore.storage import queue as q
@@ -71,7 +71,7 @@ async def accepted_before_the_crash(client: GatewayClient, body: dict[str, Any])
     return message_id
 
 
-REPLY = send_text_body(chat_id=GROUP, text="Tarea 7 creada.", quoted=quoted_key(
+REPLY = text_payload(chat_id=GROUP, text="Tarea 7 creada.", quote=Quote(
     chat_id=GROUP, message_id="INBOUND1", participant="34600000002@s.whatsapp.net", text="/t nueva x"))
 
 
@@ -143,7 +143,7 @@ async def test_when_the_gateway_cannot_tell_the_job_waits_in_doubt_and_is_settle
 async def test_a_reaction_in_doubt_is_sent_again_without_a_lookup(
     sqlite_db: Database, gateway: FakeGateway, client: GatewayClient
 ) -> None:
-    body = send_reaction_body(chat_id=GROUP, message_id="INBOUND1", participant="34600000002@s.whatsapp.net",
+    body = reaction_payload(chat_id=GROUP, message_id="INBOUND1", participant="34600000002@s.whatsapp.net",
                               emoji="✅")
     in_doubt(sqlite_db, body, kind="reaction")
     metrics = Metrics()
@@ -162,6 +162,6 @@ def test_a_take_over_and_an_orphaned_claim_mark_the_job_in_doubt(sqlite_db: Data
     [again] = units.run(sqlite_db, queue.claim_jobs, owner="other", now=later, lease=timedelta(seconds=30), limit=1)
     assert again.in_doubt
     fresh = units.run(sqlite_db, queue.enqueue_message, chat_id="34600000009", kind="text", max_attempts=6, now=later,
-                      payload=send_text_body(chat_id="34600000009", text="x"))
+                      payload=text_payload(chat_id="34600000009", text="x"))
     [plain] = units.run(sqlite_db, queue.claim_jobs, owner="me", now=later, lease=timedelta(seconds=30), limit=1)
     assert (plain.id, plain.in_doubt) == (fresh, False)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from taskcore.gateway.client import GatewayClient
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.queue_rules import DIGEST_LABEL
 from taskcore.services import preferences, queue
 from taskcore.settings import load_settings
@@ -39,12 +39,12 @@ def queue_digests(db: Database, count: int) -> None:
     chats = [f"3461{n:07d}" for n in range(count)]
     db.transact(lambda conn: enqueue_many(conn, [
         {"chat_id": chat, "kind": "text", "label": DIGEST_LABEL,
-         "payload": send_text_body(chat_id=f"{chat}@s.whatsapp.net", text=f"Recordatorio {n}")}
+         "payload": text_payload(chat_id=f"{chat}@s.whatsapp.net", text=f"Recordatorio {n}")}
         for n, chat in enumerate(chats)], max_attempts=6, now=now))
 
 
 def queue_reply(db: Database, text: str, chat: str = "120363000000000001@g.us") -> None:
-    units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
+    units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=text_payload(chat_id=chat, text=text),
               label="reply", max_attempts=6, now=datetime.now(UTC))
 
 

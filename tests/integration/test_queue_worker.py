@@ -15,7 +15,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from taskcore.gateway.client import GatewayClient
-from taskcore.gateway.wire import send_reaction_body, send_text_body
+from taskcore.gateway.outbound import reaction_payload, text_payload
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
@@ -40,13 +40,13 @@ def metrics() -> Metrics:
 
 def put(db: Database, chat: str, text: str, *, max_attempts: int = 6) -> int:
     job = units.run(db, queue.enqueue_message, chat_id=chat, kind="text",
-                    payload=send_text_body(chat_id=chat, text=text), max_attempts=max_attempts, now=datetime.now(UTC))
+                    payload=text_payload(chat_id=chat, text=text), max_attempts=max_attempts, now=datetime.now(UTC))
     assert job is not None
     return job
 
 
 def put_reaction(db: Database, emoji: str, label: str) -> None:
-    body = send_reaction_body(chat_id="1@g.us", message_id="3A5F", participant="1987@lid", emoji=emoji)
+    body = reaction_payload(chat_id="1@g.us", message_id="3A5F", participant="1987@lid", emoji=emoji)
     units.run(db, queue.enqueue_message, chat_id="1@g.us", kind="reaction", payload=body, label=label, max_attempts=2,
               now=datetime.now(UTC))
 
@@ -138,7 +138,7 @@ LOGIN = "Tu enlace para entrar en la web:\nhttps://t.example/login?token=" + "B"
 
 def put_login_link(db: Database, chat: str) -> int:
     job = units.run(db, queue.enqueue_message, chat_id=chat, kind="text",
-                    payload=send_text_body(chat_id=chat,
+                    payload=text_payload(chat_id=chat,
                                            text=LOGIN), label="login", max_attempts=6, now=datetime.now(UTC))
     assert job is not None
     return job

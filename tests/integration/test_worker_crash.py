@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.services import queue
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
@@ -71,7 +71,7 @@ async def test_a_bot_killed_mid_queue_delivers_everything_exactly_once_after_a_r
     expected = [f"{chat}#{n}" for n in range(PER_CHAT) for chat in CHATS]
     for text in expected:
         chat = text.split("#")[0]
-        units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=text),
+        units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=text_payload(chat_id=chat, text=text),
                   max_attempts=50, now=datetime.now(UTC))
 
     bot = await start_bot(db_path, gateway)

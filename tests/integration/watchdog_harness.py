@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from aiohttp import web
 from sqlalchemy import select
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.services import queue
 from taskcore.settings import load_settings
 from taskcore.storage import schema
@@ -64,7 +64,7 @@ class WatchedBot:
     def put(self, text: str, chat: str = USER) -> int:
         """Queue one text to ``chat``; its id."""
         job = units.run(self.db, queue.enqueue_message, chat_id=chat, kind="text",
-                        payload=send_text_body(chat_id=chat, text=text),
+                        payload=text_payload(chat_id=chat, text=text),
                         max_attempts=6, now=self.clock.now())
         assert job is not None
         self.app[keys.OUTBOUND].notify()

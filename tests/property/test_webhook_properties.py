@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from taskcore.chat.commands import NewTask
 from taskcore.chat.grammar import parse_command
-from taskcore.gateway.inbound import InboundMessage, parse_event
+from taskcore.gateway.events import InboundMessage
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.services.conversation.registry import SYNTAX
 from taskcore.storage.db import Database
 from tests.builders import TODAY, wa_text

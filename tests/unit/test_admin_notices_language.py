@@ -10,7 +10,7 @@ from functools import partial
 from sqlalchemy import select
 
 from taskcore.access import GatingMode
-from taskcore.gateway.wire import GatewayGroup
+from taskcore.gateway.port import GatewayGroup
 from taskcore.services import alerts
 from taskcore.services.languages import choose_language
 from taskcore.services.sync import apply_fetched_groups

@@ -11,7 +11,8 @@ import pytest
 from taskcore.access import GroupStatus
 from taskcore.chat import ChatResult, MetricEvent, Moment
 from taskcore.chat.decide import head_of
-from taskcore.gateway.inbound import InboundMessage, parse_event
+from taskcore.gateway.events import InboundMessage
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.ratelimit import Decision
 from taskcore.services.conversation.admission import Admitted, admit
 from tests.builders import GROUP, NOW, wa_text

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from taskcore.chat import ChatResult, Moment
-from taskcore.gateway.inbound import chat_key, parse_event
+from taskcore.gateway.events import chat_key
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.ratelimit import Decision, RateLimiter
 from taskcore.services.conversation import tasks as chat_tasks
 from taskcore.services.inbox import NewEvent, inbox_stats

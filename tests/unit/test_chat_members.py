@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from taskcore.chat import MetricEvent
-from taskcore.gateway.wire import GatewayParticipant
+from taskcore.gateway.port import GatewayParticipant
 from taskcore.services.sync import apply_participants
 from taskcore.storage import schema
 from taskcore.storage.db import Database

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
-from taskcore.gateway.status import StatusUpdate
+from taskcore.gateway.events import StatusUpdate
 from taskcore.services import delivery
 from taskcore.storage import schema
 from taskcore.storage.db import Database

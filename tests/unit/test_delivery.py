@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 
-from taskcore.gateway.status import StatusUpdate
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.events import StatusUpdate
+from taskcore.gateway.outbound import text_payload
 from taskcore.queue_rules import DIGEST_LABEL, LOGIN_LINK_LABEL, JobKind, QueueJob
 from taskcore.services import delivery, queue
 from taskcore.services.caps import SendRules
@@ -34,7 +34,7 @@ def dm(user: str) -> str:
 def send(db: Database, chat: str, text: str, *, label: str | None = None, now: datetime = NOW) -> str:
     """Queue a text, claim it and record it sent; the gateway's message id."""
     with db.write() as conn:
-        job_id = enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=send_text_body(chat_id=chat, text=text),
+        job_id = enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=text_payload(chat_id=chat, text=text),
                          label=label, max_attempts=6, now=now)
     for _ in range(5):  # what is ahead of it in its chat goes first
         claimed = [job.id for job in claim(db, now=now)]
@@ -189,7 +189,7 @@ def test_a_refusal_to_someone_who_wrote_in_private_pauses_nothing(db: Database) 
 def send_or_none(db: Database, chat: str, text: str, *, label: str | None = None, now: datetime = NOW) -> int | None:
     """Queue a text and claim: the job's id when the claim hands it out, None when it held or postponed it."""
     with db.write() as conn:
-        job_id = enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=send_text_body(chat_id=chat, text=text),
+        job_id = enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=text_payload(chat_id=chat, text=text),
                          label=label, max_attempts=6, now=now)
     claimed = [job.id for job in claim(db, now=now)]
     for ident in claimed:  # each chat's send done, so the next can go
@@ -203,7 +203,7 @@ def test_a_direct_message_goes_to_the_phone_number_when_known_the_lid_otherwise(
         conn.execute(schema.identity_aliases.insert().values(alias="198765432100001", user_id=ANA, created_at=NOW))
     for chat in ("198765432100001@lid", "198765432100002@lid", GROUP):
         with db.write() as conn:
-            enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=send_text_body(chat_id=chat, text="hola"),
+            enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=text_payload(chat_id=chat, text="hola"),
                     max_attempts=6, now=NOW)
     numbers = {job.chat_id: job.payload["number"] for job in claim(db)}
     assert numbers == {"198765432100001@lid": dm(ANA), "198765432100002@lid": "198765432100002@lid", GROUP: GROUP}
@@ -215,7 +215,7 @@ def test_a_person_known_only_by_the_lid_they_wrote_from_is_written_to_there(db: 
     units.run(db, delivery.heard_privately, phone=phone_user, lid=None, jid=dm(phone_user), now=NOW, max_attempts=6)
     for chat in (dm(lid_only), dm(phone_user), dm(LUIS)):  # reminders and nags are queued by user id
         with db.write() as conn:
-            enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=send_text_body(chat_id=chat, text="hola"),
+            enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=text_payload(chat_id=chat, text="hola"),
                     max_attempts=6, now=NOW)
     numbers = {job.chat_id: job.payload["number"] for job in claim(db)}
     assert numbers == {dm(lid_only): f"{lid_only}@lid", dm(phone_user): dm(phone_user), dm(LUIS): dm(LUIS)}

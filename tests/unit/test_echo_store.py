@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from taskcore.gateway.echo import SentMessage, text_digest
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.events import SentMessage
+from taskcore.gateway.echo import text_digest
+from taskcore.gateway.outbound import text_payload
 from taskcore.services import echoes, queue
 from taskcore.storage.db import Database
 from tasksvc_run import units
@@ -41,7 +42,7 @@ def test_the_echo_of_an_unknown_send_is_found_by_chat_text_and_quoted_id(db: Dat
 def test_an_echo_a_sent_job_already_names_is_not_found_again(db: Database) -> None:
     units.run(db, echoes.record_echo, echo("A"), now=T0)
     job = units.run(db, queue.enqueue_message, chat_id=CHAT, kind="text",
-                    payload=send_text_body(chat_id=CHAT, text="hola"), max_attempts=6, now=T0)
+                    payload=text_payload(chat_id=CHAT, text="hola"), max_attempts=6, now=T0)
     assert job is not None
     [claimed] = units.run(db, queue.claim_jobs, owner="me", now=T0, lease=timedelta(seconds=30), limit=1)
     units.run(db, queue.mark_sent, job_id=claimed.id, owner="me", now=T0, gateway_message_id="A")

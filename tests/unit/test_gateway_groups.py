@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from taskcore.gateway.wire import (
-    GatewayParticipant,
-    connection_state,
-    parse_groups_answer,
-    parse_participant,
-    parse_participants_answer,
-    synced_groups,
-)
+from taskcore.gateway.port import GatewayParticipant
+from taskcore.gateway.evolution.answers import connection_state, parse_groups_answer, parse_participant, parse_participants_answer
+from taskcore.services.sync import synced_groups
 from tests.fakes.gateway import sample
 
 COMMUNITY = "120363300000000001@g.us"

@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
-from taskcore.gateway.inbound import Ignored, parse_event
-from taskcore.gateway.inbound_models import canonical_event
-from taskcore.gateway.status import StatusUpdate, is_status_event, parse_status, status_update
+from taskcore.gateway.events import Ignored
+from taskcore.gateway.evolution.decode import decode as parse_event
+from taskcore.gateway.evolution.models import canonical_event
+from taskcore.gateway.events import StatusUpdate
+from taskcore.gateway.evolution.records import status_update
 
 
 def update(status: object, *, jid: str = "34600111111@s.whatsapp.net", from_me: object = True,

@@ -10,22 +10,11 @@ from typing import Any
 
 import pytest
 
-from taskcore.gateway.echo import sent_message
-from taskcore.gateway.inbound import (
-    ConnectionChanged,
-    GroupsUpserted,
-    Identity,
-    Ignored,
-    InboundMessage,
-    InboundReaction,
-    ParticipantsChange,
-    ReactedMessage,
-    chat_key,
-    parse_event,
-    strip_device,
-)
-from taskcore.gateway.inbound_models import canonical_event
-from taskcore.gateway.status import parse_status
+from taskcore.gateway.evolution.records import sent_message
+from taskcore.gateway.events import ConnectionChanged, GroupsUpserted, Identity, Ignored, InboundMessage, InboundReaction, ParticipantsChange, ReactedMessage, chat_key
+from taskcore.gateway.evolution.decode import decode as parse_event
+from taskcore.gateway.addressing import strip_device
+from taskcore.gateway.evolution.models import canonical_event
 from tests.builders import wa_envelope, wa_participants, wa_text
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "gateway"

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from taskcore.chat import Moment
-from taskcore.gateway.inbound import parse_event
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.services.conversation import tasks as chat_tasks
 from taskcore.services.conversation.road import handle_inbox
 from taskcore.services.inbox import InboxRow, NewEvent, inbox_stats

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.model import Origin
 from taskcore.services import queue
 from taskcore.storage.db import Database
@@ -21,7 +21,7 @@ GROUP = "100@g.us"
 def sent(db: Database, *, task_id: int | None, gateway_id: str | None, owner: str = "w") -> int:
     """Queue a text about ``task_id``, claim it and record it sent under ``gateway_id``; the job's id."""
     with db.write() as conn:
-        job = queue.enqueue(conn, chat_id=GROUP, kind="text", payload=send_text_body(chat_id=GROUP, text="hola"),
+        job = queue.enqueue(conn, chat_id=GROUP, kind="text", payload=text_payload(chat_id=GROUP, text="hola"),
                             max_attempts=3, now=NOW, task_id=task_id)
     assert job is not None
     assert [j.id for j in units.run(db, queue.claim_jobs, owner=owner, now=NOW, lease=timedelta(seconds=30),

@@ -14,7 +14,8 @@ from taskcore.chat.commands import CommandSyntaxError, NewTask
 from taskcore.chat.grammar import parse_command
 from taskcore.chat.proof_args import Approve, PhotoRule, Reject, caption_task
 from taskcore.chores.proof import ImageKind, file_name_for, image_kind, is_file_name, proof_signature, signature_ok
-from taskcore.gateway.media import MediaRefused, answer_limit, decode_media_answer
+from taskcore.gateway.errors import MediaRefused
+from taskcore.gateway.evolution.answers import answer_limit, decode_media_answer
 from taskcore.services.conversation.registry import SYNTAX
 from tests.builders import NOW, TODAY
 from tests.chat_support import said

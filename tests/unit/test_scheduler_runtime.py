@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from taskcore.gateway.client import GatewayError
+from taskcore.gateway.errors import GatewayError
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.schedulers.runtime import Job, SchedulerRuntime, Sleep, every, every_minute
 from tests.fakes.clock import FrozenClock

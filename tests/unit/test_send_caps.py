@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.queue_rules import JobKind, QueueJob
 from taskcore.services import queue
 from taskcore.services.caps import SendRules, day_cap, is_started
@@ -28,7 +28,7 @@ def chat(n: int) -> str:
 
 def put(db: Database, where: str, text: str, *, label: str | None, now: datetime = NOW) -> int:
     with db.write() as conn:
-        job = enqueue(conn, chat_id=where, kind=JobKind.TEXT.value, payload=send_text_body(chat_id=where, text=text),
+        job = enqueue(conn, chat_id=where, kind=JobKind.TEXT.value, payload=text_payload(chat_id=where, text=text),
                       label=label, max_attempts=6, now=now)
     assert job is not None
     return job

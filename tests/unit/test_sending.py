@@ -4,7 +4,7 @@ older message."""
 from __future__ import annotations
 
 from taskcore.gateway.echo import text_digest
-from taskcore.gateway.inbound import parse_event
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.queue_rules import JobKind, QueueJob
 from tasksvc_run.bot.delivered import _quoted_send
 from tasksvc_run.bot.sending import Sending

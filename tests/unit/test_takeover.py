@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.services import queue
 from taskcore.services.leases import acquire_lease, lease_holder
 from taskcore.services.takeover import take_over_dead_leases
@@ -20,7 +20,7 @@ LEASE = timedelta(minutes=2)
 
 
 def claim_one(db: Database, chat: str, owner: str) -> int:
-    units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text="hola"),
+    units.run(db, queue.enqueue_message, chat_id=chat, kind="text", payload=text_payload(chat_id=chat, text="hola"),
               max_attempts=6, now=NOW)
     [job] = units.run(db, queue.claim_jobs, owner=owner, now=NOW, lease=LEASE, limit=1)
     return job.id

@@ -6,15 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from taskcore.gateway.echo import (
-    body_fingerprint,
-    fingerprint,
-    found_messages,
-    is_echo_event,
-    owner_jid,
-    parse_echo,
-    sent_message,
-)
+from taskcore.gateway.echo import body_fingerprint
+from taskcore.gateway.echo import fingerprint
+from taskcore.gateway.evolution.answers import found_messages
+from taskcore.gateway.evolution.models import canonical_event
+from taskcore.gateway.evolution.answers import owner_jid
+from taskcore.gateway.evolution.decode import decode
+from taskcore.gateway.evolution.records import sent_message
 from taskcore.services.alerts import duration
 from taskcore.watchdog import Act, ConnectionWatch, EchoWatch, Health, WatchTimes, tell_admins
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 __all__ = ["render", "render_throttled"]
 
-from typing import Any
 
 from taskcore.chat import replies
 from taskcore.chat.decide import Throttled
 from taskcore.chat.result import ChatResult, render, reply_to
-from taskcore.gateway.inbound import InboundMessage
+from taskcore.gateway.events import InboundMessage
+from taskcore.gateway.outbound import Quote
 
 
-def render_throttled(msg: InboundMessage, throttled: Throttled, *, quote: dict[str, Any] | None = None) -> ChatResult:
+def render_throttled(msg: InboundMessage, throttled: Throttled, *, quote: Quote | None = None) -> ChatResult:
     """Nothing done: the one notice of an empty spell (``demasiadas órdenes, espera N s``), or silence."""
     notice = (reply_to(msg, replies.throttled(throttled.retry_after), quote=quote),) if throttled.notify else ()
     return ChatResult("throttled", notice)

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from taskcore.gateway.inbound import InboundMessage, strip_device
-from taskcore.gateway.wire import quoted_key, send_text_body
+from taskcore.gateway.addressing import strip_device
+from taskcore.gateway.events import InboundMessage
+from taskcore.gateway.outbound import Quote, text_payload
 from taskcore.reactions import ROBOT, WARN, ReactionRequest
 
 
@@ -72,21 +73,20 @@ class ChatResult:
 
 
 def reply_to(
-    msg: InboundMessage, text: str, mentions: tuple[Mention, ...] = (), *, quote: dict[str, Any] | None = None,
+    msg: InboundMessage, text: str, mentions: tuple[Mention, ...] = (), *, quote: Quote | None = None,
     label: str = "reply", task_id: int | None = None,
 ) -> OutgoingText:
-    """A reply in the message's chat quoting it (or ``quote``, a sendText ``quoted`` object: the message a reaction
-    named); in a group it starts by mentioning the sender.
+    """A reply in the message's chat quoting it (or ``quote``: the message a reaction named); in a group it starts by
+    mentioning the sender.
 
     ``mentions`` are the other people the text names with their ``@<digits>`` tags; they are mentioned too.
     ``label`` and ``task_id`` are the queue row's (OutgoingText).
     """
     sender = sender_mention(msg)
-    body = send_text_body(
+    body = text_payload(
         chat_id=msg.chat_id,
         text=f"{sender.tag} {text}" if sender else text,
-        quoted=quote or quoted_key(chat_id=msg.chat_id, message_id=msg.message_id, participant=msg.participant,
-                                   text=msg.text),
+        quote=quote or Quote(msg.message_id, msg.chat_id, participant=msg.participant, text=msg.text),
         mentioned=[m.jid for m in (*((sender,) if sender else ()), *mentions)],
     )
     return OutgoingText(msg.chat_id, body, label, task_id=task_id)
@@ -103,7 +103,7 @@ def sender_mention(msg: InboundMessage) -> Mention | None:
 
 def direct_message(chat_id: str, text: str, *, label: str = "dm", dedupe_key: str | None = None) -> OutgoingText:
     """A text to a person's chat (a phone-number or LID JID), not quoting anything."""
-    return OutgoingText(chat_id, send_text_body(chat_id=chat_id, text=text), label, dedupe_key)
+    return OutgoingText(chat_id, text_payload(chat_id=chat_id, text=text), label, dedupe_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,7 @@ def rejected(text: str, task_id: int | None = None) -> Answer:
     return Answer(text, ok=False, task_id=task_id)
 
 
-def render(msg: InboundMessage, name: str, answer: Answer, *, quote: dict[str, Any] | None = None,
+def render(msg: InboundMessage, name: str, answer: Answer, *, quote: Quote | None = None,
            marks: bool = True) -> ChatResult:
     """The reply (quoting ``msg``, or ``quote``; none for an answer without text: its mark says it all) and
     everything else the answer sends; ``marks``: the command gets 🤖 when it worked and ⚠️ when it did not (a

@@ -7,10 +7,9 @@ decision comes from the shell's per-person bucket (``Moment.take_send``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from taskcore.chat.result import ChatResult, reply_to
-from taskcore.gateway.inbound import InboundMessage
+from taskcore.gateway.events import InboundMessage
+from taskcore.gateway.outbound import Quote
 from taskcore.i18n import N_, _
 from taskcore.ratelimit import Decision
 
@@ -20,7 +19,7 @@ SENDS_CAPPED = N_("Vas muy rápido: hago lo que pides, pero durante {seconds} s 
 
 
 def capped(answered: ChatResult, decision: Decision, msg: InboundMessage, *,
-           quote: dict[str, Any] | None = None) -> ChatResult:
+           quote: Quote | None = None) -> ChatResult:
     """``answered`` when the person's replies allow it; otherwise only the notice of the spell (or nothing)."""
     if decision.allowed:
         return answered

@@ -11,12 +11,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeAlias
+from typing import ClassVar, TypeAlias
 
 __all__ = [
-    "ConnectionChanged", "DeliveryStatus", "Echo", "GatewayEvent", "GroupSeen", "GroupsUpserted", "Identity",
-    "Ignored", "InboundMessage", "InboundPhoto", "InboundReaction", "ParticipantsChange", "ReactedMessage",
-    "InboundEvent", "SentMessage", "StatusUpdate", "chat_key",
+    "ConnectionChanged",
+    "DeliveryStatus",
+    "Echo",
+    "GatewayEvent",
+    "GroupSeen",
+    "GroupsUpserted",
+    "Identity",
+    "Ignored",
+    "InboundEvent",
+    "InboundMessage",
+    "InboundPhoto",
+    "InboundReaction",
+    "ParticipantsChange",
+    "ReactedMessage",
+    "SentMessage",
+    "StatusUpdate",
+    "chat_key",
 ]
 
 
@@ -40,6 +54,8 @@ class InboundMessage:
     group addresses them (what a quote or a reaction names them by); ``quoted_id`` the bare id of the message it
     replies to, ``quoted_author`` that message's author as the reply names them and ``quoted_text`` its text when
     the reply carries it (what tells a reply to the bot's own send)."""
+
+    kind: ClassVar[str] = "message"
 
     instance: str
     message_id: str
@@ -77,6 +93,8 @@ class InboundReaction:
     """A reaction by someone else; ``emoji`` is ``""`` when removed. The fields it shares with InboundMessage mean
     the same: the reactor, the chat, the reaction's own id and time."""
 
+    kind: ClassVar[str] = "reaction"
+
     instance: str
     message_id: str
     chat_id: str
@@ -96,6 +114,8 @@ class InboundPhoto:
     replies to); ``media`` what the gateway that sent it needs to give its bytes (opaque past the decoder);
     ``declared_size`` the size it states, if any."""
 
+    kind: ClassVar[str] = "photo"
+
     message: InboundMessage
     media: str
     declared_size: int | None = None
@@ -110,6 +130,8 @@ class InboundPhoto:
 class ParticipantsChange:
     """People joined or left a group, or were promoted or demoted: ``action`` is ``add``, ``remove``, ``promote``,
     ``demote`` or ``modify`` (a number changed)."""
+
+    kind: ClassVar[str] = "participants"
 
     instance: str
     group_id: str
@@ -132,6 +154,8 @@ class GroupSeen:
 class GroupsUpserted:
     """Groups the bot was added to, or whose record changed."""
 
+    kind: ClassVar[str] = "groups"
+
     instance: str
     groups: tuple[GroupSeen, ...]
     bot_id: str | None
@@ -140,6 +164,8 @@ class GroupsUpserted:
 @dataclass(frozen=True, slots=True)
 class ConnectionChanged:
     """The gateway's WhatsApp session: ``state`` ``open``, ``connecting`` or ``close``."""
+
+    kind: ClassVar[str] = "connection"
 
     instance: str
     state: str | None
@@ -160,10 +186,18 @@ class SentMessage:
 
 @dataclass(frozen=True, slots=True)
 class Echo:
-    """The gateway's echo of a message the bot sent (SPEC sections 26 and 31): never a command."""
+    """The gateway's echo of a message the bot sent (SPEC sections 26 and 31): never a command. ``api``: the gateway
+    says the bot's API sent it; otherwise it may have been typed on the bot's phone (the bot checks its own sends)."""
+
+    kind: ClassVar[str] = "echo"
 
     instance: str
     sent: SentMessage
+    api: bool = True
+
+
+STATUSES = ("ERROR", "PENDING", "SERVER_ACK", "DELIVERY_ACK", "READ", "PLAYED")
+"""Every status a message of the bot can reach (``StatusUpdate.status``), as WhatsApp names them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +226,8 @@ class StatusUpdate:
 class DeliveryStatus:
     """What became of messages the bot sent (SPEC section 31); in a group, per member when the gateway says."""
 
+    kind: ClassVar[str] = "status"
+
     instance: str
     updates: tuple[StatusUpdate, ...]
 
@@ -200,9 +236,14 @@ class DeliveryStatus:
 class Ignored:
     """An event the bot acknowledges and does nothing with, and why."""
 
+    kind: ClassVar[str] = "ignored"
+
     reason: str
     event: str | None = None
 
+
+KINDS = ("message", "reaction", "photo", "participants", "groups", "connection", "echo", "status", "ignored")
+"""Every event's ``kind``, for the metrics' labels."""
 
 GatewayEvent: TypeAlias = (
     InboundMessage | InboundReaction | InboundPhoto | ParticipantsChange | GroupsUpserted | ConnectionChanged

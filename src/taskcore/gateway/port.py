@@ -1,95 +1,22 @@
-"""What the bot asks of a WhatsApp gateway, in its own words (SPEC section 36): the messages it sends and the calls
-it makes, whichever gateway is behind them.
+"""The gateway port (SPEC section 36): what the bot needs from a WhatsApp gateway, whichever is behind it.
 
-The outbound queue keeps a message as an ``OutboundText`` or an ``OutboundReaction`` (their ``payload``), and the
-gateway in use encodes it when it sends. ``Gateway`` is the one interface the bot's shell calls (an adapter's HTTP
-client: ``tasksvc_run/gateways``); ``Codec`` is an adapter's pure part, its decoder of webhook events and its
-readers of answers, tested with every sample of its contract. Inbound events are ``gateway.events``.
+``Gateway`` is the one interface the bot's shell calls (an adapter's HTTP client: ``tasksvc_run.gateways``), with
+the messages of ``gateway.outbound``; ``Codec`` is an adapter's pure part, its decoder of webhook calls into the
+events of ``gateway.events``, tested with every sample of its contract. The adapter's name appears once, where the
+service is assembled (``tasksvc_run.gateways.make_gateway``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from taskcore.gateway.diagnostics import Check
 from taskcore.gateway.events import GatewayEvent, SentMessage
+from taskcore.gateway.outbound import OutboundReaction, OutboundText
 
-__all__ = ["Codec", "Gateway", "GatewayGroup", "GatewayParticipant", "OutboundReaction", "OutboundText", "OwnIds",
-           "Quote", "WebhookPlan", "outbound_of"]
-
-
-@dataclass(frozen=True, slots=True)
-class Quote:
-    """The message a text replies to: its bare id and chat, whether the bot sent it, its author as the chat names
-    them (in a group) and its text when the bot has it (the gateway shows the quote from it)."""
-
-    message_id: str
-    chat_id: str
-    from_me: bool = False
-    participant: str | None = None
-    text: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class OutboundText:
-    """A text to send: its chat, the text, the message it quotes, the people it mentions (JIDs, in a group)."""
-
-    chat_id: str
-    text: str
-    quote: Quote | None = None
-    mentioned: tuple[str, ...] = ()
-
-    @property
-    def payload(self) -> dict[str, Any]:
-        """How the outbound queue keeps it (JSON)."""
-        body: dict[str, Any] = {"chat": self.chat_id, "text": self.text}
-        if self.quote is not None:
-            q = self.quote
-            body["quote"] = {"id": q.message_id, "chat": q.chat_id, "from_me": q.from_me,
-                             "participant": q.participant, "text": q.text}
-        if self.mentioned:
-            body["mentioned"] = list(self.mentioned)
-        return body
-
-
-@dataclass(frozen=True, slots=True)
-class OutboundReaction:
-    """An emoji to put on a message (``""`` takes the bot's away): its chat, bare id and author in a group."""
-
-    chat_id: str
-    message_id: str
-    emoji: str
-    participant: str | None = None
-    from_me: bool = False
-
-    @property
-    def payload(self) -> dict[str, Any]:
-        """How the outbound queue keeps it (JSON)."""
-        return {"chat": self.chat_id, "message_id": self.message_id, "emoji": self.emoji,
-                "participant": self.participant, "from_me": self.from_me}
-
-
-def outbound_of(payload: Mapping[str, Any]) -> OutboundText | OutboundReaction:
-    """The message a queue row keeps (its ``payload``); ValueError when it is not one."""
-    chat = payload.get("chat")
-    if not isinstance(chat, str) or not chat:
-        raise ValueError("a queued message without its chat")
-    if isinstance(payload.get("emoji"), str):
-        return OutboundReaction(chat, str(payload["message_id"]), str(payload["emoji"]),
-                                _text_or_none(payload.get("participant")), payload.get("from_me") is True)
-    quote = payload.get("quote")
-    return OutboundText(chat, str(payload.get("text") or ""), _quote(quote) if isinstance(quote, Mapping) else None,
-                        tuple(str(jid) for jid in payload.get("mentioned") or ()))
-
-
-def _quote(raw: Mapping[str, Any]) -> Quote:
-    return Quote(str(raw.get("id") or ""), str(raw.get("chat") or ""), raw.get("from_me") is True,
-                 _text_or_none(raw.get("participant")), _text_or_none(raw.get("text")))
-
-
-def _text_or_none(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
+__all__ = ["Codec", "Gateway", "GatewayGroup", "GatewayParticipant", "OwnIds", "WebhookOutcome", "WebhookPlan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,19 +58,32 @@ class OwnIds:
 
 @dataclass(frozen=True, slots=True)
 class WebhookPlan:
-    """How the gateway must call the bot: its URL, the events it needs, and the secret that proves a call is the
-    gateway's (a header for Evolution API, an HMAC key for WAHA)."""
+    """How the gateway must call the bot: its URL (WEBHOOK_URL), with every event the bot handles, and the secret
+    that proves a call is the gateway's (WEBHOOK_SECRET: a header for Evolution API, an HMAC key for WAHA)."""
 
     url: str
-    events: tuple[str, ...]
     secret: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookOutcome:
+    """What ``Gateway.ensure_webhook`` did: whether it changed the gateway's configuration, and what of it differed
+    from the plan (``()``: nothing; None: it could not be read, or the change was forced)."""
+
+    changed: bool
+    differed: tuple[str, ...] | None = None
 
 
 class Codec(Protocol):
-    """A gateway's pure part: the events of its webhook bodies, in the bot's words."""
+    """A gateway's pure part: whether a webhook call is the gateway's, and the events of its bodies in the bot's
+    words."""
 
     name: str
+
+    def authentic(self, headers: Mapping[str, str], body: bytes, secret: str | None) -> bool:
+        """Whether the call proves it comes from the gateway: with ``secret`` (WEBHOOK_SECRET) set, the header or
+        signature the gateway sends with it, compared in constant time; without one, every call is."""
+        ...
 
     def decode(self, payload: Mapping[str, Any], *, path_event: str | None = None) -> GatewayEvent:
         """The event a webhook body carries (``path_event``: a per-event URL's suffix, when the body names none);
@@ -166,13 +106,13 @@ class Gateway(Protocol):
         """Put (or with ``""`` take away) the bot's reaction on a message."""
         ...
 
-    async def ensure_webhook(self, plan: WebhookPlan, *, force: bool = False) -> bool:
+    async def ensure_webhook(self, plan: WebhookPlan, *, force: bool = False) -> WebhookOutcome:
         """Make the gateway call the bot as ``plan`` says, changing its configuration only when it differs (or
-        always with ``force``); True when it was changed."""
+        always with ``force``)."""
         ...
 
-    async def list_groups(self) -> list[GatewayGroup]:
-        """Every group the bot is in, with its participants."""
+    async def list_groups(self, *, participants: bool = False) -> list[GatewayGroup]:
+        """Every group the bot is in (with ``participants``: with them)."""
         ...
 
     async def group_participants(self, group_id: str) -> tuple[GatewayParticipant, ...]:
@@ -198,4 +138,10 @@ class Gateway(Protocol):
 
     async def new_message_id(self) -> str | None:
         """An id for the next send, when the gateway takes ids chosen before the send (None otherwise)."""
+        ...
+
+    async def checks(self, plan: WebhookPlan) -> list[Check]:
+        """What ``tasksvc doctor`` says of the gateway: version, connection, settings and the webhook, judged
+        against ``plan`` (its URL "" when the bot does not manage the webhook), each an ok, a warning or a problem
+        with its fix."""
         ...

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import SOURCE, _, speaking
 from taskcore.identity import user_jid
 from taskcore.services.languages import languages_of
@@ -68,7 +68,7 @@ def notify_admins(
     queued = 0
     for admin in sorted(admins):
         chat = user_jid(admin)
-        job = enqueue_message(uow, chat_id=chat, kind="text", payload=send_text_body(chat_id=chat, text=texts[admin]),
+        job = enqueue_message(uow, chat_id=chat, kind="text", payload=text_payload(chat_id=chat, text=texts[admin]),
                               label="notice", dedupe_key=f"{key}:{admin}", max_attempts=max_attempts, now=now)
         queued += job is not None
     return queued

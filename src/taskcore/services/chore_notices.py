@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.queue_rules import JobKind
 from taskcore.services.people import group_mentions
 from taskcore.storage.queue import enqueue
@@ -26,6 +26,6 @@ def post_in_group(conn: Connection, group_id: str, text: str, people: Sequence[s
     """Queue ``text`` in the group, mentioning ``people`` as ``tags`` writes them; None when ``dedupe_key`` was
     queued before."""
     forms = group_mentions(conn, group_id, people)
-    body = send_text_body(chat_id=group_id, text=text, mentioned=[forms[user][1] for user in people])
+    body = text_payload(chat_id=group_id, text=text, mentioned=[forms[user][1] for user in people])
     return enqueue(conn, chat_id=group_id, kind=JobKind.TEXT, payload=body, label=CHORE_LABEL, dedupe_key=dedupe_key,
                    max_attempts=max_attempts, now=now, task_id=task_id)

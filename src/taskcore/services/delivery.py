@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
 
-from taskcore.gateway.status import StatusUpdate
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.events import StatusUpdate
+from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import _, speaking
 from taskcore.identity import GROUP_DOMAIN, jid_domain, user_jid
 from taskcore.queue_rules import DIGEST_LABEL, LOGIN_LINK_LABEL, JobKind, QueueJob
@@ -137,7 +137,7 @@ def _tell(conn: Connection, person: str, now: datetime, rules: DeliveryRules) ->
     digits, jid = group_mentions(conn, group, [person])[person]  # in the form the group uses (SPEC section 32)
     with speaking(languages_of(conn, [person], rules.default_language)[person]):
         text = unreachable_note(f"@{digits}")
-    body = send_text_body(chat_id=group, text=text, mentioned=[jid])
+    body = text_payload(chat_id=group, text=text, mentioned=[jid])
     enqueue(conn, chat_id=group, kind=JobKind.TEXT, payload=body, label=NOTE_LABEL,
             dedupe_key=f"unreachable:{person}:{now.isoformat()}", max_attempts=rules.max_attempts, now=now)
     return 1
@@ -158,7 +158,7 @@ def heard_privately(uow: UnitOfWork, *, phone: str | None, lid: str | None, now:
     held = q.take_held(conn, person)
     for row in held:
         enqueue(conn, chat_id=row.chat_id, kind=JobKind.TEXT,
-                payload=send_text_body(chat_id=row.chat_id, text=row.text), label=row.label, dedupe_key=None,
+                payload=text_payload(chat_id=row.chat_id, text=row.text), label=row.label, dedupe_key=None,
                 max_attempts=max_attempts, now=now)
     return len(held)
 
@@ -231,7 +231,7 @@ def _addressed(job: QueueJob, person: str | None, lids: dict[str, str]) -> Queue
         return job
     user = job.chat_id.partition("@")[0]
     if job.chat_id.endswith("@lid") and user != person:
-        return replace(job, payload={**job.payload, "number": user_jid(person)})
+        return replace(job, payload={**job.payload, "chat": user_jid(person)})
     if user == person and not job.chat_id.endswith("@lid") and lids.get(person) == f"{person}@lid":
-        return replace(job, payload={**job.payload, "number": f"{person}@lid"})
+        return replace(job, payload={**job.payload, "chat": f"{person}@lid"})
     return job

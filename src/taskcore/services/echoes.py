@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime
 
-from taskcore.gateway.echo import SentMessage
+from taskcore.gateway.events import SentMessage
 from taskcore.storage import echoes
 from taskcore.unit import Reading, UnitOfWork
 

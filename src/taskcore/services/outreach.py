@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Connection
 
 from taskcore.chores.quiet import held_until
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.queue_rules import JobKind
 from taskcore.services.quiet import window_of
 from taskcore.storage.queue import enqueue
@@ -33,7 +33,7 @@ def start_message(conn: Connection, *, user_id: str, chat_id: str, text: str, la
         hold_many(conn, [{"user_id": user_id, "chat_id": chat_id, "text": text, "label": label,
                           "dedupe_key": dedupe_key, "held_at": now, "release_at": release}])
         return HELD
-    return enqueue(conn, chat_id=chat_id, kind=JobKind.TEXT, payload=send_text_body(chat_id=chat_id, text=text),
+    return enqueue(conn, chat_id=chat_id, kind=JobKind.TEXT, payload=text_payload(chat_id=chat_id, text=text),
                    label=label, dedupe_key=dedupe_key, max_attempts=max_attempts, now=now, task_id=task_id)
 
 

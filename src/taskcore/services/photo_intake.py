@@ -10,16 +10,14 @@ failed fetch that may pass is tried again after 5 s and 30 s: three attempts in 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy import Connection
 
 from taskcore.chat import photo_replies as texts
 from taskcore.chores.proof import file_name_for, image_kind
-from taskcore.gateway.wire import quoted_reference, send_text_body
+from taskcore.gateway.outbound import Quote, text_payload
 from taskcore.i18n import speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.languages import group_language_of
@@ -42,14 +40,15 @@ PHOTO_LABEL = "photo"
 
 @dataclass(frozen=True, slots=True)
 class FetchJob:
-    """One photo to fetch: its task, message (id, chat, author) and sender, the message as received, the attempt."""
+    """One photo to fetch: its task, message (id, chat, author) and sender, what the gateway that received it needs
+    to give its bytes (opaque here: ``events.InboundPhoto.media``), the attempt."""
 
     task_id: int
     message_id: str
     chat_id: str
     participant: str | None
     sent_by: str | None
-    media: dict[str, Any]
+    media: str
     attempt: int
 
 
@@ -77,12 +76,8 @@ def claim_fetches(uow: UnitOfWork, *, now: datetime, limit: int = 8) -> list[Fet
             continue
         if not q.claim_fetch(conn, task_id=row.task_id, message_id=row.message_id, now=now, until=now + FETCH_LEASE):
             continue
-        try:
-            media = json.loads(row.media or "")
-        except ValueError:
-            media = None
-        jobs.append(FetchJob(row.task_id, row.message_id, row.chat_id, row.participant, row.sent_by,
-                             media if isinstance(media, dict) else {}, row.attempts + 1))
+        jobs.append(FetchJob(row.task_id, row.message_id, row.chat_id, row.participant, row.sent_by, row.media or "",
+                             row.attempts + 1))
     return jobs
 
 
@@ -90,9 +85,9 @@ def _post(conn: Connection, job: FetchJob, text: str, people: list[str], *, rule
           now: datetime) -> None:
     """Queue ``text`` in the photo's group quoting the photo, mentioning ``people`` (their tags are in the text)."""
     forms = group_mentions(conn, job.chat_id, people) if people else {}
-    quoted = quoted_reference(chat_id=job.chat_id, message_id=job.message_id, from_me=False,
+    quoted = Quote(chat_id=job.chat_id, message_id=job.message_id, from_me=False,
                               participant=job.participant)
-    body = send_text_body(chat_id=job.chat_id, text=text, quoted=quoted,
+    body = text_payload(chat_id=job.chat_id, text=text, quote=quoted,
                           mentioned=[forms[person][1] for person in people])
     enqueue(conn, chat_id=job.chat_id, kind=JobKind.TEXT, payload=body, label=PHOTO_LABEL,
             dedupe_key=f"photo:{job.message_id}", max_attempts=rules.max_attempts, now=now, task_id=job.task_id)

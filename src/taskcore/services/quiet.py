@@ -13,7 +13,7 @@ from sqlalchemy import Connection
 
 from taskcore.chores.away import check_away_until, is_away
 from taskcore.chores.quiet import HeldBundle, HeldMessage, QuietHours, merge_held
-from taskcore.gateway.wire import chat_number, send_text_body
+from taskcore.gateway.outbound import chat_jid, text_payload
 from taskcore.i18n import _, speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.languages import languages_of
@@ -107,7 +107,7 @@ def _queue_bundle(conn: Connection, bundle: HeldBundle[q.HeldRow], lang: str, no
         text = "\n\n".join([merged_header(), *(row.text for row in bundle.items)])
     ids = ",".join(str(row.id) for row in sorted(bundle.items, key=lambda row: row.id))
     key = "held:" + hashlib.sha256(ids.encode()).hexdigest()[:32]
-    job = enqueue(conn, chat_id=chat_number(chat), kind=JobKind.TEXT, payload=send_text_body(chat_id=chat, text=text),
+    job = enqueue(conn, chat_id=chat_jid(chat), kind=JobKind.TEXT, payload=text_payload(chat_id=chat, text=text),
                   label=HELD_LABEL, dedupe_key=key, max_attempts=attempts, now=now)
     return 0 if job is None else 1
 

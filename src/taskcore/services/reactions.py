@@ -6,7 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.gateway.wire import send_reaction_body
+from taskcore.gateway.outbound import reaction_payload
 from taskcore.model import Completion
 from taskcore.queue_rules import JobKind, emoji_class
 from taskcore.reactions import ReactionPolicy, ReactionRequest, completion_check
@@ -29,7 +29,7 @@ def enqueue_reaction(
     """Queue one reaction when the policy allows it in this chat; count it by emoji class."""
     if not policy.in_scope(chat_id):
         return False
-    body = send_reaction_body(chat_id=chat_id, message_id=message_id, participant=participant, emoji=emoji)
+    body = reaction_payload(chat_id=chat_id, message_id=message_id, participant=participant, emoji=emoji)
     label = emoji_class(emoji)
     job = enqueue(conn, chat_id=chat_id, kind=JobKind.REACTION, payload=body, label=label,
                   dedupe_key=dedupe_key, max_attempts=policy.max_attempts, now=now)

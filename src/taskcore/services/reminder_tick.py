@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode
-from taskcore.gateway.wire import chat_number, send_text_body
+from taskcore.gateway.outbound import chat_jid, text_payload
 from taskcore.i18n import SOURCE, speaking
 from taskcore.languages import effective_language
 from taskcore.pacing import digest_due
@@ -178,8 +178,8 @@ def _deliver(
                       "release_at": holds[item.user_id]}
                      for item, text in mine if text is not None and item.user_id in holds])
     enqueue_many(conn, [
-        {"chat_id": chat_number(item.user_id), "kind": JobKind.TEXT.value, "label": DIGEST_LABEL,
-         "payload": send_text_body(chat_id=item.user_id, text=text), "due": spread.due(n, item.slot),
+        {"chat_id": chat_jid(item.user_id), "kind": JobKind.TEXT.value, "label": DIGEST_LABEL,
+         "payload": text_payload(chat_id=item.user_id, text=text), "due": spread.due(n, item.slot),
          "dedupe_key": f"reminder:{item.user_id}:{item.key}"}
         for n, (item, text) in enumerate(digests)
     ], max_attempts=max_attempts, now=now)

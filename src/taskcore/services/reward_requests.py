@@ -22,7 +22,7 @@ from taskcore.chores import reward_texts as texts
 from taskcore.chores.proof import PendingPhoto
 from taskcore.chores.rewards import Balance, RequestState, RewardRequest
 from taskcore.errors import Conflict, Forbidden, NotFound
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import SOURCE, speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.languages import group_language_of
@@ -191,7 +191,7 @@ def _tell(conn: Connection, tell: Telling | None, request: RewardRequest, compos
     with speaking(group_language_of(conn, request.group_id, tell.lang)):
         text = compose(f"@{digits}")
     enqueue(conn, chat_id=request.group_id, kind=JobKind.TEXT, label=NOTICE_LABEL, now=now,
-            payload=send_text_body(chat_id=request.group_id, text=text, mentioned=[jid]),
+            payload=text_payload(chat_id=request.group_id, text=text, mentioned=[jid]),
             max_attempts=tell.max_attempts)
 
 

@@ -20,7 +20,7 @@ from taskcore.chores.clock import local_wall
 from taskcore.chores.summary import MemberSummary, Period, Span, period_span, span_instants, summarise, weekly_span
 from taskcore.chores.texts import summary_text
 from taskcore.chores.weekly import WeeklyMoment, next_weekly
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.languages import group_language_of
@@ -118,5 +118,5 @@ def _post(conn: Connection, *, row: q.WeeklyRow, now: datetime, zone: ZoneInfo, 
         text = summary_for(conn, Whose(row.group_id), weekly_span(post_day), today=post_day, zone=zone)
     key = f"summary:{row.group_id}:{row.next_at.isoformat()}"
     queued = enqueue(conn, chat_id=row.group_id, kind=JobKind.TEXT, label=SUMMARY_LABEL, dedupe_key=key,
-                     payload=send_text_body(chat_id=row.group_id, text=text), max_attempts=attempts, now=now)
+                     payload=text_payload(chat_id=row.group_id, text=text), max_attempts=attempts, now=now)
     return queued is not None

@@ -11,7 +11,8 @@ from datetime import datetime
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode, effectively_allowed
-from taskcore.gateway.wire import GatewayGroup, GatewayParticipant, chat_number, send_text_body, synced_groups
+from taskcore.gateway.outbound import chat_jid, text_payload
+from taskcore.gateway.port import GatewayGroup, GatewayParticipant
 from taskcore.i18n import SOURCE, _, speaking
 from taskcore.model import GroupRecord
 from taskcore.queue_rules import JobKind
@@ -56,8 +57,8 @@ def queue_discovery_notices(
     for admin in who:
         with speaking(langs[admin]):
             text = discovery_notice(group_id, name)
-        job = enqueue(conn, chat_id=chat_number(admin), kind=JobKind.TEXT.value,
-                      payload=send_text_body(chat_id=admin, text=text), dedupe_key=f"discovery:{group_id}:{admin}",
+        job = enqueue(conn, chat_id=chat_jid(admin), kind=JobKind.TEXT.value,
+                      payload=text_payload(chat_id=admin, text=text), dedupe_key=f"discovery:{group_id}:{admin}",
                       max_attempts=max_attempts, now=now)
         queued += job is not None
     return queued
@@ -111,3 +112,12 @@ def apply_participants(
         present[user_id] = bool(present.get(user_id)) or person.admin
     member_queries.touch_members(conn, group_id, present, now)
     return len(present), member_queries.deactivate_absent(conn, group_id, present.keys(), now)
+
+
+def synced_groups(groups: Iterable[GatewayGroup], community_id: str | None) -> list[GatewayGroup]:
+    """The groups the sync keeps: chat groups only (no community parent, no announcement group); with a
+    community, only its sub-groups (linkedParent)."""
+    kept = [g for g in groups if not g.is_community and not g.is_community_announce and g.id != community_id]
+    if community_id is None:
+        return kept
+    return [g for g in kept if g.linked_parent == community_id]

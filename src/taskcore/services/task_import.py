@@ -15,7 +15,7 @@ from sqlalchemy import Connection
 from taskcore.access import GatingMode, sees_group
 from taskcore.csvfiles.reading import LineError, Row, Sheet, read_sheet
 from taskcore.errors import Forbidden
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import ngettext, speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.languages import group_language_of
@@ -91,7 +91,7 @@ def _announce(conn: Connection, user_id: str, group_id: str, task_ids: Sequence[
         text = ngettext("{name} ha importado {n} tarea desde un archivo ({ids}). Mírala con /t ver.",
                         "{name} ha importado {n} tareas desde un archivo ({ids}). Míralas con /t ver.",
                         len(task_ids), name=who, ids=ids)
-    payload = send_text_body(chat_id=group_id, text=text, mentioned=[] if name else [jid])
+    payload = text_payload(chat_id=group_id, text=text, mentioned=[] if name else [jid])
     enqueue(conn, chat_id=group_id, kind=JobKind.TEXT, payload=payload, label=ANNOUNCEMENT_LABEL,
             max_attempts=announcing.max_attempts, now=now)
 

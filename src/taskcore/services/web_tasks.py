@@ -16,7 +16,7 @@ from taskcore.chores.nagging import Nag
 from taskcore.chores.points import DEFAULT_POINTS, check_points
 from taskcore.dates import format_due_date
 from taskcore.errors import Forbidden, InvalidChoreSetting, ValidationError
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import SOURCE, _, speaking
 from taskcore.model import Task
 from taskcore.public_ids import public_id
@@ -143,7 +143,7 @@ def announcement(task: Task, creator_name: str | None,
     details.append(_("Para {people}.", people=", ".join(tags)) if tags else _("Sin asignar."))
     mentioned = [form[person.id][1] for person in task.assignees] + ([] if creator_name else
                                                                     [form[task.created_by][1]])
-    return send_text_body(chat_id=str(task.group_id), text=f"{head}\n{' '.join(details)}", mentioned=mentioned)
+    return text_payload(chat_id=str(task.group_id), text=f"{head}\n{' '.join(details)}", mentioned=mentioned)
 
 
 def _short(text: str) -> str:

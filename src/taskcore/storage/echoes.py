@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlalchemy import Connection, delete, exists, select
 
-from taskcore.gateway.echo import SentMessage
+from taskcore.gateway.events import SentMessage
 from taskcore.storage.prepared import dialect_insert
 from taskcore.storage.schema import gateway_echoes, outbound_queue
 

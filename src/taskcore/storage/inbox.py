@@ -24,7 +24,7 @@ from taskcore.storage.schema import inbound_messages, inbox
 
 PENDING, DONE, FAILED = "pending", "done", "failed"
 INBOX_FAILURES = "webhook_inbox_failures"  # the metric counter of events marked failed
-_NEW_KEYS = ("chat_key", "event", "path_event", "payload", "status", "received_at", "done_at")
+_NEW_KEYS = ("chat_key", "event", "path_event", "payload", "status", "received_at", "done_at", "gateway")
 # One row per event, with RETURNING so the caller learns each row's id (an executemany would not tell).
 _INSERT = Prepared(lambda dialect: inbox.insert().returning(inbox.c.id), _NEW_KEYS)
 _ANY_PENDING = Prepared(select(exists().where(inbox.c.status == bindparam("status"))), ["status"])
@@ -32,13 +32,14 @@ _ANY_PENDING = Prepared(select(exists().where(inbox.c.status == bindparam("statu
 
 @dataclass(frozen=True, slots=True)
 class NewEvent:
-    """An event to store: its chat key (the order it must keep), its name, the per-event URL suffix it came on, and
-    the webhook body exactly as received (JSON text)."""
+    """An event to store: its chat key (the order it must keep), its kind, the per-event URL suffix it came on, the
+    webhook body exactly as received (JSON text) and the gateway that sent it (whose decoder reads it again)."""
 
     chat_key: str
     event: str | None
     path_event: str | None
     payload: str
+    gateway: str = "evolution"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,7 @@ class InboxRow:
     path_event: str | None
     payload: str
     received_at: datetime
+    gateway: str = "evolution"
 
 
 def insert_events(conn: Connection, events: Sequence[NewEvent], *, now: datetime, done: bool = False) -> list[int]:
@@ -59,7 +61,7 @@ def insert_events(conn: Connection, events: Sequence[NewEvent], *, now: datetime
     for event in events:
         row = _INSERT.first(conn, {"chat_key": event.chat_key, "event": event.event, "path_event": event.path_event,
                                    "payload": event.payload, "status": status, "received_at": now,
-                                   "done_at": done_at})
+                                   "done_at": done_at, "gateway": event.gateway})
         assert row is not None  # noqa: S101 - INSERT ... RETURNING always yields the new row
         ids.append(int(row[0]))
     return ids
@@ -76,11 +78,12 @@ def waiting_chats(conn: Connection, chat_keys: Collection[str]) -> set[str]:
 
 def claim_pending(conn: Connection, *, limit: int) -> list[InboxRow]:
     """Up to ``limit`` pending rows, oldest first, that may be handled now in this transaction (module docstring)."""
-    stmt = (select(inbox.c.id, inbox.c.chat_key, inbox.c.path_event, inbox.c.payload, inbox.c.received_at)
-            .where(inbox.c.status == PENDING).order_by(inbox.c.id).limit(limit))
+    stmt = (select(inbox.c.id, inbox.c.chat_key, inbox.c.path_event, inbox.c.payload, inbox.c.received_at,
+                   inbox.c.gateway).where(inbox.c.status == PENDING).order_by(inbox.c.id).limit(limit))
     if conn.dialect.name == "postgresql":
         stmt = stmt.with_for_update(skip_locked=True)
-    rows = [InboxRow(int(r.id), r.chat_key, r.path_event, r.payload, r.received_at) for r in conn.execute(stmt)]
+    rows = [InboxRow(int(r.id), r.chat_key, r.path_event, r.payload, r.received_at, r.gateway)
+            for r in conn.execute(stmt)]
     if conn.dialect.name != "postgresql" or not rows:
         return rows
     return _in_chat_order(conn, rows)

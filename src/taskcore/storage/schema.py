@@ -219,6 +219,7 @@ inbox = Table(
     Column("received_at", TS, nullable=False),
     Column("done_at", TS),
     Column("last_error", Text),
+    Column("gateway", Text, nullable=False, server_default="evolution"),  # whose decoder reads it (SPEC 36)
 )
 
 gateway_echoes = Table(  # SPEC section 26: the send.message echoes, a text fingerprint only

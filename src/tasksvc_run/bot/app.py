@@ -22,6 +22,7 @@ from tasksvc_run.bot.metrics_view import metrics_view
 from tasksvc_run.bot.runner import EventRunner, make_intake
 from tasksvc_run.bot.webhook import webhook
 from tasksvc_run.clock import Clock, SystemClock
+from tasksvc_run.gateways import CODECS, codec_of
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.proxy.limits import MAX_BODY
@@ -46,9 +47,10 @@ def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock
                                  reachout_pause_hours=settings.gateway_reachout_pause_hours, clock=app[keys.CLOCK])
     app[keys.LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.rate_limit_burst)
     app[keys.FATAL] = fatal or FatalStop()
+    app[keys.CODEC] = codec_of(settings)
     runner = EventRunner(app[keys.DB], ChatPolicy.from_settings(settings), settings=settings,
                          clock=app[keys.CLOCK], metrics=app[keys.METRICS], limiter=app[keys.LIMITER],
-                         sync=lambda: app.get(keys.SYNC))
+                         codecs=CODECS, sync=lambda: app.get(keys.SYNC))
     # SQLite has one writer at a time: more threads would only queue on its lock (and sleep in its busy handler).
     workers = 1 if app[keys.DB].is_sqlite else 4
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webhook")

@@ -14,16 +14,16 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.services import Database
 from taskcore.services.takeover import take_over_dead_leases
 from tasksvc_run import keys, units
 from tasksvc_run.bot.photo_fetcher import PhotoFetcher
 from tasksvc_run.bot.watchdog import Watchdog
-from tasksvc_run.bot.webhook_keeper import WEBHOOK_EVENTS, keep_webhook, set_webhook
+from tasksvc_run.bot.webhook_keeper import keep_webhook, set_webhook
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import Clock, SystemClock
+from tasksvc_run.gateways import make_gateway
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.owner import dead_owners
@@ -31,7 +31,7 @@ from tasksvc_run.schedulers import JobContext, SchedulerRuntime, build_runtime
 
 log = logging.getLogger(__name__)
 WORKER_STOP_GRACE = 3.0  # seconds the sends in flight get at shutdown (the unit stops within 10 s, SPEC section 2)
-__all__ = ["WEBHOOK_EVENTS", "background_ctx", "install_background", "register_webhook", "take_over"]
+__all__ = ["background_ctx", "install_background", "register_webhook", "take_over"]
 register_webhook = set_webhook  # the name doctor's tests knew it by
 
 
@@ -63,7 +63,9 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
     fatal = app.get(keys.FATAL) or FatalStop()
     await take_over(db, clock)
     session = aiohttp.ClientSession() if settings.gateway_api_url else None
-    client = GatewayClient.from_settings(session, settings) if session else None
+    client = make_gateway(session, settings) if session else None
+    if client is not None:
+        app[keys.GATEWAY] = client
     watchdog = Watchdog(db, client, settings=settings, metrics=metrics, clock=clock) if client else None
     worker = None
     if client is not None and watchdog is not None:

@@ -13,8 +13,8 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from taskcore.gateway.client import GatewayClient, GatewayError
-from taskcore.gateway.media import MediaRefused
+from taskcore.gateway.errors import GatewayError, MediaRefused
+from taskcore.gateway.port import Gateway
 from taskcore.services import Database
 from taskcore.services.photo_intake import (
     FetchJob,
@@ -45,7 +45,7 @@ def rules_of(settings: Settings) -> PhotoRules:
 class PhotoFetcher:
     """Fetches recorded photos through the gateway, one at a time, in the order they arrived."""
 
-    def __init__(self, db: Database, client: GatewayClient, *, settings: Settings, clock: Clock,
+    def __init__(self, db: Database, client: Gateway, *, settings: Settings, clock: Clock,
                  on_queued: Callable[[], None] = lambda: None, poll_seconds: float = POLL_SECONDS) -> None:
         self.db, self.client, self.clock = db, client, clock
         self.rules = rules_of(settings)
@@ -102,7 +102,7 @@ class PhotoFetcher:
         try:
             if not job.media:
                 raise MediaRefused("unreadable")
-            data = await self.client.media_bytes(job.media, max_bytes=rules.max_bytes)
+            data = await self.client.fetch_media(job.media, max_bytes=rules.max_bytes)
         except MediaRefused as refused:
             await asyncio.to_thread(units.run, db, photo_refused, job, refused.reason, rules=rules,
                                     now=self.clock.now())

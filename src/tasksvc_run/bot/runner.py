@@ -13,7 +13,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,7 +21,8 @@ from datetime import UTC, datetime
 from aiohttp import web
 
 from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment
-from taskcore.gateway.inbound import InboundEvent, InboundPhoto
+from taskcore.gateway.events import InboundEvent, InboundPhoto
+from taskcore.gateway.port import Codec
 from taskcore.ratelimit import Allowance, RateLimiter
 from taskcore.services import Database
 from taskcore.services.conversation.road import Arrived, Handled, handle_arrived, handle_inbox, stored_event
@@ -45,9 +46,11 @@ class EventRunner:
     """Applies stored events (in a worker thread) and counts what they report; the rate limiter is shared, locked."""
 
     def __init__(self, db: Database, policy: ChatPolicy, *, settings: Settings, clock: Clock, metrics: Metrics,
-                 limiter: RateLimiter, sync: Callable[[], keys.SyncTrigger | None] = lambda: None,
+                 limiter: RateLimiter, codecs: Mapping[str, Codec],
+                 sync: Callable[[], keys.SyncTrigger | None] = lambda: None,
                  batch_size: int = BATCH_SIZE, wait_ms: int | None = BATCH_WAIT_MS) -> None:
         self.db, self.policy, self.clock, self.metrics, self.limiter = db, policy, clock, metrics, limiter
+        self.codecs = codecs
         self.batch_size, self.wait_ms = batch_size, wait_ms
         self._sync = sync
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -97,7 +100,8 @@ class EventRunner:
         """Claim, handle and finish one batch of the inbox; count metric events and each event's share of the time."""
         started = time.perf_counter()
         moment = self._moment_factory()
-        handled = handle_inbox(self.db, self.policy, moment, limit=self.batch_size, parsed=self._parsed,
+        handled = handle_inbox(self.db, self.policy, moment, limit=self.batch_size, codecs=self.codecs,
+                               parsed=self._parsed,
                                wait_ms=self.wait_ms)
         for item in handled:
             self._parsed.pop(item.row.id, None)
@@ -154,11 +158,12 @@ class ArrivedEvent(NewEvent):
     parsed: InboundEvent | None = None
 
 
-def _parsed(event: NewEvent) -> InboundEvent:
-    """What the webhook parsed ``event`` to (parsed again from its body if it came without)."""
+def _parsed(event: NewEvent, codecs: Mapping[str, Codec]) -> InboundEvent:
+    """What the webhook decoded ``event`` to (decoded again from its body if it came without)."""
     if isinstance(event, ArrivedEvent) and event.parsed is not None:
         return event.parsed
-    return stored_event(InboxRow(0, event.chat_key, event.path_event, event.payload, datetime.now(UTC)))
+    return stored_event(InboxRow(0, event.chat_key, event.path_event, event.payload, datetime.now(UTC),
+                                 event.gateway), codecs)
 
 
 def make_intake(
@@ -169,7 +174,7 @@ def make_intake(
     settings = app[keys.SETTINGS]
 
     def store(events: Sequence[NewEvent], wait_ms: int) -> Arrived:
-        return runner.run_arrived([(event, _parsed(event)) for event in events], wait_ms)
+        return runner.run_arrived([(event, _parsed(event, runner.codecs)) for event in events], wait_ms)
 
     def queued_something(item: Handled) -> None:
         outbound = app.get(keys.OUTBOUND)

@@ -17,8 +17,10 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Protocol
 
-from taskcore.gateway.client import GatewayClient, GatewayError
-from taskcore.gateway.echo import SentMessage, owner_jid
+from taskcore.gateway.errors import GatewayError
+from taskcore.gateway.events import SentMessage
+from taskcore.gateway.outbound import OutboundText, chat_jid
+from taskcore.gateway.port import Gateway
 from taskcore.services import Database, alerts, echoes
 from taskcore.services.queue import due_count
 from taskcore.settings import Settings
@@ -50,7 +52,7 @@ class Pausable(Protocol):
 class Watchdog:
     """Echo watchdog and connection follower of one bot process."""
 
-    def __init__(self, db: Database, client: GatewayClient, *, settings: Settings, metrics: Metrics,
+    def __init__(self, db: Database, client: Gateway, *, settings: Settings, metrics: Metrics,
                  clock: Clock) -> None:
         self.db, self.client, self.settings, self.metrics, self.clock = db, client, settings, metrics, clock
         times = WatchTimes(echo_within=timedelta(seconds=settings.watchdog_echo_seconds),
@@ -164,7 +166,7 @@ class Watchdog:
         if owner is None:
             return None
         try:
-            sent = await self.client.send_text({"number": owner, "text": alerts.PROBE_TEXT, "linkPreview": False})
+            sent = await self.client.send_text(OutboundText(owner, alerts.PROBE_TEXT))
         except GatewayError as exc:
             log.warning("watchdog probe not sent", extra={"status": exc.status, "error": exc.message_text})
             return None
@@ -186,7 +188,8 @@ class Watchdog:
     async def _owner_jid(self) -> str | None:
         if self._owner is None:
             try:
-                self._owner = owner_jid(await self.client.fetch_instances(), self.settings.gateway_api_instance)
+                phone = (await self.client.own_ids()).phone
+                self._owner = chat_jid(phone) if phone else None
             except GatewayError as exc:
                 log.warning("the bot's own number is unknown", extra={"status": exc.status})
         return self._owner

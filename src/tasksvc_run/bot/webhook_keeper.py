@@ -1,9 +1,9 @@
 """The gateway's webhook configuration, kept as the bot needs it (SPEC section 26).
 
-At start and every WEBHOOK_CHECK_INTERVAL_MS the bot reads ``GET /webhook/find``; when the URL, ``enabled``, the events
-it handles (``SEND_MESSAGE`` and ``MESSAGES_UPDATE`` among them) or the secret header differ, it sets them again with
-``POST /webhook/set``: counted by ``webhook_repairs_total``, one log line. Only with WEBHOOK_URL (otherwise the
-operator manages it).
+At start and every WEBHOOK_CHECK_INTERVAL_MS the bot asks the gateway in use to make sure it calls WEBHOOK_URL with
+every event the bot handles and WEBHOOK_SECRET (``Gateway.ensure_webhook``: it reads its configuration and changes it
+only when it differs); a change that repairs one is counted by ``webhook_repairs_total`` and logged once. Only with
+WEBHOOK_URL (otherwise the operator manages it).
 """
 
 from __future__ import annotations
@@ -13,15 +13,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
-from taskcore.gateway.client import GatewayClient, GatewayError
-from taskcore.gateway.diagnostics import webhook_checks
+from taskcore.gateway.errors import GatewayError
+from taskcore.gateway.port import Gateway, WebhookPlan
 from taskcore.settings import Settings
 from tasksvc_run.metrics import Metrics
 
 log = logging.getLogger(__name__)
-WEBHOOK_EVENTS = ("MESSAGES_UPSERT", "GROUPS_UPSERT", "GROUP_PARTICIPANTS_UPDATE", "CONNECTION_UPDATE", "SEND_MESSAGE",
-                  "MESSAGES_UPDATE")
-SECRET_HEADER = "X-Webhook-Secret"  # noqa: S105 - a header name, not a secret
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -31,63 +28,59 @@ def shown_url(url: str) -> str:
     return f"{where.scheme}://{where.netloc.rpartition('@')[2]}{where.path}"
 
 
-def _secret(settings: Settings) -> str | None:
-    return settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-
-
-async def set_webhook(client: GatewayClient, settings: Settings) -> bool:
-    """webhook/set with the events the bot handles and, with WEBHOOK_SECRET, its header; a failure is logged."""
+def plan_of(settings: Settings) -> WebhookPlan | None:
+    """How the gateway must call the bot (WEBHOOK_URL, WEBHOOK_SECRET); None when the bot does not manage it."""
     if not settings.webhook_url:
+        return None
+    return WebhookPlan(settings.webhook_url, settings.webhook_secret.get_secret_value()
+                       if settings.webhook_secret else None)
+
+
+async def set_webhook(gateway: Gateway, settings: Settings) -> bool:
+    """Set the webhook again even when it reads the same (a stale registration looks identical: SPEC section 26);
+    a failure is logged."""
+    plan = plan_of(settings)
+    if plan is None:
         return False
-    secret = _secret(settings)
     try:
-        await client.set_webhook(settings.webhook_url, events=WEBHOOK_EVENTS,
-                                 headers={SECRET_HEADER: secret} if secret else None)
+        await gateway.ensure_webhook(plan, force=True)
     except GatewayError as exc:
         log.warning("webhook registration failed; the bot keeps running",
-                    extra={"url": shown_url(settings.webhook_url), "status": exc.status, "error": exc.message_text})
+                    extra={"url": shown_url(plan.url), "status": exc.status, "error": exc.message_text})
         return False
     return True
 
 
-async def differences(client: GatewayClient, settings: Settings) -> list[str] | None:
-    """What of the stored webhook differs from what the bot needs (names of the checks); None when unreadable."""
+async def ensure_webhook(gateway: Gateway, settings: Settings, metrics: Metrics, *, first: bool = False) -> bool:
+    """Make sure the gateway calls the bot as it needs; whether its configuration was changed. ``first``: the check
+    at start, where no configuration at all is a first registration, not a repair."""
+    plan = plan_of(settings)
+    if plan is None:
+        return False
     try:
-        row = await client.find_webhook()
+        done = await gateway.ensure_webhook(plan)
     except GatewayError as exc:
-        log.warning("webhook configuration unreadable", extra={"status": exc.status, "error": exc.message_text})
-        return None
-    checks = webhook_checks(row, expected_url=settings.webhook_url, secret=_secret(settings), events=WEBHOOK_EVENTS)
-    return [check.name for check in checks if check.blocking]
-
-
-async def ensure_webhook(client: GatewayClient, settings: Settings, metrics: Metrics, *, first: bool = False) -> bool:
-    """Read the webhook configuration and set it again when it differs (or cannot be read); whether it was set.
-    ``first``: the check at start, where no configuration at all is a first registration, not a repair."""
-    if not settings.webhook_url:
+        log.warning("webhook registration failed; the bot keeps running",
+                    extra={"url": shown_url(plan.url), "status": exc.status, "error": exc.message_text})
         return False
-    found = await differences(client, settings)
-    if found == []:
+    if not done.changed:
         return False
-    if not await set_webhook(client, settings):
-        return False
-    if found is None or (first and found == ["webhook"]):
-        log.info("webhook registered", extra={"url": shown_url(settings.webhook_url),
-                                              "secret_header": settings.webhook_secret is not None})
+    if done.differed is None or (first and done.differed == ("webhook",)):
+        log.info("webhook registered", extra={"url": shown_url(plan.url), "secret": plan.secret is not None})
         return True
     metrics.webhook_repairs.inc()
-    log.warning("webhook configuration repaired", extra={"url": shown_url(settings.webhook_url),
-                                                         "differed": ",".join(found)})
+    log.warning("webhook configuration repaired", extra={"url": shown_url(plan.url),
+                                                         "differed": ",".join(done.differed)})
     return True
 
 
-async def keep_webhook(client: GatewayClient, settings: Settings, metrics: Metrics, *,
+async def keep_webhook(gateway: Gateway, settings: Settings, metrics: Metrics, *,
                        sleep: Sleep = asyncio.sleep) -> None:
     """``ensure_webhook`` at start and every WEBHOOK_CHECK_INTERVAL_MS, until cancelled."""
     first = True
     while True:
         try:
-            await ensure_webhook(client, settings, metrics, first=first)
+            await ensure_webhook(gateway, settings, metrics, first=first)
         except Exception:
             log.exception("webhook check failed")
         first = False

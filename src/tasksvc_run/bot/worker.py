@@ -22,14 +22,17 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from datetime import datetime
 from functools import partial
-from typing import Any, Protocol
 
-from taskcore.gateway.client import GatewayError
+from taskcore.gateway.errors import GatewayError
+from taskcore.gateway.outbound import OutboundReaction, outbound_of
+from taskcore.gateway.port import Gateway
 from taskcore.pacing import SendPace
 from taskcore.queue_rules import IN_DOUBT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import Database, is_unavailable, queue
+from taskcore.unit import UnitOfWork
 from tasksvc_run import units
 from tasksvc_run.bot.in_doubt import logged, settle
 from tasksvc_run.bot.sending import Sending, gap_factor
@@ -42,29 +45,21 @@ from tasksvc_run.owner import process_owner
 log = logging.getLogger(__name__)
 
 
-class Sender(Protocol):
-    """What the worker needs of the gateway client."""
-
-    async def send_text(self, body: Mapping[str, Any]) -> str | None:
-        """Send a text; the gateway's message id."""
-        ...
-
-    async def send_reaction(self, body: Mapping[str, Any]) -> str | None:
-        """Send a reaction; the gateway's message id."""
-        ...
+Outcome = Callable[[UnitOfWork, str, datetime], bool]
+"""Writing a job's outcome in a unit of work, as its owner, at an instant: whether the owner still held the job."""
 
 
 class QueueWorker:
-    """Sends queued jobs through a Sender, at most ``concurrency`` at a time, one per chat."""
+    """Sends queued jobs through the gateway, at most ``concurrency`` at a time, one per chat."""
 
     def __init__(
-        self, db: Database, sender: Sender, *, clock: Clock, metrics: Metrics, config: WorkerConfig | None = None,
+        self, db: Database, gateway: Gateway, *, clock: Clock, metrics: Metrics, config: WorkerConfig | None = None,
         jitter: Callable[[], float] = random_jitter, owner: str | None = None, fatal: FatalStop | None = None,
         monotonic: Callable[[], float] = time.monotonic, on_sent: Callable[[str | None], None] | None = None,
     ) -> None:
         """``monotonic``: the seconds the send rate is kept in, real ones like the waits (a frozen test clock
         would stop a paced worker); ``on_sent``: told the gateway's id of every accepted send (the watchdog)."""
-        self.db, self.sender, self.clock, self.metrics = db, sender, clock, metrics
+        self.db, self.gateway, self.clock, self.metrics = db, gateway, clock, metrics
         self._outage = Outage("outbound", fatal or FatalStop())
         self.config = config or WorkerConfig()
         self.owner = owner or process_owner()
@@ -204,7 +199,8 @@ class QueueWorker:
             self.sending.answered(job.id, message_id)
             if self._on_sent is not None and settled is None:  # told before the job reads "sent": the echo is due
                 self._on_sent(message_id)  # from the acceptance (a tick in between judged a send it had not heard of)
-            await self._record_outcome(job, queue.mark_sent, gateway_message_id=message_id)
+            await self._record_outcome(job, lambda uow, owner, now: queue.mark_sent(
+                uow, job_id=job.id, owner=owner, gateway_message_id=message_id, now=now))
             self.metrics.outbound_sent.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:
                 self.metrics.reactions_sent.labels(emoji=job.label or "other").inc()
@@ -213,7 +209,7 @@ class QueueWorker:
         """The id of the message an in-doubt job already sent, or None when it did not go out. When the gateway
         cannot tell, a retryable GatewayError whose text keeps the job in doubt."""
         try:
-            how, message_id = await settle(self.db, job, getattr(self.sender, "find_messages", None))
+            how, message_id = await settle(self.db, job, self.gateway)
         except GatewayError as exc:
             raise GatewayError(exc.status, IN_DOUBT + exc.message_text, True) from exc
         logged(job, how)
@@ -221,18 +217,22 @@ class QueueWorker:
         return message_id
 
     async def _send(self, job: QueueJob) -> str | None:
-        if job.kind is JobKind.TEXT:
-            return await self.sender.send_text(job.payload)
-        if job.kind is JobKind.REACTION:
-            return await self.sender.send_reaction(job.payload)
-        raise GatewayError(None, f"unknown job kind {job.kind!r}", False)  # pragma: no cover - JobKind is closed
+        """Send the job's message through the gateway in use (which encodes it)."""
+        try:
+            message = outbound_of(job.payload)
+        except ValueError as exc:
+            raise GatewayError(None, f"unreadable queued message: {exc}", False) from exc
+        if isinstance(message, OutboundReaction):
+            return await self.gateway.react(message)
+        return await self.gateway.send_text(message)
 
     async def _record_failure(self, job: QueueJob, kind: FailureKind, error: str) -> None:
         final = gives_up(kind, attempts=job.attempts, max_attempts=job.max_attempts)
         log.warning("outbound: send failed", extra={
             "job": job.id, "kind": job.kind.value, "attempt": job.attempts, "retry": not final, "error": error[:200]})
         if final:
-            await self._record_outcome(job, queue.mark_failed, error=error)
+            await self._record_outcome(job, lambda uow, owner, now: queue.mark_failed(
+                uow, job_id=job.id, owner=owner, error=error, now=now))
             self.metrics.outbound_failed.labels(kind=job.kind.value).inc()
             if job.kind is JobKind.REACTION:
                 self.metrics.reactions_failed.labels(emoji=job.label or "other").inc()
@@ -240,17 +240,17 @@ class QueueWorker:
         delay = retry_delay(job.attempts, base_ms=self.config.backoff_base_ms, max_ms=self.config.backoff_max_ms,
                             jitter=self._jitter())
         now = self.clock.now()
-        await self._record_outcome(job, queue.schedule_retry, error=error, next_attempt_at=now + delay)
+        await self._record_outcome(job, lambda uow, owner, at: queue.schedule_retry(
+            uow, job_id=job.id, owner=owner, error=error, next_attempt_at=now + delay, now=at))
         self.metrics.outbound_retries.labels(kind=job.kind.value).inc()
 
-    async def _record_outcome(self, job: QueueJob, outcome: Callable[..., bool], **values: Any) -> None:
+    async def _record_outcome(self, job: QueueJob, outcome: Outcome) -> None:
         """Write the outcome of ``job`` (the one step every send ends with). While the database refuses the write,
         keep the job's lease (extended) and write it again, so that the job is neither claimed again nor sent twice;
         a lost lease or a bug is logged and ends it."""
         for attempt in itertools.count():
             try:
-                held = await asyncio.to_thread(outcome, self.db, job_id=job.id, owner=self.owner, now=self.clock.now(),
-                                               **values)
+                held = await asyncio.to_thread(units.run, self.db, outcome, self.owner, self.clock.now())
             except Exception as exc:
                 self._outage.failed(exc, what=f"outbound: recording the outcome of job {job.id} failed")
                 if not is_unavailable(exc):

@@ -13,7 +13,8 @@ from datetime import timedelta
 from functools import partial
 
 from taskcore.access import GatingMode
-from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.gateway.errors import GatewayError
+from taskcore.gateway.port import Gateway
 from taskcore.pacing import within_window
 from taskcore.services import Database, quiet, sync
 from taskcore.services import groups as group_service
@@ -44,7 +45,7 @@ class JobContext:
     db: Database
     clock: Clock
     metrics: Metrics
-    gateway: GatewayClient | None
+    gateway: Gateway | None
     notify: Callable[[], None] = field(default=lambda: None)
     fatal: FatalStop = field(default_factory=FatalStop)
 
@@ -54,10 +55,10 @@ class JobContext:
         return GatingMode(self.settings.group_gating_mode)
 
 
-async def group_sync(ctx: JobContext, gateway: GatewayClient) -> None:
+async def group_sync(ctx: JobContext, gateway: Gateway) -> None:
     """fetchAllGroups (without participants), then record, discover and deactivate."""
     ctx.metrics.sync_runs.labels(job="group_sync").inc()
-    fetched = await gateway.fetch_all_groups(get_participants=False)
+    fetched = await gateway.list_groups()
     s = ctx.settings
     outcome = await asyncio.to_thread(
         units.run, ctx.db, sync.apply_fetched_groups, ctx.mode, fetched, community_id=s.messaging_community_id,
@@ -73,7 +74,7 @@ async def group_sync(ctx: JobContext, gateway: GatewayClient) -> None:
                                        "deactivated": len(outcome.deactivated)})
 
 
-async def member_sync(ctx: JobContext, gateway: GatewayClient) -> None:
+async def member_sync(ctx: JobContext, gateway: Gateway) -> None:
     """For each active, effectively allowed group: participants present -> active, absent -> inactive."""
     ctx.metrics.sync_runs.labels(job="member_sync").inc()
     records = await asyncio.to_thread(units.look, ctx.db, group_service.list_groups)

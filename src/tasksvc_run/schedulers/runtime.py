@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from taskcore.gateway.client import GatewayError
+from taskcore.gateway.errors import GatewayError
 from tasksvc_run.clock import Clock
 from tasksvc_run.outage import FatalStop, Outage
 from tasksvc_run.schedulers.failure import JobFailed

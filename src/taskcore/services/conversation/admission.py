@@ -27,7 +27,7 @@ from taskcore.chat.notices import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent
 from taskcore.conversation import ConversationAction
-from taskcore.gateway.inbound import InboundMessage
+from taskcore.gateway.events import InboundMessage
 from taskcore.identity import needs_rekey, user_jid
 from taskcore.languages import effective_language
 from taskcore.model import SenderFacts

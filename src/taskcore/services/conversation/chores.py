@@ -12,7 +12,7 @@ from taskcore.chat.commands import NewTask
 from taskcore.chat.result import Answer, Mention, rejected
 from taskcore.chores.nagging import DEFAULT_EVERY_HOURS
 from taskcore.errors import InvalidChoreSetting
-from taskcore.gateway.wire import mention_jid
+from taskcore.gateway.outbound import person_jid
 from taskcore.i18n import _
 from taskcore.services import nagging, turns
 from taskcore.services.conversation.on_task import on_task
@@ -66,7 +66,7 @@ def pass_turn(turn: Turn, cmd: PassTurn) -> Answer:
 def _mention(turn: Turn, group_id: str | None, user_id: str) -> Mention:
     """The person mentioned in the form the group uses (SPEC section 31: their LID in a LID group)."""
     if group_id is None:
-        return Mention(user_id, mention_jid(user_id))
+        return Mention(user_id, person_jid(user_id))
     conn = turn.uow.conn
     digits, jid = group_mentions(conn, group_id, [user_id])[user_id]
     return Mention(digits, jid)

@@ -8,7 +8,7 @@ from taskcore.access import Sighting
 from taskcore.chat.notices import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent
-from taskcore.gateway.inbound import GroupSeen, GroupsUpserted, Identity, ParticipantsChange
+from taskcore.gateway.events import GroupSeen, GroupsUpserted, Identity, ParticipantsChange
 from taskcore.services import members
 from taskcore.services.conversation.store import ConversationUnit
 from taskcore.services.groups import see_group

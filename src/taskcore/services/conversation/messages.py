@@ -13,7 +13,6 @@ the reactor; a reaction gets no 🤖/⚠️ of its own.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from taskcore.chat import replies
 from taskcore.chat.chore_commands import SetAway
@@ -24,8 +23,8 @@ from taskcore.chat.render import render, render_throttled
 from taskcore.chat.result import ChatResult
 from taskcore.chat.send_cap import capped
 from taskcore.conversation import classify_reaction_emoji
-from taskcore.gateway.inbound import InboundMessage, InboundReaction
-from taskcore.gateway.wire import quoted_reference
+from taskcore.gateway.events import InboundMessage, InboundReaction
+from taskcore.gateway.outbound import Quote
 from taskcore.i18n import speaking
 from taskcore.identity import user_jid
 from taskcore.services.conversation.admission import Admitted, admit
@@ -107,15 +106,15 @@ def as_message(reaction: InboundReaction) -> InboundMessage:
     )
 
 
-def reacted_quote(reaction: InboundReaction) -> dict[str, Any]:
-    """The sendText ``quoted`` of the reacted message: its key (the bot's own when ``fromMe``; in a group, its
-    author as the key names them, else the bot's number)."""
+def reacted_quote(reaction: InboundReaction) -> Quote:
+    """The reacted message as the reply quotes it: the bot's own when ``fromMe``; in a group, its author as the key
+    names them, else the bot's number."""
     reacted = reaction.reacted
     author = reacted.participant
     if author is None and reacted.from_me and reaction.group_id and reaction.bot_id:
         author = user_jid(reaction.bot_id)
-    return quoted_reference(chat_id=reaction.chat_id, message_id=reacted.message_id, from_me=reacted.from_me,
-                            participant=author if reaction.group_id else None)
+    return Quote(reacted.message_id, reaction.chat_id, from_me=reacted.from_me,
+                 participant=author if reaction.group_id else None)
 
 
 def _uses_zone(decision: Decision) -> bool:

@@ -22,7 +22,7 @@ from taskcore.chat.render import render, render_throttled
 from taskcore.chat.result import Answer, ChatResult, rejected
 from taskcore.chat.send_cap import capped
 from taskcore.conversation import ConversationAction
-from taskcore.gateway.inbound_photo import InboundPhoto
+from taskcore.gateway.events import InboundPhoto
 from taskcore.i18n import speaking
 from taskcore.services import members, proof
 from taskcore.services.conversation.admission import admit

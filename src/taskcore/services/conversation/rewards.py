@@ -17,7 +17,7 @@ from taskcore.chat.reward_args import DeleteReward, ListRewards, NewReward, Rede
 from taskcore.chores import reward_texts as texts
 from taskcore.chores.rewards import RequestState, RewardRequest
 from taskcore.errors import Forbidden, NotFound
-from taskcore.gateway.wire import send_text_body
+from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import _, speaking
 from taskcore.services import reward_requests, rewards
 from taskcore.services.conversation.turn import Turn
@@ -137,5 +137,5 @@ def _told_elsewhere(turn: Turn, request: RewardRequest, notice: Callable[[str], 
     lang = group_language_of(conn, request.group_id, turn.policy.language)
     with speaking(lang):
         text = notice(mention.tag)
-    body = send_text_body(chat_id=request.group_id, text=text, mentioned=[mention.jid])
+    body = text_payload(chat_id=request.group_id, text=text, mentioned=[mention.jid])
     return Answer(reply, extra=(OutgoingText(request.group_id, body, NOTICE_LABEL),))

@@ -31,8 +31,10 @@ from typing import TypeVar
 
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult
-from taskcore.gateway.inbound import (
+from taskcore.gateway.events import (
     ConnectionChanged,
+    DeliveryStatus,
+    Echo,
     GroupsUpserted,
     Ignored,
     InboundEvent,
@@ -40,8 +42,8 @@ from taskcore.gateway.inbound import (
     InboundPhoto,
     InboundReaction,
     ParticipantsChange,
-    parse_event,
 )
+from taskcore.gateway.port import Codec
 from taskcore.services.conversation.membership import groups_upserted, participants_changed
 from taskcore.services.conversation.messages import handle_message, handle_reaction
 from taskcore.services.conversation.photos import handle_photo
@@ -115,33 +117,35 @@ def _message_sightings(uow: ConversationUnit, events: Sequence[tuple[InboundEven
 
 
 def _row(row_id: int, new: NewEvent, now: datetime) -> InboxRow:
-    return InboxRow(row_id, new.chat_key, new.path_event, new.payload, now)
+    return InboxRow(row_id, new.chat_key, new.path_event, new.payload, now, new.gateway)
 
 
-def stored_event(row: InboxRow) -> InboundEvent:
-    """The event a stored webhook body carries (parsed again, as the webhook did when it arrived)."""
+def stored_event(row: InboxRow, codecs: Mapping[str, Codec]) -> InboundEvent:
+    """The event a stored webhook body carries, read again by the decoder of the gateway that sent it."""
     try:
         payload = json.loads(row.payload)
     except ValueError:
         return Ignored("malformed envelope")
-    if not isinstance(payload, dict):
-        return Ignored("malformed envelope")
-    return parse_event(payload, path_event=row.path_event)
+    codec = codecs.get(row.gateway)
+    if not isinstance(payload, dict) or codec is None:
+        return Ignored("malformed envelope" if codec else f"no decoder for gateway {row.gateway!r}")
+    event = codec.decode(payload, path_event=row.path_event)
+    return Ignored("not a conversation's event", event.kind) if isinstance(event, Echo | DeliveryStatus) else event
 
 
 def handle_inbox(
     db: Database, policy: ChatPolicy, moment: Callable[[InboxRow], Moment], *, limit: int,
-    parsed: Mapping[int, InboundEvent] | None = None, wait_ms: int | None = None,
+    codecs: Mapping[str, Codec], parsed: Mapping[int, InboundEvent] | None = None, wait_ms: int | None = None,
 ) -> list[Handled]:
-    """Claim, handle and finish up to ``limit`` pending events in one transaction (module docstring); ``parsed``
-    holds events already parsed by id (those this process stored), ``wait_ms`` bounds the wait for the database.
-    Nothing claimed: an empty list."""
+    """Claim, handle and finish up to ``limit`` pending events in one transaction (module docstring); ``codecs`` read
+    a stored event again (by the gateway that sent it), ``parsed`` holds events already decoded by id (those this
+    process stored), ``wait_ms`` bounds the wait for the database. Nothing claimed: an empty list."""
     known = parsed or {}
     moments: dict[int, Moment] = {}  # one per event, kept for a second try: the same instant and token decision
 
     def claimed(uow: ConversationUnit) -> list[tuple[InboxRow, InboundEvent, Moment]]:
         rows = inbox.claim_pending(uow.conn, limit=limit)
-        return [(row, known.get(row.id) or stored_event(row), moments.setdefault(row.id, moment(row)))
+        return [(row, known.get(row.id) or stored_event(row, codecs), moments.setdefault(row.id, moment(row)))
                 for row in rows]
 
     def together(uow: ConversationUnit) -> list[Handled]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from taskcore.chat.policy import ChatPolicy, Moment
-from taskcore.gateway.inbound import InboundMessage
+from taskcore.gateway.events import InboundMessage
+from taskcore.gateway.outbound import Quote
 from taskcore.services.conversation.store import ConversationUnit
 
 
@@ -27,7 +27,7 @@ class Turn:
     user_id: str
     private_chat: str
     today: date
-    quote: dict[str, Any] | None = None
+    quote: Quote | None = None
     marks: bool = True
     language: str = "es"
     own_language: str = "es"

@@ -1,7 +1,7 @@
 """Tolerant pydantic models of the gateway's inbound webhook JSON (CONTRACT.md section 3).
 
 Unknown keys are ignored; a scalar of the wrong type (a number where a JID should be, ``"[object Object]"``) counts
-as absent rather than failing the event. ``inbound.py`` turns these into the values the bot acts on.
+as absent rather than failing the event. ``decode`` turns these into the events the bot acts on.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
-
-from taskcore.gateway.wire import ADMIN_ROLES
 
 
 def _text_or_none(value: object) -> str | None:
@@ -93,12 +91,19 @@ class WireKey(Loose):
     addressing_mode: Text = Field(None, alias="addressingMode")
 
 
+def _conversation(value: object) -> str | None:
+    """A quoted message's text (``quotedMessage.conversation``), when it carries one."""
+    text = value.get("conversation") if isinstance(value, dict) else None
+    return text if isinstance(text, str) else None
+
+
 class WireContext(Loose):
-    """contextInfo: mentions, and on replies the quoted message's id and author."""
+    """contextInfo: mentions, and on replies the quoted message's id, author and text."""
 
     mentioned_jid: Texts = Field((), alias="mentionedJid")
     stanza_id: Text = Field(None, alias="stanzaId")
     participant: Text = None
+    quoted_text: Annotated[str | None, BeforeValidator(_conversation)] = Field(None, alias="quotedMessage")
 
 
 class WireExtendedText(Loose):
@@ -167,6 +172,11 @@ class WireMessageData(Loose):
         return (*(self.context_info.mentioned_jid if self.context_info else ()),
                 *(nested.mentioned_jid if nested else ()))
 
+    def quoted(self) -> tuple[str | None, str | None]:
+        """The quoted message's author (as the reply names them) and its text, from the top-level contextInfo."""
+        context = self.context_info
+        return (context.participant, context.quoted_text) if context else (None, None)
+
     def parts(self) -> tuple[str | None, str | None, tuple[str, ...]]:
         """``text``, ``quoted_id`` and ``mentioned_jids`` at once, as a message is read."""
         return self.text(), self.quoted_id(), self.mentioned_jids()
@@ -190,7 +200,7 @@ class WireParticipant(Loose):
     @property
     def is_admin(self) -> bool:
         """admin or superadmin."""
-        return self.admin in ADMIN_ROLES
+        return self.admin in ("admin", "superadmin")
 
 
 class WireParticipants(Loose):
