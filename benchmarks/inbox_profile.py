@@ -23,9 +23,8 @@ from pathlib import Path
 
 from benchmarks.bot_bench import event
 from taskcore.chat import ChatPolicy
-from taskcore.gateway.events import chat_key
-from taskcore.gateway.evolution.decode import decode as parse_event
-from taskcore.gateway.evolution.models import canonical_event
+from taskcore.gateway.events import DeliveryStatus, Echo, chat_key
+from taskcore.gateway.evolution.decode import CODEC as EVOLUTION
 from taskcore.ratelimit import RateLimiter
 from taskcore.settings import load_settings
 from taskcore.storage import migrator
@@ -33,6 +32,7 @@ from taskcore.storage.db import Database
 from tasksvc_run.bot.runner import EventRunner
 from tasksvc_run.bot.webhook import ArrivedEvent, _as_text, _json_object
 from tasksvc_run.clock import SystemClock
+from tasksvc_run.gateways import CODECS
 from tasksvc_run.metrics import Metrics
 
 EVENTS_PER_ROUND = 1024
@@ -45,7 +45,7 @@ def _runner(folder: Path) -> tuple[EventRunner, Database]:
     db = Database.from_url(settings.sqlalchemy_url)
     migrator.migrate(db)
     runner = EventRunner(db, ChatPolicy.from_settings(settings), settings=settings, clock=SystemClock(),
-                         metrics=Metrics(db, enabled=settings.metrics_enabled),
+                         codecs=CODECS, metrics=Metrics(db, enabled=settings.metrics_enabled),
                          limiter=RateLimiter(settings.rate_limit_per_min, settings.rate_limit_burst))
     return runner, db
 
@@ -55,9 +55,10 @@ def arrived(body: bytes) -> ArrivedEvent:
     payload = _json_object(body)
     if isinstance(payload, str):
         raise TypeError(payload)
-    parsed = parse_event(payload, path_event=None)
-    name = canonical_event(str(payload.get("event") or "")) or "unknown"
-    return ArrivedEvent(chat_key(parsed), name, None, _as_text(body, payload), parsed)
+    parsed = EVOLUTION.decode(payload, path_event=None)
+    if isinstance(parsed, Echo | DeliveryStatus):
+        raise TypeError("not a conversation's event")
+    return ArrivedEvent(chat_key(parsed), parsed.kind, None, _as_text(body, payload), parsed=parsed)
 
 
 def one_round(runner: EventRunner, first: int, group: int,

@@ -21,7 +21,6 @@ from tests.fakes.gateway import FakeGateway
 from benchmarks.reminder_dataset import CACHE, START, TZ, build
 from benchmarks.scheduler_minute import Config, Minute, MinuteFigures, figures_of, run_minute
 from taskcore.access import GatingMode
-from taskcore.gateway.client import GatewayClient
 from taskcore.gateway.outbound import text_payload
 from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, digest_due, last_departure
 from taskcore.queue_rules import DIGEST_LABEL
@@ -34,6 +33,7 @@ from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 
 T = TypeVar("T")
@@ -215,7 +215,7 @@ def _queue_db(chats: int, per_chat: int) -> Database:
 async def _drain(chats: int, per_chat: int, concurrency: int, per_min: int | None = DRAIN_RATE) -> float:
     db = _queue_db(chats, per_chat)
     async with FakeGateway() as gateway, aiohttp.ClientSession() as session:
-        client = GatewayClient(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
+        client = EvolutionGateway(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
                                timeout_ms=10_000)
         worker = QueueWorker(db, client, clock=SystemClock(), metrics=Metrics(),
                              config=WorkerConfig(concurrency=concurrency, max_sends_per_min=per_min))

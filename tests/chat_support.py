@@ -14,7 +14,9 @@ from taskcore.access import GatingMode
 from taskcore.chat import ChatPolicy, ChatResult, Moment
 from taskcore.chat.commands import CommandSyntaxError
 from taskcore.chat.usage import refusal
-from taskcore.gateway.events import chat_key
+from taskcore.gateway.events import DeliveryStatus, Echo, SentMessage, StatusUpdate, chat_key
+from taskcore.gateway.evolution.decode import CODEC as EVOLUTION
+from taskcore.gateway.evolution.decode import decode as evolution_decode
 from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.ratelimit import Decision
 from taskcore.reactions import ReactionPolicy
@@ -28,6 +30,8 @@ from taskcore.storage.unit import SqlUnit
 from tests.builders import NOW
 
 T = TypeVar("T")
+CODECS = {EVOLUTION.name: EVOLUTION}
+"""The decoders the road reads stored events with (Evolution API's: the tests' webhook bodies are its)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ class Queued:
     @property
     def emoji(self) -> str:
         """The emoji of a reaction job."""
-        return str(self.payload["reaction"])
+        return str(self.payload["emoji"])
 
 
 def queued(db: Database, *, after: int = 0) -> list[Queued]:
@@ -155,7 +159,7 @@ def run_all(db: Database, payloads: list[dict[str, Any]], rules: ChatPolicy | No
         if len(results) == len(payloads):
             break
         results.update((h.row.id, h.result) for h in handle_inbox(db, rules or policy(), lambda _row: at,
-                                                                  limit=len(payloads)))
+                                                                  limit=len(payloads), codecs=CODECS))
     return [results[row_id] for row_id in arrived.ids]
 
 
@@ -184,3 +188,15 @@ def store_events(db: Database, events: list[NewEvent], *, now: datetime, wait_ms
         ids = inbox_rows.insert_events(uow.conn, events, now=now)
         uow.commit()
         return ids
+
+
+def parse_status(payload: dict[str, Any], *, path_event: str | None = None) -> tuple[StatusUpdate, ...]:
+    """The statuses an Evolution API webhook body reports (none for any other event)."""
+    event = evolution_decode(payload, path_event=path_event)
+    return event.updates if isinstance(event, DeliveryStatus) else ()
+
+
+def parse_echo(payload: dict[str, Any], *, path_event: str | None = None) -> SentMessage | None:
+    """The sent message an Evolution API ``send.message`` body reports (None for any other event)."""
+    event = evolution_decode(payload, path_event=path_event)
+    return event.sent if isinstance(event, Echo) and event.api else None

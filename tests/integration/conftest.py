@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 import aiohttp
 import pytest
 
-from taskcore.gateway.client import GatewayClient
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.proxy.app import new_loop
 from tests.fakes.gateway import FakeGateway
 
@@ -31,8 +31,8 @@ async def gateway() -> AsyncIterator[FakeGateway]:
 
 
 @pytest.fixture
-async def client(gateway: FakeGateway) -> AsyncIterator[GatewayClient]:
+async def client(gateway: FakeGateway) -> AsyncIterator[EvolutionGateway]:
     """A gateway client of ``gateway``, instance ``taskbot``, 2 s timeout."""
     async with aiohttp.ClientSession() as session:
-        yield GatewayClient(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
+        yield EvolutionGateway(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
                             timeout_ms=2000)

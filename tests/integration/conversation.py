@@ -12,11 +12,11 @@ from datetime import timedelta
 import aiohttp
 from sqlalchemy import select
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tests.chat_support import Queued
 from tests.fakes.gateway import FakeGateway
@@ -68,7 +68,7 @@ async def conversation(db: Database, env: Mapping[str, str] | None = None) -> As
     """The bot (reactions on, a generous rate limit unless ``env`` says otherwise), its worker and the gateway."""
     settings = {"REACTIONS_ENABLED": "true", "RATE_LIMIT_PER_MIN": "1000", **(env or {})}
     async with FakeGateway() as gateway, running_bot(db, settings) as bot, aiohttp.ClientSession() as session:
-        client = GatewayClient(session, base_url=gateway.url, instance="taskbot", api_key=gateway.api_key,
+        client = EvolutionGateway(session, base_url=gateway.url, instance="taskbot", api_key=gateway.api_key,
                                timeout_ms=2000)
         worker = QueueWorker(bot.db, client, clock=bot.clock, metrics=Metrics(), config=FAST)
         worker.start()

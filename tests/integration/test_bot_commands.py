@@ -47,10 +47,10 @@ async def test_each_command_in_a_group_replies_quoting_and_mentioning_the_sender
         jobs = await bot.send(wa_text(command, message_id="CMD"))
     text_job = jobs[0]
     assert text_job.text.startswith(f"@{ANA} {reply}")
-    assert (text_job.chat_id, text_job.kind, text_job.payload["number"]) == (GROUP, "text", GROUP)
+    assert (text_job.chat_id, text_job.kind, text_job.payload["chat"]) == (GROUP, "text", GROUP)
     assert text_job.payload["quoted"]["key"] == {"id": "CMD", "remoteJid": GROUP, "fromMe": False,
                                                  "participant": f"{ANA}@s.whatsapp.net"}
-    assert text_job.payload["quoted"]["message"] == {"conversation": command}
+    assert text_job.payload["quote"]["text"] == {"conversation": command}
     assert text_job.payload["mentioned"][0] == f"{ANA}@s.whatsapp.net"
     assert jobs[-1].kind == "reaction"
     assert jobs[-1].payload["key"] == {"remoteJid": GROUP, "fromMe": False, "id": "CMD",
@@ -66,7 +66,7 @@ async def test_each_command_in_private_replies_quoting_without_mentions(
     (text_job,) = jobs  # reactions stay in groups with the default REACTIONS_SCOPE
     chat = f"{ANA}@s.whatsapp.net"
     assert text_job.text.startswith(reply)
-    assert (text_job.chat_id, text_job.payload["number"]) == (chat, chat)
+    assert (text_job.chat_id, text_job.payload["chat"]) == (chat, chat)
     assert "mentioned" not in text_job.payload
     assert text_job.payload["quoted"]["key"] == {"id": "DM", "remoteJid": chat, "fromMe": False}
 

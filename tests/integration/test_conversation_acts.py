@@ -37,7 +37,7 @@ def only_text(jobs: list[Queued]) -> Queued:
 
 
 def emoji_on(jobs: list[Queued], message_id: str) -> list[str]:
-    return [j.emoji for j in jobs if j.kind == "reaction" and j.payload["key"]["id"] == message_id]
+    return [j.emoji for j in jobs if j.kind == "reaction" and j.payload["message_id"] == message_id]
 
 
 @pytest.mark.parametrize("word", ["x", "hecho", "Listo", " ✅ "])
@@ -191,7 +191,7 @@ async def test_reactions_take_a_token_and_an_empty_bucket_gets_one_notice_quotin
         throttled = await chat.send(wa_reaction("✅", about, sender=BEA))
         again = await chat.send(wa_reaction("✅", about, sender=BEA))
     assert only_text(throttled).text.startswith(f"@{BEA} Demasiadas órdenes, espera ")
-    assert only_text(throttled).payload["quoted"]["key"]["id"] == about
+    assert only_text(throttled).payload["quote"]["id"] == about
     assert again == []
     assert task_rows(sqlite_db)[0].completed is False
 
@@ -213,5 +213,5 @@ async def test_in_private_a_reaction_on_the_bots_reply_about_a_personal_task_com
     jobs = await chat.send(wa_reaction("✅", chat.message_id(jobs[0]), sender=ANA, group=None))
     reply = only_text(jobs)
     assert reply.text == "Tarea #1 completada: llamar al banco"
-    assert reply.payload["quoted"] == {"key": {"id": reply.payload["quoted"]["key"]["id"], "remoteJid": ANA_JID,
+    assert reply.payload["quoted"] == {"key": {"id": reply.payload["quote"]["id"], "remoteJid": ANA_JID,
                                                "fromMe": True}}

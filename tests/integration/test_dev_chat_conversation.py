@@ -10,13 +10,13 @@ from typing import Any
 
 import aiohttp
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.storage.db import Database
 from tasksvc_run import keys
 from tasksvc_run.bot.photo_fetcher import PhotoFetcher
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.devgateway.local import LocalGateway, Quoted, message_event, reaction_event
 from tasksvc_run.devgateway.media import SAMPLE_PNG
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tests.builders import GROUP, make_group
 from tests.chat_support import assignees, task_rows
@@ -41,7 +41,7 @@ async def test_a_person_replies_to_the_bot_and_reacts_to_its_message(sqlite_db: 
     async with running_bot(sqlite_db, {"RATE_LIMIT_PER_MIN": "1000"}) as bot:
         gateway = LocalGateway(db=sqlite_db, webhook_url=str(bot.client.make_url("/webhook")))
         async with gateway, aiohttp.ClientSession() as session:
-            client = GatewayClient(session, base_url=gateway.url, instance=gateway.instance,
+            client = EvolutionGateway(session, base_url=gateway.url, instance=gateway.instance,
                                    api_key=gateway.api_key, timeout_ms=2000)
             worker = QueueWorker(sqlite_db, client, clock=bot.clock, metrics=Metrics(), config=FAST)
             worker.start()
@@ -86,7 +86,7 @@ async def test_the_simulator_sends_a_photo_that_proves_a_task(sqlite_db: Databas
     async with running_bot(sqlite_db, {"RATE_LIMIT_PER_MIN": "1000", "DATA_DIR": str(tmp_path)}) as bot:
         gateway = LocalGateway(db=sqlite_db, webhook_url=str(bot.client.make_url("/webhook")))
         async with gateway, aiohttp.ClientSession() as session:
-            client = GatewayClient(session, base_url=gateway.url, instance=gateway.instance,
+            client = EvolutionGateway(session, base_url=gateway.url, instance=gateway.instance,
                                    api_key=gateway.api_key, timeout_ms=2000)
             worker = QueueWorker(sqlite_db, client, clock=bot.clock, metrics=Metrics(), config=FAST)
             fetcher = PhotoFetcher(sqlite_db, client, settings=bot.app[keys.SETTINGS], clock=bot.clock,

@@ -12,11 +12,11 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.gateway.diagnostics import Check, Verdict, exit_status
 from taskcore.settings import load_settings
 from tasksvc_run.bot.background import WEBHOOK_EVENTS, register_webhook
 from tasksvc_run.doctor import diagnose, render
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tests.fakes.gateway import FakeGateway
 
 SECRET = "s3cret-webhook-value-never-printed"
@@ -69,7 +69,7 @@ async def test_the_webhook_the_bot_registers_at_start_is_what_doctor_expects() -
     async with FakeGateway(api_key=KEY) as gateway:
         settings = load_settings(env_for(gateway))
         async with aiohttp.ClientSession() as session:
-            assert await register_webhook(GatewayClient.from_settings(session, settings), settings)
+            assert await register_webhook(EvolutionGateway.from_settings(session, settings), settings)
         status, _, report = await doctor(gateway)
     assert status == 0, report
 

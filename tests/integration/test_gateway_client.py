@@ -10,8 +10,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from taskcore.gateway.client import GatewayClient, GatewayError
+from taskcore.gateway.errors import GatewayError
 from taskcore.gateway.outbound import Quote, reaction_payload, text_payload
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tests.fakes.gateway import FakeGateway, sample
 
 KEY = "k-super-secret-123"
@@ -32,17 +33,17 @@ async def session() -> AsyncIterator[aiohttp.ClientSession]:
 
 
 def client_for(session: aiohttp.ClientSession, url: str, *, key: str = KEY, instance: str = "taskbot",
-               timeout_ms: int = 2000) -> GatewayClient:
-    return GatewayClient(session, base_url=url, instance=instance, api_key=key, timeout_ms=timeout_ms)
+               timeout_ms: int = 2000) -> EvolutionGateway:
+    return EvolutionGateway(session, base_url=url, instance=instance, api_key=key, timeout_ms=timeout_ms)
 
 
 @pytest.fixture
-def client(session: aiohttp.ClientSession, gateway: FakeGateway) -> GatewayClient:
+def client(session: aiohttp.ClientSession, gateway: FakeGateway) -> EvolutionGateway:
     return client_for(session, gateway.url)
 
 
 async def test_send_text_returns_the_gateway_message_id_and_sends_the_apikey_header(
-    client: GatewayClient, gateway: FakeGateway
+    client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
     body = text_payload(chat_id=OPS, text="@1555 hecho", mentioned=["198765432100001@lid"],
                           quote=Quote(chat_id=OPS, message_id="3A5F", participant="1987@lid", text="hola"))
@@ -54,7 +55,7 @@ async def test_send_text_returns_the_gateway_message_id_and_sends_the_apikey_hea
     assert call.headers["apikey"] == KEY
 
 
-async def test_send_reaction_returns_the_reaction_message_id(client: GatewayClient, gateway: FakeGateway) -> None:
+async def test_send_reaction_returns_the_reaction_message_id(client: EvolutionGateway, gateway: FakeGateway) -> None:
     body = reaction_payload(chat_id=OPS, message_id="3A5F0C2E9B41D7A8C6E1", participant="198765432100001@lid",
                               emoji="✅")
     assert (await client.send_reaction(body) or "").startswith("3EB0")
@@ -62,7 +63,7 @@ async def test_send_reaction_returns_the_reaction_message_id(client: GatewayClie
 
 
 async def test_fetch_all_groups_asks_without_participants_and_parses_the_answer(
-    client: GatewayClient, gateway: FakeGateway
+    client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
     groups = await client.fetch_all_groups(get_participants=False)
     assert len(groups) == 4
@@ -70,12 +71,12 @@ async def test_fetch_all_groups_asks_without_participants_and_parses_the_answer(
     assert gateway.calls_to("fetchAllGroups")[0].query == {"getParticipants": "false"}
 
 
-async def test_group_participants_are_parsed_to_phone_and_lid_digits(client: GatewayClient) -> None:
+async def test_group_participants_are_parsed_to_phone_and_lid_digits(client: EvolutionGateway) -> None:
     people = await client.group_participants(OPS)
     assert next((p.phone, p.lid) for p in people) == ("15550100001", "198765432100001")
 
 
-async def test_set_webhook_nests_the_body_and_always_sends_events(client: GatewayClient, gateway: FakeGateway) -> None:
+async def test_set_webhook_nests_the_body_and_always_sends_events(client: EvolutionGateway, gateway: FakeGateway) -> None:
     answer = await client.set_webhook("https://bot.example.org/webhook", events=["MESSAGES_UPSERT"],
                                       headers={"X-Webhook-Secret": "s3"})
     assert answer["url"] == "https://bot.example.org/webhook"
@@ -83,7 +84,7 @@ async def test_set_webhook_nests_the_body_and_always_sends_events(client: Gatewa
                                "byEvents": False, "base64": False, "headers": {"X-Webhook-Secret": "s3"}}
 
 
-async def test_connection_state_reads_the_state(client: GatewayClient, gateway: FakeGateway) -> None:
+async def test_connection_state_reads_the_state(client: EvolutionGateway, gateway: FakeGateway) -> None:
     gateway.state = "connecting"
     assert await client.connection_state() == "connecting"
 
@@ -103,7 +104,7 @@ async def test_connection_state_reads_the_state(client: GatewayClient, gateway: 
     ("unknown_route_404", False),
 ])
 async def test_each_sample_error_body_is_classified(
-    client: GatewayClient, gateway: FakeGateway, name: str, retryable: bool
+    client: EvolutionGateway, gateway: FakeGateway, name: str, retryable: bool
 ) -> None:
     gateway.fail_next(status=ERRORS[name]["status"], body=ERRORS[name])
     with pytest.raises(GatewayError) as caught:

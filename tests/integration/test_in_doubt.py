@@ -11,7 +11,6 @@ import aiohttp
 import pytest
 from sqlalchemy import select
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.gateway.evolution.records import sent_message
 from taskcore.gateway.outbound import Quote, reaction_payload, text_payload
 from taskcore.queue_rules import IN_DOUBT
@@ -22,6 +21,7 @@ from taskcore.storage.schema import outbound_queue as oq
 from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.clock import SystemClock
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tests.fakes.gateway import FakeGateway
 from tests.integration.test_queue_worker import FAST, drained
@@ -30,9 +30,9 @@ GROUP = "120363000000000001@g.us"
 
 
 @pytest.fixture
-async def client(gateway: FakeGateway) -> AsyncIterator[GatewayClient]:
+async def client(gateway: FakeGateway) -> AsyncIterator[EvolutionGateway]:
     async with aiohttp.ClientSession() as session:
-        yield GatewayClient(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
+        yield EvolutionGateway(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
                             timeout_ms=2000)
 
 
@@ -51,7 +51,7 @@ def row(db: Database, job: int) -> Any:
         return conn.execute(select(oq).where(oq.c.id == job)).one()
 
 
-async def work(db: Database, client: GatewayClient, metrics: Metrics) -> None:
+async def work(db: Database, client: EvolutionGateway, metrics: Metrics) -> None:
     worker = QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST)
     worker.start()
     try:
@@ -64,7 +64,7 @@ def settled(metrics: Metrics, how: str) -> float:
     return float(metrics.registry.get_sample_value("outbound_in_doubt_settled_total", {"how": how}) or 0)
 
 
-async def accepted_before_the_crash(client: GatewayClient, body: dict[str, Any]) -> str:
+async def accepted_before_the_crash(client: EvolutionGateway, body: dict[str, Any]) -> str:
     """The dead process's attempt, which the gateway accepted."""
     message_id = await client.send_text(body)
     assert message_id is not None
@@ -76,7 +76,7 @@ REPLY = text_payload(chat_id=GROUP, text="Tarea 7 creada.", quote=Quote(
 
 
 async def test_a_job_whose_echo_was_recorded_is_marked_sent_and_not_sent_again(
-    sqlite_db: Database, gateway: FakeGateway, client: GatewayClient
+    sqlite_db: Database, gateway: FakeGateway, client: EvolutionGateway
 ) -> None:
     job = in_doubt(sqlite_db, REPLY)
     first = await accepted_before_the_crash(client, REPLY)
@@ -92,7 +92,7 @@ async def test_a_job_whose_echo_was_recorded_is_marked_sent_and_not_sent_again(
 
 
 async def test_without_an_echo_the_gateways_store_settles_it(
-    sqlite_db: Database, gateway: FakeGateway, client: GatewayClient
+    sqlite_db: Database, gateway: FakeGateway, client: EvolutionGateway
 ) -> None:
     job = in_doubt(sqlite_db, REPLY)
     first = await accepted_before_the_crash(client, REPLY)
@@ -104,7 +104,7 @@ async def test_without_an_echo_the_gateways_store_settles_it(
 
 
 async def test_a_job_shown_not_to_have_gone_out_is_sent_once(
-    sqlite_db: Database, gateway: FakeGateway, client: GatewayClient
+    sqlite_db: Database, gateway: FakeGateway, client: EvolutionGateway
 ) -> None:
     job = in_doubt(sqlite_db, REPLY)
     metrics = Metrics()
@@ -115,7 +115,7 @@ async def test_a_job_shown_not_to_have_gone_out_is_sent_once(
 
 
 async def test_a_copy_another_job_already_names_does_not_settle_this_one(
-    sqlite_db: Database, gateway: FakeGateway, client: GatewayClient
+    sqlite_db: Database, gateway: FakeGateway, client: EvolutionGateway
 ) -> None:
     earlier = units.run(sqlite_db, queue.enqueue_message, chat_id=GROUP, kind="text", payload=REPLY, max_attempts=6,
                         now=datetime.now(UTC) - timedelta(seconds=10))
@@ -128,7 +128,7 @@ async def test_a_copy_another_job_already_names_does_not_settle_this_one(
 
 
 async def test_when_the_gateway_cannot_tell_the_job_waits_in_doubt_and_is_settled_later(
-    sqlite_db: Database, gateway: FakeGateway, client: GatewayClient
+    sqlite_db: Database, gateway: FakeGateway, client: EvolutionGateway
 ) -> None:
     job = in_doubt(sqlite_db, REPLY)
     first = await accepted_before_the_crash(client, REPLY)
@@ -141,7 +141,7 @@ async def test_when_the_gateway_cannot_tell_the_job_waits_in_doubt_and_is_settle
 
 
 async def test_a_reaction_in_doubt_is_sent_again_without_a_lookup(
-    sqlite_db: Database, gateway: FakeGateway, client: GatewayClient
+    sqlite_db: Database, gateway: FakeGateway, client: EvolutionGateway
 ) -> None:
     body = reaction_payload(chat_id=GROUP, message_id="INBOUND1", participant="34600000002@s.whatsapp.net",
                               emoji="✅")

@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.gateway.outbound import text_payload
 from taskcore.queue_rules import DIGEST_LABEL
 from taskcore.services import preferences, queue
@@ -19,6 +18,7 @@ from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.schedulers.jobs import JobContext, build_runtime
 from tests.builders import make_task
@@ -49,7 +49,7 @@ def queue_reply(db: Database, text: str, chat: str = "120363000000000001@g.us") 
 
 
 async def test_a_reply_queued_after_fifty_digests_reaches_the_gateway_before_most_of_them(
-    db: Database, client: GatewayClient, gateway: FakeGateway
+    db: Database, client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
     queue_digests(db, DIGESTS)
     worker = QueueWorker(db, client, clock=SystemClock(), metrics=Metrics(), config=paced(600))  # one per 0.1 s
@@ -87,7 +87,7 @@ async def sends_settle(gateway: FakeGateway, worker: QueueWorker, count: int) ->
 
 
 async def test_the_worker_starts_no_send_before_the_rate_allows(
-    db: Database, client: GatewayClient, gateway: FakeGateway
+    db: Database, client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
     for n in range(3):
         queue_reply(db, f"respuesta {n}", chat=f"12036300000000000{n}@g.us")

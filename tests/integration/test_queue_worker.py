@@ -14,7 +14,6 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.gateway.outbound import reaction_payload, text_payload
 from taskcore.services import queue
 from taskcore.storage.db import Database
@@ -23,6 +22,7 @@ from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.outage import FatalStop
 from tests.fakes.clock import FrozenClock
@@ -78,7 +78,7 @@ async def run_until_drained(worker: QueueWorker, db: Database) -> None:
 
 
 async def test_retries_then_success_sends_exactly_once(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     gateway.fail_next(2, status=500, body=ERRORS["unhandled_error_500"], route="sendText")
     job = put(db, "34600000001", "hola")
@@ -91,7 +91,7 @@ async def test_retries_then_success_sends_exactly_once(
 
 
 async def test_the_watchdog_hears_of_an_accepted_send_before_the_job_reads_sent(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     """The echo is due from the gateway's acceptance: anyone who sees the job "sent" (a watchdog tick, a test) finds
     the watchdog already waiting for its echo."""
@@ -112,7 +112,7 @@ async def test_the_watchdog_hears_of_an_accepted_send_before_the_job_reads_sent(
 @pytest.mark.parametrize("name", [
     "send_failed_socket_closed_400", "send_failed_whatsapp_rate_limit_400_derived", "unhandled_error_500"])
 async def test_rate_overlimit_and_connection_closed_are_retried(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics, name: str
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics, name: str
 ) -> None:
     gateway.fail_next(status=ERRORS[name]["status"], body=ERRORS[name])
     put(db, "34600000001", "hola")
@@ -121,7 +121,7 @@ async def test_rate_overlimit_and_connection_closed_are_retried(
 
 
 async def test_a_permanent_error_fails_at_once_and_the_row_is_kept(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     gateway.fail_next(status=400, body=ERRORS["number_not_on_whatsapp_400"])
     job = put(db, "15550109999", "hola")
@@ -145,7 +145,7 @@ def put_login_link(db: Database, chat: str) -> int:
 
 
 async def test_a_login_link_reaches_the_gateway_and_then_leaves_the_queue_row(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     job = put_login_link(db, "34600000001@s.whatsapp.net")
     await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
@@ -155,7 +155,7 @@ async def test_a_login_link_reaches_the_gateway_and_then_leaves_the_queue_row(
 
 
 async def test_a_login_link_the_gateway_refuses_leaves_no_link_in_the_failed_row(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     gateway.fail_next(status=400, body=ERRORS["number_not_on_whatsapp_400"])
     job = put_login_link(db, "15550109999@s.whatsapp.net")
@@ -166,7 +166,7 @@ async def test_a_login_link_the_gateway_refuses_leaves_no_link_in_the_failed_row
 
 
 async def test_a_job_that_uses_up_its_attempts_is_kept_failed(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     gateway.fail_next(5, status=500)
     job = put(db, "34600000001", "hola", max_attempts=3)
@@ -176,7 +176,7 @@ async def test_a_job_that_uses_up_its_attempts_is_kept_failed(
 
 
 async def test_the_retry_waits_the_backoff_with_its_jitter(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     gateway.fail_next(status=500)
     job = put(db, "34600000001", "hola")
@@ -193,7 +193,7 @@ async def test_the_retry_waits_the_backoff_with_its_jitter(
 class RecordingSender:
     """Wraps the client to see how many sends are in flight, per chat and overall."""
 
-    def __init__(self, client: GatewayClient) -> None:
+    def __init__(self, client: EvolutionGateway) -> None:
         self.client = client
         self.per_chat: Counter[str] = Counter()
         self.max_per_chat = 0
@@ -214,7 +214,7 @@ class RecordingSender:
 
 
 async def test_each_chat_gets_its_messages_in_order_one_at_a_time(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     gateway.send_delay = 0.01
     chats = ["100@g.us", "200@g.us", "34600000001", "34600000002"]
@@ -233,7 +233,7 @@ async def test_each_chat_gets_its_messages_in_order_one_at_a_time(
 
 
 async def test_reactions_are_counted_by_emoji_class(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     put_reaction(db, "✅", "check")
     await run_until_drained(QueueWorker(db, client, clock=SystemClock(), metrics=metrics, config=FAST), db)
@@ -246,7 +246,7 @@ async def test_reactions_are_counted_by_emoji_class(
 
 
 async def test_stop_lets_the_current_send_finish(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     gateway.send_delay = 0.3
     job = put(db, "34600000001", "hola")
@@ -263,7 +263,7 @@ async def test_stop_lets_the_current_send_finish(
 
 
 async def test_notify_wakes_the_worker_before_its_next_poll(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics
 ) -> None:
     worker = QueueWorker(db, client, clock=SystemClock(), metrics=metrics,
                          config=WorkerConfig(poll_interval=30.0))
@@ -276,7 +276,7 @@ async def test_notify_wakes_the_worker_before_its_next_poll(
 
 
 async def test_a_passing_outage_is_logged_once_when_it_starts_and_once_when_it_ends(
-    db: Database, client: GatewayClient, gateway: FakeGateway, caplog: pytest.LogCaptureFixture,
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     real_claim, failures = queue.claim_jobs, [0]
@@ -298,7 +298,7 @@ async def test_a_passing_outage_is_logged_once_when_it_starts_and_once_when_it_e
 
 
 async def test_a_missing_table_stops_the_worker_process_with_one_line(
-    db: Database, client: GatewayClient, metrics: Metrics, caplog: pytest.LogCaptureFixture,
+    db: Database, client: EvolutionGateway, metrics: Metrics, caplog: pytest.LogCaptureFixture,
 ) -> None:
     with db.write() as conn:
         conn.execute(text("DROP TABLE outbound_queue"))
@@ -318,7 +318,7 @@ async def test_a_missing_table_stops_the_worker_process_with_one_line(
 
 
 async def test_a_pause_that_arrives_while_a_claim_runs_gives_the_jobs_back_unspent(
-    db: Database, client: GatewayClient, gateway: FakeGateway, metrics: Metrics, monkeypatch: pytest.MonkeyPatch
+    db: Database, client: EvolutionGateway, gateway: FakeGateway, metrics: Metrics, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A connection.update close can come while the worker's claim is in its thread (seen on a loaded machine): what
     that claim took is given back, due, with no attempt spent, and nothing reaches the gateway until resumed."""

@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import select
 
 from taskcore.access import GroupStatus
-from taskcore.gateway.client import GatewayClient
 from taskcore.services import groups as group_service
 from taskcore.services import preferences
 from taskcore.services.reminder_tick import reminder_tick
@@ -19,6 +18,7 @@ from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import group_members, identity_aliases, outbound_queue
 from tasksvc_run import units
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.schedulers import JobContext, SchedulerRuntime, build_runtime, jobs
 from tests.builders import make_group, make_task
@@ -40,7 +40,7 @@ class Wakes:
         self.count += 1
 
 
-def runtime_for(db: Database, client: GatewayClient | None, metrics: Metrics, *,
+def runtime_for(db: Database, client: EvolutionGateway | None, metrics: Metrics, *,
                 wakes: Callable[[], None] | None = None, env: dict[str, str] | None = None) -> SchedulerRuntime:
     settings = load_settings({"NODE_ENV": "test", **(env or {})})
     return build_runtime(JobContext(settings, db, FrozenClock(NOW), metrics, client, notify=wakes or Wakes()))
@@ -67,7 +67,7 @@ def queued(db: Database) -> list[tuple[str, str]]:
 
 
 async def test_group_sync_keeps_the_chat_groups_without_the_community_parent_and_announcements(
-    db: Database, client: GatewayClient, gateway: FakeGateway
+    db: Database, client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
     metrics = Metrics()
     assert await runtime_for(db, client, metrics).run_job("group_sync")
@@ -76,18 +76,18 @@ async def test_group_sync_keeps_the_chat_groups_without_the_community_parent_and
     assert value(metrics, "sync_runs_total", job="group_sync") == 1
 
 
-async def test_group_sync_with_a_community_keeps_only_its_sub_groups(db: Database, client: GatewayClient) -> None:
+async def test_group_sync_with_a_community_keeps_only_its_sub_groups(db: Database, client: EvolutionGateway) -> None:
     assert await runtime_for(db, client, Metrics(), env={"MESSAGING_COMMUNITY_ID": COMMUNITY}).run_job("group_sync")
     assert set(known_groups(db)) == {OPS}
 
 
-async def test_group_sync_deactivates_a_group_no_longer_listed(db: Database, client: GatewayClient) -> None:
+async def test_group_sync_deactivates_a_group_no_longer_listed(db: Database, client: EvolutionGateway) -> None:
     make_group(db, "999@g.us", status=None)
     await runtime_for(db, client, Metrics()).run_job("group_sync")
     assert known_groups(db)["999@g.us"][1] is False
 
 
-async def test_a_failed_fetch_changes_nothing(db: Database, client: GatewayClient, gateway: FakeGateway) -> None:
+async def test_a_failed_fetch_changes_nothing(db: Database, client: EvolutionGateway, gateway: FakeGateway) -> None:
     make_group(db, "999@g.us", status=None)
     gateway.fail_next(status=500, route="fetchAllGroups")
     assert not await runtime_for(db, client, Metrics()).run_job("group_sync")
@@ -95,7 +95,7 @@ async def test_a_failed_fetch_changes_nothing(db: Database, client: GatewayClien
 
 
 async def test_an_empty_group_list_deactivates_nothing(
-    db: Database, client: GatewayClient, gateway: FakeGateway
+    db: Database, client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
     make_group(db, "999@g.us", status=None)
     gateway.groups = []
@@ -103,7 +103,7 @@ async def test_an_empty_group_list_deactivates_nothing(
     assert known_groups(db)["999@g.us"][1] is True
 
 
-async def test_discovery_direct_messages_each_admin_once_per_group(db: Database, client: GatewayClient) -> None:
+async def test_discovery_direct_messages_each_admin_once_per_group(db: Database, client: EvolutionGateway) -> None:
     metrics, wakes = Metrics(), Wakes()
     env = {"GROUP_GATING_MODE": "discover", "ADMIN_USERS": "34600000001,34600000002",
            "NOTIFY_ADMINS_ON_DISCOVERY": "true"}
@@ -119,14 +119,14 @@ async def test_discovery_direct_messages_each_admin_once_per_group(db: Database,
     assert wakes.count == 1
 
 
-async def test_discovery_without_notify_queues_nothing(db: Database, client: GatewayClient) -> None:
+async def test_discovery_without_notify_queues_nothing(db: Database, client: EvolutionGateway) -> None:
     env = {"GROUP_GATING_MODE": "discover", "ADMIN_USERS": "34600000001", "NOTIFY_ADMINS_ON_DISCOVERY": "false"}
     await runtime_for(db, client, Metrics(), env=env).run_job("group_sync")
     assert queued(db) == []
 
 
 async def test_member_sync_activates_the_listed_and_deactivates_the_absent(
-    db: Database, client: GatewayClient, gateway: FakeGateway
+    db: Database, client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
     gateway.participants[OPS] = sample("outbound_group_participants_response_200")["participants"]
     make_group(db, OPS, members=("34999",))
@@ -143,7 +143,7 @@ async def test_member_sync_activates_the_listed_and_deactivates_the_absent(
     assert value(metrics, "sync_runs_total", job="member_sync") == 1
 
 
-async def test_member_sync_records_aliases_and_rekeys_a_lid_only_member(db: Database, client: GatewayClient) -> None:
+async def test_member_sync_records_aliases_and_rekeys_a_lid_only_member(db: Database, client: EvolutionGateway) -> None:
     make_group(db, OPS, members=("198765432100003",))  # first seen LID-only
     await runtime_for(db, client, Metrics()).run_job("member_sync")
     with db.read() as conn:
@@ -155,7 +155,7 @@ async def test_member_sync_records_aliases_and_rekeys_a_lid_only_member(db: Data
 
 
 async def test_member_sync_skips_a_group_whose_participants_fail(
-    db: Database, client: GatewayClient, gateway: FakeGateway
+    db: Database, client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
     make_group(db, OPS, members=("34999",))
     gateway.fail_next(status=404, route="participants")

@@ -53,7 +53,7 @@ async def test_each_assignee_completes_their_part_and_the_last_one_completes_the
     assert task_rows(chat.bot.db)[0].completed is False
     last = await chat.send(wa_text("/t x 1", sender=DANI, push_name="Dani"))
     assert last[0].text == f"@{DANI} Dani ha terminado la última parte (3/3). Tarea #1 completada: enviar la hoja"
-    assert [j.emoji for j in last if j.kind == "reaction" and j.payload["key"]["id"] == "NEW1"] == ["✅"]
+    assert [j.emoji for j in last if j.kind == "reaction" and j.payload["message_id"] == "NEW1"] == ["✅"]
     row = task_rows(chat.bot.db)[0]
     assert (row.completed, row.completed_by) == (True, DANI)
     assert (await say(chat, "/t x 1", ANA)).text == f"@{ANA} La tarea #1 ya está completada."
@@ -78,7 +78,7 @@ async def test_three_assignees_where_one_lets_go_after_the_others_finished(chat:
     jobs = await chat.send(wa_text("/t soltar 1", sender=DANI, push_name="Dani"))
     assert jobs[0].text == (f"@{DANI} Sueltas la tarea #1: enviar la hoja\n"
                             "Las partes que quedan ya estaban hechas: tarea #1 completada.")
-    assert [j.emoji for j in jobs if j.kind == "reaction" and j.payload["key"]["id"] == "NEW1"] == ["✅"]
+    assert [j.emoji for j in jobs if j.kind == "reaction" and j.payload["message_id"] == "NEW1"] == ["✅"]
     row = task_rows(chat.bot.db)[0]
     assert (row.completed, row.completed_by) == (True, CARO)
     assert assignees(chat.bot.db, 1) == {BEA, CARO}

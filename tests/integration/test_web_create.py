@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.clock import SystemClock
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tests.builders import NOW, make_group
 from tests.fakes.gateway import FakeGateway
@@ -102,7 +102,7 @@ class TestGroupTask:
         assert queued(web.db)[0]["payload"]["text"].endswith("desde la web: Regar\nSin asignar.")
 
     async def test_the_announcement_is_sent_and_linked_to_the_task(self, web: WebEnv, gateway: FakeGateway,
-                                                                 client: GatewayClient) -> None:
+                                                                 client: EvolutionGateway) -> None:
         _, body = await web.call("POST", "/api/tasks", json={"description": "Regar", "group_id": GROUP})
         worker = QueueWorker(web.db, client, clock=SystemClock(), metrics=Metrics(), config=FAST)
         await run_until_drained(worker, web.db)

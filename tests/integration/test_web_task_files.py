@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import select
 
 from taskcore.access import GatingMode
-from taskcore.gateway.client import GatewayClient
 from taskcore.services import languages
 from taskcore.services import tasks as task_service
 from taskcore.storage import schema
@@ -22,6 +21,7 @@ from taskcore.storage.users import ensure_user
 from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.clock import SystemClock
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.web.routes import document
 from tests.builders import NOW, make_group, make_task
@@ -147,7 +147,7 @@ class TestExport:
 
 class TestImport:
     async def test_a_spanish_semicolon_file_previews_then_creates_the_valid_lines_with_one_message(
-            self, web: WebEnv, gateway: FakeGateway, client: GatewayClient) -> None:
+            self, web: WebEnv, gateway: FakeGateway, client: EvolutionGateway) -> None:
         url = f"/api/groups/{GROUP}/tasks/import"
         status, preview = await web.call("POST", f"{url}?dry_run=true", data=SPANISH.encode(), headers=CSV)
         assert status == 200

@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.settings import Settings, load_settings
 from taskcore.storage.db import Database
 from tasksvc_run.bot.webhook_keeper import WEBHOOK_EVENTS, ensure_webhook
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tests.fakes.gateway import FakeGateway
 from tests.integration.test_background import bot_app, gateway_env, started
@@ -35,8 +35,8 @@ async def session() -> AsyncIterator[aiohttp.ClientSession]:
         yield s
 
 
-def client_of(session: aiohttp.ClientSession, url: str) -> GatewayClient:
-    return GatewayClient(session, base_url=url, instance="taskbot", api_key="test-api-key", timeout_ms=500)
+def client_of(session: aiohttp.ClientSession, url: str) -> EvolutionGateway:
+    return EvolutionGateway(session, base_url=url, instance="taskbot", api_key="test-api-key", timeout_ms=500)
 
 
 async def test_an_identical_configuration_is_left_alone(

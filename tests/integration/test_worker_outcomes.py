@@ -13,13 +13,13 @@ import aiohttp
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from taskcore.gateway.client import GatewayClient
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from tasksvc_run import units
 from tasksvc_run.bot.worker import QueueWorker
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.clock import SystemClock
+from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tests.fakes.gateway import FakeGateway
 from tests.integration.test_queue_worker import drained, put, row
@@ -33,9 +33,9 @@ RENEWED_LEASE = WorkerConfig(concurrency=4, poll_interval=0.02, lease=timedelta(
 
 
 @pytest.fixture
-async def client() -> AsyncIterator[tuple[GatewayClient, FakeGateway]]:
+async def client() -> AsyncIterator[tuple[EvolutionGateway, FakeGateway]]:
     async with FakeGateway() as gateway, aiohttp.ClientSession() as session:
-        yield GatewayClient(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
+        yield EvolutionGateway(session, base_url=gateway.url, instance="taskbot", api_key="test-api-key",
                             timeout_ms=2000), gateway
 
 
@@ -55,7 +55,7 @@ def refuse(monkeypatch: pytest.MonkeyPatch, times: int) -> list[str]:
 
 
 async def test_an_outcome_refused_past_the_lease_is_written_again_and_the_message_is_not_sent_twice(
-    db: Database, client: tuple[GatewayClient, FakeGateway], monkeypatch: pytest.MonkeyPatch,
+    db: Database, client: tuple[EvolutionGateway, FakeGateway], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gateway_client, gateway = client
     calls = refuse(monkeypatch, 9)  # ~3.4 s of refusals: more than two 1.5 s leases
@@ -77,7 +77,7 @@ async def test_an_outcome_refused_past_the_lease_is_written_again_and_the_messag
 
 
 async def test_a_worker_stopped_while_its_outcome_is_refused_leaves_within_its_bound(
-    db: Database, client: tuple[GatewayClient, FakeGateway], monkeypatch: pytest.MonkeyPatch,
+    db: Database, client: tuple[EvolutionGateway, FakeGateway], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gateway_client, gateway = client
     refuse(monkeypatch, 10_000)

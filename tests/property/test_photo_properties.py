@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taskcore.chores.proof import image_kind, is_file_name
-from taskcore.gateway.events import Ignored, InboundPhoto
-from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.gateway.errors import MediaRefused
+from taskcore.gateway.events import Ignored, InboundPhoto
 from taskcore.gateway.evolution.answers import decode_media_answer
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from tests.builders import GROUP, make_group, wa_photo

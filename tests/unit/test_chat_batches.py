@@ -22,7 +22,7 @@ from tasksvc_run import units
 from tasksvc_run.bot.runner import EventRunner
 from tasksvc_run.metrics import Metrics
 from tests.builders import NOW, wa_text
-from tests.chat_support import policy, queued, run_all, store_events, task_rows, texts
+from tests.chat_support import CODECS, policy, queued, run_all, store_events, task_rows, texts
 from tests.fakes.clock import FrozenClock
 
 
@@ -78,7 +78,7 @@ def test_events_of_one_chat_in_one_batch_are_handled_in_their_order(db: Database
 
 def runner(db: Database, **kwargs: Any) -> EventRunner:
     settings = load_settings({"NODE_ENV": "test", "DB_PATH": "unused.db"})
-    return EventRunner(db, policy(admins=("34600111111",)), settings=settings, clock=FrozenClock(NOW),
+    return EventRunner(db, policy(admins=("34600111111",)), settings=settings, clock=FrozenClock(NOW), codecs=CODECS,
                        metrics=Metrics(), limiter=RateLimiter(60, 60), **kwargs)
 
 

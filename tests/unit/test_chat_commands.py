@@ -202,7 +202,7 @@ def test_web_in_a_group_answers_only_that_the_link_goes_privately(db: Database, 
     run(db, wa_text("/t web"))
     reply, link = queued(db)[0], queued(db)[1]
     assert reply.text == f"@{ANA} Te lo envío por privado."
-    assert (link.chat_id, link.label, link.payload["number"]) == (
+    assert (link.chat_id, link.label, link.payload["chat"]) == (
         f"{ANA}@s.whatsapp.net", "login", f"{ANA}@s.whatsapp.net")
     assert "token=" in link.text
     assert "token=" not in reply.text
@@ -230,9 +230,8 @@ def test_ordinary_chat_gets_no_reply(db: Database, group: str) -> None:
 
 def test_reply_quotes_the_command_with_its_sender_as_participant(db: Database, group: str) -> None:
     run(db, wa_text("/t ver", message_id="Q1"))
-    assert queued(db)[0].payload["quoted"] == {
-        "key": {"id": "Q1", "remoteJid": GROUP, "fromMe": False, "participant": f"{ANA}@s.whatsapp.net"},
-        "message": {"conversation": "/t ver"}}
+    assert queued(db)[0].payload["quote"] == {
+        "id": "Q1", "chat": GROUP, "from_me": False, "participant": f"{ANA}@s.whatsapp.net", "text": "/t ver"}
 
 
 def test_dates_in_replies_use_today_in_the_configured_zone(db: Database, group: str) -> None:

@@ -70,7 +70,7 @@ def test_discover_mode_records_a_new_group_as_pending_and_tells_each_admin_once(
     assert group_status(db, GROUP) == "pending"
     assert MetricEvent.UNKNOWN_GROUP_DISCOVERED in first.metrics
     notices = queued(db)
-    assert [(n.chat_id, n.label, n.payload["number"]) for n in notices] == [
+    assert [(n.chat_id, n.label, n.payload["chat"]) for n in notices] == [
         (f"{ADMIN}@s.whatsapp.net", "notice", f"{ADMIN}@s.whatsapp.net"),
         (f"{OTHER_ADMIN}@s.whatsapp.net", "notice", f"{OTHER_ADMIN}@s.whatsapp.net")]
     assert notices[0].text == (f"Nuevo grupo detectado: {GROUP}.\nPara permitirlo: /admin permitir {GROUP}\n"
@@ -154,16 +154,16 @@ def test_reactions_mark_a_command_that_worked_and_one_that_was_rejected(db: Data
     rules = policy(reactions_on=True)
     run(db, wa_text("/t nueva pan", message_id="OK1"), rules)
     run(db, wa_text("/t tomar 9", message_id="BAD1"), rules)
-    marks = [(j.payload["key"]["id"], j.emoji, j.label) for j in queued(db) if j.kind == "reaction"]
+    marks = [(j.payload["message_id"], j.emoji, j.label) for j in queued(db) if j.kind == "reaction"]
     assert marks == [("OK1", "🤖", "robot"), ("BAD1", "⚠️", "warn")]
-    assert queued(db)[1].payload["key"]["participant"] == f"{ANA}@s.whatsapp.net"
+    assert queued(db)[1].payload["participant"] == f"{ANA}@s.whatsapp.net"
 
 
 def test_completing_by_chat_queues_the_check_mark_on_the_origin_message(db: Database) -> None:
     rules = policy(reactions_on=True)
     run(db, wa_text("/t nueva pan", message_id="ORIGIN"), rules)
     run(db, wa_text("/t x 1", message_id="DONE"), rules)
-    marks = [(j.payload["key"]["id"], j.emoji) for j in queued(db) if j.kind == "reaction"]
+    marks = [(j.payload["message_id"], j.emoji) for j in queued(db) if j.kind == "reaction"]
     assert marks == [("ORIGIN", "🤖"), ("ORIGIN", "✅"), ("DONE", "🤖")]
 
 

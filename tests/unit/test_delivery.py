@@ -205,7 +205,7 @@ def test_a_direct_message_goes_to_the_phone_number_when_known_the_lid_otherwise(
         with db.write() as conn:
             enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=text_payload(chat_id=chat, text="hola"),
                     max_attempts=6, now=NOW)
-    numbers = {job.chat_id: job.payload["number"] for job in claim(db)}
+    numbers = {job.chat_id: job.payload["chat"] for job in claim(db)}
     assert numbers == {"198765432100001@lid": dm(ANA), "198765432100002@lid": "198765432100002@lid", GROUP: GROUP}
 
 
@@ -217,7 +217,7 @@ def test_a_person_known_only_by_the_lid_they_wrote_from_is_written_to_there(db: 
         with db.write() as conn:
             enqueue(conn, chat_id=chat, kind=JobKind.TEXT.value, payload=text_payload(chat_id=chat, text="hola"),
                     max_attempts=6, now=NOW)
-    numbers = {job.chat_id: job.payload["number"] for job in claim(db)}
+    numbers = {job.chat_id: job.payload["chat"] for job in claim(db)}
     assert numbers == {dm(lid_only): f"{lid_only}@lid", dm(phone_user): dm(phone_user), dm(LUIS): dm(LUIS)}
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from taskcore.gateway.events import SentMessage
 from taskcore.gateway.echo import text_digest
+from taskcore.gateway.events import SentMessage
 from taskcore.gateway.outbound import text_payload
 from taskcore.services import echoes, queue
 from taskcore.storage.db import Database

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from taskcore.gateway.evolution.answers import (
+    connection_state,
+    parse_groups_answer,
+    parse_participant,
+    parse_participants_answer,
+)
 from taskcore.gateway.port import GatewayParticipant
-from taskcore.gateway.evolution.answers import connection_state, parse_groups_answer, parse_participant, parse_participants_answer
 from taskcore.services.sync import synced_groups
 from tests.fakes.gateway import sample
 

@@ -10,12 +10,24 @@ from typing import Any
 
 import pytest
 
-from taskcore.gateway.evolution.records import sent_message
-from taskcore.gateway.events import ConnectionChanged, GroupsUpserted, Identity, Ignored, InboundMessage, InboundReaction, ParticipantsChange, ReactedMessage, chat_key
-from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.gateway.addressing import strip_device
+from taskcore.gateway.events import (
+    ConnectionChanged,
+    Echo,
+    GroupsUpserted,
+    Identity,
+    Ignored,
+    InboundMessage,
+    InboundReaction,
+    ParticipantsChange,
+    ReactedMessage,
+    chat_key,
+)
+from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.gateway.evolution.models import canonical_event
+from taskcore.gateway.evolution.records import sent_message
 from tests.builders import wa_envelope, wa_participants, wa_text
+from tests.chat_support import parse_status
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "gateway"
 
@@ -74,7 +86,7 @@ def test_a_removed_reaction_has_an_empty_emoji() -> None:
 
 def test_the_bots_own_reaction_is_ignored_whether_or_not_the_gateway_says_from_me() -> None:
     own = sample("messages_upsert_group_reaction")
-    assert parse_event(with_key(own, fromMe=True)) == Ignored("fromMe", "messages.upsert")
+    assert isinstance(parse_event(with_key(own, fromMe=True)), Echo)  # its send's echo, never a command
     from_its_phone = with_key(own, participant="15550100000@s.whatsapp.net", participantAlt=None)
     assert parse_event(from_its_phone) == Ignored("the bot's own reaction", "messages.upsert")
 
@@ -240,7 +252,6 @@ def test_message_timestamps_in_any_form_or_none(stamp: object, expected: int | N
 
 
 @pytest.mark.parametrize(("change", "reason"), [
-    (lambda p: p["data"]["key"].update(fromMe=True), "fromMe"),
     (lambda p: p["data"].update(message={"imageMessage": {"url": "x"}}), "a photo naming no task"),
     (lambda p: p["data"].update(message=None), "not a text message"),
     (lambda p: p["data"]["key"].update(remoteJid="status@broadcast"), "not a person or group chat"),
@@ -281,7 +292,14 @@ def test_other_event_names_are_unknown(name: str) -> None:
 
 
 def test_a_from_me_given_as_a_string_is_still_from_me() -> None:
-    assert isinstance(parse_event(with_key(wa_text("hola"), fromMe="true")), Ignored)
+    echo = parse_event(with_key(wa_text("hola"), fromMe="true"))
+    assert isinstance(echo, Echo)
+    assert not echo.api  # a fromMe upsert may have been typed on the bot's phone: the watchdog checks its sends
+
+
+def test_a_from_me_upsert_without_a_usable_key_is_ignored() -> None:
+    payload = with_key(wa_text("hola"), fromMe=True, id=None)
+    assert parse_event(payload) == Ignored("fromMe", "messages.upsert")
 
 
 def test_chat_keys_order_messages_by_chat_and_group_events_by_group() -> None:
@@ -302,7 +320,7 @@ def test_status_updates_and_a_fromme_echo_samples() -> None:
     (acked,) = parse_status(sample("messages_update_group_delivery_ack"))
     assert (acked.status, acked.direct) == ("DELIVERY_ACK", False)
     upsert = sample("messages_upsert_fromme_echo")
-    assert parse_event(upsert) == Ignored("fromMe", "messages.upsert")
-    echo = sent_message(upsert["data"])
-    assert echo is not None
-    assert echo.message_id == "3EB0C4F1A2B3C4D5E6F7A8"
+    echo = parse_event(upsert)
+    assert isinstance(echo, Echo)
+    assert echo.sent == sent_message(upsert["data"])
+    assert echo.sent.message_id == "3EB0C4F1A2B3C4D5E6F7A8"

@@ -24,7 +24,7 @@ from taskcore.storage.db import Database, is_busy_error
 from taskcore.storage.schema import inbox
 from tasksvc_run import units
 from tests.builders import NOW, wa_text
-from tests.chat_support import policy, store_events, task_rows, texts
+from tests.chat_support import CODECS, policy, store_events, task_rows, texts
 from tests.locks import write_lock_held
 
 
@@ -46,19 +46,19 @@ def statuses(db: Database) -> list[tuple[str, str]]:
 
 def test_stored_events_are_handled_in_their_order_and_marked_done(db: Database) -> None:
     put(db, *(wa_text(f"/t nueva tarea {i}", message_id=f"M{i}") for i in range(3)))
-    handled = handle_inbox(db, policy(), moment, limit=32)
+    handled = handle_inbox(db, policy(), moment, codecs=CODECS, limit=32)
     assert [h.result.outcome for h in handled] == ["nueva done"] * 3  # type: ignore[union-attr]
     assert [t.description for t in task_rows(db)] == ["tarea 0", "tarea 1", "tarea 2"]
     assert {status for _, status in statuses(db)} == {"done"}
-    assert handle_inbox(db, policy(), moment, limit=32) == []  # nothing is handled twice
+    assert handle_inbox(db, policy(), moment, codecs=CODECS, limit=32) == []  # nothing is handled twice
     assert len(texts(db)) == 3
 
 
 def test_a_batch_takes_at_most_its_limit_and_the_next_one_goes_on_from_there(db: Database) -> None:
     put(db, *(wa_text(f"/t nueva tarea {i}", message_id=f"M{i}") for i in range(5)))
-    assert len(handle_inbox(db, policy(), moment, limit=2)) == 2
+    assert len(handle_inbox(db, policy(), moment, codecs=CODECS, limit=2)) == 2
     assert units.look(db, inbox_stats) == {"pending": 3, "failed": 0}
-    assert len(handle_inbox(db, policy(), moment, limit=32)) == 3
+    assert len(handle_inbox(db, policy(), moment, codecs=CODECS, limit=32)) == 3
     assert [t.description for t in task_rows(db)] == [f"tarea {i}" for i in range(5)]
 
 
@@ -76,11 +76,11 @@ def test_when_the_database_cannot_take_the_work_every_claimed_event_stays_pendin
 
     monkeypatch.setattr(chat_tasks.tasks, "create_task", breaking)
     with pytest.raises(OperationalError):
-        handle_inbox(db, policy(), moment, limit=32)
+        handle_inbox(db, policy(), moment, codecs=CODECS, limit=32)
     assert task_rows(db) == []  # "pan" was rolled back with the rest: it is handled again, once, below
     assert units.look(db, inbox_stats)["pending"] == 2
     monkeypatch.undo()
-    assert len(handle_inbox(db, policy(), moment, limit=32)) == 2
+    assert len(handle_inbox(db, policy(), moment, codecs=CODECS, limit=32)) == 2
     assert [t.description for t in task_rows(db)] == ["pan", "sal"]
 
 
@@ -97,7 +97,7 @@ def test_an_event_that_breaks_the_code_is_kept_as_failed_and_its_chat_goes_on(
         return create(conn_db, **kwargs)
 
     monkeypatch.setattr(chat_tasks.tasks, "create_task", breaking)
-    handled = handle_inbox(db, policy(), moment, limit=32)
+    handled = handle_inbox(db, policy(), moment, codecs=CODECS, limit=32)
     assert [type(h.result).__name__ for h in handled] == ["ChatResult", "RuntimeError", "ChatResult"]
     assert [t.description for t in task_rows(db)] == ["pan", "sal"]
     assert [s for _, s in statuses(db)] == ["done", "failed", "done"]
@@ -111,7 +111,7 @@ def test_an_event_left_by_an_earlier_process_is_parsed_from_its_stored_body(db: 
     body = wa_text("/t nueva pan", message_id="A")
     [row_id] = put(db, body)
     parsed = parse_event(body)
-    handled = handle_inbox(db, policy(), moment, limit=32, parsed={})
+    handled = handle_inbox(db, policy(), moment, codecs=CODECS, limit=32, parsed={})
     assert [h.event for h in handled] == [parsed]
     assert handled[0].row.id == row_id
 
@@ -119,13 +119,13 @@ def test_an_event_left_by_an_earlier_process_is_parsed_from_its_stored_body(db: 
 def test_an_event_parsed_when_it_arrived_is_not_parsed_again(db: Database) -> None:
     [row_id] = put(db, wa_text("/t nueva pan", message_id="A"))
     known = parse_event(wa_text("/t nueva otra cosa", message_id="Z"))
-    handle_inbox(db, policy(), moment, limit=32, parsed={row_id: known})
+    handle_inbox(db, policy(), moment, codecs=CODECS, limit=32, parsed={row_id: known})
     assert [t.description for t in task_rows(db)] == ["otra cosa"]
 
 
 def test_a_stored_body_that_is_not_an_object_is_ignored_and_done(db: Database) -> None:
     store_events(db, [NewEvent("k", None, None, "[1, 2]"), NewEvent("k", None, None, "{not json")], now=NOW)
-    handled = handle_inbox(db, policy(), moment, limit=32)
+    handled = handle_inbox(db, policy(), moment, codecs=CODECS, limit=32)
     assert [h.result.outcome for h in handled] == ["ignored: malformed envelope"] * 2  # type: ignore[union-attr]
     assert units.look(db, inbox_stats) == {"pending": 0, "failed": 0}
 

@@ -78,7 +78,7 @@ def test_the_bot_does_not_load(absent: str) -> None:
 @pytest.mark.parametrize("absent", [
     "prometheus_client",  # the bot's /metrics
     "tasksvc_run.bot", "taskcore.chat",  # the chat is the bot's
-    "taskcore.gateway.client", "taskcore.gateway.inbound",  # the web never talks to the gateway
+    "tasksvc_run.gateways", "taskcore.gateway.evolution",  # the web never talks to the gateway
     "icalendar",  # loaded with the first feed
     "phonenumbers",
     "dateutil",
@@ -108,7 +108,7 @@ def test_a_process_does_not_load_what_it_does_not_use(modules: str, absent: str)
 
 def test_the_probes_see_what_is_loaded() -> None:
     """The probes can fail: what each process does use shows up in them."""
-    assert {"aiohttp", "sqlalchemy", "taskcore.chat", "taskcore.gateway.inbound"} <= loaded_by_app("bot")
+    assert {"aiohttp", "sqlalchemy", "taskcore.chat", "taskcore.gateway.evolution"} <= loaded_by_app("bot")
     assert "prometheus_client" in loaded_by_app("bot", metrics=True)
     assert {"aiohttp", "jinja2", "orjson", "tasksvc_run.web.api"} <= loaded_by_app("web")
     assert "httptools" in loaded_by_import("tasksvc_run.cli, tasksvc_run.proxy.app")

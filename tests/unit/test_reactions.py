@@ -56,8 +56,8 @@ def test_a_queued_reaction_carries_the_participant_as_received_and_is_counted(db
     (row,) = queued(db)
     assert row["kind"] == "reaction"
     assert row["max_attempts"] == 3
-    assert row["payload"] == {"key": {"remoteJid": GROUP, "fromMe": False, "id": "M1",
-                                      "participant": "198765432100001@lid"}, "reaction": ROBOT}
+    assert row["payload"] == {"chat": GROUP, "message_id": "M1", "emoji": ROBOT,
+                              "participant": "198765432100001@lid", "from_me": False}
     assert units.look(db, read_counters)[("reactions_enqueued", "robot")] == 1
 
 
@@ -76,8 +76,8 @@ def test_completing_a_task_queues_one_check_on_its_origin_message(db: Database) 
     assert not units.run(db, react_to_completion, ON, again, now=NOW)
     assert not units.run(db, react_to_completion, ON, first, now=NOW)  # the dedupe key keeps it to one per task
     (row,) = queued(db)
-    assert row["payload"]["reaction"] == CHECK
-    assert row["payload"]["key"]["id"] == "3A5F0C2E9B41D7A8C6E1"
+    assert row["payload"]["emoji"] == CHECK
+    assert row["payload"]["message_id"] == "3A5F0C2E9B41D7A8C6E1"
     assert units.look(db, read_counters)[("reactions_enqueued", "check")] == 1
 
 

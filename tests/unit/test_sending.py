@@ -31,14 +31,14 @@ def test_what_a_reply_or_reaction_names() -> None:
     bot = f"{BOT_PHONE}@s.whatsapp.net"
     reply = wa_text("hecho", quoted="3EB0A")
     reply["data"]["contextInfo"]["quotedMessage"] = {"conversation": "Tarea #1 creada: pan"}  # type: ignore[index]
-    assert _quoted_send(parse_event(reply), reply) == ("3EB0A", text_digest("Tarea #1 creada: pan"))
+    assert _quoted_send(parse_event(reply)) == ("3EB0A", text_digest("Tarea #1 creada: pan"))
     to_a_person = wa_text("hecho", quoted="AB12")
     to_a_person["data"]["contextInfo"]["participant"] = "34600999999@s.whatsapp.net"  # type: ignore[index]
-    assert _quoted_send(parse_event(to_a_person), to_a_person) is None
+    assert _quoted_send(parse_event(to_a_person)) is None
     assert to_a_person["data"]["contextInfo"]["participant"] != bot  # type: ignore[index]
     reaction = wa_reaction("👍", "3EB0B")
-    assert _quoted_send(parse_event(reaction), reaction) == ("3EB0B", None)
+    assert _quoted_send(parse_event(reaction)) == ("3EB0B", None)
     on_theirs = wa_reaction("👍", "AB13", target_from_me=False, target_author="34600999999@s.whatsapp.net")
-    assert _quoted_send(parse_event(on_theirs), on_theirs) is None
+    assert _quoted_send(parse_event(on_theirs)) is None
     plain = wa_text("hola")
-    assert _quoted_send(parse_event(plain), plain) is None
+    assert _quoted_send(parse_event(plain)) is None

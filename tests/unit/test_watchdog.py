@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from taskcore.gateway.echo import body_fingerprint
-from taskcore.gateway.echo import fingerprint
-from taskcore.gateway.evolution.answers import found_messages
+from taskcore.gateway.echo import body_fingerprint, fingerprint
+from taskcore.gateway.evolution.answers import found_messages, owner_jid
 from taskcore.gateway.evolution.models import canonical_event
-from taskcore.gateway.evolution.answers import owner_jid
-from taskcore.gateway.evolution.decode import decode
 from taskcore.gateway.evolution.records import sent_message
+from taskcore.gateway.outbound import OutboundText, Quote
 from taskcore.services.alerts import duration
 from taskcore.watchdog import Act, ConnectionWatch, EchoWatch, Health, WatchTimes, tell_admins
+from tests.chat_support import parse_echo
 
 T0 = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 ECHO = timedelta(seconds=120)
@@ -108,7 +108,7 @@ ANSWER = {"key": {"remoteJid": "120363000000000001@g.us", "fromMe": True, "id": 
 
 @pytest.mark.parametrize("name", ["send.message", "SEND_MESSAGE", "send-message"])
 def test_the_echo_is_recognised_in_every_spelling(name: str) -> None:
-    assert is_echo_event(name)
+    assert canonical_event(name) == "send.message"
     echo = parse_echo({"event": name, "data": ANSWER})
     assert echo is not None
     assert (echo.message_id, echo.chat_id, echo.quoted_id) == ("3EB0AA", "120363000000000001@g.us", "QUOTED1")
@@ -121,12 +121,12 @@ def test_other_events_and_unreadable_echoes_are_not_echoes() -> None:
     assert parse_echo({"data": ANSWER}, path_event="send-message") is not None
 
 
-def test_a_send_body_and_its_echo_have_the_same_fingerprint() -> None:
-    body = {"number": "120363000000000001@g.us", "text": "hola", "quoted": {"key": {"id": "QUOTED1"}}}
+def test_a_queued_text_and_its_echo_have_the_same_fingerprint() -> None:
+    text = OutboundText("120363000000000001@g.us", "hola", Quote("QUOTED1", "120363000000000001@g.us"))
     echo = sent_message(ANSWER)
     assert echo is not None
-    assert body_fingerprint("120363000000000001@g.us", body) == fingerprint(echo)
-    assert body_fingerprint("120363000000000001@g.us", body | {"text": "adiós"}) != fingerprint(echo)
+    assert body_fingerprint(text) == fingerprint(echo)
+    assert body_fingerprint(replace(text, text="adiós")) != fingerprint(echo)
 
 
 def test_the_owner_jid_is_read_from_fetch_instances() -> None:

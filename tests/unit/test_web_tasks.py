@@ -38,7 +38,7 @@ def test_names_the_creator_the_due_date_and_mentions_the_assignees() -> None:
     assert body["text"] == ("Ana ha creado la tarea #7 desde la web: Sacar la basura\n"
                             "Vence el 01/12. Para @34600000002, @34600000003.")
     assert body["mentioned"] == ["34600000002@s.whatsapp.net", "34600000003@s.whatsapp.net"]
-    assert body["number"] == GROUP
+    assert body["chat"] == GROUP
 
 
 def test_a_creator_without_a_known_name_is_mentioned() -> None:
