@@ -34,6 +34,8 @@ from tests.fakes.gateway import FakeGateway
 from tests.system.unit import Unit, chat_message, gateway_env, memory_mb, unit_env, unit_pids
 
 from benchmarks.report import load_average, machine, record
+from taskcore.gateway.evolution import encode
+from taskcore.gateway.outbound import outbound_of
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import schema
 from taskcore.storage.db import Database, sqlite_url
@@ -258,11 +260,11 @@ def queue_counts(db: Database) -> dict[str, int]:
 
 
 def sent_payloads(db: Database) -> list[str]:
-    """The canonical JSON of every sent row's payload."""
+    """The canonical JSON of the request body that sends each sent row's payload."""
     oq = schema.outbound_queue
     with db.read() as conn:
         rows = conn.execute(select(oq.c.payload).where(oq.c.status == "sent")).scalars()
-        return [json.dumps(json.loads(p), sort_keys=True) for p in rows]
+        return [json.dumps(encode.body_of(outbound_of(json.loads(p))), sort_keys=True) for p in rows]
 
 
 async def drain(db: Database, within: float, trace: list[tuple[float, int]] | None = None) -> float:

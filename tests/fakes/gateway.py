@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from taskcore.gateway.evolution import encode
+from taskcore.gateway.outbound import outbound_of
 from tasksvc_run.devgateway.fake import FakeGateway as _LocalFake
 from tasksvc_run.devgateway.fake import GatewayCall
 
 SAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "gateway"
-__all__ = ["FakeGateway", "GatewayCall", "sample", "sample_groups"]
+__all__ = ["FakeGateway", "GatewayCall", "sample", "sample_groups", "wire_body"]
 
 
 def sample(name: str) -> Any:
@@ -22,6 +25,11 @@ def sample(name: str) -> Any:
 def sample_groups() -> list[dict[str, Any]]:
     """The sample fetchAllGroups answer."""
     return list(sample("outbound_fetchAllGroups_getParticipants_true_response_200"))
+
+
+def wire_body(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The body Evolution API is sent for a queued payload (the bot's words)."""
+    return encode.body_of(outbound_of(payload))
 
 
 @dataclass

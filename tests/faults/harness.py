@@ -25,7 +25,7 @@ from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import schema
 from taskcore.storage.db import Database, sqlite_url
 from tasksvc_run import units
-from tests.fakes.gateway import FakeGateway
+from tests.fakes.gateway import FakeGateway, wire_body
 from tests.system.unit import Unit, chat_message, free_ports, gateway_env, unit_env
 
 GROUP = "120363900000000001@g.us"
@@ -107,7 +107,8 @@ def sent_rows(db: Database) -> list[tuple[int, str, str]]:
     oq = schema.outbound_queue
     with db.read() as conn:
         rows = conn.execute(select(oq.c.id, oq.c.chat_id, oq.c.payload).where(oq.c.status == "sent").order_by(oq.c.id))
-        return [(int(r.id), str(r.chat_id), json.dumps(json.loads(r.payload), sort_keys=True)) for r in rows]
+        return [(int(r.id), str(r.chat_id), json.dumps(wire_body(json.loads(r.payload)), sort_keys=True))
+                for r in rows]
 
 
 def received(gateway: FakeGateway) -> list[str]:

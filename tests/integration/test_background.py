@@ -10,12 +10,13 @@ from datetime import UTC, datetime
 import pytest
 from aiohttp import web
 
+from taskcore.gateway.evolution.encode import WEBHOOK_EVENTS
 from taskcore.gateway.outbound import text_payload
 from taskcore.services import queue
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tasksvc_run import keys, units
-from tasksvc_run.bot.background import WEBHOOK_EVENTS, install_background
+from tasksvc_run.bot.background import install_background
 from tasksvc_run.clock import SystemClock
 from tasksvc_run.metrics import Metrics
 from tests.fakes.gateway import FakeGateway

@@ -48,13 +48,12 @@ async def test_each_command_in_a_group_replies_quoting_and_mentioning_the_sender
     text_job = jobs[0]
     assert text_job.text.startswith(f"@{ANA} {reply}")
     assert (text_job.chat_id, text_job.kind, text_job.payload["chat"]) == (GROUP, "text", GROUP)
-    assert text_job.payload["quoted"]["key"] == {"id": "CMD", "remoteJid": GROUP, "fromMe": False,
-                                                 "participant": f"{ANA}@s.whatsapp.net"}
-    assert text_job.payload["quote"]["text"] == {"conversation": command}
+    assert text_job.payload["quote"] == {"id": "CMD", "chat": GROUP, "from_me": False,
+                                         "participant": f"{ANA}@s.whatsapp.net", "text": command}
     assert text_job.payload["mentioned"][0] == f"{ANA}@s.whatsapp.net"
     assert jobs[-1].kind == "reaction"
-    assert jobs[-1].payload["key"] == {"remoteJid": GROUP, "fromMe": False, "id": "CMD",
-                                       "participant": f"{ANA}@s.whatsapp.net"}
+    assert jobs[-1].payload | {"emoji": "✓"} == {"chat": GROUP, "message_id": "CMD", "emoji": "✓",
+                                                 "participant": f"{ANA}@s.whatsapp.net", "from_me": False}
 
 
 @pytest.mark.parametrize(("command", "_group", "reply"), COMMANDS)
@@ -68,7 +67,8 @@ async def test_each_command_in_private_replies_quoting_without_mentions(
     assert text_job.text.startswith(reply)
     assert (text_job.chat_id, text_job.payload["chat"]) == (chat, chat)
     assert "mentioned" not in text_job.payload
-    assert text_job.payload["quoted"]["key"] == {"id": "DM", "remoteJid": chat, "fromMe": False}
+    assert text_job.payload["quote"] == {"id": "DM", "chat": chat, "from_me": False, "participant": None,
+                                         "text": command}
 
 
 async def test_nueva_with_mentions_assigns_them_and_mentions_them_by_the_jid_they_were_written_with(
@@ -86,14 +86,14 @@ async def test_completing_a_task_made_by_chat_reacts_on_its_origin_message(seede
     async with running_bot(seeded, ENV) as bot:
         await bot.send(wa_text("/t nueva regar", message_id="ORIGIN"))
         jobs = await bot.send(wa_text("/t x 2", message_id="DONE"))
-    assert [(j.kind, j.payload.get("reaction"), j.payload.get("key", {}).get("id")) for j in jobs] == [
+    assert [(j.kind, j.payload.get("emoji"), j.payload.get("message_id")) for j in jobs] == [
         ("text", None, None), ("reaction", "✅", "ORIGIN"), ("reaction", "🤖", "DONE")]
 
 
 async def test_a_rejected_command_gets_the_warn_reaction(seeded: Database) -> None:
     async with running_bot(seeded, ENV) as bot:
         jobs = await bot.send(wa_text("/t tomar 99"))
-    assert [j.payload.get("reaction") for j in jobs] == [None, "⚠️"]
+    assert [j.payload.get("emoji") for j in jobs] == [None, "⚠️"]
     assert jobs[0].text == f"@{ANA} No encuentro la tarea #99."
 
 

@@ -17,14 +17,14 @@ from sqlalchemy import select
 from taskcore.gateway.events import chat_key
 from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.services.conversation import road as chat_inbox
-from taskcore.services.inbox import NewEvent, inbox_stats, store_events
+from taskcore.services.inbox import NewEvent, inbox_stats
 from taskcore.storage.db import Database
 from taskcore.storage.schema import inbox
 from tasksvc_run import keys, units
 from tasksvc_run.bot import runner as runner_module
 from tasksvc_run.bot.app import drain
 from tests.builders import NOW, wa_text
-from tests.chat_support import task_rows, texts
+from tests.chat_support import store_events, task_rows, texts
 from tests.integration.bot_harness import running_bot
 from tests.locks import write_lock_held
 

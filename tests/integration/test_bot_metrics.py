@@ -43,7 +43,7 @@ async def test_webhook_requests_and_processing_time_are_counted(sqlite_db: Datab
     async with running_bot(sqlite_db, ON) as bot:
         await bot.send(wa_text("/t nueva pan"))
         samples = await scrape(bot)
-    assert samples["webhook_requests_total{event=messages.upsert}"] == 1
+    assert samples["webhook_requests_total{event=message}"] == 1
     assert samples["webhook_processing_seconds_count"] == 1
 
 

@@ -10,12 +10,12 @@ from sqlalchemy import select
 
 from taskcore.gateway.events import chat_key
 from taskcore.gateway.evolution.decode import decode as parse_event
-from taskcore.services.inbox import NewEvent, inbox_stats, store_events
+from taskcore.services.inbox import NewEvent, inbox_stats
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from tasksvc_run import units
 from tests.builders import NOW, wa_text
-from tests.chat_support import task_rows, texts
+from tests.chat_support import store_events, task_rows, texts
 from tests.integration.bot_harness import running_bot
 from tests.integration.proxy_helpers import ProxyClient, proxy_at
 

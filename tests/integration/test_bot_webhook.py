@@ -37,7 +37,7 @@ async def test_a_command_is_acknowledged_then_its_task_and_reply_appear(sqlite_d
 async def test_the_acknowledgement_says_accepted_or_ignored(sqlite_db: Database) -> None:
     async with running_bot(sqlite_db) as bot:
         assert await bot.post(wa_text("hola")) == (200, {"status": "accepted"})
-        assert await bot.post(wa_text("hola", from_me=True)) == (200, {"status": "ignored", "reason": "fromMe"})
+        assert await bot.post(wa_text("hola", from_me=True)) == (200, {"status": "noted", "reason": "echo"})
 
 
 async def test_the_accepted_answer_is_json_in_utf_8(sqlite_db: Database) -> None:

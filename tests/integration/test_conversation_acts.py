@@ -46,8 +46,8 @@ async def test_replying_a_done_word_to_the_bots_message_completes_the_task(chat:
     jobs = await chat.send(wa_text(word, sender=BEA, push_name="Bea", message_id="R1", quoted=about))
     reply = only_text(jobs)
     assert reply.text == f"@{BEA} Tarea #1 completada: pan"
-    assert reply.payload["quoted"]["key"] == {"id": "R1", "remoteJid": GROUP, "fromMe": False,
-                                              "participant": BEA_JID}
+    assert reply.payload["quote"] == {"id": "R1", "chat": GROUP, "from_me": False, "participant": BEA_JID,
+                                      "text": word}
     assert emoji_on(jobs, "R1") == ["🤖"]  # the reply is a command: marked like one
     assert emoji_on(jobs, "NEW1") == ["✅"]  # and the task's origin gets its check
     assert (task_rows(chat.bot.db)[0].completed, task_rows(chat.bot.db)[0].completed_by) == (True, BEA)
@@ -117,8 +117,8 @@ async def test_a_check_reaction_on_the_bots_reply_completes_it_as_the_reacting_u
     jobs = await chat.send(wa_reaction(emoji, about, sender=BEA, message_id="REACT1"))
     reply = only_text(jobs)
     assert reply.text == f"@{BEA} Tarea #1 completada: pan"
-    assert reply.payload["quoted"] == {"key": {"id": about, "remoteJid": GROUP, "fromMe": True,
-                                               "participant": BOT_JID}}
+    assert reply.payload["quote"] == {"id": about, "chat": GROUP, "from_me": True, "participant": BOT_JID,
+                                      "text": None}
     assert reply.payload["mentioned"] == [BEA_JID]
     assert emoji_on(jobs, "REACT1") == []  # a reaction gets no 🤖 of its own
     assert emoji_on(jobs, "NEW1") == ["✅"]
@@ -133,8 +133,8 @@ async def test_a_raised_hand_on_the_origin_message_claims_it_quoting_that_messag
     jobs = await chat.send(wa_reaction(emoji, "NEW1", sender=BEA, target_from_me=False, target_author=ANA_JID))
     reply = only_text(jobs)
     assert reply.text == f"@{BEA} Te quedas la tarea #1: pan"
-    assert reply.payload["quoted"] == {"key": {"id": "NEW1", "remoteJid": GROUP, "fromMe": False,
-                                               "participant": ANA_JID}}
+    assert reply.payload["quote"] == {"id": "NEW1", "chat": GROUP, "from_me": False, "participant": ANA_JID,
+                                      "text": None}
     assert assignees(chat.bot.db, 1) == {BEA}
 
 
@@ -155,7 +155,7 @@ async def test_a_removed_reaction_or_another_emoji_does_nothing(chat: Conversati
 async def test_the_bots_own_reaction_does_nothing(chat: Conversation) -> None:
     about = await new_task(chat)
     status, body = await chat.bot.post(wa_reaction("✅", about, sender=BOT_PHONE, from_me=True))
-    assert (status, body) == (200, {"status": "ignored", "reason": "fromMe"})
+    assert (status, body) == (200, {"status": "noted", "reason": "echo"})
     status, body = await chat.bot.post(wa_reaction("✅", about, sender=BOT_PHONE))
     assert (status, body) == (200, {"status": "ignored", "reason": "the bot's own reaction"})
     assert task_rows(chat.bot.db)[0].completed is False
@@ -210,8 +210,9 @@ async def test_in_private_a_reaction_on_the_bots_reply_about_a_personal_task_com
     chat: Conversation,
 ) -> None:
     jobs = await chat.send(wa_text("/t nueva llamar al banco", group=None))
-    jobs = await chat.send(wa_reaction("✅", chat.message_id(jobs[0]), sender=ANA, group=None))
+    reacted = chat.message_id(jobs[0])
+    jobs = await chat.send(wa_reaction("✅", reacted, sender=ANA, group=None))
     reply = only_text(jobs)
     assert reply.text == "Tarea #1 completada: llamar al banco"
-    assert reply.payload["quoted"] == {"key": {"id": reply.payload["quote"]["id"], "remoteJid": ANA_JID,
-                                               "fromMe": True}}
+    assert reply.payload["quote"] == {"id": reacted, "chat": ANA_JID, "from_me": True, "participant": None,
+                                      "text": None}

@@ -13,8 +13,9 @@ import aiohttp
 import pytest
 
 from taskcore.gateway.diagnostics import Check, Verdict, exit_status
+from taskcore.gateway.evolution.encode import WEBHOOK_EVENTS
 from taskcore.settings import load_settings
-from tasksvc_run.bot.background import WEBHOOK_EVENTS, register_webhook
+from tasksvc_run.bot.background import register_webhook
 from tasksvc_run.doctor import diagnose, render
 from tasksvc_run.gateways.evolution import EvolutionGateway
 from tests.fakes.gateway import FakeGateway

@@ -15,7 +15,7 @@ from taskcore.services import languages
 from taskcore.services.task_export import operator_group_csv
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
-from tasksvc_run import exits
+from tasksvc_run import exits, units
 from tasksvc_run.cli import main
 from tests.builders import NOW, make_group, make_task
 
@@ -48,12 +48,12 @@ def test_the_command_writes_the_group_s_file_with_its_bom_and_names(group: Datab
     assert rows[1][1:6] == ["Sacar la basura, ya", "Casa", "", "Ána, Miembro sin nombre", "open"]
     assert ANA not in body.decode()
     assert BRUNO not in body.decode()
-    assert body == group.look(operator_group_csv, group_id=GROUP, default_lang="es")
+    assert body == units.look(group, operator_group_csv, group_id=GROUP, default_lang="es")
 
 
 def test_without_output_the_file_goes_to_standard_output_in_the_group_s_language(
         group: Database, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
-    group.run(languages.choose_group_language, group_id=GROUP, lang="en", now=NOW)
+    units.run(group, languages.choose_group_language, group_id=GROUP, lang="en", now=NOW)
     for name, value in _env(group).items():
         monkeypatch.setenv(name, value)
     assert main(["export", "--group", GROUP]) == exits.OK

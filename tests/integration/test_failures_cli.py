@@ -73,7 +73,7 @@ async def test_a_broken_event_is_listed_retried_and_takes_effect_and_counted_onc
     name = await one_broken_event(sqlite_db, monkeypatch)
     listing = failed(sqlite_db)
     [row] = [line for line in listing.splitlines() if line.startswith(name)]
-    assert "webhook event messages.upsert" in row
+    assert "webhook event message" in row
     assert "a bug in the handler" in row
     assert listing.splitlines()[0].split() == ["ID", "FAILED", "AT", "(UTC)", "WHAT", "CHAT", "ERROR"]
     assert "tasksvc retry --all" in listing

@@ -1,4 +1,5 @@
-"""The gateway client against the fake gateway on loopback: bodies, answers, and how failures are classified."""
+"""The Evolution API client (the port's Gateway) against the fake gateway on loopback: the bodies it encodes from the
+bot's words, the answers it reads, and how failures are classified."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import aiohttp
 import pytest
 
 from taskcore.gateway.errors import GatewayError
-from taskcore.gateway.outbound import Quote, reaction_payload, text_payload
+from taskcore.gateway.evolution.encode import WEBHOOK_EVENTS
+from taskcore.gateway.outbound import OutboundReaction, OutboundText, Quote
+from taskcore.gateway.port import WebhookPlan
 from tasksvc_run.gateways.evolution import EvolutionGateway
 from tests.fakes.gateway import FakeGateway, sample
 
@@ -45,27 +48,31 @@ def client(session: aiohttp.ClientSession, gateway: FakeGateway) -> EvolutionGat
 async def test_send_text_returns_the_gateway_message_id_and_sends_the_apikey_header(
     client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
-    body = text_payload(chat_id=OPS, text="@1555 hecho", mentioned=["198765432100001@lid"],
-                          quote=Quote(chat_id=OPS, message_id="3A5F", participant="1987@lid", text="hola"))
-    message_id = await client.send_text(body)
+    text = OutboundText(OPS, "@1555 hecho", Quote("3A5F", OPS, participant="1987@lid", text="hola"),
+                        ("198765432100001@lid",))
+    message_id = await client.send_text(text)
     assert message_id is not None
     assert message_id.startswith("3EB0")
     [call] = gateway.calls_to("sendText")
-    assert call.body == body
+    assert call.body == {"number": OPS, "text": "@1555 hecho", "linkPreview": False,
+                         "quoted": {"key": {"id": "3A5F", "remoteJid": OPS, "fromMe": False, "participant": "1987@lid"},
+                                    "message": {"conversation": "hola"}},
+                         "mentioned": ["198765432100001@lid"]}
     assert call.headers["apikey"] == KEY
 
 
 async def test_send_reaction_returns_the_reaction_message_id(client: EvolutionGateway, gateway: FakeGateway) -> None:
-    body = reaction_payload(chat_id=OPS, message_id="3A5F0C2E9B41D7A8C6E1", participant="198765432100001@lid",
-                              emoji="✅")
-    assert (await client.send_reaction(body) or "").startswith("3EB0")
-    assert gateway.calls_to("sendReaction")[0].body == body
+    reaction = OutboundReaction(OPS, "3A5F0C2E9B41D7A8C6E1", "✅", participant="198765432100001@lid")
+    assert (await client.react(reaction) or "").startswith("3EB0")
+    assert gateway.calls_to("sendReaction")[0].body == {
+        "key": {"remoteJid": OPS, "fromMe": False, "id": "3A5F0C2E9B41D7A8C6E1", "participant": "198765432100001@lid"},
+        "reaction": "✅"}
 
 
 async def test_fetch_all_groups_asks_without_participants_and_parses_the_answer(
     client: EvolutionGateway, gateway: FakeGateway
 ) -> None:
-    groups = await client.fetch_all_groups(get_participants=False)
+    groups = await client.list_groups()
     assert len(groups) == 4
     assert all(not g.participants for g in groups)
     assert gateway.calls_to("fetchAllGroups")[0].query == {"getParticipants": "false"}
@@ -76,12 +83,21 @@ async def test_group_participants_are_parsed_to_phone_and_lid_digits(client: Evo
     assert next((p.phone, p.lid) for p in people) == ("15550100001", "198765432100001")
 
 
-async def test_set_webhook_nests_the_body_and_always_sends_events(client: EvolutionGateway, gateway: FakeGateway) -> None:
-    answer = await client.set_webhook("https://bot.example.org/webhook", events=["MESSAGES_UPSERT"],
-                                      headers={"X-Webhook-Secret": "s3"})
-    assert answer["url"] == "https://bot.example.org/webhook"
-    assert gateway.webhook == {"enabled": True, "url": "https://bot.example.org/webhook", "events": ["MESSAGES_UPSERT"],
-                               "byEvents": False, "base64": False, "headers": {"X-Webhook-Secret": "s3"}}
+async def test_the_webhook_is_set_nested_with_every_event_and_the_secret_header(
+    client: EvolutionGateway, gateway: FakeGateway
+) -> None:
+    done = await client.ensure_webhook(WebhookPlan("https://bot.example.org/webhook", "s3"), force=True)
+    assert done.changed
+    assert gateway.webhook == {"enabled": True, "url": "https://bot.example.org/webhook",
+                               "events": list(WEBHOOK_EVENTS), "byEvents": False, "base64": False,
+                               "headers": {"X-Webhook-Secret": "s3"}}
+
+
+async def test_a_webhook_set_as_planned_is_left_alone(client: EvolutionGateway, gateway: FakeGateway) -> None:
+    plan = WebhookPlan("https://bot.example.org/webhook", "s3")
+    await client.ensure_webhook(plan, force=True)
+    assert not (await client.ensure_webhook(plan)).changed
+    assert len(gateway.calls_to("webhook/set")) == 1
 
 
 async def test_connection_state_reads_the_state(client: EvolutionGateway, gateway: FakeGateway) -> None:
@@ -108,7 +124,7 @@ async def test_each_sample_error_body_is_classified(
 ) -> None:
     gateway.fail_next(status=ERRORS[name]["status"], body=ERRORS[name])
     with pytest.raises(GatewayError) as caught:
-        await client.send_text(text_payload(chat_id="34600000001", text="hola"))
+        await client.send_text(OutboundText("34600000001@s.whatsapp.net", "hola"))
     assert (caught.value.status, caught.value.retryable) == (ERRORS[name]["status"], retryable)
 
 
@@ -118,7 +134,7 @@ async def test_a_wrong_apikey_is_a_permanent_401_that_never_shows_the_key(
     wrong = "wrong-key-never-shown-42"
     caplog.set_level(logging.DEBUG)
     with pytest.raises(GatewayError) as caught:
-        await client_for(session, gateway.url, key=wrong).send_text({"number": "1", "text": "x"})
+        await client_for(session, gateway.url, key=wrong).send_text(OutboundText("1@s.whatsapp.net", "x"))
     assert (caught.value.status, caught.value.retryable, caught.value.message_text) == (
         401, False, "message/sendText: Unauthorized")
     assert wrong not in repr(caught.value)
@@ -137,7 +153,7 @@ async def test_an_unknown_instance_is_a_permanent_404(session: aiohttp.ClientSes
 async def test_a_timeout_is_retryable(session: aiohttp.ClientSession, gateway: FakeGateway) -> None:
     gateway.hang_next(seconds=1.0)
     with pytest.raises(GatewayError) as caught:
-        await client_for(session, gateway.url, timeout_ms=100).send_text(text_payload(chat_id="3460", text="x"))
+        await client_for(session, gateway.url, timeout_ms=100).send_text(OutboundText("3460@s.whatsapp.net", "x"))
     assert (caught.value.status, caught.value.retryable) == (None, True)
 
 

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from taskcore.gateway.evolution.records import sent_message
-from taskcore.gateway.outbound import Quote, reaction_payload, text_payload
+from taskcore.gateway.outbound import OutboundText, Quote, outbound_of, reaction_payload, text_payload
 from taskcore.queue_rules import IN_DOUBT
 from taskcore.services import echoes, queue
 from taskcore.storage import queue as q
@@ -66,7 +66,9 @@ def settled(metrics: Metrics, how: str) -> float:
 
 async def accepted_before_the_crash(client: EvolutionGateway, body: dict[str, Any]) -> str:
     """The dead process's attempt, which the gateway accepted."""
-    message_id = await client.send_text(body)
+    text = outbound_of(body)
+    assert isinstance(text, OutboundText)
+    message_id = await client.send_text(text)
     assert message_id is not None
     return message_id
 

@@ -53,7 +53,7 @@ async def test_labelled_counters_show_zero_for_every_known_label(sqlite_db: Data
             assert f'{family}{{kind="{kind.value}"}} 0.0' in text
     for what in CLEANUP_KINDS:
         assert f'cleanup_deleted_total{{what="{what}"}} 0.0' in text
-    assert 'webhook_requests_total{event="messages.upsert"} 0.0' in text
+    assert 'webhook_requests_total{event="message"} 0.0' in text
 
 
 def test_the_cleanup_labels_are_what_maintenance_reports(sqlite_db: Database) -> None:

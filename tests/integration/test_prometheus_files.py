@@ -56,7 +56,7 @@ def series(name: str, values: str, **labels: str) -> dict[str, str]:
 CASES: list[tuple[str, list[dict[str, str]], str]] = [
     # (alert, input series at 1-minute steps, when it must fire)
     ("TasksvcBotDown", [series("up", "1 1 0x10")], "10m"),
-    ("TasksvcBotSilent", [series("webhook_requests_total", "5 5x900", event="messages.upsert")], "14h"),
+    ("TasksvcBotSilent", [series("webhook_requests_total", "5 5x900", event="message")], "14h"),
     ("TasksvcGatewayDisconnected", [series("gateway_connected", "1 1 0x30")], "20m"),
     ("TasksvcWebhookSilent", [series("webhook_delivery_ok", "1 1 0x30")], "20m"),
     ("TasksvcQueueFailing", [series("outbound_failed_total", "0 0 1 1 1", kind="text")], "4m"),
@@ -108,7 +108,7 @@ def test_the_inbox_alert_fires_on_a_new_failure_and_clears_while_old_failures_ar
 def healthy(alert: str, quiet: list[dict[str, str]]) -> list[dict[str, str]]:
     """The same series when nothing is wrong."""
     fixed = {"TasksvcBotDown": [series("up", "1x30")],
-             "TasksvcBotSilent": [series("webhook_requests_total", "0+1x900", event="messages.upsert")],
+             "TasksvcBotSilent": [series("webhook_requests_total", "0+1x900", event="message")],
              "TasksvcGatewayDisconnected": [series("gateway_connected", "1x30")],
              "TasksvcWebhookSilent": [series("webhook_delivery_ok", "1x30")],
              "TasksvcReachoutPaused": [series("gateway_reachout_paused", "0x30")],

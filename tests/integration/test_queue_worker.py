@@ -6,7 +6,6 @@ import asyncio
 import logging
 import sqlite3
 from collections import Counter
-from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
-from taskcore.gateway.outbound import reaction_payload, text_payload
+from taskcore.gateway.outbound import OutboundText, reaction_payload, text_payload
 from taskcore.services import queue
 from taskcore.storage.db import Database
 from taskcore.storage.schema import outbound_queue as oq
@@ -190,27 +189,23 @@ async def test_the_retry_waits_the_backoff_with_its_jitter(
     assert (stored.status, stored.next_attempt_at) == ("pending", clock.now() + timedelta(seconds=72))
 
 
-class RecordingSender:
-    """Wraps the client to see how many sends are in flight, per chat and overall."""
+class RecordingSender(EvolutionGateway):
+    """The client, counting how many sends are in flight, per chat and overall."""
 
     def __init__(self, client: EvolutionGateway) -> None:
-        self.client = client
+        self.__dict__.update(client.__dict__)
         self.per_chat: Counter[str] = Counter()
         self.max_per_chat = 0
         self.max_overall = 0
 
-    async def send_text(self, body: Mapping[str, Any]) -> str | None:
-        chat = body["number"]
-        self.per_chat[chat] += 1
-        self.max_per_chat = max(self.max_per_chat, self.per_chat[chat])
+    async def send_text(self, text: OutboundText, *, message_id: str | None = None) -> str | None:
+        self.per_chat[text.chat_id] += 1
+        self.max_per_chat = max(self.max_per_chat, self.per_chat[text.chat_id])
         self.max_overall = max(self.max_overall, sum(self.per_chat.values()))
         try:
-            return await self.client.send_text(body)
+            return await super().send_text(text, message_id=message_id)
         finally:
-            self.per_chat[chat] -= 1
-
-    async def send_reaction(self, body: Mapping[str, Any]) -> str | None:
-        return await self.client.send_reaction(body)
+            self.per_chat[text.chat_id] -= 1
 
 
 async def test_each_chat_gets_its_messages_in_order_one_at_a_time(

@@ -13,10 +13,11 @@ from sqlalchemy import select
 from taskcore.access import GroupStatus
 from taskcore.services import groups as group_service
 from taskcore.services import preferences
-from taskcore.services.reminder_tick import reminder_tick
+from taskcore.services.reminder_tick import ReminderTick
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from taskcore.storage.schema import group_members, identity_aliases, outbound_queue
+from taskcore.unit import Reading
 from tasksvc_run import units
 from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
@@ -194,15 +195,16 @@ async def test_a_failed_reminder_tick_is_retried_and_the_due_slot_still_sent(
 ) -> None:
     calls: list[datetime] = []
 
-    def flaky_tick(*args: Any, **kwargs: Any) -> Any:
-        calls.append(kwargs["now"])
-        if len(calls) == 1:
-            raise RuntimeError("database is locked")
-        return reminder_tick(*args, **kwargs)
+    class FlakyTick(ReminderTick):
+        def read(self, uow: Reading, after: Any) -> Any:
+            calls.append(self.now)
+            if len(calls) == 1:
+                raise RuntimeError("database is locked")
+            return super().read(uow, after)
 
     units.run(db, preferences.set_preference, user_id="34600000001", freq="daily", time="08:30",
               now=NOW - timedelta(days=1))
-    monkeypatch.setattr(jobs, "reminder_tick", flaky_tick)
+    monkeypatch.setattr(jobs, "ReminderTick", FlakyTick)
     metrics = Metrics()
     runtime = runtime_for(db, None, metrics)
     assert [await runtime.run_job("reminders") for _ in range(3)] == [False, True, True]

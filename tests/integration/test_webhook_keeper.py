@@ -8,9 +8,10 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
+from taskcore.gateway.evolution.encode import WEBHOOK_EVENTS
 from taskcore.settings import Settings, load_settings
 from taskcore.storage.db import Database
-from tasksvc_run.bot.webhook_keeper import WEBHOOK_EVENTS, ensure_webhook
+from tasksvc_run.bot.webhook_keeper import ensure_webhook
 from tasksvc_run.gateways.evolution import EvolutionGateway
 from tasksvc_run.metrics import Metrics
 from tests.fakes.gateway import FakeGateway

@@ -16,6 +16,7 @@ from taskcore.services import summaries
 from taskcore.settings import load_settings
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from tasksvc_run import units
 from tasksvc_run.metrics import Metrics
 from tasksvc_run.schedulers import JobContext
 from tasksvc_run.schedulers.summaries import WeeklySummaryJob
@@ -105,7 +106,7 @@ def test_two_instances_at_once_queue_the_summary_once(db: Database, group: str,
     tick = {"now": SUNDAY_20, "zone": MADRID, "default_language": "es", "max_attempts": 6}
     try:
         with ThreadPoolExecutor(2) as pool:
-            counts = list(pool.map(lambda base: summaries.weekly_tick(base, **tick), [db, other]))
+            counts = list(pool.map(lambda base: units.run_batched(base, summaries.WeeklyTick(**tick)), [db, other]))
     finally:
         other.dispose()
     assert sorted(counts) == [0, 1]

@@ -56,6 +56,6 @@ def test_each_person_gets_one_message_with_everything_due_and_only_once(db: Data
         body = json.loads(payload)
         header, *texts = body["text"].split("\n\n")
         assert header == merged_header()
-        got[body["number"].partition("@")[0]] = texts
+        got[body["chat"].partition("@")[0]] = texts
     assert got == expected
     assert sorted(left) == sorted(v["text"] for v in values if v["release_at"] > now)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +15,12 @@ from taskcore.zones import known_zone_names, parse_time_zone, zone_by_city
 
 NAMES = st.sampled_from(known_zone_names())
 MOMENTS = [datetime(2000, 1, 1, tzinfo=UTC) + timedelta(days=45 * n) for n in range(300)]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def places_loaded() -> None:
+    """The places' index is read once, on the first lookup: not inside a timed example."""
+    zone_by_city("Lisboa")
 
 
 def settled(city: str) -> ZoneInfo | AmbiguousTimeZone:

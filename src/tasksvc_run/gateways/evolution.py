@@ -142,12 +142,21 @@ class EvolutionGateway:
         found = [dx.version_check(info)]
         try:
             found.append(dx.connection_check(await self.connection_state()))
-            found.append(dx.settings_check(await self._call("GET", "settings/find")))
+        except GatewayError as exc:
+            return [*found, dx.failed_call_check("instance", exc.status, exc.message_text, instance=self._name)]
+        found.append(await self._judged("groupsIgnore", "settings/find", dx.settings_check))
+        try:
             row = await self._call("GET", "webhook/find")
         except GatewayError as exc:
-            return [*found, dx.failed_call_check("gateway calls", exc.status, exc.message_text, instance=self._name)]
+            return [*found, dx.failed_call_check("webhook", exc.status, exc.message_text, instance=self._name)]
         return found + dx.webhook_checks(row, expected_url=plan.url or None, secret=plan.secret,
                                          events=encode.WEBHOOK_EVENTS)
+
+    async def _judged(self, name: str, route: str, judge: Callable[[Any], dx.Check]) -> dx.Check:
+        try:
+            return judge(await self._call("GET", route))
+        except GatewayError as exc:
+            return dx.failed_call_check(name, exc.status, exc.message_text, instance=self._name)
 
     @staticmethod
     def _read(read: Callable[[Any], T], answer: Any) -> T:

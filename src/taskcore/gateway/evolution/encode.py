@@ -9,7 +9,7 @@ from taskcore.gateway.outbound import OutboundReaction, OutboundText
 from taskcore.gateway.port import WebhookPlan
 from taskcore.identity import is_group_jid
 
-__all__ = ["SECRET_HEADER", "WEBHOOK_EVENTS", "reaction_body", "text_body", "webhook_body"]
+__all__ = ["SECRET_HEADER", "WEBHOOK_EVENTS", "body_of", "reaction_body", "text_body", "webhook_body"]
 
 WEBHOOK_EVENTS = ("MESSAGES_UPSERT", "GROUPS_UPSERT", "GROUP_PARTICIPANTS_UPDATE", "CONNECTION_UPDATE", "SEND_MESSAGE",
                   "MESSAGES_UPDATE")
@@ -40,6 +40,11 @@ def reaction_body(reaction: OutboundReaction) -> dict[str, Any]:
     if reaction.participant:
         key["participant"] = reaction.participant
     return {"key": key, "reaction": reaction.emoji}
+
+
+def body_of(outbound: OutboundText | OutboundReaction) -> dict[str, Any]:
+    """The body of the send that carries ``outbound`` (sendText or sendReaction)."""
+    return text_body(outbound) if isinstance(outbound, OutboundText) else reaction_body(outbound)
 
 
 def webhook_body(plan: WebhookPlan) -> dict[str, Any]:
