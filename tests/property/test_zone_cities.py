@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,6 +23,14 @@ def settled(city: str) -> ZoneInfo | AmbiguousTimeZone:
         return zone_by_city(city)
     except AmbiguousTimeZone as refusal:
         return refusal
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _places_loaded() -> None:
+    """GeoNames' cities load on the first lookup (1.5 s on a busy machine): loaded before the examples, so
+    hypothesis' deadline times the lookups, not the load (a worker that had not loaded them failed the first one)."""
+    settled("")
+    settled("Paris")
 
 
 def as_written(draw: st.DrawFn, name: str) -> str:
