@@ -27,6 +27,7 @@ def test_the_storage_tests_also_run_on_postgresql() -> None:
 
 def test_the_store_s_contract_is_collected_on_postgresql(request: pytest.FixtureRequest) -> None:
     """Not the fixture's intent but the run's items: the contract's PostgreSQL half is among the tests collected."""
+    assert (request.config.rootpath / CONTRACT).is_file(), f"the store's contract moved: CONTRACT names {CONTRACT}"
     contract = [item.nodeid for item in request.session.items if item.nodeid.startswith(CONTRACT)]
     if not contract:
         pytest.skip(f"{CONTRACT} is not part of this run")
