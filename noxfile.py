@@ -2,7 +2,8 @@
 
 Every session that runs the service's code installs the wheel that users install (built once per nox run, with
 the exact versions of constraints.txt), never an editable checkout: a file left out of the package fails a test
-here instead of a deployment (STYLE habit 14). The tests then import the installed package, not ``src/``.
+here instead of a deployment (STYLE habit 14). The tests then import the installed package, not ``src/``. The
+typecheck, catalogs and apidocs sessions install that same wheel too (one build per run, not one per session).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def wheel(session: nox.Session) -> Path:
 def install_wheel(session: nox.Session, extras: str) -> None:
     """Install the built wheel with ``extras`` under the pinned versions, replacing any earlier install of it."""
     built = wheel(session)
-    session.install("--constraint", str(CONSTRAINTS), f"tasksvc[{extras}] @ {built.as_uri()}")
+    session.install("--constraint", str(CONSTRAINTS), f"tasksvc{f'[{extras}]' if extras else ''} @ {built.as_uri()}")
     session.install("--force-reinstall", "--no-deps", str(built))  # same version number, new build
     session.env["TASKSVC_WHEEL"] = str(built)
     session.run("python", "-c", "import taskcore, tasksvc_run, sys; "
@@ -60,7 +61,7 @@ def lint(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def typecheck(session: nox.Session) -> None:
     """mypy --strict over src/."""
-    session.install("--constraint", str(CONSTRAINTS), ".[typecheck,postgres]")
+    install_wheel(session, "typecheck,postgres")
     session.run("mypy", "--strict", "src")
 
 
@@ -68,7 +69,7 @@ def typecheck(session: nox.Session) -> None:
 def catalogs(session: nox.Session) -> None:
     """The message catalogs (SPEC section 24): fails when one is behind the code, lacks a translation, drops a
     placeholder or ships a stale compiled file. ``nox -s catalogs -- update`` extracts, updates and compiles them."""
-    session.install("--constraint", str(CONSTRAINTS), ".")
+    install_wheel(session, "")
     command = session.posargs[0] if session.posargs else "check"
     session.run("python", "-m", "taskcore.i18n.catalogs", command, str(ROOT / "src"))
 
@@ -78,7 +79,8 @@ def apidocs(session: nox.Session) -> None:
     """taskcore's public API reference (SPEC sections 15 and 33), rendered from its docstrings by pdoc into
     artifacts/apidocs/: the names of ``taskcore.__all__``, not the service's own modules. Any warning fails the session
     (an unresolvable reference, a name that does not import); docs/taskcore.md says how to use the library."""
-    session.install("--constraint", str(CONSTRAINTS), ".", "pdoc==16.0.0")
+    install_wheel(session, "")
+    session.install("--constraint", str(CONSTRAINTS), "pdoc==16.0.0")
     out = ROOT / "artifacts" / "apidocs"
     shutil.rmtree(out, ignore_errors=True)
     session.run("python", "-W", "error", "-m", "pdoc", "--docformat", "restructuredtext", "--no-show-source",

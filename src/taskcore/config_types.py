@@ -10,10 +10,12 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
 from pydantic_settings import NoDecode
 
 from taskcore.identity import normalize_group_id, parse_group_list, parse_id_list
+from taskcore.words import LANGUAGES
 
 GROUP_FORM = "<digits>@g.us or <digits>-<digits>@g.us"
 _DIGITS_ONLY = re.compile(r"[0-9]+")
@@ -61,6 +63,15 @@ def _groups(value: object) -> object:
         raise ValueError(f"comma-separated group ids, each {GROUP_FORM}") from exc
 
 
+def _language(value: object) -> object:
+    """One of the registry's languages, refused as a ``Literal`` of them would be (the same error, the same
+    message)."""
+    if value not in LANGUAGES:
+        expected = " or ".join([", ".join(map(repr, LANGUAGES[:-1])), repr(LANGUAGES[-1])])
+        raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+    return value
+
+
 def _is_list_like(value: object) -> bool:
     return value is None or isinstance(value, str | list | tuple | set | frozenset)
 
@@ -76,3 +87,5 @@ CommunityId = Annotated[str, AfterValidator(_community)]
 TimeZoneName = Annotated[str, AfterValidator(_time_zone)]
 HttpUrl = Annotated[str, AfterValidator(_http_url)]
 Digits = Annotated[str, AfterValidator(_digits)]
+LanguageCode = Annotated[str, BeforeValidator(_language), WithJsonSchema({"type": "string", "enum": list(LANGUAGES)})]
+"""A code of ``taskcore.words.LANGUAGES`` (DEFAULT_LANGUAGE, the preferences' ``lang``)."""

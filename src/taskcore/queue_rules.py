@@ -9,11 +9,11 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from taskcore.words import meaning
+
 JITTER_LIMIT = 0.2
 ERROR_TEXT_LIMIT = 500
 RETRYABLE_MARKERS = ("rate-overlimit", "connection closed")
-_VARIATION_SELECTOR = "\ufe0f"
-_EMOJI_CLASSES = {"\U0001f916": "robot", "\u26a0": "warn", "\u2705": "check"}
 LOGIN_LINK_LABEL = "login"
 """The label of a text job that carries a login link: its text is not kept once the job is done (SPEC section 16)."""
 LOGIN_LINK_GONE = {"text": "[enlace de acceso retirado]"}
@@ -106,5 +106,6 @@ def truncate_error(text: str) -> str:
 
 
 def emoji_class(emoji: str) -> str:
-    """The metric label of a reaction emoji: robot, warn, check or other."""
-    return _EMOJI_CLASSES.get(emoji.strip().replace(_VARIATION_SELECTOR, ""), "other")
+    """The metric label of a reaction emoji: the bot's mark it is (the lexicons' ``mark``: robot, warn, check) or
+    other."""
+    return meaning("mark", emoji) or "other"

@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 from taskcore.identity import is_group_jid
 from taskcore.model import Completion, Origin
 from taskcore.settings import Settings
+from taskcore.words.registry import SHARED
 
-ROBOT = "🤖"
-WARN = "⚠️"
-CHECK = "✅"
+ROBOT, WARN, CHECK = (SHARED[f"mark.{name}"][0] for name in ("robot", "warn", "check"))
+"""The bot's marks, as the lexicons' signs write them: a command that worked, one that did not, a task done."""
 
 
 @dataclass(frozen=True, slots=True)

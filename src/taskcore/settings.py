@@ -11,15 +11,19 @@ from zoneinfo import ZoneInfo
 
 import pydantic
 from pydantic import Field, PrivateAttr, SecretStr, ValidationInfo, field_validator, model_validator
-from pydantic_settings import (
-    BaseSettings,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    SettingsError,
-)
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, SettingsError
 
 from taskcore.config_lines import config_lines
-from taskcore.config_types import CommunityId, Digits, GroupIdSet, HttpUrl, Port, TimeZoneName, UserIdSet
+from taskcore.config_types import (
+    CommunityId,
+    Digits,
+    GroupIdSet,
+    HttpUrl,
+    LanguageCode,
+    Port,
+    TimeZoneName,
+    UserIdSet,
+)
 from taskcore.errors import TaskcoreError
 from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, WARN_ABOVE_PER_MIN
 from taskcore.secret_files import secrets_from_files
@@ -91,7 +95,7 @@ class Settings(BaseSettings):
     group_members_sync_interval_ms: int = Field(default=21_600_000, gt=0)
     group_members_inactive_retention_days: int = Field(default=180, ge=1)
     tz: TimeZoneName = "Europe/Madrid"
-    default_language: Literal["es", "pt", "en"] = "es"  # SPEC section 24: whoever neither chose nor has a country's
+    default_language: LanguageCode = "es"  # SPEC section 24: whoever neither chose nor has a country's
     reminders_grace_minutes: int = Field(default=60, ge=0)
     group_gating_mode: Literal["off", "discover", "enforce"] = "off"
     reactions_enabled: bool = False

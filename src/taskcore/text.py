@@ -100,8 +100,3 @@ def may_occur_in_description(needle: str) -> bool:
     """False when ``needle`` holds a character sanitising always removes (NUL, surrogates), so it matches nothing."""
     return not any(unicodedata.category(ch) == "Cs" or ch == "\x00" for ch in needle)
 
-
-def fold(text: str) -> str:
-    """``text`` to compare ignoring case and accents: NFKD, combining marks dropped, casefolded (``Bogotá``: bogota)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()

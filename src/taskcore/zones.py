@@ -32,7 +32,7 @@ from taskcore.errors import AmbiguousTimeZone, InvalidTimeZone
 from taskcore.i18n import _, current_language
 from taskcore.phones import parsed_number
 from taskcore.places import Place, close_place_names, country_name, country_of, main_zone, place_key, places_named
-from taskcore.text import fold
+from taskcore.words import key as word_key
 
 _UNKNOWN = "Etc/Unknown"
 _NOT_ZONES = frozenset({"localtime", "posixrules", "factory"})  # files some systems list beside the IANA zones
@@ -133,7 +133,7 @@ _SHOWN = 60  # characters of what was typed an error message repeats
 
 
 def _city_key(text: str) -> str:
-    return _SEPARATORS.sub("_", fold(text).strip())
+    return _SEPARATORS.sub("_", word_key(text))
 
 
 @lru_cache(maxsize=1)

@@ -162,7 +162,7 @@ def cmd_commands_sheet(lang: str = "es") -> int:
 # These read (or need) no configuration of their own: an invalid one is theirs to report.
 WITHOUT_SETTINGS: dict[str, tuple[str, Callable[..., int]]] = {
     "doctor": ("check the configuration and the gateway: why the bot stays silent", cmd_doctor),
-    "commands-sheet": ("print the chat command sheet (Markdown) in a language: --lang es|pt|en", cmd_commands_sheet),
+    "commands-sheet": ("print the chat command sheet (Markdown) in a language (--lang)", cmd_commands_sheet),
 }
 
 
@@ -196,8 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.choices["failed"].add_argument("--limit", type=int, default=50, help="show at most this many (default 50)")
     sub.choices["retry"].add_argument("ids", nargs="*", metavar="id", help="a failure's id: inbox:<n> or send:<n>")
     sub.choices["retry"].add_argument("--all", action="store_true", dest="every", help="every failure")
-    sub.choices["commands-sheet"].add_argument("--lang", choices=("es", "pt", "en"), default="es",
-                                               help="the sheet's language (default es)")
+    from taskcore.words import LANGUAGES  # the lexicons' registry: the languages the bot speaks
+
+    sub.choices["commands-sheet"].add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
+                                               help=f"the sheet's language: {', '.join(LANGUAGES)} "
+                                                    f"(default {LANGUAGES[0]})")
     sub.choices["doctor"].add_argument("--probe", action="store_true",
                                        help="also send a probe to the bot's own number and wait for its echo (15 s)")
     return parser

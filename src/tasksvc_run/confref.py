@@ -6,7 +6,23 @@ from typing import Any
 
 from pydantic_core import PydanticUndefined
 
+from taskcore.reactions import CHECK, ROBOT, WARN
 from taskcore.settings import Settings
+from taskcore.words import LANGUAGES
+from taskcore.words.registry import SHARED
+
+
+def _codes() -> str:
+    """The registry's languages as the reference names them: `es`, `pt` or `en`."""
+    quoted = [f"`{code}`" for code in LANGUAGES]
+    return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _reaction(name: str) -> str:
+    """A reaction's emoji as the reference names them: the first, its variants in brackets (✅ (✔️, ☑️))."""
+    first, *others = SHARED[f"reaction.{name}"]
+    return f"{first} ({', '.join(others)})" if others else first
+
 
 MEANINGS: dict[str, str] = {
     "gateway_kind": "Which gateway the bot speaks: evolution (Evolution API v2) or waha (WAHA with its GOWS engine).",
@@ -28,17 +44,17 @@ MEANINGS: dict[str, str] = {
     "group_members_sync_interval_ms": "Member sync interval (at least 10 s outside test).",
     "group_members_inactive_retention_days": "Days before inactive memberships are deleted.",
     "tz": "Default time zone (IANA name) of users who chose none (`/t zona`) and whose country has not exactly one.",
-    "default_language": "Language (`es`, `pt` or `en`) of people who chose none (`/t idioma`) and whose phone "
-                        "number's country speaks none of the three, and of the messages the bot starts in a group "
+    "default_language": f"Language ({_codes()}) of people who chose none (`/t idioma`) and whose phone "
+                        "number's country speaks none of them, and of the messages the bot starts in a group "
                         "that set none. Another value stops the start.",
     "reminders_grace_minutes": "Minutes after the chosen time during which a late reminder is still sent.",
     "group_gating_mode": "off (every group served), discover (new groups wait for an admin), enforce.",
-    "reactions_enabled": "React to commands (🤖/⚠️) and to completed tasks' messages (✅).",
+    "reactions_enabled": f"React to commands ({ROBOT}/{WARN}) and to completed tasks' messages ({CHECK}).",
     "reactions_scope": "groups, or all (direct messages too).",
     "reactions_ttl_days": "Days during which a completion still reacts to the task's message, and during which "
                           "replies and reactions to a completed task's messages still find it.",
-    "reaction_commands_enabled": "People's reactions act: ✅ (✔️, ☑️) on a task's message completes it, ✋ (🙋) "
-                                 "claims it.",
+    "reaction_commands_enabled": f"People's reactions act: {_reaction('complete')} on a task's message completes "
+                                 f"it, {_reaction('claim')} claims it.",
     "rq_reactions_max_attempts": "Attempts for reaction jobs; unset: RQ_MAX_ATTEMPTS.",
     "admin_users": "Comma-separated administrator numbers or JIDs (normalised to digits).",
     "allowed_groups": "Comma-separated group ids inserted as allowed at every start when absent.",

@@ -17,20 +17,15 @@ from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from tasksvc_run import units
 from tests.builders import NOW, TODAY
+from tests.chromium import ARGS, CHROMIUM
 from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import ME, ThreadedServer, threaded_app, web_settings
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 PHONE = {"width": 390, "height": 844}
 MAX_HEADER = 120
-
-if not CHROMIUM.exists():
-    pytest.skip(f"BROWSER TESTS SKIPPED: {CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
 
 
 @pytest.fixture

@@ -14,18 +14,14 @@ from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from tasksvc_run import units
 from tests.builders import NOW, TODAY
+from tests.chromium import ARGS, CHROMIUM
 from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import ME, ThreadedServer, threaded_app, web_settings
 from tests.pictures import same_picture, save_picture
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--font-render-hinting=none"]
-
-if not CHROMIUM.exists():
-    pytest.skip(f"BROWSER TESTS SKIPPED: {CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
+PICTURE_ARGS = [*ARGS, "--font-render-hinting=none"]  # the same glyphs from run to run
 
 
 @pytest.fixture
@@ -43,7 +39,7 @@ def server(tmp_path: Path) -> Iterator[tuple[ThreadedServer, Database]]:
 def test_the_tasks_page_picture_shows_the_seeded_tasks(server: tuple[ThreadedServer, Database]) -> None:
     running, db = server
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=PICTURE_ARGS)
         page = browser.new_context(viewport={"width": 900, "height": 1000}, locale="es-ES").new_page()
         page.set_default_timeout(10_000)
         page.goto(f"{running.url}/login?token={units.run(db, issue_login_token, user_id=ME, now=NOW)}")

@@ -19,21 +19,16 @@ from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
 from tasksvc_run import units
 from tests.builders import NOW, make_group, make_task
+from tests.chromium import ARGS, CHROMIUM
 from tests.fakes.clock import FrozenClock
 from tests.integration.web_helpers import GROUP, ME, OTHER, threaded_app, web_settings
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 SCREENSHOT = ARTIFACTS / "browser-shared-task-parts.png"
 THIRD = "34600000003"
 NAMES = {ME: "Ana", OTHER: "Bea", THIRD: "Carlos"}
-
-if not CHROMIUM.exists():
-    pytest.skip(f"BROWSER TESTS SKIPPED: {CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
 
 
 @pytest.fixture

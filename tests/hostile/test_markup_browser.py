@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -15,17 +14,11 @@ from playwright.sync_api import Dialog, Page, expect, sync_playwright
 
 from taskcore.services.web_auth import issue_login_token
 from tasksvc_run import units
+from tests.chromium import ARGS, CHROMIUM
 from tests.hostile.conftest import ME, Running
 from tests.hostile.markup import GROUP_NAME, HOSTILE_GROUP, PERSON_NAME, RAW_DESCRIPTION
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-if not CHROMIUM.exists():
-    pytest.skip(f"BROWSER TESTS SKIPPED: {CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
 
 
 @pytest.fixture

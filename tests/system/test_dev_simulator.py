@@ -15,20 +15,15 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect, sync_playwright
 
+from tests.chromium import ARGS, CHROMIUM
 from tests.pictures import same_picture, save_picture
 from tests.system.unit import Unit, unit_env
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 # A loaded machine starts the unit and fills the simulator slowly: its assertions wait as long as its pages (15 s).
 expect.set_options(timeout=15_000)
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-
-if not CHROMIUM.exists():
-    pytest.skip(f"BROWSER TESTS SKIPPED: {CHROMIUM} is absent (apt-get install chromium)", allow_module_level=True)
 
 
 def start_dev(tmp_path: Path, **extra: str) -> Unit:
@@ -162,7 +157,6 @@ def test_on_a_phone_the_conversation_scrolls_in_its_box_to_the_newest_message_an
     assert box["top"] + box["height"] >= box["content"] - 2  # scrolled to the newest message
     assert box["wide"] <= 0  # the long word wraps inside its bubble
     assert box["page"] < 2 * 844
-
 
 
 def test_anyone_can_be_added_and_is_answered_in_their_number_s_language(dev_unit: Unit) -> None:

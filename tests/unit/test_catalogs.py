@@ -10,6 +10,7 @@ import pytest
 
 from taskcore.i18n import _, speaking, translations
 from taskcore.i18n.catalogs import main, placeholders, problems
+from taskcore.words import LANGUAGES
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -47,7 +48,7 @@ def test_a_translation_that_drops_a_placeholder_fails_the_check(tree: Path) -> N
     text = po.read_text()
     assert 'msgstr "Idioma não disponível: «{word}»' in text
     po.write_text(text.replace('msgstr "Idioma não disponível: «{word}»', 'msgstr "Idioma não disponível: «{palavra}»'))
-    assert any("placeholders ['palavra']" in line for line in problems(tree))
+    assert any("placeholders ['choices', 'palavra']" in line for line in problems(tree))
 
 
 def test_a_stale_compiled_catalog_fails_the_check(tree: Path) -> None:
@@ -60,12 +61,12 @@ def test_placeholders_are_the_named_braces() -> None:
     assert placeholders("Tarea #{id} creada: {text} {{no}}") == {"id", "text", "no"}
 
 
-@pytest.mark.parametrize(("lang", "name"), [("es", "español"), ("pt", "espanhol"), ("en", "Spanish")])
+@pytest.mark.parametrize(("lang", "name"), [("es", "Hoy"), ("pt", "Hoje"), ("en", "Today")])
 def test_the_shipped_catalogs_translate(lang: str, name: str) -> None:
     with speaking(lang):
-        assert _("español") == name
-    assert _("español") == "español"
-    assert translations("xx").gettext("español") == "español"
+        assert _("Hoy") == name
+    assert _("Hoy") == "Hoy"
+    assert translations("xx").gettext("Hoy") == "Hoy"
 
 
 @pytest.mark.parametrize(("lang", "rule"), [("es", "(n != 1)"), ("pt", "(n > 1)"), ("en", "(n != 1)")])
@@ -83,7 +84,17 @@ def test_the_compiled_header_names_no_babel_release_and_our_plural_rule(lang: st
         assert info["plural-forms"] == f"nplurals=2; plural={rule};"
 
 
-@pytest.mark.parametrize("lang", ["es", "pt", "en"])
+def test_the_plural_rule_is_the_catalog_s_own(tree: Path) -> None:
+    """No table of languages beside the catalogs: each ``.po``'s header carries its rule, and the compiled file is
+    checked against it."""
+    po = _po(tree, "pt")
+    text = po.read_text()
+    assert text.startswith('msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n')
+    po.write_text(text.replace("plural=(n > 1);", "plural=(n != 1);", 1))
+    assert "taskcore pt: taskcore.mo is not compiled from its .po (nox -s catalogs)" in problems(tree)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_check_reads_two_plural_forms_whatever_cldr_the_installed_babel_has(
         lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Babel 2.19's CLDR gives Spanish and Portuguese a third form (a million of something): read with it, every

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import func, select
 
 from taskcore.chores.starter_sets import find_set, starter_sets
-from taskcore.i18n import LANGUAGES
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
+from taskcore.words import LANGUAGES
 from tests.builders import GROUP, NOW, make_group, wa_text
 from tests.chat_support import assignees, run, texts
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from taskcore.chat.usage import date_forms, example_mark, rule_forms
+from taskcore.chat.usage import date_forms, example_mark, rule_forms, usage_line
 from taskcore.i18n import _, speaking
 
 _BULLET = "• "
@@ -41,8 +41,8 @@ def _lines(entries: Iterable[Entry], family: str) -> str:
     for entry in entries:
         if entry.family == family and entry.usage is not None:
             example = entry.example or entry.usage
-            lines.append(f"{_BULLET}{_(entry.usage)}{example_mark()}{_(example)}" if example != entry.usage
-                         else f"{_BULLET}{_(entry.usage)}")
+            lines.append(f"{_BULLET}{usage_line(entry.usage)}{example_mark()}{_(example)}" if example != entry.usage
+                         else f"{_BULLET}{usage_line(entry.usage)}")
     return "\n".join(lines)
 
 

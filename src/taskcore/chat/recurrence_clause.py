@@ -65,13 +65,13 @@ def _clause_start(chunks: Sequence[Chunk], first: int) -> tuple[int, int] | None
     for at in range(first, len(chunks) - 1):
         (word, quoted), (after, after_quoted) = chunks[at], chunks[at + 1]
         if quoted is None and after_quoted is None and is_intro(word) and opens_rule(word, pieces(after)[0]):
-            return (at - 1 if at > first and _is_a(chunks[at - 1]) and is_intro(f"a {word}") else at), at + 1
+            return (at - 1 if at > first and _opens_with(chunks[at - 1], word) else at), at + 1
     return None
 
 
-def _is_a(chunk: Chunk) -> bool:
-    """The ``a`` of Portuguese ``a cada``."""
-    return chunk[1] is None and chunk[0].casefold() == "a"
+def _opens_with(chunk: Chunk, word: str) -> bool:
+    """Whether ``chunk`` and ``word`` make one rule's first words (Portuguese ``a cada``: the lexicons' phrase)."""
+    return chunk[1] is None and is_intro(f"{chunk[0]} {word}")
 
 
 def _read_clause(chunks: Sequence[Chunk], start: int, rule_start: int) -> tuple[Recurrence, list[Chunk]]:

@@ -14,9 +14,10 @@ from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.date_hints import hint_lines, shown_due
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
-from taskcore.languages import LANGUAGE_NAMES, LanguageSource
+from taskcore.languages import LanguageSource, language_name
 from taskcore.model import Series, Task
 from taskcore.recurrence import rule_text
+from taskcore.words import LANGUAGES
 from taskcore.zones import UserZone, ZoneSource
 
 SHORT_DESCRIPTION = 80
@@ -260,17 +261,12 @@ LANGUAGE_SOURCES = {LanguageSource.USER: N_("lo elegiste con /t idioma"),
                     LanguageSource.DEFAULT: N_("el del servicio")}
 
 
-def language_name(code: str) -> str:
-    """A language's name in the language in force."""
-    return _(LANGUAGE_NAMES[code])
-
-
 def language_shown(own: str, source: LanguageSource, group: str | None) -> str:
     """/t idioma: the sender's language and where it comes from, and in a group the group's."""
     text = _("Te escribo en {language} ({source}).", language=language_name(own), source=_(LANGUAGE_SOURCES[source]))
     if group is not None:
         text += " " + _("En este grupo escribo en {language}.", language=language_name(group))
-    return text + "\n" + _("Para cambiarlo: /t idioma es|pt|en")
+    return text + "\n" + _("Para cambiarlo: /t idioma {codes}", codes="|".join(LANGUAGES))
 
 
 def language_set(code: str, *, group: bool) -> str:

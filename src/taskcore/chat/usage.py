@@ -11,10 +11,15 @@ from taskcore.chat.commands import CommandSyntaxError
 from taskcore.dates import ACCEPTED_FORMS
 from taskcore.i18n import SOURCE, _, current_language
 from taskcore.recurrence import ACCEPTED_RULES
-from taskcore.words import TABLES
+from taskcore.words import LANGUAGES, TABLES
 
 MAX_COMMAND_LENGTH = 4096
 """Longer command messages are refused before they are parsed (SPEC section 16)."""
+
+
+def usage_line(usage: str) -> str:
+    """A command's usage line in the language in force, its ``{codes}`` the languages the bot speaks."""
+    return _(usage, codes="|".join(LANGUAGES))
 
 
 def date_forms() -> str:

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-from taskcore.i18n import LANGUAGES, SOURCE
+from taskcore.i18n import SOURCE
 from taskcore.recurrence import Recurrence, parse_recurrence
-from taskcore.words import key
+from taskcore.words import LANGUAGES, key
 
 __all__ = ["Chore", "StarterSet", "find_set", "set_names", "starter_sets"]
 
@@ -47,7 +47,10 @@ class StarterSet:
 @cache
 def starter_sets(lang: str) -> tuple[StarterSet, ...]:
     """The sets of ``lang``'s file, in its order (Spanish's for a language without a file)."""
-    source = files("taskcore.chores").joinpath("starters", f"{lang if lang in LANGUAGES else SOURCE}.toml")
+    starters = files("taskcore.chores").joinpath("starters")
+    source = starters.joinpath(f"{lang}.toml")
+    if lang not in LANGUAGES or not source.is_file():
+        source = starters.joinpath(f"{SOURCE}.toml")
     data = tomllib.loads(source.read_text(encoding="utf-8"))
     return tuple(StarterSet(str(item["key"]), str(item["title"]), tuple(str(name) for name in item["names"]),
                             tuple(Chore(str(chore["text"]), parse_recurrence(str(chore["rule"])), int(chore["points"]))

@@ -7,9 +7,10 @@ extracts the messages from the code and templates, updates and compiles the cata
 
 Placeholders are named, ``{name}``, filled after the lookup: ``_("Tarea #{id} creada", id=7)``.
 
-The language a text is written in is the one in force where it is composed: ``speaking(lang)`` sets it for a block
-(the conversation road sets the reply's, a direct message its reader's), like a locale override; outside any block
-it is Spanish. Code that writes for someone else than the current reader opens its own block.
+The languages are the lexicons' registry's (``taskcore.words.LANGUAGES``): a language has its lexicon and its
+catalogs. The language a text is written in is the one in force where it is composed: ``speaking(lang)`` sets it
+for a block (the conversation road sets the reply's, a direct message its reader's), like a locale override;
+outside any block it is Spanish. Code that writes for someone else than the current reader opens its own block.
 """
 
 from __future__ import annotations
@@ -18,14 +19,11 @@ import gettext as _gettext
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "N_", "SOURCE", "_", "current_language", "ngettext", "speaking", "translations",
-           "weekday_name"]
+__all__ = ["N_", "SOURCE", "_", "current_language", "ngettext", "speaking", "translations", "weekday_name"]
 
-LANGUAGES = ("es", "pt", "en")
-"""The languages the bot speaks, the default first."""
 SOURCE = "es"
 """The language the message ids are written in."""
 DOMAIN = "taskcore"
@@ -37,10 +35,19 @@ _current: ContextVar[str] = ContextVar("taskcore_language", default=SOURCE)
 @cache
 def translations(lang: str, domain: str = DOMAIN, locales: Path = LOCALES) -> _gettext.NullTranslations:
     """The compiled catalog of ``lang`` for ``domain``; an unknown language reads as the source texts."""
-    if lang not in LANGUAGES:
+    if not _spoken(lang):
         return _gettext.NullTranslations()
     with open(locales / lang / "LC_MESSAGES" / f"{domain}.mo", "rb") as mo:
         return _gettext.GNUTranslations(mo)
+
+
+@lru_cache(maxsize=64)
+def _spoken(lang: str) -> bool:
+    """Whether ``lang`` is one of the registry's languages (read on first use: the lexicons mark their texts with
+    this module's ``N_``, so it cannot import them first)."""
+    from taskcore.words.registry import LANGUAGES  # noqa: PLC0415
+
+    return lang in LANGUAGES
 
 
 def current_language() -> str:
@@ -51,7 +58,7 @@ def current_language() -> str:
 @contextmanager
 def speaking(lang: str) -> Iterator[str]:
     """Compose texts in ``lang`` inside the block (an unknown code: the source language)."""
-    token = _current.set(lang if lang in LANGUAGES else SOURCE)
+    token = _current.set(lang if _spoken(lang) else SOURCE)
     try:
         yield _current.get()
     finally:

@@ -24,7 +24,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileParser, write_po
 
-from taskcore.i18n import LANGUAGES, SOURCE
+from taskcore.i18n import SOURCE
+from taskcore.words import LANGUAGES
 
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -63,17 +64,12 @@ def extract(src: Path, domain: Domain) -> Catalog:
     return catalog
 
 
-# gettext's plural rules, fixed here: Babel derives them from its CLDR release (2.19 gives Spanish three forms), and
-# the compiled bytes must not depend on which Babel made them. Portuguese is Brazil's (one for 0 and 1).
-PLURAL_FORMS = {"es": "nplurals=2; plural=(n != 1);", "pt": "nplurals=2; plural=(n > 1);",
-                "en": "nplurals=2; plural=(n != 1);"}
-
-
 def _read(path: Path, lang: str, domain: str) -> Catalog:
-    """The language's catalog with our plural rule (PLURAL_FORMS), whichever CLDR release the installed Babel has:
-    the ``.po`` files carry no header, and Babel 2.19 would read a third, empty Spanish form into each plural."""
+    """The language's catalog as its ``.po`` writes it, its gettext plural rule included: the one header line each
+    ``.po`` keeps (``Plural-Forms``), so the rule is the catalog's whichever CLDR release the installed Babel has
+    (Babel 2.19 gives Spanish a third form, and would read a third, empty form into each plural). A language without
+    a ``.po`` yet starts from its CLDR rule, which its first ``update`` writes into the header."""
     catalog = Catalog(locale=lang, domain=domain)
-    catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[lang])]
     if path.exists():
         with path.open("rb") as po:
             PoFileParser(catalog).parse(po)
@@ -85,20 +81,22 @@ def _po_path(src: Path, domain: Domain, lang: str) -> Path:
 
 
 def _po_bytes(catalog: Catalog) -> bytes:
+    """The ``.po``: a header of its plural rule alone (no dates, no tool versions), then the messages."""
     out = io.BytesIO()
+    out.write(f'msgid ""\nmsgstr ""\n"Plural-Forms: {catalog.plural_forms}\\n"\n\n'.encode())
     write_po(out, catalog, omit_header=True, no_location=True, sort_output=True, width=120)
     return out.getvalue()
 
 
 class _Compiled(Catalog):
-    """A catalog as it is compiled: its header without the ``Generated-By`` line and with our plural rule, so a
-    developer's Babel and the pinned one make the same bytes of the same messages."""
+    """A catalog as it is compiled: its header without the ``Generated-By`` line and with its own plural rule (its
+    ``.po``'s), so a developer's Babel and the pinned one make the same bytes of the same messages."""
 
     def __iter__(self) -> Iterator[Message]:
         header, *messages = super().__iter__()
         lines = [line for line in str(header.string).split("\n")
                  if not line.startswith(("Generated-By:", "Plural-Forms:"))]
-        header.string = "\n".join([*lines, f"Plural-Forms: {PLURAL_FORMS[str(self.locale)]}"])
+        header.string = "\n".join([*lines, f"Plural-Forms: {self.plural_forms}"])
         yield header
         yield from messages
 

@@ -13,11 +13,12 @@ from functools import cache, lru_cache
 
 from taskcore.errors import InvalidDate
 from taskcore.i18n import N_, _
-from taskcore.words import en, es, pt
+from taskcore.words.registry import LANGUAGES, SHARED, TABLES
 
 __all__ = [
     "ACCEPTED_DATES",
     "KINDS",
+    "LANGUAGES",
     "TABLES",
     "add_language",
     "any_rule_intro",
@@ -41,12 +42,12 @@ __all__ = [
     "words_of",
 ]
 
-TABLES: dict[str, Mapping[str, tuple[str, ...]]] = {"es": es.WORDS, "pt": pt.WORDS, "en": en.WORDS}
-"""Each language's table: meaning -> its words. A language is one lexicon file and one line here."""
-
 
 def key(text: str) -> str:
-    """A word as the tables are compared: accents dropped, case folded, spaces collapsed."""
+    """A word as the tables are compared: accents dropped, case folded, spaces collapsed, emoji without what
+    keyboards add to them (variation selectors, skin tones, a joined gender sign: ``🙋🏽‍♀️`` is ``🙋``). The one
+    normaliser of what people write: words, names, places. Compatibility forms stay apart (full-width digits are
+    no digits: docs/decisions.md, Dates)."""
     return _short_key(text) if len(text) <= _SHORT else _fold(text)
 
 
@@ -58,10 +59,13 @@ def _short_key(text: str) -> str:
     return _fold(text)
 
 
+_DECORATION = re.compile("[\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]|\u200d[\u2640\u2642]")
+
+
 def _fold(text: str) -> str:
     if text.isascii():
         return " ".join(text.casefold().split())
-    decomposed = unicodedata.normalize("NFD", text)
+    decomposed = unicodedata.normalize("NFD", _DECORATION.sub("", text))
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
 
@@ -91,7 +95,7 @@ _LOOKUPS: dict[str, Mapping[str, str]] = {}
 def _joined(kind: str) -> Mapping[str, str]:
     """The ``lookup`` of one kind, built from the tables; ValueError when a word would mean two things."""
     found: dict[str, str] = {}
-    for table in TABLES.values():
+    for table in (*TABLES.values(), SHARED):
         for name, words in table.items():
             head, _, rest = name.partition(".")
             if head != kind:
@@ -263,7 +267,7 @@ def _forget() -> None:
 
 
 def _check() -> frozenset[str]:
-    kinds = frozenset(name.partition(".")[0] for table in TABLES.values() for name in table)
+    kinds = frozenset(name.partition(".")[0] for table in (*TABLES.values(), SHARED) for name in table)
     for kind in kinds:  # built now, so a word that would mean two things stops the import
         lookup(kind)
     return kinds

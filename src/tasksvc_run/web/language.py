@@ -14,9 +14,10 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 from babel.core import negotiate_locale
 
-from taskcore.i18n import LANGUAGES, speaking
+from taskcore.i18n import speaking
 from taskcore.services.languages import user_language
 from taskcore.services.web_auth import SESSION_CACHE_TTL
+from taskcore.words import LANGUAGES
 from tasksvc_run import units
 from tasksvc_run.keys import CLOCK, DB, LANG, LANGUAGE_CACHE, SETTINGS, USER
 

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, field_validator
 
+from taskcore.config_types import LanguageCode
 from taskcore.dates import parse_iso_date
 from taskcore.errors import InvalidDate
 from taskcore.services.task_lists import MyTasksQuery
@@ -51,7 +52,7 @@ IsoDate = Annotated[date, BeforeValidator(_iso_date), WithJsonSchema({"type": "s
 QueryBool = Annotated[bool, BeforeValidator(_query_bool), WithJsonSchema({"type": "boolean"})]
 Freq = Literal["off", "daily", "weekly", "weekdays"]
 Completion = Literal["any", "each"]
-Lang = Literal["es", "pt", "en"]
+Lang = LanguageCode
 
 
 class MyTasksParams(BaseModel):
@@ -132,7 +133,7 @@ class PreferencesBody(BaseModel):
         None, description="HH:MM or H:M, 24 h; normalised to HH:MM.")
     tz: str | None = Field(None, description="An IANA time zone (any case is accepted), e.g. America/Bogota; null: "
                                              "the default.", json_schema_extra=_zone_schema)
-    lang: Lang | None = Field(None, description="es, pt or en: the language of the bot's messages and the pages; "
+    lang: Lang | None = Field(None, description="The language of the bot's messages and the pages (its code); "
                                                 "null forgets the choice (the phone number's country's, else "
                                                 "DEFAULT_LANGUAGE); absent keeps it.", json_schema_extra=_no_default)
     quiet: QuietWindow | None = Field(None, description="Quiet hours: what the bot starts for you inside them waits, "

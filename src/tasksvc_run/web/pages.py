@@ -11,10 +11,10 @@ from aiohttp import web
 from babel import Locale
 
 from taskcore.errors import Forbidden, ValidationError
-from taskcore.i18n import LANGUAGES
 from taskcore.languages import LanguageSource
 from taskcore.services import languages, summaries, task_lists, zones
 from taskcore.services import preferences as prefs
+from taskcore.words import LANGUAGES
 from tasksvc_run import units
 from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import CLOCK, DB, PUBLIC_IDS, SETTINGS, USER

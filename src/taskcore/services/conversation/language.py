@@ -12,7 +12,7 @@ from taskcore.services.conversation.turn import Turn
 
 
 def set_language(turn: Turn, cmd: SetLanguage) -> Answer:
-    """/t idioma [es|pt|en]: any active member may set a group's; the confirmation is in the language chosen."""
+    """/t idioma <language>: any active member may set a group's; the confirmation is in the language chosen."""
     if cmd.code is None:
         return _show(turn)
     if turn.group_id is None:

@@ -40,7 +40,7 @@ from taskcore.chat.language_args import parse_language_command
 from taskcore.chat.new_task_args import parse_new
 from taskcore.chat.recurrence_clause import parse_zone
 from taskcore.chat.result import Answer, rejected
-from taskcore.chat.usage import refusal
+from taskcore.chat.usage import refusal, usage_line
 from taskcore.errors import TaskcoreError
 from taskcore.i18n import N_, SOURCE, _, current_language
 from taskcore.services.conversation import (
@@ -157,7 +157,7 @@ ROWS: tuple[Row, ...] = (
         N_("/t zona [<ciudad>|sin]"), N_("/t zona Bogota")),
     Row("task.idioma", lambda args, ctx: parse_language_command(args),
         (on(commands.SetLanguage, language.set_language),),
-        N_("/t idioma [es|pt|en]"), N_("/t idioma pt")),
+        N_("/t idioma [{codes}]"), N_("/t idioma pt")),
     Row("task.web", _bare(commands.WebLink()), (on(commands.WebLink, calendar.web_link),), N_("/t web")),
     Row("task.calendario", calendar_args.parse_calendar,
         (on(commands.CalendarLink, calendar.calendar_link), on(commands.CalendarRevoke, calendar.calendar_revoke)),
@@ -230,7 +230,7 @@ def accepted(name: str | None) -> str:
     (``name`` None, or ``admin``), the family's commands by their words (``/t ayuda|nueva|ver...``)."""
     row = _BY_NAME.get(name or "")
     if row is not None and row.usage is not None:
-        return _(row.usage)
+        return usage_line(row.usage)
     family = "admin" if name is not None and name.startswith("admin") else "task"
     table = TABLES.get(current_language(), TABLES[SOURCE])
     words = [table.get(row.word, TABLES[SOURCE][row.word])[0] for row in ROWS
