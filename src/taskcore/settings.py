@@ -19,7 +19,7 @@ from pydantic_settings import (
 )
 
 from taskcore.config_lines import config_lines
-from taskcore.config_types import CommunityId, Digits, GroupIdSet, HttpUrl, Port, TimeZoneName, UserIdSet
+from taskcore.config_types import CommunityId, Digits, GroupIdSet, HttpUrl, LogLevel, Port, TimeZoneName, UserIdSet
 from taskcore.errors import TaskcoreError
 from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, WARN_ABOVE_PER_MIN
 from taskcore.secret_files import secrets_from_files
@@ -132,7 +132,7 @@ class Settings(BaseSettings):
     watchdog_echo_seconds: int = Field(default=120, ge=1)
     watchdog_idle_minutes: int = Field(default=60, ge=1)
     log_format: Literal["kv", "json"] = "kv"
-    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_level: LogLevel = "info"
 
     _interval_warnings: list[str] = PrivateAttr(default_factory=list)
 

@@ -23,9 +23,12 @@ from taskcore.gateway.client import GatewayClient, GatewayError
 from taskcore.settings import ConfigError, Settings, dotenv_variables, load_settings
 from tasksvc_run import exits
 from tasksvc_run.bot.background import WEBHOOK_EVENTS
-from tasksvc_run.doctor_reach import reach_checks
-from tasksvc_run.places import database_problem, folder_problem
+from tasksvc_run.doctor_reach import WRITES, reach_checks, write_check
+from tasksvc_run.places import database_fix, database_problem, folder_problem
 from tasksvc_run.probe import run_probe
+from tasksvc_run.store_health import PROBLEM
+
+BOT_ASKED_WITHIN = 2.0  # seconds the running bot gets to say whether its database takes writes
 
 
 def configuration_checks(settings: Settings) -> list[dx.Check]:
@@ -48,8 +51,7 @@ def place_checks(settings: Settings) -> list[dx.Check]:
     """The database file and BACKUP_DIR: can this user open, create and write them (SPEC section 33)?"""
     checks = []
     if problem := database_problem(settings.database_url, settings.database_path, create=False):
-        checks.append(dx.problem("database", problem, "make DATA_DIR (or DB_PATH's folder) writable by the service's "
-                                 "user, or point DB_PATH elsewhere (docs/operations.md)"))
+        checks.append(dx.problem("database", problem, database_fix(settings.database_path)))
     if settings.backups_enabled and (problem := folder_problem(Path(settings.backup_dir or "."), create=False)):
         checks.append(dx.warn("backups", f"BACKUP_DIR cannot be written: {problem}", "make BACKUP_DIR writable by "
                               "the service's user (chown), or point BACKUP_DIR elsewhere (docs/operations.md)"))
@@ -82,6 +84,23 @@ async def gateway_checks(client: GatewayClient, settings: Settings) -> list[dx.C
     return checks + dx.webhook_checks(row, expected_url=settings.webhook_url, secret=secret, events=WEBHOOK_EVENTS)
 
 
+async def store_check(session: aiohttp.ClientSession, settings: Settings) -> dx.Check | None:
+    """Does the database take writes? The running bot's word (its /health on BOT_PORT: what the service's own user
+    meets), else one write of this command's own (SPEC section 40)."""
+    try:
+        async with session.get(f"http://127.0.0.1:{settings.bot_port}/health",
+                               timeout=aiohttp.ClientTimeout(total=BOT_ASKED_WITHIN)) as answer:
+            said: Any = await answer.json(content_type=None) if answer.status in (200, 503) else None
+    except (aiohttp.ClientError, TimeoutError, ValueError):
+        said = None
+    if isinstance(said, dict) and said.get("problem") == PROBLEM:
+        return dx.problem(WRITES, f"{PROBLEM} (the bot says, since {said.get('since')}): {said.get('database')}: "
+                          f"{said.get('reason')}", str(said.get("fix")))
+    if isinstance(said, dict) and said.get("status") == "ok":
+        return dx.ok(WRITES, "the running bot's writes are taken")
+    return await asyncio.to_thread(write_check, settings)
+
+
 async def _judged(
     name: str, call: Callable[[], Awaitable[Any]], judge: Callable[[Any], dx.Check], instance: str
 ) -> dx.Check:
@@ -98,6 +117,7 @@ async def diagnose(settings: Settings, *, probe: bool = False) -> list[dx.Check]
     if checks[0].blocking:
         return checks
     async with aiohttp.ClientSession() as session:
+        checks += [check] if (check := await store_check(session, settings)) is not None else []
         client = GatewayClient.from_settings(session, settings)
         checks += await gateway_checks(client, settings)
         checks += await asyncio.to_thread(reach_checks, settings)

@@ -64,7 +64,7 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
     await take_over(db, clock)
     session = aiohttp.ClientSession() if settings.gateway_api_url else None
     client = GatewayClient.from_settings(session, settings) if session else None
-    watchdog = Watchdog(db, client, settings=settings, metrics=metrics, clock=clock) if client else None
+    watchdog = Watchdog(db, client, settings=settings, metrics=metrics, clock=clock, fatal=fatal) if client else None
     worker = None
     if client is not None and watchdog is not None:
         worker = QueueWorker(db, client, clock=clock, metrics=metrics, config=WorkerConfig.from_settings(settings),
