@@ -188,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         if name == "backup":
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
+            command.add_argument("--force", action="store_true", help="replace the file if it exists")
+        if name == "restore":
+            command.add_argument("backup", help="the backup to restore, e.g. /backups/tasks-2026-11-26T030000Z.db")
         if name == "forget":
             command.add_argument("number", help="the person's phone number or LID, e.g. +34 600 11 22 33")
     export_cli.add_arguments(sub.choices["export"])
@@ -207,14 +210,15 @@ FORGET_HELP = "erase a person (phone number or LID): identity, preferences, sess
 BACKUP_HELP = "copy the live SQLite database to a file (online backup, checked for integrity)"
 MAINTENANCE_HELPS = {
     "backup": BACKUP_HELP,
+    "restore": "put a backup in place of the database (checked first; the unit stopped; the old file kept beside)",
     "failed": "list the webhook events and outbound sends that failed for good: when, what, the error",
     "retry": "queue failed webhook events and sends again: tasksvc retry <id>... | --all",
     "forget": FORGET_HELP,
     "export": export_cli.HELP,
 }
 # In the order an operator meets them: start, check, maintain, one process at a time, references.
-ORDER = ("run", "dev", "doctor", "migrate", "backup", "failed", "retry", "forget", "export", "bot", "web", "proxy",
-         "config-reference", "commands-sheet")
+ORDER = ("run", "dev", "doctor", "migrate", "backup", "restore", "failed", "retry", "forget", "export", "bot", "web",
+         "proxy", "config-reference", "commands-sheet")
 
 
 def _supervise(command: str) -> int:
@@ -240,18 +244,32 @@ def _supervise(command: str) -> int:
         return 130
 
 
-def _maintain(args: argparse.Namespace, settings: Settings) -> int:
-    """`backup`, `failed`, `retry`, `forget` and `export`: one-off commands on the database of the configuration."""
-    if args.command == "backup":
-        from tasksvc_run.backup import cmd_backup
+def _no_database(settings: Settings, command: str) -> bool:
+    """Say so when the SQLite file the configuration names does not exist (never make an empty one)."""
+    if settings.database_url or settings.database_path.is_file():
+        return False
+    print(f"tasksvc {command}: no database at {settings.database_path} (DB_PATH, or DATA_DIR/tasks.db when DB_PATH "
+          "is unset); point DB_PATH at the file, e.g. DB_PATH=tmp/tasks.db for the one of `tasksvc dev`",
+          file=sys.stderr)
+    return True
 
-        return cmd_backup(settings, args.destination)
-    if args.command == "forget":
+
+def _maintain(args: argparse.Namespace, settings: Settings) -> int:
+    """`backup`, `restore`, `failed`, `retry`, `forget` and `export`: one-off commands on the database of the
+    configuration; each but `restore` says so and stops when there is none (it never makes an empty one)."""
+    if args.command == "restore":
+        from tasksvc_run.restore import cmd_restore
+
+        return cmd_restore(settings, args.backup)
+    if _no_database(settings, args.command):
+        return exits.FAILED
+    if args.command in ("backup", "forget", "export"):
+        from tasksvc_run.backup import cmd_backup
         from tasksvc_run.forget import run_forget
 
-        return run_forget(settings, args.number)
-    if args.command == "export":
-        return export_cli.run_export(settings, args)
+        return {"backup": lambda: cmd_backup(settings, args.destination, force=args.force),
+                "forget": lambda: run_forget(settings, args.number),
+                "export": lambda: export_cli.run_export(settings, args)}[args.command]()
     from tasksvc_run.failures_cli import cmd_failed, cmd_retry
 
     if args.command == "failed":
