@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from taskcore.errors import ValidationError
+
 JITTER_LIMIT = 0.2
 ERROR_TEXT_LIMIT = 500
 RETRYABLE_MARKERS = ("rate-overlimit", "connection closed")
@@ -69,9 +71,9 @@ class QueueJob:
 def retry_delay(attempt: int, *, base_ms: int, max_ms: int, jitter: float) -> timedelta:
     """The wait before the ``attempt``-th retry: min(max_ms, base_ms * 2^(attempt-1)) * (1 + jitter)."""
     if attempt < 1:
-        raise ValueError(f"retries are numbered from 1, got {attempt}")
+        raise ValidationError(f"retries are numbered from 1, got {attempt}")
     if not -JITTER_LIMIT <= jitter <= JITTER_LIMIT:
-        raise ValueError(f"jitter must be within ±{JITTER_LIMIT}, got {jitter}")
+        raise ValidationError(f"jitter must be within ±{JITTER_LIMIT}, got {jitter}")
     doublings = min(attempt - 1, max_ms.bit_length())  # beyond this the cap holds; keeps the integer small
     return timedelta(milliseconds=min(max_ms, base_ms * 2**doublings) * (1 + jitter))
 

@@ -279,6 +279,9 @@ def _maintain(args: argparse.Namespace, settings: Settings) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
+    from taskcore.i18n import SOURCE, speak_by_default
+
+    speak_by_default(SOURCE)  # the service's texts outside a reader's language are Spanish; the library's English
     args = build_parser().parse_args(argv)
     if args.command in SUPERVISING:
         return _supervise(args.command)

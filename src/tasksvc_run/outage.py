@@ -87,8 +87,9 @@ class Outage:
 
     def succeeded(self) -> None:
         """End an outage in progress with one line saying how long it lasted."""
-        if self.since is not None and not self._said:  # the store's probe says when writes are taken again
+        if self.since is not None and not self._said:  # the refused work went through: the store takes writes
             self.since = None
+            self._fatal.store.took_writes()
         elif self.since is not None:
             lasted = self._monotonic() - self.since
             self.since, self._said = None, False

@@ -111,13 +111,17 @@ def test_health_answers_503_naming_the_database_until_a_write_is_taken(
     assert [r.getMessage() for r in caplog.records] == ["the database takes writes again"]
 
 
-def test_a_loop_s_own_outage_ends_silently_when_the_store_said_it(
+def test_a_loop_whose_refused_work_goes_through_ends_the_store_s_refusal_with_one_line(
     full: OperationalError, caplog: pytest.LogCaptureFixture
 ) -> None:
-    loop = Outage("outbound", FatalStop())
-    loop.failed(full)
+    fatal = FatalStop()
+    loops = [Outage("outbound", fatal), Outage("webhook", fatal)]
+    for loop in loops:
+        loop.failed(full)
     caplog.clear()
     with caplog.at_level(logging.INFO):
-        loop.succeeded()
-    assert not loop.active
-    assert caplog.records == []
+        for loop in loops:
+            loop.succeeded()
+    assert not any(loop.active for loop in loops)
+    assert not fatal.store.refusing
+    assert [r.getMessage() for r in caplog.records] == ["the database takes writes again"]
