@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 import gzip
 import re
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,21 +50,37 @@ def _cities() -> Iterator[tuple[str, Place, list[str]]]:
             yield name, Place(zones[int(zone)], country, int(people)), others.split("|") if others else []
 
 
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """Every place by each of its names' keys, compactly: the keys sorted (one per name and place), the number of
+    each one's place beside it, and each distinct place once. Looked up by bisection: a dict of tuples of places
+    cost some 100 MB once built, this a fifth of it (docs/decisions.md, issue 53)."""
+
+    keys: list[str]
+    numbers: array[int]
+    places: tuple[Place, ...]
+
+    def named(self, key: str) -> Iterator[Place]:
+        """The places one of whose names has ``key``."""
+        for number in self.numbers[bisect_left(self.keys, key):bisect_right(self.keys, key)]:
+            yield self.places[number]
+
+
 @lru_cache(maxsize=1)
-def _index() -> dict[str, tuple[Place, ...]]:
-    """Every place by each of its names' keys."""
+def _index() -> _Index:
+    """Every place by each of its names' keys, built on first use from CLDR's city names and the shipped table."""
     from babel import Locale  # noqa: PLC0415
     from babel.core import get_global  # noqa: PLC0415
 
-    found: dict[str, dict[tuple[str, str], int]] = {}
+    pairs: set[tuple[str, int]] = set()
+    numbers: dict[Place, int] = {}
 
     def add(name: str, place: Place, *, primary: bool = True) -> None:
         key = place_key(name)
         if key:
             if primary:
                 _DISPLAY.setdefault(key, name)
-            places = found.setdefault(key, {})
-            places[place.zone, place.country] = max(places.get((place.zone, place.country), 0), place.population)
+            pairs.add((key, numbers.setdefault(place, len(numbers))))
 
     territories = get_global("zone_territories")
     for lang in _LANGUAGES:
@@ -74,13 +92,17 @@ def _index() -> dict[str, tuple[Place, ...]]:
         add(name, place)
         for other in others:  # the table keeps only names people of the three languages can type
             add(other, place, primary=False)
-    return {key: tuple(Place(zone, country, people) for (zone, country), people in places.items())
-            for key, places in found.items()}
+    ordered = sorted(pairs)
+    return _Index([key for key, _ in ordered], array("I", (number for _, number in ordered)), tuple(numbers))
 
 
 def places_named(text: str) -> tuple[Place, ...]:
-    """The places called ``text``, most inhabitants first."""
-    return tuple(sorted(_index().get(place_key(text), ()), key=lambda place: (-place.population, place.zone)))
+    """The places called ``text``, most inhabitants first (one per zone and country: its most inhabitants)."""
+    best: dict[tuple[str, str], int] = {}
+    for place in _index().named(place_key(text)):
+        best[place.zone, place.country] = max(best.get((place.zone, place.country), 0), place.population)
+    return tuple(sorted((Place(zone, country, people) for (zone, country), people in best.items()),
+                        key=lambda place: (-place.population, place.zone)))
 
 
 def close_place_names(text: str) -> tuple[str, ...]:

@@ -244,45 +244,28 @@ def _supervise(command: str) -> int:
         return 130
 
 
-def _no_database(settings: Settings, command: str) -> bool:
-    """Say so when the SQLite file the configuration names does not exist (never make an empty one)."""
-    if settings.database_url or settings.database_path.is_file():
-        return False
-    print(f"tasksvc {command}: no database at {settings.database_path} (DB_PATH, or DATA_DIR/tasks.db when DB_PATH "
-          "is unset); point DB_PATH at the file, e.g. DB_PATH=tmp/tasks.db for the one of `tasksvc dev`",
-          file=sys.stderr)
-    return True
-
-
-def _maintain(args: argparse.Namespace, settings: Settings) -> int:
-    """`backup`, `restore`, `failed`, `retry`, `forget` and `export`: one-off commands on the database of the
-    configuration; each but `restore` says so and stops when there is none (it never makes an empty one)."""
-    if args.command == "restore":
-        from tasksvc_run.restore import cmd_restore
-
-        return cmd_restore(settings, args.backup)
-    if _no_database(settings, args.command):
-        return exits.FAILED
-    if args.command in ("backup", "forget", "export"):
-        from tasksvc_run.backup import cmd_backup
-        from tasksvc_run.forget import run_forget
-
-        return {"backup": lambda: cmd_backup(settings, args.destination, force=args.force),
-                "forget": lambda: run_forget(settings, args.number),
-                "export": lambda: export_cli.run_export(settings, args)}[args.command]()
-    from tasksvc_run.failures_cli import cmd_failed, cmd_retry
-
-    if args.command == "failed":
-        return cmd_failed(settings, limit=max(1, args.limit))
-    return cmd_retry(settings, args.ids, every=args.every)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script."""
+    """Entry point of the console script; without the service's dependencies, one line saying how to get them."""
     from taskcore.i18n import SOURCE, speak_by_default
 
     speak_by_default(SOURCE)  # the service's texts outside a reader's language are Spanish; the library's English
     args = build_parser().parse_args(argv)
+    try:
+        return _command(args)
+    except ModuleNotFoundError as exc:
+        if exc.name not in SERVICE_PACKAGES:
+            raise
+        print(f"tasksvc: {exc.name} is missing: the service needs its extra, pip install 'tasksvc[service]'",
+              file=sys.stderr)
+        return exits.FAILED
+
+
+# The top-level modules of the `service` extra's packages (pyproject.toml): a library install lacks them.
+SERVICE_PACKAGES = frozenset({"prometheus_client", "jinja2", "orjson", "httptools", "uvloop"})
+
+
+def _command(args: argparse.Namespace) -> int:
+    """Run the parsed command."""
     if args.command in SUPERVISING:
         return _supervise(args.command)
     if args.command in WITHOUT_SETTINGS:
@@ -290,7 +273,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = _settings_or_exit()
     setup_logging(args.command, log_format=settings.log_format, level=settings.log_level)
     if args.command in MAINTENANCE_HELPS:
-        return _maintain(args, settings)
+        from tasksvc_run.maintain import maintain
+
+        return maintain(args, settings)
     if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
         _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
         return exits.CONFIG
