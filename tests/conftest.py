@@ -12,9 +12,14 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
+from taskcore.i18n import SOURCE, speak_by_default
 from taskcore.storage import migrator
 from taskcore.storage.db import Database, sqlite_url
 from tests.chromium import require_chromium
+
+# The service's texts outside any `speaking` block are Spanish, as its processes say at start (tasksvc_run.cli.main);
+# a program that imports the library gets English (tests/unit/test_library_errors.py checks that in a fresh process).
+speak_by_default(SOURCE)
 
 PG_URL = os.environ.get("TASKSVC_TEST_DATABASE_URL")
 BACKENDS = ["sqlite", *(["postgresql"] if PG_URL else [])]

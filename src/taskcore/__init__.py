@@ -99,8 +99,21 @@ __all__ = [
 _DEPRECATED: dict[str, tuple[str, str]] = {}
 
 
+def _version() -> str:
+    """The installed distribution's version (``tasksvc``, which ships taskcore), read from its metadata."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - 5 MB, loaded only when asked
+
+    try:
+        return version("tasksvc")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "unknown"
+
+
 def __getattr__(name: str) -> object:
     """A public name, imported from its module on first use and kept here; a deprecated one warns each time."""
+    if name == "__version__":
+        globals()[name] = found = _version()
+        return found
     if name in _DEPRECATED:
         module, instead = _DEPRECATED[name]
         warnings.warn(f"taskcore.{name} is deprecated and goes in the next release: {instead}", DeprecationWarning,

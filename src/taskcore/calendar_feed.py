@@ -18,6 +18,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
+from taskcore.errors import ValidationError
 from taskcore.i18n import N_, _, current_language, speaking
 from taskcore.model import Task
 from taskcore.shown import shown_name
@@ -74,7 +75,7 @@ def task_event(task: Task, *, domain: str, base_url: str | None = None) -> Event
     from icalendar import Event  # noqa: PLC0415 - loaded with the first feed written (module docstring)
 
     if task.due_date is None:
-        raise ValueError("only a task with a due date is an event")
+        raise ValidationError("only a task with a due date is an event")
     event = Event()
     event.add("uid", task_uid(task.id, domain))
     event.add("dtstamp", task.created_at)

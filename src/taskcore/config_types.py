@@ -6,7 +6,7 @@ The messages name the accepted form; config_lines() puts them after the variable
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -72,6 +72,12 @@ def _language(value: object) -> object:
     return value
 
 
+def _log_level(value: object) -> object:
+    """``warn`` is ``warning`` (as MIGRATIONS_LOG_LEVEL and most tools spell it); any case."""
+    word = value.strip().lower() if isinstance(value, str) else value
+    return "warning" if word == "warn" else word
+
+
 def _is_list_like(value: object) -> bool:
     return value is None or isinstance(value, str | list | tuple | set | frozenset)
 
@@ -89,3 +95,6 @@ HttpUrl = Annotated[str, AfterValidator(_http_url)]
 Digits = Annotated[str, AfterValidator(_digits)]
 LanguageCode = Annotated[str, BeforeValidator(_language), WithJsonSchema({"type": "string", "enum": list(LANGUAGES)})]
 """A code of ``taskcore.words.LANGUAGES`` (DEFAULT_LANGUAGE, the preferences' ``lang``)."""
+
+
+LogLevel = Annotated[Literal["debug", "info", "warning", "error"], BeforeValidator(_log_level)]

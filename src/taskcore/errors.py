@@ -15,6 +15,10 @@ class ValidationError(TaskcoreError, ValueError):
         self.field = field
 
 
+class InvalidIdentifier(ValidationError):
+    """A user id with no digit, or a group id that is not ``<digits>@g.us`` / ``<digits>-<digits>@g.us``."""
+
+
 class InvalidDate(ValidationError):
     """A due date that D1-D3 do not accept."""
 
@@ -50,6 +54,10 @@ class AmbiguousTimeZone(InvalidTimeZone):
 class InvalidChoreSetting(ValidationError):
     """A value of SPEC section 25 that is refused: quiet hours, points, a nag interval, a weekly summary moment, an
     away date or a summary period; ``field`` names which (``quiet``, ``points``, ``nag``, ``weekly``, ...)."""
+
+
+class PhotoExists(TaskcoreError, FileExistsError):
+    """A photo of photo proof is already stored under that name (SPEC section 34)."""
 
 
 class NotFound(TaskcoreError):

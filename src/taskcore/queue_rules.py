@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from taskcore.errors import ValidationError
 from taskcore.words import meaning
 
 JITTER_LIMIT = 0.2
@@ -69,9 +70,9 @@ class QueueJob:
 def retry_delay(attempt: int, *, base_ms: int, max_ms: int, jitter: float) -> timedelta:
     """The wait before the ``attempt``-th retry: min(max_ms, base_ms * 2^(attempt-1)) * (1 + jitter)."""
     if attempt < 1:
-        raise ValueError(f"retries are numbered from 1, got {attempt}")
+        raise ValidationError(f"retries are numbered from 1, got {attempt}")
     if not -JITTER_LIMIT <= jitter <= JITTER_LIMIT:
-        raise ValueError(f"jitter must be within ±{JITTER_LIMIT}, got {jitter}")
+        raise ValidationError(f"jitter must be within ±{JITTER_LIMIT}, got {jitter}")
     doublings = min(attempt - 1, max_ms.bit_length())  # beyond this the cap holds; keeps the integer small
     return timedelta(milliseconds=min(max_ms, base_ms * 2**doublings) * (1 + jitter))
 

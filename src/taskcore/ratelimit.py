@@ -8,6 +8,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Protocol
 
+from taskcore.errors import ValidationError
+
 # Refills are float arithmetic: a bucket that should hold exactly ``cost`` tokens may hold a hair less.
 _EPSILON = 1e-9
 
@@ -19,9 +21,9 @@ class TokenBucket:
 
     def __init__(self, rate_per_min: float, capacity: float) -> None:
         if not (math.isfinite(rate_per_min) and rate_per_min > 0):
-            raise ValueError("rate_per_min must be a positive number")
+            raise ValidationError("rate_per_min must be a positive number")
         if not (math.isfinite(capacity) and capacity > 0):
-            raise ValueError("capacity must be a positive number")
+            raise ValidationError("capacity must be a positive number")
         self._per_second = rate_per_min / 60
         self._capacity = float(capacity)
         self._tokens = float(capacity)
@@ -65,7 +67,7 @@ class TokenBucket:
 
 def _check_cost(cost: float) -> None:
     if not (math.isfinite(cost) and cost >= 0):
-        raise ValueError("cost must be a non-negative number")
+        raise ValidationError("cost must be a non-negative number")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ class RateLimiter:
 
     def __init__(self, rate_per_min: float, capacity: float, *, max_entries: int = 100_000) -> None:
         if max_entries < 1:
-            raise ValueError("max_entries must be at least 1")
+            raise ValidationError("max_entries must be at least 1")
         TokenBucket(rate_per_min, capacity)  # validates both before any key is seen
         self._rate_per_min = rate_per_min
         self._capacity = capacity

@@ -20,6 +20,7 @@ from taskcore.config_types import (
     GroupIdSet,
     HttpUrl,
     LanguageCode,
+    LogLevel,
     Port,
     TimeZoneName,
     UserIdSet,
@@ -137,7 +138,7 @@ class Settings(BaseSettings):
     watchdog_echo_seconds: int = Field(default=120, ge=1)
     watchdog_idle_minutes: int = Field(default=60, ge=1)
     log_format: Literal["kv", "json"] = "kv"
-    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_level: LogLevel = "info"
 
     _interval_warnings: list[str] = PrivateAttr(default_factory=list)
 

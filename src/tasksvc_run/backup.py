@@ -84,14 +84,18 @@ def rotate(folder: Path, keep: int) -> list[Path]:
     return old
 
 
-def cmd_backup(settings: Settings, destination: str) -> int:
+def cmd_backup(settings: Settings, destination: str, *, force: bool = False) -> int:
     """``tasksvc backup``: copy the live SQLite database to ``destination`` with SQLite's online backup (consistent
-    while running); one line saying why when it cannot."""
+    while running); one line saying why when it cannot. A file already there is replaced only with ``force``."""
     from tasksvc_run.places import folder_problem  # noqa: PLC0415 - only a failed backup needs it
 
     if settings.database_url:
         log.error("backup: DATABASE_URL is set; back up PostgreSQL with pg_dump (docs/operations.md)")
         return 2
+    if Path(destination).exists() and not force:
+        print(f"tasksvc backup: {Path(destination).absolute()} exists; nothing was written (--force replaces it)",
+              file=sys.stderr)
+        return 1
     try:
         pages = backup_sqlite(settings.database_path, Path(destination))
     except NoDatabase:

@@ -188,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         if name == "backup":
             command.add_argument("destination", help="file to write, e.g. /backups/tasks-2026-11-22.db")
+            command.add_argument("--force", action="store_true", help="replace the file if it exists")
+        if name == "restore":
+            command.add_argument("backup", help="the backup to restore, e.g. /backups/tasks-2026-11-26T030000Z.db")
         if name == "forget":
             command.add_argument("number", help="the person's phone number or LID, e.g. +34 600 11 22 33")
     export_cli.add_arguments(sub.choices["export"])
@@ -210,14 +213,15 @@ FORGET_HELP = "erase a person (phone number or LID): identity, preferences, sess
 BACKUP_HELP = "copy the live SQLite database to a file (online backup, checked for integrity)"
 MAINTENANCE_HELPS = {
     "backup": BACKUP_HELP,
+    "restore": "put a backup in place of the database (checked first; the unit stopped; the old file kept beside)",
     "failed": "list the webhook events and outbound sends that failed for good: when, what, the error",
     "retry": "queue failed webhook events and sends again: tasksvc retry <id>... | --all",
     "forget": FORGET_HELP,
     "export": export_cli.HELP,
 }
 # In the order an operator meets them: start, check, maintain, one process at a time, references.
-ORDER = ("run", "dev", "doctor", "migrate", "backup", "failed", "retry", "forget", "export", "bot", "web", "proxy",
-         "config-reference", "commands-sheet")
+ORDER = ("run", "dev", "doctor", "migrate", "backup", "restore", "failed", "retry", "forget", "export", "bot", "web",
+         "proxy", "config-reference", "commands-sheet")
 
 
 def _supervise(command: str) -> int:
@@ -243,28 +247,28 @@ def _supervise(command: str) -> int:
         return 130
 
 
-def _maintain(args: argparse.Namespace, settings: Settings) -> int:
-    """`backup`, `failed`, `retry`, `forget` and `export`: one-off commands on the database of the configuration."""
-    if args.command == "backup":
-        from tasksvc_run.backup import cmd_backup
-
-        return cmd_backup(settings, args.destination)
-    if args.command == "forget":
-        from tasksvc_run.forget import run_forget
-
-        return run_forget(settings, args.number)
-    if args.command == "export":
-        return export_cli.run_export(settings, args)
-    from tasksvc_run.failures_cli import cmd_failed, cmd_retry
-
-    if args.command == "failed":
-        return cmd_failed(settings, limit=max(1, args.limit))
-    return cmd_retry(settings, args.ids, every=args.every)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script."""
+    """Entry point of the console script; without the service's dependencies, one line saying how to get them."""
+    from taskcore.i18n import SOURCE, speak_by_default
+
+    speak_by_default(SOURCE)  # the service's texts outside a reader's language are Spanish; the library's English
     args = build_parser().parse_args(argv)
+    try:
+        return _command(args)
+    except ModuleNotFoundError as exc:
+        if exc.name not in SERVICE_PACKAGES:
+            raise
+        print(f"tasksvc: {exc.name} is missing: the service needs its extra, pip install 'tasksvc[service]'",
+              file=sys.stderr)
+        return exits.FAILED
+
+
+# The top-level modules of the `service` extra's packages (pyproject.toml): a library install lacks them.
+SERVICE_PACKAGES = frozenset({"prometheus_client", "jinja2", "orjson", "httptools", "uvloop"})
+
+
+def _command(args: argparse.Namespace) -> int:
+    """Run the parsed command."""
     if args.command in SUPERVISING:
         return _supervise(args.command)
     if args.command in WITHOUT_SETTINGS:
@@ -272,7 +276,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = _settings_or_exit()
     setup_logging(args.command, log_format=settings.log_format, level=settings.log_level)
     if args.command in MAINTENANCE_HELPS:
-        return _maintain(args, settings)
+        from tasksvc_run.maintain import maintain
+
+        return maintain(args, settings)
     if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
         _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
         return exits.CONFIG

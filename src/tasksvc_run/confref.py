@@ -107,8 +107,8 @@ MEANINGS: dict[str, str] = {
     "webhook_store_timeout_ms": "Longest wait to store a webhook event in the inbox (the database's write lock); "
                                 "past it /webhook answers 503 with Retry-After and the gateway delivers it again.",
     "log_format": "kv (key=value lines) or json.",
-    "log_level": "debug, info, warning or error: the least severe line logged. Routine lines (each scheduled job's "
-                 "run) are debug.",
+    "log_level": "debug, info, warning (or warn) or error: the least severe line logged. Routine lines (each "
+                 "scheduled job's run) are debug.",
 }
 
 

@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import aiohttp
 
@@ -22,10 +22,13 @@ from taskcore.gateway.port import Gateway, WebhookPlan
 from taskcore.settings import ConfigError, Settings, dotenv_variables, load_settings
 from tasksvc_run import exits
 from tasksvc_run.bot.webhook_keeper import shown_url
-from tasksvc_run.doctor_reach import reach_checks
+from tasksvc_run.doctor_reach import WRITES, reach_checks, write_check
 from tasksvc_run.gateways import make_gateway
-from tasksvc_run.places import database_problem, folder_problem
+from tasksvc_run.places import database_fix, database_problem, folder_problem
 from tasksvc_run.probe import run_probe
+from tasksvc_run.store_health import PROBLEM
+
+BOT_ASKED_WITHIN = 2.0  # seconds the running bot gets to say whether its database takes writes
 
 
 def configuration_checks(settings: Settings) -> list[dx.Check]:
@@ -48,8 +51,7 @@ def place_checks(settings: Settings) -> list[dx.Check]:
     """The database file and BACKUP_DIR: can this user open, create and write them (SPEC section 33)?"""
     checks = []
     if problem := database_problem(settings.database_url, settings.database_path, create=False):
-        checks.append(dx.problem("database", problem, "make DATA_DIR (or DB_PATH's folder) writable by the service's "
-                                 "user, or point DB_PATH elsewhere (docs/operations.md)"))
+        checks.append(dx.problem("database", problem, database_fix(settings.database_path)))
     if settings.backups_enabled and (problem := folder_problem(Path(settings.backup_dir or "."), create=False)):
         checks.append(dx.warn("backups", f"BACKUP_DIR cannot be written: {problem}", "make BACKUP_DIR writable by "
                               "the service's user (chown), or point BACKUP_DIR elsewhere (docs/operations.md)"))
@@ -66,6 +68,23 @@ async def gateway_checks(gateway: Gateway, settings: Settings) -> list[dx.Check]
     return [named, *await gateway.checks(WebhookPlan(settings.webhook_url or "", secret))]
 
 
+async def store_check(session: aiohttp.ClientSession, settings: Settings) -> dx.Check | None:
+    """Does the database take writes? The running bot's word (its /health on BOT_PORT: what the service's own user
+    meets), else one write of this command's own (SPEC section 40)."""
+    try:
+        async with session.get(f"http://127.0.0.1:{settings.bot_port}/health",
+                               timeout=aiohttp.ClientTimeout(total=BOT_ASKED_WITHIN)) as answer:
+            said: Any = await answer.json(content_type=None) if answer.status in (200, 503) else None
+    except (aiohttp.ClientError, TimeoutError, ValueError):
+        said = None
+    if isinstance(said, dict) and said.get("problem") == PROBLEM:
+        return dx.problem(WRITES, f"{PROBLEM} (the bot says, since {said.get('since')}): {said.get('database')}: "
+                          f"{said.get('reason')}", str(said.get("fix")))
+    if isinstance(said, dict) and said.get("status") == "ok":
+        return dx.ok(WRITES, "the running bot's writes are taken")
+    return await asyncio.to_thread(write_check, settings)
+
+
 async def diagnose(settings: Settings, *, probe: bool = False) -> list[dx.Check]:
     """Every check, configuration first; the gateway is asked only when it is configured; with ``probe``, one probe
     whose echo must come back (``tasksvc_run.probe``)."""
@@ -73,6 +92,7 @@ async def diagnose(settings: Settings, *, probe: bool = False) -> list[dx.Check]
     if checks[0].blocking:
         return checks
     async with aiohttp.ClientSession() as session:
+        checks += [check] if (check := await store_check(session, settings)) is not None else []
         gateway = make_gateway(session, settings)
         checks += await gateway_checks(gateway, settings)
         checks += await asyncio.to_thread(reach_checks, settings)
@@ -113,7 +133,7 @@ def run_doctor(out: TextIO = sys.stdout, *, probe: bool = False) -> int:
         out.write(render(checks))
         return exits.CONFIG
     # The report says what failed; the client's own warning lines would repeat it on stderr.
-    logging.getLogger("taskcore.gateway.client").setLevel(logging.ERROR)
+    logging.getLogger("tasksvc_run.gateways.http").setLevel(logging.ERROR)
     checks = asyncio.run(diagnose(settings, probe=probe))
     out.write(render(checks))
     return dx.exit_status(checks)

@@ -79,7 +79,8 @@ class _MalformedRequests(logging.Filter):
         return True
 
 
-LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "warn": logging.WARNING,
+          "error": logging.ERROR}
 
 
 def setup_logging(process: str, *, log_format: str = "kv", level: int | str = logging.INFO) -> None:

@@ -75,6 +75,16 @@ def database_problem(database_url: str | None, sqlite_path: Path, *, create: boo
     return None if database_url else sqlite_file_problem(sqlite_path, create=create)
 
 
+def database_fix(sqlite_path: Path) -> str:
+    """How to fix the problem ``database_problem`` found with ``sqlite_path``: a file (or folder) there that is not a
+    database is named itself; a folder that cannot be written or made, by its own path."""
+    if sqlite_path.exists():
+        return (f"point DB_PATH at the service's SQLite database, or move {sqlite_path} away so that a new one is "
+                "made there (docs/operations.md)")
+    return (f"make {sqlite_path.parent} writable by the service's user (chown), or point DB_PATH elsewhere "
+            "(docs/operations.md)")
+
+
 def database_named(settings: Settings) -> str:
     """The database as a log line may name it: the SQLite file's path, or ``DATABASE_URL`` (never its value)."""
     return "DATABASE_URL" if settings.database_url else str(settings.database_path)

@@ -1,6 +1,7 @@
 """`tasksvc run`: bot, web and proxy as three OS processes, started in the order of R4 and stopped together.
 
-If a child exits, the others are stopped and the supervisor exits non-zero (the container restarts the unit).
+If a child exits, the others are stopped and the supervisor exits non-zero (the container restarts the unit): with the
+child's own status when it gave one (3 for a schema it refuses, 4 for a database it cannot use: exits.py), else 1.
 SIGTERM/SIGINT stop the proxy first, then web and bot; each finishes its in-flight work; all is down within 10 s.
 The children run in a process group of their own: a Ctrl-C in the terminal reaches the supervisor alone, which stops
 them in that order (a child interrupted while it imports would print a traceback).
@@ -85,6 +86,7 @@ class Supervisor:
     first: tuple[tuple[str, int], ...] = ()  # helpers started before the bot, with the port they listen on
     children: list[Child] = field(default_factory=list)
     stopping: bool = False
+    status: int = exits.FAILED  # the unit's exit status once a child stopped it (its own, when it gave one)
 
     def spawn(self, name: str) -> Child:
         """Start ``tasksvc <name>`` as a child process."""
@@ -101,7 +103,7 @@ class Supervisor:
             if self.stopping:
                 return False
             if dead := [c for c in self.children if not c.alive()]:
-                code = dead[0].process.returncode
+                code = self._stopped_by(dead[0])
                 log.error(f"{dead[0].name} exited during start: {exits.reason(code)}", extra={
                     "child": dead[0].name, "code": code, "waiting_for": what})
                 return False
@@ -110,6 +112,12 @@ class Supervisor:
             time.sleep(POLL)
         log.error("timed out waiting", extra={"for": what, "seconds": self.ready_timeout})
         return False
+
+    def _stopped_by(self, child: Child) -> int:
+        """The exit code of ``child``, which stops the unit: a status it chose is the unit's; a signal or 0 is 1."""
+        code = child.process.returncode
+        self.status = code if code is not None and code > 0 else exits.FAILED
+        return int(code)
 
     def tables_ready(self) -> bool:
         """True when the bot has created web_tokens and web_sessions (R4)."""
@@ -145,10 +153,10 @@ class Supervisor:
         while not self.stopping:
             dead = [c for c in self.children if not c.alive()]
             if dead:
-                code = dead[0].process.returncode
+                code = self._stopped_by(dead[0])
                 log.error(f"{dead[0].name} exited: {exits.reason(code)}; stopping the unit",
                           extra={"child": dead[0].name, "code": code})
-                return 1
+                return self.status
             time.sleep(POLL)
         return 0
 
@@ -180,6 +188,6 @@ class Supervisor:
         signal.signal(signal.SIGINT, self.request_stop)
         try:
             started = self.start()
-            return self.watch() if started else (0 if self.stopping else 1)
+            return self.watch() if started else (exits.OK if self.stopping else self.status)
         finally:
             self.stop()

@@ -138,14 +138,15 @@ def integrity(path: Path) -> str:
 
 
 @asynccontextmanager
-async def live_unit(tmp: Path, **env: str) -> AsyncIterator[Live]:
+async def live_unit(tmp: Path, *, ready: str = "/health", **env: str) -> AsyncIterator[Live]:
     """`tasksvc run` on free ports over a SQLite file in ``tmp`` (``env`` added), sending to a fake gateway on a
-    fixed free port (so that a test can stop it and start it again at the same address)."""
+    fixed free port (so that a test can stop it and start it again at the same address); started once ``ready``
+    answers 200 (a unit whose database takes no write answers /health 503: SPEC section 40)."""
     gateway = FakeGateway(port=free_ports(1)[0])
     await gateway.start()
     settings = unit_env(tmp, **gateway_env(gateway.url, RATE_LIMIT_PER_MIN="100000", SENDS_PER_PERSON_PER_MIN="100000",
                                           GROUP_GATING_MODE="off", **env))
-    unit = await asyncio.to_thread(Unit("run", settings, tmp).start)
+    unit = await asyncio.to_thread(Unit("run", settings, tmp).start, wait_for=ready)
     db = Database.from_url(sqlite_url(Path(settings["DB_PATH"])))
     try:
         async with aiohttp.ClientSession() as http:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,16 +132,33 @@ async def test_a_full_disk_gives_a_5xx_problem_and_a_clear_log_line_and_nothing_
             # not stored, so not acknowledged: the gateway keeps it and delivers it again later
             assert await live.say("/t nueva con el disco lleno") == 503
             assert await live.say("/t nueva mientras tanto") == 503
-            assert any("database or disk is full" in line for line in live.log_lines("where=\"webhook inbox\""))
+            # SPEC section 40: the unit's health says it, and the bot's log once, whatever the number of loops
+            status, health = await _health(live, 503)
+            assert (status, health["reason"], health["database"]) == (503, "database or disk is full",
+                                                                      str(data / "tasks.db"))
+            assert len(live.log_lines("the database does not take writes")) == 1
 
             filler.unlink()
             assert await live.say("/t nueva con el disco lleno") == 200  # the gateway's next delivery
+            await live.wait_until(lambda: live.log_lines("the database takes writes again"), 20, "the end is said")
+            assert (await _health(live, 200))[0] == 200
             await live.wait_until(lambda: _tasks(live) >= 4, 20, "the command is applied once there is room")
             assert (await live.call("POST", f"/api/tasks/{task}/claim", headers={**cookie, **JSON}))[0] == 200
             assert await live.say("/t nueva con sitio otra vez") == 200
             await live.wait_until(lambda: _tasks(live) >= 5, 10, "commands work again")
             assert {"con el disco lleno", "con sitio otra vez"} <= set(_descriptions(live))
         assert integrity(data / "tasks.db") == "ok"
+
+
+async def _health(live: Live, expected: int, within: float = 5.0) -> tuple[int, Any]:
+    """The unit's /health once it answers ``expected`` (the proxy keeps the bot's word a second: proxy/health.py),
+    or its last answer after ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while True:
+        status, body = await live.call("GET", "/health")
+        if status == expected or time.monotonic() > deadline:
+            return status, body
+        await asyncio.sleep(0.2)
 
 
 def _descriptions(live: Live) -> list[str]:
@@ -166,7 +184,7 @@ async def test_a_database_that_became_read_only_answers_reads_and_fails_writes_w
     keeper.execute("SELECT count(*) FROM tasks").fetchall()
     try:
         with read_only(data) as view:
-            async with live_unit(tmp_path, DB_PATH=str(view / "tasks.db")) as live:
+            async with live_unit(tmp_path, ready="/metrics", DB_PATH=str(view / "tasks.db")) as live:
                 status, problem = await live.call("POST", f"/api/tasks/{task}/claim", headers={**cookie, **JSON})
                 assert (status, problem["status"]) == (503, 503)
                 assert problem["type"] == "about:blank#storage-unavailable"
@@ -174,6 +192,8 @@ async def test_a_database_that_became_read_only_answers_reads_and_fails_writes_w
                 assert await live.say("/t nueva en solo lectura") == 503  # not stored: the gateway keeps it
                 await live.wait_until(lambda: live.log_lines("attempt to write a readonly database"), 10,
                                       "the log names the cause")
+                status, health = await _health(live, 503)  # SPEC section 40: a problem everyone sees
+                assert (status, health["problem"]) == (503, "the database does not take writes")
                 assert await asyncio.to_thread(_tasks, live) == tasks_before
     finally:
         keeper.close()

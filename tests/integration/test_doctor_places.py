@@ -43,6 +43,21 @@ def test_a_database_that_cannot_be_opened_is_a_problem(tmp_path: Path) -> None:
     assert check.detail == f"{tmp_path}/data/tasks.db is a directory, not a database file"
 
 
+def test_the_fix_for_a_db_path_that_is_not_sqlite_names_the_file_not_data_dir(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("shopping list")
+    [check] = place_checks(settings_for(tmp_path, DB_PATH=str(tmp_path / "notes.txt")))
+    assert (check.name, check.verdict) == ("database", Verdict.PROBLEM)
+    assert str(tmp_path / "notes.txt") in check.fix
+    assert "DATA_DIR" not in check.fix
+
+
+def test_the_fix_for_a_folder_that_cannot_be_written_names_the_folder(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("x")
+    [check] = place_checks(settings_for(tmp_path, DB_PATH=str(tmp_path / "plain" / "tasks.db")))
+    assert (check.name, check.verdict) == ("database", Verdict.PROBLEM)
+    assert f"{tmp_path}/plain" in check.fix
+
+
 def test_with_database_url_neither_is_checked(tmp_path: Path) -> None:
     settings = settings_for(tmp_path, BACKUP_DIR="/nonexistent-file/x", DATABASE_URL="postgresql+psycopg://u@h/db")
     assert place_checks(settings) == []

@@ -150,7 +150,8 @@ def test_the_commands_as_processes_name_a_missing_database_in_one_line(tmp_path:
                               timeout=60, check=False, cwd=ROOT)
         assert done.returncode == exits.FAILED
         assert done.stderr == (f"tasksvc {args[0]}: no database at {tmp_path}/none.db (DB_PATH, or DATA_DIR/tasks.db "
-                               "when DB_PATH is unset)\n")
+                               "when DB_PATH is unset); point DB_PATH at the file, e.g. DB_PATH=tmp/tasks.db for the "
+                               "one of `tasksvc dev`\n")
     assert not (tmp_path / "none.db").exists()
 
 

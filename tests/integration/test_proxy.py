@@ -25,9 +25,12 @@ class Upstream:
 
     name: str
     seen: list[dict[str, object]] = field(default_factory=list)
+    health: tuple[int, dict[str, str]] = (200, {"status": "ok"})  # its /health (the bot's word on its database)
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.read()
+        if request.path == "/health":  # the proxy asking on the side, not a request it forwards
+            return web.json_response(self.health[1], status=self.health[0])
         self.seen.append({"method": request.method, "path": request.rel_url.raw_path_qs,
                           "headers": dict(request.headers), "size": len(body)})
         if request.path == "/slow":
@@ -179,6 +182,36 @@ async def test_a_down_upstream_gives_502_and_health_stays_200(stack: tuple) -> N
     assert response.status == 502
     assert json.loads(await response.text())["status"] == 502
     assert (await client.get("/health")).status == 200
+
+
+UNWRITABLE = {"status": "unavailable", "problem": "the database does not take writes", "database": "/app/data/tasks.db",
+              "reason": "attempt to write a readonly database"}
+
+
+async def test_health_is_503_naming_the_database_when_the_bot_says_it_takes_no_writes(stack: tuple) -> None:  # type: ignore[type-arg]
+    client, bot, _, _ = stack
+    bot.health = (503, UNWRITABLE)
+    response = await client.get("/health")
+    assert response.status == 503
+    assert json.loads(await response.text()) == UNWRITABLE
+    assert [seen["path"] for seen in bot.seen] == []  # asked on the side, not forwarded as a request
+    await asyncio.sleep(1.1)  # one answer serves a second; then the bot is asked again
+    bot.health = (200, {"status": "ok"})
+    response = await client.get("/health")
+    assert (response.status, await response.text()) == (200, '{"status":"ok"}')
+
+
+async def test_health_stays_200_when_the_bot_does_not_answer() -> None:
+    with socket.socket() as probe:  # a loopback port nothing listens on: a bot that is gone
+        probe.bind(("127.0.0.1", 0))
+        nobody = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    async with proxy_at(nobody, nobody) as proxy:
+        client = ProxyClient(proxy.port)  # type: ignore[attr-defined]
+        try:
+            response = await client.get("/health")
+            assert (response.status, await response.text()) == (200, '{"status":"ok"}')
+        finally:
+            await client.close()
 
 
 async def test_a_page_asked_for_while_the_web_is_still_starting_waits_for_it() -> None:

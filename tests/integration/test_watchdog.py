@@ -4,8 +4,10 @@ whose webhook the fake gateway calls. The clock is frozen and moved by the tests
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import func, select
 
 from taskcore.services.alerts import PROBE_TEXT
@@ -76,6 +78,22 @@ async def test_a_lost_configuration_found_by_the_watchdog_is_repaired_without_an
         assert await bot.watchdog.tick() is Act.NOTHING
         assert bot.texts_to(ADMIN_CHAT) == []
         assert bot.gauge("webhook_delivery_ok") == 1
+
+
+async def test_the_watchdog_s_repair_is_one_log_line_and_counted_as_a_repair(
+    sqlite_db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with watched_bot(sqlite_db) as bot:
+        bot.gateway.deliveries.delivering = False
+        await sent(bot, "hola")
+        bot.clock.advance(ECHO_LATE)
+        before = bot.gauge("webhook_repairs_total")
+        with caplog.at_level(logging.INFO, logger="tasksvc_run.bot.watchdog"):
+            assert await bot.watchdog.tick() is Act.REPAIR
+        assert bot.gauge("webhook_repairs_total") == before + 1
+        repaired = [r for r in caplog.records if "webhook configuration set again" in r.getMessage()]
+        assert len(repaired) == 1
+        assert repaired[0].levelno == logging.WARNING
 
 
 async def test_an_idle_hour_sends_a_probe_to_the_bots_own_number(sqlite_db: Database) -> None:

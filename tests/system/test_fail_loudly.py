@@ -52,10 +52,22 @@ def test_migrate_fails_when_the_schema_stays_incomplete(tmp_path: Path) -> None:
 def test_the_supervisor_names_the_child_and_the_reason(tmp_path: Path) -> None:
     unit = Unit("run", migrated_without(tmp_path, "reminder_deliveries"), tmp_path).start(wait_for=None)
     assert unit.process is not None
-    assert unit.process.wait(timeout=ONE_MINUTE) != 0
+    assert unit.process.wait(timeout=ONE_MINUTE) == exits.SCHEMA  # the child's own status, not a bare 1
     said = [line for line in unit.log().splitlines() if "proc=run" in line and "level=error" in line]
     assert len(said) == 1, unit.log()
     assert "bot exited during start: the database schema is not what this release needs" in said[0]
+
+
+def test_the_unit_exits_with_the_status_of_a_child_that_refused_to_start(tmp_path: Path) -> None:
+    env = unit_env(tmp_path)
+    assert Unit("migrate", env, tmp_path).start(wait_for=None).process.wait(timeout=ONE_MINUTE) == 0  # type: ignore[union-attr]
+    with closing(sqlite3.connect(env["DB_PATH"])) as conn, conn:  # a migration history of a newer release
+        conn.execute("INSERT INTO schema_migrations (version, name, checksum, applied_at) "
+                     "SELECT version + 900, name || '-newer', checksum, applied_at FROM schema_migrations LIMIT 1")
+    unit = Unit("run", env, tmp_path).start(wait_for=None)
+    assert unit.process is not None
+    assert unit.process.wait(timeout=ONE_MINUTE) == exits.SCHEMA, unit.log()
+    assert "Traceback" not in unit.log()
 
 
 def test_a_table_lost_while_serving_stops_the_bot_with_one_line(tmp_path: Path) -> None:

@@ -200,16 +200,16 @@ def write(path: Path, sql: str) -> None:
 
 
 def test_docs_backup_then_restore_on_a_copy(venv: Path, tmp_path: Path) -> None:
-    """docs/operations.md, "Restore": stop, put the backup in place of tasks.db, delete -wal/-shm, start."""
+    """docs/operations.md, "Restore": stop, `tasksvc restore <backup>` (checked; the replaced file kept), start."""
     env, live = installed_env(tmp_path), tmp_path / "data" / "tasks.db"
     assert tasksvc(venv, "migrate", env=env, cwd=tmp_path).returncode == 0
     write(live, "INSERT INTO users (id, created_at) VALUES ('34600112233', '2026-11-26T03:00:00+00:00')")
     saved = tasksvc(venv, "backup", str(tmp_path / "backups" / "tasks-before.db"), env=env, cwd=tmp_path)
     assert saved.returncode == 0, saved.stderr
     write(live, "DELETE FROM users")  # the mistake the backup undoes
-    shutil.copyfile(tmp_path / "backups" / "tasks-before.db", live)
-    for leftover in ("tasks.db-wal", "tasks.db-shm"):
-        (tmp_path / "data" / leftover).unlink(missing_ok=True)
+    restored = tasksvc(venv, "restore", str(tmp_path / "backups" / "tasks-before.db"), env=env, cwd=tmp_path)
+    assert restored.returncode == 0, restored.stderr
+    assert len(list((tmp_path / "data").glob("tasks.db.replaced-*"))) == 1
     started = tasksvc(venv, "migrate", env=env, cwd=tmp_path)
     assert started.returncode == 0, started.stderr
     assert rows(live, "SELECT id FROM users") == [("34600112233",)]
@@ -228,9 +228,7 @@ def test_docs_upgrade_and_going_back_with_the_backup_taken_before(venv: Path, tm
     refused = tasksvc(venv, "migrate", env=env, cwd=tmp_path)
     assert refused.returncode == exits.SCHEMA
     assert "Traceback" not in refused.stderr
-    shutil.copyfile(before, live)
-    for leftover in ("tasks.db-wal", "tasks.db-shm"):
-        (tmp_path / "data" / leftover).unlink(missing_ok=True)
+    assert tasksvc(venv, "restore", str(before), env=env, cwd=tmp_path).returncode == 0
     assert tasksvc(venv, "migrate", env=env, cwd=tmp_path).returncode == 0
 
 

@@ -48,6 +48,11 @@ def disk_full() -> OperationalError:
     return OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
 
 
+def io_error() -> OperationalError:
+    """A passing outage of the loop's own (a full or read-only store is the process's news: store_health.py)."""
+    return OperationalError("INSERT", {}, sqlite3.OperationalError("disk I/O error"))
+
+
 @pytest.fixture
 def pool() -> Iterator[ThreadPoolExecutor]:
     with ThreadPoolExecutor(max_workers=1) as executor:
@@ -98,7 +103,7 @@ async def test_a_batch_the_database_cannot_take_is_tried_again_and_the_outage_is
     pool: ThreadPoolExecutor, caplog: pytest.LogCaptureFixture
 ) -> None:
     inbox = Inbox("a1")
-    inbox.down = disk_full()
+    inbox.down = io_error()
     processor: InboxProcessor[str] = InboxProcessor(inbox, pool, batch_size=inbox.size, retry_delays=(0.01,),
                                                     poll_interval=60)
     processor.start()

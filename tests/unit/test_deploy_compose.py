@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from taskcore.gateway.diagnostics import Verdict, webhook_url_check
+from taskcore.secret_files import FILE_VARIABLES
 from taskcore.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +34,8 @@ GATEWAY_VARIABLES = frozenset({
     "TELEMETRY_ENABLED", "DEL_INSTANCE", "WEBHOOK_GLOBAL_ENABLED", "CONFIG_SESSION_PHONE_CLIENT", "LOG_LEVEL",
     "LOG_BAILEYS", "LANGUAGE",
 })
-POSTGRES_VARIABLES = frozenset({"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB"})
+POSTGRES_VARIABLES = frozenset({"POSTGRES_USER", "POSTGRES_PASSWORD_FILE", "POSTGRES_DB"})
+SECRETS = ("gateway_api_key", "webhook_secret", "gateway_db_password", "metrics_token", "database_url")
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}")
 
 
@@ -79,8 +81,7 @@ def documented_variables() -> dict[str, str]:
     return found
 
 
-EXAMPLE_VALUES = {"GATEWAY_API_KEY": "k3y", "WEBHOOK_SECRET": "s3cret", "DOMAIN": "tareas.example.org",
-                  "ADMIN_USERS": "34600112233", "GATEWAY_DB_PASSWORD": "pw"}
+EXAMPLE_VALUES = {"DOMAIN": "tareas.example.org", "ADMIN_USERS": "34600112233"}
 
 
 def test_every_image_is_pinned_to_a_version_and_the_gateway_to_2_3_7() -> None:
@@ -91,8 +92,8 @@ def test_every_image_is_pinned_to_a_version_and_the_gateway_to_2_3_7() -> None:
         assert repository, f"{name}: {image!r} has no tag"
         assert tag != "latest", f"{name}: {image!r} is not pinned"
         assert "$" not in image, f"{name}: the image must not come from a variable"
-    assert re.fullmatch(r"postgres:16(\.\d+)?", images[GATEWAY_DB])
-    assert images[TLS] == "caddy:2"  # the official image, its major version: Caddy's own updates within 2.x
+    assert re.fullmatch(r"postgres:16\.\d+", images[GATEWAY_DB])
+    assert re.fullmatch(r"caddy:2\.\d+\.\d+", images[TLS])  # SPEC section 40: a version, not a moving major
 
 
 def test_the_service_is_built_from_the_repositorys_dockerfile() -> None:
@@ -103,14 +104,14 @@ def test_the_service_is_built_from_the_repositorys_dockerfile() -> None:
 
 
 def test_every_variable_the_service_gets_is_a_setting() -> None:
-    known = {name.upper() for name in Settings.model_fields}
+    known = {name.upper() for name in Settings.model_fields} | {f"{name}_FILE" for name in FILE_VARIABLES}
     assert set(environment(SERVICE)) - known == set()
 
 
 def test_the_gateway_and_its_database_get_only_variables_they_know() -> None:
     assert set(environment(GATEWAY)) - GATEWAY_VARIABLES == set()
     assert set(environment(GATEWAY_DB)) == POSTGRES_VARIABLES
-    assert set(environment(TLS)) == {"DOMAIN", "METRICS_TOKEN"}
+    assert set(environment(TLS)) == {"DOMAIN", "METRICS_TOKEN_FILE"}
 
 
 def test_the_gateways_telemetry_is_off_and_it_needs_no_redis() -> None:
@@ -204,24 +205,74 @@ def test_the_webhook_url_points_at_the_services_proxy_and_the_gateway_url_at_the
     assert (api.hostname, api.port) == (GATEWAY, int(gateway["SERVER_PORT"]))
 
 
-@pytest.mark.parametrize(("service_variable", "gateway_variable"), [("GATEWAY_API_KEY", "AUTHENTICATION_API_KEY")])
-def test_the_service_calls_the_gateway_with_the_gateways_own_key(service_variable: str, gateway_variable: str) -> None:
-    ours = interpolated(environment(SERVICE)[service_variable], EXAMPLE_VALUES)
-    assert ours == interpolated(environment(GATEWAY)[gateway_variable], EXAMPLE_VALUES) == "k3y"
-
-
-def test_the_webhook_secret_and_the_public_address_come_from_the_env_file() -> None:
+def test_no_secret_is_a_variable_every_one_is_a_docker_secret_file() -> None:
+    """SPEC section 40: the four secrets and the gateway's own key and password come from files, never variables
+    (which `docker inspect` shows); each secret is a file of deploy/secrets/, which git and the image ignore."""
+    text = (DEPLOY / "compose.yaml").read_text(encoding="utf-8")
+    used = {name for name, _, _ in _REFERENCE.findall(text)}
+    assert used & {*FILE_VARIABLES, "GATEWAY_DB_PASSWORD"} == set()
+    assert {name: spec["file"] for name, spec in compose()["secrets"].items()} == {
+        name: f"./secrets/{name}" for name in SECRETS}
     service = environment(SERVICE)
-    assert interpolated(service["WEBHOOK_SECRET"], EXAMPLE_VALUES) == "s3cret"
-    assert service["NODE_ENV"] == "production"
+    assert (service["GATEWAY_API_KEY_FILE"], service["WEBHOOK_SECRET_FILE"]) == (
+        "/run/secrets/gateway_api_key", "/run/secrets/webhook_secret")
+    assert (service["METRICS_TOKEN_FILE"], service["DATABASE_URL_FILE"]) == (
+        "${METRICS_TOKEN_FILE:-}", "${DATABASE_URL_FILE:-}")  # optional: named in .env when their file holds one
+    assert set(services()[SERVICE]["secrets"]) == {"gateway_api_key", "webhook_secret", "metrics_token", "database_url"}
+    assert environment(GATEWAY_DB)["POSTGRES_PASSWORD_FILE"] == "/run/secrets/gateway_db_password"
+    assert (DEPLOY / "secrets" / ".gitignore").read_text().splitlines()[-2:] == ["*", "!.gitignore"]
+    assert "deploy/secrets" in (ROOT / ".dockerignore").read_text().splitlines()
 
 
-def test_the_gateway_database_password_is_the_same_on_both_sides() -> None:
-    uri = urlsplit(interpolated(environment(GATEWAY)["DATABASE_CONNECTION_URI"], EXAMPLE_VALUES))
+def entrypoint(service: str) -> str:
+    """The service's entrypoint script, as compose hands it to the shell (``$$`` is a ``$``)."""
+    command = services()[service]["entrypoint"]
+    assert command[:2] in (["/bin/sh", "-c"], ["/bin/bash", "-c"])
+    return str(command[2]).replace("$$", "$")
+
+
+def run_entrypoint(service: str, tmp_path: Path, stub: str, env: dict[str, str]) -> dict[str, str]:
+    """Run ``service``'s entrypoint with its secrets in ``tmp_path`` and ``stub`` (the image's program) replaced by
+    a script that prints its environment; that environment."""
+    secrets = tmp_path / "secrets"
+    secrets.mkdir()
+    for name in SECRETS:
+        (secrets / name).write_text(f"{name}-value\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / stub).write_text("#!/bin/sh\nenv\n")
+    (bin_dir / stub).chmod(0o755)
+    (tmp_path / "Docker" / "scripts").mkdir(parents=True)
+    (tmp_path / "Docker" / "scripts" / "deploy_database.sh").write_text("true\n")
+    script = entrypoint(service).replace("/run/secrets/", f"{secrets}/")
+    done = subprocess.run(["/bin/bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=30,  # noqa: S603
+                          check=True, env={"PATH": f"{bin_dir}:/usr/bin:/bin", **env})
+    return dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+
+
+def test_the_gateway_reads_its_key_and_its_database_password_from_the_service_s_secrets(tmp_path: Path) -> None:
+    seen = run_entrypoint(GATEWAY, tmp_path, "npm", {})
+    assert seen["AUTHENTICATION_API_KEY"] == "gateway_api_key-value"  # the key tasksvc calls it with
+    uri = urlsplit(seen["DATABASE_CONNECTION_URI"])
     db = environment(GATEWAY_DB)
-    assert (uri.hostname, uri.port, uri.username) == (GATEWAY_DB, 5432, db["POSTGRES_USER"])
-    assert uri.password == interpolated(db["POSTGRES_PASSWORD"], EXAMPLE_VALUES) == "pw"
+    assert (uri.hostname, uri.port, uri.username, uri.password) == (
+        GATEWAY_DB, 5432, db["POSTGRES_USER"], "gateway_db_password-value")
     assert uri.path == "/" + db["POSTGRES_DB"]
+    assert environment(SERVICE)["GATEWAY_API_KEY_FILE"] == "/run/secrets/gateway_api_key"
+    assert entrypoint(GATEWAY).endswith(". ./Docker/scripts/deploy_database.sh && exec npm run start:prod")
+
+
+@pytest.mark.parametrize(("given", "token"), [("/run/secrets/metrics_token", "metrics_token-value"), ("", None)])
+def test_caddy_reads_the_metrics_token_from_its_secret_when_it_is_named(tmp_path: Path, given: str,
+                                                                        token: str | None) -> None:
+    seen = run_entrypoint(TLS, tmp_path, "caddy", {"METRICS_TOKEN_FILE": given.replace(
+        "/run/secrets/", f"{tmp_path}/secrets/")})
+    assert seen.get("METRICS_TOKEN") == token
+
+
+def test_the_public_address_comes_from_the_env_file() -> None:
+    assert environment(SERVICE)["NODE_ENV"] == "production"
+    assert interpolated(environment(SERVICE)["WEB_BASE_URL"], EXAMPLE_VALUES) == "https://tareas.example.org"
 
 
 def test_the_service_waits_for_a_healthy_gateway_which_waits_for_a_healthy_database() -> None:

@@ -62,7 +62,8 @@ def test_every_service_rotates_its_log_by_size_and_count() -> None:
 
 def test_the_service_gets_log_level_info_by_default() -> None:
     assert environment(SERVICE)["LOG_LEVEL"] == "${LOG_LEVEL:-info}"
-    assert environment(TLS)["METRICS_TOKEN"] == environment(SERVICE)["METRICS_TOKEN"] == "${METRICS_TOKEN:-}"
+    assert environment(TLS)["METRICS_TOKEN_FILE"] == environment(SERVICE)["METRICS_TOKEN_FILE"] == (
+        "${METRICS_TOKEN_FILE:-}")
 
 
 def free_port() -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from taskcore.gateway.errors import UnreadableAnswer
 from taskcore.gateway.evolution.answers import (
     connection_state,
     parse_groups_answer,
@@ -71,7 +72,7 @@ def test_a_participant_without_any_readable_identity_is_skipped() -> None:
 
 @pytest.mark.parametrize("body", [{"participants": "x"}, [], None])
 def test_a_participants_answer_of_the_wrong_shape_is_refused(body: object) -> None:
-    with pytest.raises(ValueError, match="participants"):
+    with pytest.raises(UnreadableAnswer, match="participants"):
         parse_participants_answer(body)
 
 

@@ -79,7 +79,7 @@ def test_no_cycle_between_taskcore_s_folders() -> None:
 
 COMPOSITION_ROOTS = {  # the shell modules that open the database (and migrate it): they may name the engine
     "bot/app.py", "bot/serve.py", "web/app.py", "web/serve.py", "devgateway/serve.py", "supervisor.py", "cli.py",
-    "failures_cli.py", "forget.py", "doctor_reach.py", "probe.py",
+    "failures_cli.py", "forget.py", "doctor_reach.py", "probe.py", "restore.py",
 }
 ROOTS_ON_STORAGE = {"taskcore.storage.db", "taskcore.storage.migrator"}
 

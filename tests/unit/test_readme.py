@@ -18,7 +18,7 @@ from tests.pictures import SAME_PICTURE_MAX_CHANGED, changed_share, same_picture
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FIRST_COMMANDS = [
-    "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/tasksvc dev",
+    "python3 -m venv .venv && .venv/bin/pip install -q -e \".[service]\" && .venv/bin/tasksvc dev",
     "python3 -m venv .venv && .venv/bin/pip install -q nox && .venv/bin/nox",
 ]
 PICTURES = {"docs/img/tasks.png", "docs/img/chat-simulator.png"}

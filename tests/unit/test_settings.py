@@ -110,6 +110,17 @@ def test_migrations_log_level_defaults_to_info() -> None:
     assert load_settings({}).migrations_log_level == "info"
 
 
+@pytest.mark.parametrize(("given", "level"), [("warn", "warning"), ("warning", "warning"), ("WARN", "warning"),
+                                              ("Error", "error"), ("debug", "debug")])
+def test_log_level_takes_warn_and_warning_in_any_case(given: str, level: str) -> None:
+    assert load_settings({"LOG_LEVEL": given}).log_level == level
+
+
+def test_log_level_refuses_a_word_it_does_not_know() -> None:
+    with pytest.raises(ConfigError, match="LOG_LEVEL"):
+        load_settings({"LOG_LEVEL": "loud"})
+
+
 def test_development_switches_default_to_off() -> None:
     settings = load_settings({})
     assert (settings.dev_autoseed_db, settings.force_schedulers) == (False, False)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from taskcore.gateway.echo import body_fingerprint, fingerprint
+from taskcore.gateway.errors import UnreadableAnswer
 from taskcore.gateway.evolution.answers import found_messages, owner_jid
 from taskcore.gateway.evolution.models import canonical_event
 from taskcore.gateway.evolution.records import sent_message
@@ -140,5 +141,5 @@ def test_find_messages_records_are_read_and_a_malformed_answer_refused() -> None
     record = ANSWER | {"id": "cm1", "MessageUpdate": [{"status": "SERVER_ACK"}]}
     answer = {"messages": {"total": 2, "pages": 1, "currentPage": 1, "records": [record, {"key": "bad"}]}}
     assert [m.message_id for m in found_messages(answer)] == ["3EB0AA"]
-    with pytest.raises(ValueError, match="records"):
+    with pytest.raises(UnreadableAnswer, match="records"):
         found_messages({"messages": None})

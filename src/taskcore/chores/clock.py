@@ -7,13 +7,15 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from taskcore.errors import ValidationError
+
 _SECOND = timedelta(seconds=1)
 
 
 def require_aware(instant: datetime, name: str) -> datetime:
     """``instant`` itself, or ValueError when it has no offset."""
     if instant.tzinfo is None or instant.utcoffset() is None:
-        raise ValueError(f"{name} must be timezone-aware")
+        raise ValidationError(f"{name} must be timezone-aware")
     return instant
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
+from taskcore.errors import ValidationError
 from taskcore.i18n import SOURCE
 from taskcore.recurrence import Recurrence, parse_recurrence
 from taskcore.words import LANGUAGES, key
@@ -66,7 +67,7 @@ def _by_name() -> dict[str, str]:
         for starter in starter_sets(lang):
             for word in (*starter.names, starter.title):
                 if found.setdefault(key(word), starter.key) != starter.key:
-                    raise ValueError(f"{word!r} names both {found[key(word)]!r} and {starter.key!r}")
+                    raise ValidationError(f"{word!r} names both {found[key(word)]!r} and {starter.key!r}")
     return found
 
 

@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import date, timedelta
 
+from taskcore.errors import ValidationError
+
 AUTO_PASS_AFTER = timedelta(days=2)
 
 
 def turn_order_after(order: Sequence[str], current: str | None) -> list[str]:
     """The rotation read from the person after ``current``, going round, ``current`` last (when in it)."""
     if not order:
-        raise ValueError("a rotation has at least one person")
+        raise ValidationError("a rotation has at least one person")
     if current is None or current not in order:
         return list(order)
     at = order.index(current) + 1

@@ -17,7 +17,7 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from taskcore.chores.clock import local_wall, require_aware, wall_instant
-from taskcore.errors import InvalidChoreSetting
+from taskcore.errors import InvalidChoreSetting, ValidationError
 from taskcore.i18n import _
 from taskcore.words import join_phrases, meaning
 from taskcore.words.read import time_of_day, weekday
@@ -50,7 +50,7 @@ def parse_weekly(words: Sequence[str]) -> WeeklyMoment | None:
 def next_weekly(now: datetime, weekday: int, at: time, zone: ZoneInfo) -> datetime:
     """The first instant strictly after ``now`` that is ``weekday`` at local ``at`` in ``zone``, as UTC."""
     if not 0 <= weekday <= 6:
-        raise ValueError("weekday is 0 (Monday) to 6 (Sunday)")
+        raise ValidationError("weekday is 0 (Monday) to 6 (Sunday)")
     day = local_wall(require_aware(now, "now"), zone).date() - _DAY  # a day early: the gap end may cross midnight
     for _attempt in range(9):
         if day.weekday() == weekday:

@@ -1,12 +1,13 @@
 """How a gateway call fails, whichever gateway it is (SPEC section 9): one ``GatewayError``, retryable or not, and
-``MediaRefused`` for a photo the bot does not keep."""
+``UnreadableAnswer`` for an answer of a shape its contract does not have, ``MediaRefused`` for a photo the bot does not
+keep."""
 
 from __future__ import annotations
 
 from taskcore.errors import TaskcoreError
 from taskcore.queue_rules import FailureKind, classify_gateway_error
 
-__all__ = ["GatewayError", "MediaRefused"]
+__all__ = ["GatewayError", "MediaRefused", "UnreadableAnswer"]
 
 
 class GatewayError(TaskcoreError):
@@ -32,7 +33,14 @@ class GatewayError(TaskcoreError):
         return FailureKind.RETRY if self.retryable else FailureKind.PERMANENT
 
 
-class MediaRefused(ValueError):
+class UnreadableAnswer(GatewayError):
+    """An answer the gateway gave in a shape its contract does not have: not retried (asking again gets the same)."""
+
+    def __init__(self, message_text: str) -> None:
+        super().__init__(None, message_text, False)
+
+
+class MediaRefused(TaskcoreError):
     """A photo the bot does not keep: ``reason`` is ``too_big`` or ``unreadable``."""
 
     def __init__(self, reason: str) -> None:

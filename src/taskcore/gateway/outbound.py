@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from taskcore.errors import ValidationError
 from taskcore.identity import is_group_jid, user_jid
 
 __all__ = ["OutboundReaction", "OutboundText", "Quote", "chat_jid", "outbound_of", "person_jid", "reaction_payload",
@@ -80,10 +81,10 @@ class OutboundReaction:
 
 
 def outbound_of(payload: Mapping[str, Any]) -> OutboundText | OutboundReaction:
-    """The message a queue row keeps (its ``payload``); ValueError when it is not one."""
+    """The message a queue row keeps (its ``payload``); ValidationError when it is not one."""
     chat = payload.get("chat")
     if not isinstance(chat, str) or not chat:
-        raise ValueError("a queued message without its chat")
+        raise ValidationError("a queued message without its chat", field="chat")
     if isinstance(payload.get("emoji"), str):
         return OutboundReaction(chat, str(payload["message_id"]), str(payload["emoji"]),
                                 _text_or_none(payload.get("participant")), payload.get("from_me") is True)

@@ -9,8 +9,10 @@ Placeholders are named, ``{name}``, filled after the lookup: ``_("Tarea #{id} cr
 
 The languages are the lexicons' registry's (``taskcore.words.LANGUAGES``): a language has its lexicon and its
 catalogs. The language a text is written in is the one in force where it is composed: ``speaking(lang)`` sets it
-for a block (the conversation road sets the reply's, a direct message its reader's), like a locale override;
-outside any block it is Spanish. Code that writes for someone else than the current reader opens its own block.
+for a block (the conversation road sets the reply's, a direct message its reader's), like a locale override.
+Outside any block it is the process's default: English for a program that imports the library (SPEC section 40: the
+messages of its errors in English unless a language is given), Spanish in the service, whose processes say so at
+start (``speak_by_default``). Code that writes for someone else than the current reader opens its own block.
 """
 
 from __future__ import annotations
@@ -22,14 +24,18 @@ from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
 
-__all__ = ["N_", "SOURCE", "_", "current_language", "ngettext", "speaking", "translations", "weekday_name"]
+__all__ = ["LIBRARY_LANGUAGE", "N_", "SOURCE", "_", "current_language", "ngettext", "speak_by_default", "speaking",
+           "translations", "weekday_name"]
 
 SOURCE = "es"
 """The language the message ids are written in."""
+LIBRARY_LANGUAGE = "en"
+"""The language outside any ``speaking`` block for a program that imports taskcore."""
 DOMAIN = "taskcore"
 LOCALES = Path(__file__).parent / "locales"
 
-_current: ContextVar[str] = ContextVar("taskcore_language", default=SOURCE)
+_current: ContextVar[str | None] = ContextVar("taskcore_language", default=None)
+_default = {"lang": LIBRARY_LANGUAGE}  # this process's language outside any block (speak_by_default)
 
 
 @cache
@@ -52,7 +58,12 @@ def _spoken(lang: str) -> bool:
 
 def current_language() -> str:
     """The language texts are composed in here."""
-    return _current.get()
+    return _current.get() or _default["lang"]
+
+
+def speak_by_default(lang: str) -> None:
+    """Make ``lang`` this process's language outside any ``speaking`` block (the service: Spanish, its source)."""
+    _default["lang"] = lang if _spoken(lang) else SOURCE
 
 
 @contextmanager
@@ -60,21 +71,21 @@ def speaking(lang: str) -> Iterator[str]:
     """Compose texts in ``lang`` inside the block (an unknown code: the source language)."""
     token = _current.set(lang if _spoken(lang) else SOURCE)
     try:
-        yield _current.get()
+        yield current_language()
     finally:
         _current.reset(token)
 
 
 def _(message: str, /, **params: object) -> str:
     """``message`` in the current language, its ``{name}`` placeholders filled from ``params``."""
-    text = translations(_current.get()).gettext(message)
+    text = translations(current_language()).gettext(message)
     return text.format(**params) if params else text
 
 
 def ngettext(singular: str, plural: str, n: int, /, **params: object) -> str:
     """The form of ``singular``/``plural`` that agrees with ``n`` in the current language (its catalog's plural rule:
     Portuguese says ``0 feita``), ``{n}`` and the other placeholders filled."""
-    text = translations(_current.get()).ngettext(singular, plural, n)
+    text = translations(current_language()).ngettext(singular, plural, n)
     return text.format(n=n, **params)
 
 
@@ -94,4 +105,4 @@ def _day_names(lang: str) -> tuple[str, ...]:
 def weekday_name(weekday: int) -> str:
     """Monday (0) to Sunday (6) as the language in force names it in a sentence (CLDR's, through Babel: ``lunes``,
     ``segunda-feira``, ``Monday``)."""
-    return _day_names(_current.get())[weekday]
+    return _day_names(current_language())[weekday]

@@ -9,7 +9,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from taskcore.chores.clock import wall_instant
-from taskcore.errors import InvalidFreq, InvalidTime
+from taskcore.errors import InvalidFreq, InvalidTime, InvalidTimeZone, ValidationError
 from taskcore.i18n import N_, _
 from taskcore.words import meaning
 from taskcore.words.read import time_of_day
@@ -70,7 +70,7 @@ def reminder_due_slot(
 ) -> datetime | None:
     """The slot due at ``now``: the latest one not after it, if at most ``grace_minutes`` old; else None."""
     if grace_minutes < 0:
-        raise ValueError("grace_minutes must not be negative")
+        raise ValidationError("grace_minutes must not be negative")
     slot = latest_slot(freq, time, now=now, tz=tz)
     if slot is None or now.astimezone(UTC) - slot > timedelta(minutes=grace_minutes):
         return None
@@ -80,7 +80,7 @@ def reminder_due_slot(
 def latest_slot(freq: ReminderFreq | str, time: str, *, now: datetime, tz: ZoneInfo | str) -> datetime | None:
     """The schedule's latest slot at or before ``now`` (aware, in ``tz``); None when reminders are off."""
     if now.tzinfo is None or now.utcoffset() is None:
-        raise ValueError("now must be timezone-aware")
+        raise ValidationError("now must be timezone-aware")
     schedule = _as_freq(freq)
     if schedule is ReminderFreq.OFF:
         return None
@@ -93,7 +93,7 @@ def next_slot(freq: ReminderFreq | str, time: str, *, after: datetime, tz: ZoneI
     """The schedule's first slot strictly after ``after`` (aware, in ``tz``), by the same rules as ``latest_slot``
     (a time in a spring-forward gap fires at the end of the gap, a repeated one at its first pass); None when off."""
     if after.tzinfo is None or after.utcoffset() is None:
-        raise ValueError("after must be timezone-aware")
+        raise ValidationError("after must be timezone-aware")
     schedule = _as_freq(freq)
     if schedule is ReminderFreq.OFF:
         return None
@@ -111,7 +111,7 @@ def next_slot(freq: ReminderFreq | str, time: str, *, after: datetime, tz: ZoneI
 def slot_key(slot: datetime) -> str:
     """The stable key of a slot: its UTC instant to the minute, ISO 8601 with 'Z'."""
     if slot.tzinfo is None or slot.utcoffset() is None:
-        raise ValueError("slot must be timezone-aware")
+        raise ValidationError("slot must be timezone-aware")
     return slot.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
 
 
@@ -130,7 +130,7 @@ def _as_zone(tz: ZoneInfo | str) -> ZoneInfo:
     try:
         return ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {tz!r}") from exc
+        raise InvalidTimeZone(f"unknown time zone {tz!r}", field="tz") from exc
 
 
 @lru_cache(maxsize=2048)  # 1,440 valid times: the tick's rows share them

@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+from taskcore.errors import ValidationError
 from taskcore.reminders.schedule import ReminderFreq, latest_slot, next_slot, slot_key
 from taskcore.zones import effective_zone
 
@@ -70,7 +71,7 @@ class Planner:
 
     def __init__(self, *, now: datetime, fallback: ZoneInfo, grace_minutes: int) -> None:
         if grace_minutes < 0:
-            raise ValueError("grace_minutes must not be negative")
+            raise ValidationError("grace_minutes must not be negative")
         self.now, self.fallback, self.grace = now, fallback, grace_minutes * MINUTE
         self._known: dict[tuple[str, str, ZoneInfo], _Outcome] = {}
 

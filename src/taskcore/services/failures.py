@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from taskcore.errors import ValidationError
 from taskcore.storage import failures as store
 from taskcore.storage.failures import INBOX, SEND, FailedRow
 from taskcore.unit import Reading, UnitOfWork
@@ -23,10 +24,11 @@ _ID = re.compile(r"(inbox|send):(\d{1,18})")
 
 
 def parse_failure_id(text: str) -> tuple[str, int]:
-    """``inbox:12`` → ``("inbox", 12)``; ValueError naming the forms for anything else."""
+    """``inbox:12`` → ``("inbox", 12)``; ValidationError naming the forms for anything else."""
     found = _ID.fullmatch(text.strip().lower())
     if found is None:
-        raise ValueError(f"not a failure id: {text!r} (inbox:<number> or send:<number>, as `tasksvc failed` shows)")
+        raise ValidationError(f"not a failure id: {text!r} (inbox:<number> or send:<number>, as `tasksvc failed` "
+                              "shows)", field="id")
     return found.group(1), int(found.group(2))
 
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from taskcore.chores.proof import is_file_name
+from taskcore.errors import PhotoExists, ValidationError
 
 __all__ = ["PHOTOS", "PhotoFiles"]
 
@@ -28,7 +29,7 @@ class PhotoFiles:
 
     def _path(self, name: str) -> Path:
         if not is_file_name(name):
-            raise ValueError("not a photo file name the service made")
+            raise ValidationError("not a photo file name the service made")
         return self.folder / name
 
     def save(self, name: str, data: bytes) -> Path:
@@ -42,7 +43,7 @@ class PhotoFiles:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
             if path.exists():
-                raise FileExistsError(name)
+                raise PhotoExists(name)
             os.replace(partial, path)
         finally:
             partial.unlink(missing_ok=True)

@@ -23,6 +23,8 @@ from sqlalchemy import Connection, exc
 from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.sql.expression import ClauseElement
 
+from taskcore.errors import ValidationError
+
 Processor = Callable[[Any], Any] | None
 
 
@@ -69,7 +71,7 @@ class Prepared:
                  if name not in self.keys and not bind.required}
         missing = set(compiled.binds) - set(self.keys) - set(fixed)
         if compiled.literal_execute_params or compiled.post_compile_params or missing:
-            raise ValueError(f"not a plain prepared statement (parameters not given: {sorted(missing)})")
+            raise ValidationError(f"not a plain prepared statement (parameters not given: {sorted(missing)})")
         names = tuple(compiled.positiontup) if compiled.positional else tuple(compiled.binds)
         # SQLAlchemy's own converters: per bind parameter, and per result column.
         processors = {name: _last_value_kept(convert) if _is_datetime(compiled.binds[name].type) else convert
@@ -222,7 +224,7 @@ def sqlite_text(value: datetime | None) -> str | None:
     if recent is not None and recent[0] is value:
         return recent[1]
     if value.tzinfo is None:
-        raise ValueError("naive datetime given to a UTC column")
+        raise ValidationError("naive datetime given to a UTC column")
     utc = value.astimezone(UTC)
     text = _TEXT % (utc.year, utc.month, utc.day, utc.hour, utc.minute, utc.second, utc.microsecond)
     if len(_RECENT) >= _RECENT_MAX:

@@ -35,6 +35,7 @@ from sqlalchemy import (
 )
 
 from taskcore.access import GatingMode, GroupStatus
+from taskcore.errors import ValidationError
 from taskcore.reminders.slots import SavedPreference
 from taskcore.storage.prepared import Prepared, dialect_insert
 from taskcore.storage.schema import (
@@ -241,7 +242,7 @@ def claim_deliveries(
         return set()
     if not DELIVERY_OUTCOMES.issuperset(outcome for _, _, outcome in claims):
         unknown = next(outcome for _, _, outcome in claims if outcome not in DELIVERY_OUTCOMES)
-        raise ValueError(f"unknown delivery outcome {unknown!r}")
+        raise ValidationError(f"unknown delivery outcome {unknown!r}")
     claimed: set[tuple[str, str]] = set()
     first = 0
     while first < len(claims):

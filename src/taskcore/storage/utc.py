@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import DateTime, Dialect, TypeDecorator
 
+from taskcore.errors import ValidationError
 from taskcore.storage.prepared import SQLITE_DATETIME, sqlite_stamp, sqlite_text, utc_from_db
 
 __all__ = ["SQLITE_DATETIME", "UtcDateTime", "default_sqlite_datetime", "sqlite_stamp", "sqlite_text", "utc_from_db"]
@@ -33,7 +34,7 @@ class UtcDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         if value.tzinfo is None:
-            raise ValueError("naive datetime given to a UTC column")
+            raise ValidationError("naive datetime given to a UTC column")
         return value.astimezone(UTC).replace(tzinfo=None)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from functools import cache, lru_cache
 
-from taskcore.errors import InvalidDate
+from taskcore.errors import InvalidDate, ValidationError
 from taskcore.i18n import N_, _
 from taskcore.words.registry import LANGUAGES, SHARED, TABLES
 
@@ -93,7 +93,7 @@ _LOOKUPS: dict[str, Mapping[str, str]] = {}
 
 
 def _joined(kind: str) -> Mapping[str, str]:
-    """The ``lookup`` of one kind, built from the tables; ValueError when a word would mean two things."""
+    """The ``lookup`` of one kind, built from the tables; ValidationError when a word would mean two things."""
     found: dict[str, str] = {}
     for table in (*TABLES.values(), SHARED):
         for name, words in table.items():
@@ -102,7 +102,7 @@ def _joined(kind: str) -> Mapping[str, str]:
                 continue
             for word in map(key, words):
                 if found.setdefault(word, rest) != rest:
-                    raise ValueError(f"{kind} word {word!r} means both {found[word]!r} and {rest!r}")
+                    raise ValidationError(f"{kind} word {word!r} means both {found[word]!r} and {rest!r}", field=kind)
     return found
 
 

@@ -1,4 +1,5 @@
-"""The bot's aiohttp application: /webhook, /webhook/{event} and /metrics (SPEC sections 5, 7 and 11)."""
+"""The bot's aiohttp application: /webhook, /webhook/{event}, /metrics (SPEC sections 5, 7 and 11) and /health, the
+store's health the proxy asks for (SPEC section 40; on loopback only: the proxy answers the public /health)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run import keys, units
 from tasksvc_run.banner import no_banner
+from tasksvc_run.bot.health import health_view
 from tasksvc_run.bot.metrics_view import metrics_view
 from tasksvc_run.bot.runner import EventRunner, make_intake
 from tasksvc_run.bot.webhook import webhook
@@ -60,6 +62,7 @@ def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app.router.add_post("/webhook", webhook)
     app.router.add_post("/webhook/{event}", webhook)
     app.router.add_route("*", "/metrics", metrics_view)
+    app.router.add_get("/health", health_view)
     app.cleanup_ctx.append(_seeded_groups)
     app.cleanup_ctx.append(partial(_processor_ctx, runner=runner))
     if db is None:

@@ -66,7 +66,7 @@ async def background_ctx(app: web.Application) -> AsyncIterator[None]:
     client = make_gateway(session, settings) if session else None
     if client is not None:
         app[keys.GATEWAY] = client
-    watchdog = Watchdog(db, client, settings=settings, metrics=metrics, clock=clock) if client else None
+    watchdog = Watchdog(db, client, settings=settings, metrics=metrics, clock=clock, fatal=fatal) if client else None
     worker = None
     if client is not None and watchdog is not None:
         worker = QueueWorker(db, client, clock=clock, metrics=metrics, config=WorkerConfig.from_settings(settings),

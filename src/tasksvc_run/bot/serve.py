@@ -14,8 +14,10 @@ from taskcore.storage.db import Database, is_unavailable, unavailable_reason
 from tasksvc_run import exits
 from tasksvc_run.bot.app import make_bot_app, tune_process
 from tasksvc_run.bot.background import install_background
+from tasksvc_run.bot.health import store_probe_ctx
 from tasksvc_run.outage import FatalStop, stop_this_process
 from tasksvc_run.places import database_named, folder_problem
+from tasksvc_run.store_health import StoreHealth
 
 log = logging.getLogger("tasksvc.bot")
 # Only the reverse proxy is public (R1-R3); the bot listens on loopback behind it.
@@ -40,12 +42,13 @@ def run_bot(settings: Settings) -> int:
     SIGTERM/SIGINT or a schema error found while serving."""
     report_environment(settings)
     db = Database.from_url(settings.sqlalchemy_url)
-    fatal = FatalStop(stop_this_process)
+    fatal = FatalStop(stop_this_process, store=StoreHealth.of(settings))
     try:
         applied = migrator.migrate(db, log=None if settings.migrations_silent else log.info)
         migrator.require_schema(db)
         log.info("migrations up to date", extra={"applied": len(applied)})
         app = make_bot_app(settings, db=db, fatal=fatal)
+        app.cleanup_ctx.append(store_probe_ctx)  # before the background: its first write says what the store takes
         install_background(app)
         tune_process(app)
         web.run_app(app, host=HOST, port=settings.bot_port, print=None,

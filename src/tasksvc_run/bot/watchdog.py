@@ -26,9 +26,10 @@ from taskcore.services.queue import due_count
 from taskcore.settings import Settings
 from taskcore.watchdog import Act, ConnectionWatch, EchoWatch, Health, WatchTimes, tell_admins
 from tasksvc_run import units
-from tasksvc_run.bot.webhook_keeper import set_webhook
+from tasksvc_run.bot.webhook_keeper import set_webhook, shown_url
 from tasksvc_run.clock import Clock
 from tasksvc_run.metrics import Metrics
+from tasksvc_run.outage import FatalStop, Outage
 
 log = logging.getLogger(__name__)
 TICK_SECONDS = 5.0  # how often the watchdog judges
@@ -53,8 +54,9 @@ class Watchdog:
     """Echo watchdog and connection follower of one bot process."""
 
     def __init__(self, db: Database, client: Gateway, *, settings: Settings, metrics: Metrics,
-                 clock: Clock) -> None:
+                 clock: Clock, fatal: FatalStop | None = None) -> None:
         self.db, self.client, self.settings, self.metrics, self.clock = db, client, settings, metrics, clock
+        self.outage = Outage("watchdog", fatal or FatalStop())  # a database that fails is said once, not each tick
         times = WatchTimes(echo_within=timedelta(seconds=settings.watchdog_echo_seconds),
                            idle_after=timedelta(minutes=settings.watchdog_idle_minutes),
                            reprobe_every=timedelta(milliseconds=settings.webhook_check_interval_ms))
@@ -154,7 +156,7 @@ class Watchdog:
             self.watch.health = Health.OK  # no probe can go out (own number unknown): nothing to judge by
             self.watch.inbound(now)
         elif act is Act.REPAIR:
-            await set_webhook(self.client, self.settings)
+            await self._repair()
             await self.probe()
         elif act is Act.ALERT:
             await self._down()
@@ -182,8 +184,18 @@ class Watchdog:
                 await self.tick()
                 await asyncio.to_thread(units.run, self.db, echoes.forget_echoes,
                                         before=self.clock.now() - ECHO_RETENTION)
-            except Exception:
-                log.exception("watchdog tick failed")
+            except Exception as exc:
+                self.outage.failed(exc, what="watchdog tick failed")
+            else:
+                self.outage.succeeded()
+
+    async def _repair(self) -> None:
+        """Set the webhook again, even when it reads the same (a stale registration looks identical): a repair,
+        counted by webhook_repairs_total, one line (SPEC sections 26 and 40)."""
+        if await set_webhook(self.client, self.settings):
+            self.metrics.webhook_repairs.inc()
+            log.warning("webhook configuration set again: sends are accepted but their echoes do not arrive",
+                        extra={"url": shown_url(self.settings.webhook_url or "")})
 
     async def _owner_jid(self) -> str | None:
         if self._owner is None:

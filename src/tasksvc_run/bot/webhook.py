@@ -33,6 +33,7 @@ from tasksvc_run.bot.runner import ArrivedEvent, processor_log
 from tasksvc_run.bot.watched import watched
 from tasksvc_run.problems import problem
 from tasksvc_run.proxy.limits import MAX_BODY
+from tasksvc_run.store_health import refusal_reason
 
 RETRY_AFTER = "5"
 MAX_BACKLOG = 10_000  # events stored by this process and not handled yet, past which the webhook answers 503
@@ -86,9 +87,12 @@ async def _noted(app: web.Application, event: GatewayEvent) -> web.Response | No
     """Hand the delivery use cases what they keep (SPEC section 31); the 503 answer when it could not be stored."""
     try:
         await delivered(app, event)
-    except Exception:
-        processor_log.exception("webhook event not recorded; the gateway delivers it again",
-                                extra={"event": event.kind})
+    except Exception as exc:
+        if (refusal := refusal_reason(exc)) is not None:  # the store's news, said once (SPEC section 40)
+            app[keys.FATAL].store.refused(refusal)
+        else:
+            processor_log.exception("webhook event not recorded; the gateway delivers it again",
+                                    extra={"event": event.kind})
         return problem(503, "the database is not taking writes; retry later", headers={"Retry-After": RETRY_AFTER})
     return None
 

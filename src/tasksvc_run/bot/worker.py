@@ -26,6 +26,7 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 
+from taskcore.errors import ValidationError
 from taskcore.gateway.errors import GatewayError
 from taskcore.gateway.outbound import OutboundReaction, outbound_of
 from taskcore.gateway.port import Gateway
@@ -220,7 +221,7 @@ class QueueWorker:
         """Send the job's message through the gateway in use (which encodes it)."""
         try:
             message = outbound_of(job.payload)
-        except ValueError as exc:
+        except ValidationError as exc:
             raise GatewayError(None, f"unreadable queued message: {exc}", False) from exc
         if isinstance(message, OutboundReaction):
             return await self.gateway.react(message)

@@ -85,12 +85,12 @@ class EvolutionGateway:
     async def list_groups(self, *, participants: bool = False) -> list[GatewayGroup]:
         """GET /group/fetchAllGroups."""
         query = {"getParticipants": "true" if participants else "false"}
-        return self._read(answers.parse_groups_answer, await self._call("GET", "group/fetchAllGroups", query=query))
+        return answers.parse_groups_answer(await self._call("GET", "group/fetchAllGroups", query=query))
 
     async def group_participants(self, group_id: str) -> tuple[GatewayParticipant, ...]:
         """GET /group/participants for one group."""
         answer = await self._call("GET", "group/participants", query={"groupJid": group_id})
-        return self._read(answers.parse_participants_answer, answer)
+        return answers.parse_participants_answer(answer)
 
     async def connection_state(self) -> str | None:
         """GET /instance/connectionState: open, connecting, close or refused (None when unreadable)."""
@@ -108,7 +108,7 @@ class EvolutionGateway:
         if message_id is not None:
             key["id"] = message_id
         answer = await self._call("POST", "chat/findMessages", body={"where": {"key": key}, "offset": 50, "page": 1})
-        return self._read(answers.found_messages, answer)
+        return answers.found_messages(answer)
 
     async def fetch_media(self, media: str, *, max_bytes: int) -> bytes:
         """POST /chat/getBase64FromMediaMessage with the photo's message as received (``{key, message}``) and
@@ -157,10 +157,3 @@ class EvolutionGateway:
             return judge(await self._call("GET", route))
         except GatewayError as exc:
             return dx.failed_call_check(name, exc.status, exc.message_text, instance=self._name)
-
-    @staticmethod
-    def _read(read: Callable[[Any], T], answer: Any) -> T:
-        try:
-            return read(answer)
-        except ValueError as exc:
-            raise GatewayError(None, str(exc), False) from exc

@@ -1,4 +1,5 @@
-"""The reverse proxy: /webhook and /metrics to the bot, /health here, everything else to the web (R1-R3, R6).
+"""The reverse proxy: /webhook and /metrics to the bot, /health here (with the bot's word on its database: health.py),
+everything else to the web (R1-R3, R6).
 
 Written at the asyncio protocol level with httptools' parser (PERFORMANCE.md: the aiohttp client/server pair cost more
 CPU per request than the hello-world server it fronted): keep-alive upstream connections in one bounded pool per
@@ -19,6 +20,7 @@ import uvloop
 from taskcore.settings import Settings
 from tasksvc_run.proxy.client import ClientConnection, Context
 from tasksvc_run.proxy.heads import route
+from tasksvc_run.proxy.health import BotHealth
 from tasksvc_run.proxy.limits import MAX_BODY, BodyLimits, PoolLimits
 from tasksvc_run.proxy.pool import Pool
 
@@ -44,7 +46,8 @@ class Proxy:
         loop = asyncio.get_running_loop()
         pools = {name: Pool(loop, name, url, size=self.pool_limits.sizes.get(name, 16), wait=self.pool_limits.wait,
                             timeout=self.timeout) for name, url in self.upstreams.items()}
-        ctx = self.ctx = Context(loop, pools, self.body_limits)
+        health = BotHealth(loop, self.upstreams["bot"]) if "bot" in self.upstreams else None
+        ctx = self.ctx = Context(loop, pools, self.body_limits, health=health)
         self.server = await loop.create_server(lambda: ClientConnection(ctx), host, port, backlog=1024,
                                                reuse_address=True)
         return int(self.server.sockets[0].getsockname()[1])

@@ -11,6 +11,7 @@ once the client stops sending (at most LINGER seconds), so that the client reads
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from tasksvc_run.proxy.exchange import Exchange
 from tasksvc_run.proxy.heads import CHUNKED, CONTINUE, health, problem
@@ -23,6 +24,8 @@ LINGER = 2.0  # seconds a refused client may go on sending (discarded) so that i
 
 class ClientConnection(RequestReader):
     """The proxy's side of one client's connection."""
+
+    health_asked: Exchange | None = None  # the /health request whose answer the bot is asked for
 
     # --- asyncio.Protocol ------------------------------------------------------------------------------------------
 
@@ -62,13 +65,22 @@ class ClientConnection(RequestReader):
             ex.continued = True
             self._write(CONTINUE)
         if ex.route == "health":
-            if ex.complete:
+            bot = self.ctx.health
+            if ex.complete and bot is None:
                 self._answer(ex, health(close=self._closes(ex), head_only=ex.head_only))
+            elif ex.complete and bot is not None and self.health_asked is not ex:
+                self.health_asked = ex
+                bot.ask(partial(self._healthy, ex))
         elif ex.complete or ex.size > self.ctx.limits.buffered:
             ex.asked = True
             self.ctx.pools[ex.route].acquire(ex)
             if ex.upstream is None and not ex.complete:
                 self._hold(BODY)
+
+    def _healthy(self, ex: Exchange, status: int, body: bytes) -> None:
+        """The bot said how the store is: answer ``ex`` with it, if it is still this connection's turn."""
+        if not self.gone and self.queue and self.queue[0] is ex:
+            self._answer(ex, health(close=self._closes(ex), head_only=ex.head_only, status=status, body=body))
 
     def attached(self, ex: Exchange) -> None:
         """The pool gave ``ex`` a connection: send its head and what there is of its body."""

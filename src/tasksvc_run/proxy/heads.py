@@ -151,10 +151,12 @@ def problem(status: int, detail: str, *, close: bool, head_only: bool = False) -
 
 
 HEALTH_BODY = b'{"status":"ok"}'
-HEALTH_HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %d\r\n" % len(
-    HEALTH_BODY)
+HEALTH_HEAD = b"Content-Type: application/json; charset=utf-8\r\nContent-Length: %d\r\n"
 
 
-def health(*, close: bool, head_only: bool) -> bytes:
-    """GET /health: always 200 (answered by the proxy itself, for container health checks)."""
-    return HEALTH_HEAD + (CLOSE if close else b"") + b"\r\n" + (b"" if head_only else HEALTH_BODY)
+def health(*, close: bool, head_only: bool, status: int = 200, body: bytes = HEALTH_BODY) -> bytes:
+    """GET /health, answered by the proxy itself: 200 ``{"status":"ok"}``, or the bot's 503 naming a database that
+    does not take writes (proxy/health.py)."""
+    phrase = b"OK" if status == 200 else HTTPStatus(status).phrase.encode()
+    return (b"HTTP/1.1 %d %s\r\n" % (status, phrase) + HEALTH_HEAD % len(body) + (CLOSE if close else b"") + b"\r\n"
+            + (b"" if head_only else body))

@@ -17,6 +17,7 @@ from httptools import HttpParserCallbackError, HttpParserError, HttpParserUpgrad
 
 from tasksvc_run.proxy.exchange import Exchange
 from tasksvc_run.proxy.heads import LAST_CHUNK, Refused, check_url, request_target, route_raw
+from tasksvc_run.proxy.health import BotHealth
 from tasksvc_run.proxy.limits import KEEP_ALIVE, MAX_BODY, MAX_HEAD, BodyLimits
 from tasksvc_run.proxy.pool import Pool
 
@@ -37,6 +38,7 @@ class Context:
     connections: set[ClientConnection] = field(default_factory=set)
     stopping: bool = False
     drained: asyncio.Event = field(default_factory=asyncio.Event)  # set when the last connection closes at a stop
+    health: BotHealth | None = None  # what the bot says of its database (None: /health is the proxy's own 200)
 
     @property
     def dev(self) -> bool:

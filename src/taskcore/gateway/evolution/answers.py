@@ -3,7 +3,7 @@ and their participants (fetchAllGroups, group participants), the connection's st
 (fetchInstances), the messages it sent (findMessages) and a photo's bytes (getBase64FromMediaMessage, read with
 bounds: only ``base64`` is read, a ``data:`` URI prefix dropped, and only when it can hold at most ``max_bytes``; the
 bytes are checked by their content afterwards, ``chores.proof.image_kind``). Anything unreadable is skipped or None;
-an answer of the wrong shape raises ValueError, which the client turns into a GatewayError.
+an answer of the wrong shape raises UnreadableAnswer (a GatewayError).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from taskcore.gateway.errors import MediaRefused
+from taskcore.gateway.errors import MediaRefused, UnreadableAnswer
 from taskcore.gateway.events import SentMessage
 from taskcore.gateway.evolution.records import sent_message
 from taskcore.gateway.port import GatewayGroup, GatewayParticipant, OwnIds
@@ -66,7 +66,7 @@ def parse_participants(raw: Iterable[object]) -> tuple[GatewayParticipant, ...]:
 def parse_participants_answer(body: object) -> tuple[GatewayParticipant, ...]:
     """The answer of GET /group/participants: ``{"participants": [...]}``."""
     if not isinstance(body, Mapping) or not isinstance(body.get("participants"), list):
-        raise ValueError("group participants answer without a participants list")
+        raise UnreadableAnswer("group participants answer without a participants list")
     return parse_participants(body["participants"])
 
 
@@ -89,7 +89,7 @@ def parse_group(raw: object) -> GatewayGroup | None:
 def parse_groups_answer(body: object) -> list[GatewayGroup]:
     """The answer of GET /group/fetchAllGroups: an array of groups (unusable entries skipped)."""
     if not isinstance(body, list):
-        raise ValueError("fetchAllGroups answer is not an array")
+        raise UnreadableAnswer("fetchAllGroups answer is not an array")
     return [group for group in map(parse_group, body) if group is not None]
 
 
@@ -129,7 +129,7 @@ def found_messages(answer: object) -> list[SentMessage]:
     messages = answer.get("messages") if isinstance(answer, Mapping) else answer
     records = messages.get("records") if isinstance(messages, Mapping) else messages
     if not isinstance(records, list):
-        raise ValueError("findMessages answer without records")
+        raise UnreadableAnswer("findMessages answer without records")
     return [found for found in map(sent_message, records) if found is not None]
 
 

@@ -1,0 +1,1 @@
+"""The project's generators of shipped data (run by nox sessions, not shipped themselves)."""
