@@ -14,9 +14,23 @@ from datetime import datetime
 from typing import TypeAlias
 
 __all__ = [
-    "ConnectionChanged", "DeliveryStatus", "Echo", "GatewayEvent", "GroupSeen", "GroupsUpserted", "Identity",
-    "Ignored", "InboundMessage", "InboundPhoto", "InboundReaction", "ParticipantsChange", "ReactedMessage",
-    "InboundEvent", "SentMessage", "StatusUpdate", "chat_key",
+    "ConnectionChanged",
+    "DeliveryStatus",
+    "Echo",
+    "GatewayEvent",
+    "GroupSeen",
+    "GroupsUpserted",
+    "Identity",
+    "Ignored",
+    "InboundEvent",
+    "InboundMessage",
+    "InboundPhoto",
+    "InboundReaction",
+    "ParticipantsChange",
+    "ReactedMessage",
+    "SentMessage",
+    "StatusUpdate",
+    "chat_key",
 ]
 
 
@@ -170,12 +184,14 @@ class Echo:
 class StatusUpdate:
     """One status a message of the bot reached: its bare id, its chat, the status (``SERVER_ACK``,
     ``DELIVERY_ACK``, ``READ``, ``PLAYED``, ``ERROR``) and, for an ``ERROR``, WhatsApp's code when given (``463``:
-    the reach-out time-lock)."""
+    the reach-out time-lock). In a group, ``participant`` is the member whose receipt it is, when the gateway
+    reports receipts per member (WAHA's ``message.ack.group``); None for the message as a whole."""
 
     message_id: str
     chat_id: str
     status: str
     error_code: str | None = None
+    participant: str | None = None
 
     @property
     def direct(self) -> bool:
