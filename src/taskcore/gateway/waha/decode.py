@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from taskcore.gateway.events import GatewayEvent, Ignored
+from taskcore.gateway.port import Codec
 from taskcore.gateway.repair import repaired, repaired_text
 from taskcore.gateway.waha.envelope import Envelope, envelope_of
 from taskcore.gateway.waha.groups import join_event, leave_event, participants_event, session_event, update_event
@@ -70,4 +71,4 @@ class WahaCodec:
         return decode(payload, path_event=path_event)
 
 
-CODEC = WahaCodec()
+CODEC: Codec = WahaCodec()
