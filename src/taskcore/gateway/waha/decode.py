@@ -16,6 +16,7 @@ from typing import Any
 from taskcore.gateway.events import GatewayEvent, Ignored
 from taskcore.gateway.port import Codec
 from taskcore.gateway.repair import repaired, repaired_text
+from taskcore.gateway.waha import read
 from taskcore.gateway.waha.envelope import Envelope, envelope_of
 from taskcore.gateway.waha.groups import join_event, leave_event, participants_event, session_event, update_event
 from taskcore.gateway.waha.messages import ack_event, message_event, reaction_event
@@ -46,7 +47,7 @@ NOT_READ = frozenset({"poll.vote", "poll.vote.failed", "message.edited", "messag
 def decode(payload: Mapping[str, Any], *, path_event: str | None = None) -> GatewayEvent:
     """The event a webhook body carries (``path_event``: the event's name when the body gives none); ``Ignored``
     for anything the bot does not act on. Never raises; every text it returns encodes as UTF-8."""
-    if not isinstance(payload, Mapping):
+    if not read.is_object(payload):
         return Ignored("malformed envelope")
     body = repaired(payload)
     envelope = envelope_of(body, None if path_event is None else repaired_text(path_event))
