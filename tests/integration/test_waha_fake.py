@@ -9,6 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from taskcore.gateway.client import GatewayError
 from taskcore.gateway.echo import text_digest
 from taskcore.gateway.events import DeliveryStatus, Echo, InboundMessage, InboundPhoto, StatusUpdate
 from taskcore.gateway.port import OutboundReaction, OutboundText, Quote, WebhookPlan
@@ -110,7 +111,7 @@ async def test_the_bot_s_reaction_is_echoed_as_a_reaction(waha: SampleWaha, bot:
 
 async def test_a_refused_send_pushes_nothing(waha: SampleWaha, bot: Receiver, gw: WahaGateway) -> None:
     waha.effects.refuse_cold = True
-    with pytest.raises(Exception, match="463"):
+    with pytest.raises(GatewayError, match="463"):
         await gw.send_text(OutboundText("15550100009@s.whatsapp.net", "hola"))
     assert await delivered(waha, bot) == []
     assert waha.failed == [("sendText", 500)]
