@@ -65,6 +65,7 @@ class QueueJob:
     max_attempts: int
     in_doubt: bool = False  # its last attempt may have been accepted (its sender died): settle before sending
     created_at: datetime | None = None
+    chosen_id: str | None = None  # the message id chosen before an earlier attempt (WAHA): it may have gone out
 
 
 def retry_delay(attempt: int, *, base_ms: int, max_ms: int, jitter: float) -> timedelta:

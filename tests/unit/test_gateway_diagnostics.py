@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from taskcore.gateway.diagnostics import (
-    Verdict,
-    failed_call_check,
-    gateway_settings_check,
-    version_check,
-    web_base_url_check,
-    webhook_checks,
-    webhook_url_check,
-)
+from taskcore.gateway.diagnostics import Verdict, gateway_settings_check, web_base_url_check, webhook_url_check
+from taskcore.gateway.evolution.diagnose import failed_call_check, version_check, webhook_checks
 
 EVENTS = ("MESSAGES_UPSERT", "GROUPS_UPSERT")
 

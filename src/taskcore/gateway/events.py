@@ -204,12 +204,14 @@ STATUSES = ("ERROR", "PENDING", "SERVER_ACK", "DELIVERY_ACK", "READ", "PLAYED")
 class StatusUpdate:
     """One status a message of the bot reached: its bare id, its chat, the status (``SERVER_ACK``,
     ``DELIVERY_ACK``, ``READ``, ``PLAYED``, ``ERROR``) and, for an ``ERROR``, WhatsApp's code when given (``463``:
-    the reach-out time-lock)."""
+    the reach-out time-lock). In a group, ``participant`` is the member whose receipt it is, when the gateway
+    reports receipts per member (WAHA's ``message.ack.group``); None for the message as a whole."""
 
     message_id: str
     chat_id: str
     status: str
     error_code: str | None = None
+    participant: str | None = None
 
     @property
     def direct(self) -> bool:

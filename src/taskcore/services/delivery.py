@@ -21,6 +21,7 @@ from taskcore.queue_rules import DIGEST_LABEL, LOGIN_LINK_LABEL, JobKind, QueueJ
 from taskcore.services.languages import languages_of
 from taskcore.services.people import group_mentions
 from taskcore.storage import delivery as q
+from taskcore.storage import queue as qq
 from taskcore.storage.caps import mark_held
 from taskcore.storage.identities import alias_target
 from taskcore.storage.queue import enqueue
@@ -31,7 +32,7 @@ NOTE_EVERY = timedelta(days=7)  # the group note, at most once a week per person
 NOTE_LABEL = "unreachable"
 NAG_LABEL = "nag"
 __all__ = ["DeliveryRules", "StatusOutcome", "heard_privately", "job_recorded", "reachout_paused_until",
-           "record_statuses", "screen_claimed", "unreachable_note", "unreachable_people"]
+           "record_statuses", "refused_at_once", "screen_claimed", "unreachable_note", "unreachable_people"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,25 +90,39 @@ def record_statuses(uow: UnitOfWork, updates: Sequence[StatusUpdate], *, now: da
         q.record_status(conn, message_id=update.message_id, chat_id=update.chat_id, status=update.status,
                         error_code=update.error_code, now=now)
         if update.failed:
-            person, lock, noted = _refused(conn, update, now, rules)
+            job = q.sent_job(conn, update.message_id)
+            person, lock, noted = _refused(conn, job, update.chat_id, update.message_id, now=now, rules=rules)
             marked += [person] if person else []
             locked, notes = locked or lock, notes + noted
     return StatusOutcome(tuple(u.status for u in updates), tuple(marked), locked, notes)
 
 
-def _refused(conn: Connection, update: StatusUpdate, now: datetime, rules: DeliveryRules) -> tuple[str | None, bool,
-                                                                                                    int]:
+def refused_at_once(uow: UnitOfWork, job: QueueJob, *, owner: str, error: str, now: datetime,
+                    rules: DeliveryRules) -> StatusOutcome:
+    """A direct message the gateway refused at once because WhatsApp would not take it (WAHA answers error 463 to the
+    send itself, where Evolution accepts it and reports ERROR later): the job failed for good, and its person is
+    unreachable as if its status had come back ERROR (one transaction; nothing when ``owner`` no longer holds it)."""
+    conn = uow.conn
+    if not qq.finish(conn, job.id, owner, qq.failed_values(error, now)):
+        return StatusOutcome()
+    sent = q.SentJob(job.id, job.chat_id, job.label, json.dumps(job.payload, ensure_ascii=False), None)
+    person, locked, notes = _refused(conn, sent, job.chat_id, job.chosen_id or f"job:{job.id}", now=now,
+                                     rules=rules)
+    return StatusOutcome(("ERROR",), (person,) if person else (), locked, notes)
+
+
+def _refused(conn: Connection, job: q.SentJob | None, chat_id: str, message_id: str, *, now: datetime,
+             rules: DeliveryRules) -> tuple[str | None, bool, int]:
     """A message WhatsApp refused: when it was a direct message, its person is unreachable (newly: returned), what it
     carried is held for them (not resent), a cold one locks reach-outs, and they are told in a group once a week."""
-    job = q.sent_job(conn, update.message_id)
-    person = person_of_chat(conn, job.chat_id if job else update.chat_id)
+    person = person_of_chat(conn, job.chat_id if job else chat_id)
     if person is None or not q.user_exists(conn, person):
         return None, False, 0
     cold = not q.private_since(conn, [person])
-    newly = q.mark_unreachable(conn, person, message_id=update.message_id, now=now)
+    newly = q.mark_unreachable(conn, person, message_id=message_id, now=now)
     if job is not None:
         _hold_job(conn, person, job, now)
-    locked = cold and q.record_lock(conn, message_id=update.message_id, user_id=person, now=now)
+    locked = cold and q.record_lock(conn, message_id=message_id, user_id=person, now=now)
     return (person if newly else None), locked, _tell(conn, person, now, rules)
 
 

@@ -17,6 +17,7 @@ from taskcore.reactions import ReactionPolicy, ReactionRequest
 from taskcore.services.caps import SendRules, screen_caps
 from taskcore.services.delivery import screen_claimed
 from taskcore.services.reactions import enqueue_request
+from taskcore.storage import claims
 from taskcore.storage import queue as q
 from taskcore.storage.delivery import postpone_jobs
 from taskcore.storage.links import link_sent_message
@@ -26,6 +27,7 @@ from taskcore.unit import Reading, UnitOfWork
 __all__ = [
     "QueueJob",
     "TextJob",
+    "choose_message_id",
     "claim_jobs",
     "due_count",
     "enqueue",
@@ -163,8 +165,8 @@ def claim_jobs(uow: UnitOfWork, *, owner: str, now: datetime, lease: timedelta, 
         return []
 
     conn = uow.conn
-    ids = q.claimable_ids(conn, now=now, limit=limit)
-    jobs = q.claim(conn, ids, owner=owner, now=now, lease=lease)
+    ids = claims.claimable_ids(conn, now=now, limit=limit)
+    jobs = claims.claim(conn, ids, owner=owner, now=now, lease=lease)
     if rules is None:
         return jobs
     jobs = screen_claimed(conn, jobs, now=now, pause_hours=rules.pause_hours)
@@ -204,6 +206,12 @@ def schedule_retry(
     return q.finish(conn, job_id, owner, q.retry_values(error, next_attempt_at, now))
 
 
+def choose_message_id(uow: UnitOfWork, *, job_id: int, owner: str, message_id: str) -> bool:
+    """Keep the id chosen for the job's message before it is sent (a gateway that takes one: WAHA), so that a send
+    whose answer is lost is looked up by it, never sent twice; False when ``owner`` no longer holds the job."""
+    return q.choose_id(uow.conn, job_id, owner, message_id)
+
+
 def mark_failed(uow: UnitOfWork, *, job_id: int, owner: str, error: str, now: datetime) -> bool:
     """Fail the job for good (the row is kept); False when ``owner`` no longer holds it."""
     return q.finish(uow.conn, job_id, owner, q.failed_values(error, now))
@@ -217,7 +225,7 @@ def keep_lease(uow: UnitOfWork, *, job_id: int, owner: str, until: datetime) -> 
 def due_count(uow: Reading, *, now: datetime) -> int:
     """How many pending jobs are due at ``now``: what waits for the worker (and its send rate)."""
     conn = uow.conn
-    return q.count_due(conn, now=now)
+    return claims.count_due(conn, now=now)
 
 
 def queue_stats(uow: Reading) -> dict[str, int]:

@@ -9,6 +9,7 @@ from taskcore.gateway.events import DeliveryStatus, GatewayEvent, InboundMessage
 from taskcore.services import delivery
 from tasksvc_run import keys, units
 from tasksvc_run.bot.sending import Sending
+from tasksvc_run.bot.worker_config import delivery_rules
 
 RECORD_WAIT, RECORD_POLL = 5.0, 0.1  # seconds an ERROR waits for its send's record (the answer may lag the update)
 QUOTE_WAIT = 10.0  # seconds a reply or reaction waits for the record of the bot's send it quotes
@@ -16,10 +17,7 @@ QUOTE_WAIT = 10.0  # seconds a reply or reaction waits for the record of the bot
 
 def rules_of(app: web.Application) -> delivery.DeliveryRules:
     """The delivery rules of the bot's settings."""
-    settings = app[keys.SETTINGS]
-    return delivery.DeliveryRules(max_attempts=settings.rq_max_attempts, default_language=settings.default_language,
-                                  gating_off=settings.group_gating_mode == "off",
-                                  pause_hours=settings.gateway_reachout_pause_hours)
+    return delivery_rules(app[keys.SETTINGS])
 
 
 async def delivered(app: web.Application, event: GatewayEvent) -> None:

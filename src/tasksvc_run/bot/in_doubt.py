@@ -1,7 +1,9 @@
 """Settling a send in doubt before any resend (SPEC section 26): a job whose last attempt may have been accepted (its
 sender died mid-send) is looked up first among the echoes any unit recorded (same chat, text and quoted id, since the
 job was queued, named by no other job), else in the gateway's own store of sent messages (``Gateway.find_sent``).
-Only a job shown not to have gone out is sent again.
+Only a job shown not to have gone out is sent again. A job whose message id was chosen before its send (WAHA: SPEC
+section 36) is looked up by that id in the gateway's store, whatever ended its last attempt (a timeout too), and sent
+again with the same id only when the store does not hold it.
 
 A reaction is not looked up: sending the same reaction twice leaves the message as one reaction.
 """
@@ -38,6 +40,9 @@ async def settle(db: Database, job: QueueJob, gateway: Gateway | None) -> tuple[
     text = outbound_of(job.payload)
     if not isinstance(text, OutboundText):
         return Settled.NOT_SENT, None
+    if job.chosen_id is not None and gateway is not None:
+        found = await gateway.find_sent(text.chat_id, message_id=job.chosen_id)
+        return (Settled.GATEWAY, job.chosen_id) if found else (Settled.NOT_SENT, None)
     wanted = body_fingerprint(text)
     chat, digest, quoted = wanted
     since = job.created_at or datetime.min.replace(tzinfo=UTC)

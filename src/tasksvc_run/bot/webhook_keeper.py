@@ -11,21 +11,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from urllib.parse import urlsplit
 
+from taskcore.gateway.diagnostics import shown_url
 from taskcore.gateway.errors import GatewayError
 from taskcore.gateway.port import Gateway, WebhookPlan
 from taskcore.settings import Settings
 from tasksvc_run.metrics import Metrics
 
+__all__ = ["ensure_webhook", "keep_webhook", "plan_of", "set_webhook", "shown_url"]
+
 log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[None]]
-
-
-def shown_url(url: str) -> str:
-    """scheme://host/path: never the query, which could carry a token."""
-    where = urlsplit(url)
-    return f"{where.scheme}://{where.netloc.rpartition('@')[2]}{where.path}"
 
 
 def plan_of(settings: Settings) -> WebhookPlan | None:

@@ -32,7 +32,7 @@ from taskcore.gateway.outbound import OutboundReaction, outbound_of
 from taskcore.gateway.port import Gateway
 from taskcore.pacing import SendPace
 from taskcore.queue_rules import IN_DOUBT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
-from taskcore.services import Database, is_unavailable, queue
+from taskcore.services import Database, delivery, is_unavailable, queue
 from taskcore.unit import UnitOfWork
 from tasksvc_run import units
 from tasksvc_run.bot.in_doubt import logged, settle
@@ -189,10 +189,13 @@ class QueueWorker:
         if wait > 0:  # the start the rate booked for it, at most PACE_HORIZON away
             await asyncio.sleep(wait)
         try:
-            settled = await self._settled(job) if job.in_doubt else None
+            settled = await self._settled(job) if job.in_doubt or job.chosen_id else None
             message_id = settled or await self._send(job)
         except GatewayError as exc:
-            await self._record_failure(job, exc.kind, str(exc))
+            if exc.unreachable:
+                await self._refused_at_once(job, str(exc))
+            else:
+                await self._record_failure(job, exc.kind, str(exc))
         except Exception as exc:
             log.exception("outbound: unexpected error while sending", extra={"job": job.id})
             await self._record_failure(job, FailureKind.RETRY, f"{type(exc).__name__}: {exc}")
@@ -225,7 +228,27 @@ class QueueWorker:
             raise GatewayError(None, f"unreadable queued message: {exc}", False) from exc
         if isinstance(message, OutboundReaction):
             return await self.gateway.react(message)
-        return await self.gateway.send_text(message)
+        return await self.gateway.send_text(message, message_id=job.chosen_id or await self._chosen(job))
+
+    async def _chosen(self, job: QueueJob) -> str | None:
+        """An id for the job's message chosen before the send and kept with the job (a gateway that takes one, WAHA):
+        a send whose answer is lost is then looked up by it (SPEC section 36). None: the gateway chooses it."""
+        message_id = await self.gateway.new_message_id()
+        if message_id is None:
+            return None
+        kept = await asyncio.to_thread(units.run, self.db, queue.choose_message_id, job_id=job.id, owner=self.owner,
+                                       message_id=message_id)
+        if not kept:
+            raise GatewayError(None, "the job's lease was lost before its send", True)
+        return message_id
+
+    async def _refused_at_once(self, job: QueueJob, error: str) -> None:
+        """WhatsApp refused a direct message at the send itself (error 463 through WAHA): failed, its person marked
+        unreachable as an ERROR status would (``delivery.refused_at_once``)."""
+        log.warning("outbound: refused, the person is unreachable in private", extra={"job": job.id})
+        await self._record_outcome(job, lambda uow, owner, now: delivery.refused_at_once(
+            uow, job, owner=owner, error=error, now=now, rules=self.config.delivery_rules).statuses != ())
+        self.metrics.outbound_failed.labels(kind=job.kind.value).inc()
 
     async def _record_failure(self, job: QueueJob, kind: FailureKind, error: str) -> None:
         final = gives_up(kind, attempts=job.attempts, max_attempts=job.max_attempts)

@@ -9,7 +9,17 @@ from datetime import timedelta
 
 from taskcore.queue_rules import JITTER_LIMIT
 from taskcore.services.caps import SendRules
+from taskcore.services.delivery import DeliveryRules
 from taskcore.settings import Settings
+
+DELIVERY_RULES = DeliveryRules()  # the defaults (tests)
+
+
+def delivery_rules(settings: Settings) -> DeliveryRules:
+    """The delivery use cases' rules from the settings."""
+    return DeliveryRules(max_attempts=settings.rq_max_attempts, default_language=settings.default_language,
+                         gating_off=settings.group_gating_mode == "off",
+                         pause_hours=settings.gateway_reachout_pause_hours)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +34,7 @@ class WorkerConfig:
     max_sends_per_min: int | None = None  # None: unpaced (tests and the drain benchmark)
     send_rules: SendRules | None = None  # None: nothing screened, no caps (SPEC section 31)
     jittered: bool = False  # each gap drawn between 0.5 and 1.5 times the mean pace (SPEC section 31)
+    delivery_rules: DeliveryRules = DELIVERY_RULES  # a send refused at once marks its person (SPEC section 36)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, concurrency: int = 4) -> WorkerConfig:
@@ -33,7 +44,7 @@ class WorkerConfig:
                    backoff_max_ms=settings.rq_backoff_max_ms, max_sends_per_min=settings.gateway_max_sends_per_min,
                    send_rules=SendRules(settings.gateway_reachout_pause_hours, settings.gateway_max_sends_per_hour,
                                         settings.gateway_max_sends_per_day, settings.gateway_warmup_days),
-                   jittered=True)
+                   jittered=True, delivery_rules=delivery_rules(settings))
 
 
 def random_jitter() -> float:  # a retry's jitter factor, uniform in ±20%

@@ -17,7 +17,7 @@ import aiohttp
 from taskcore.gateway import diagnostics as dx
 from taskcore.gateway.errors import GatewayError, MediaRefused
 from taskcore.gateway.events import SentMessage
-from taskcore.gateway.evolution import answers, encode
+from taskcore.gateway.evolution import answers, diagnose, encode
 from taskcore.gateway.outbound import OutboundReaction, OutboundText
 from taskcore.gateway.port import GatewayGroup, GatewayParticipant, OwnIds, WebhookOutcome, WebhookPlan
 from taskcore.settings import Settings
@@ -74,7 +74,7 @@ class EvolutionGateway:
             except GatewayError:
                 row = differed = None
             else:
-                checks = dx.webhook_checks(row, expected_url=plan.url, secret=plan.secret,
+                checks = diagnose.webhook_checks(row, expected_url=plan.url, secret=plan.secret,
                                            events=encode.WEBHOOK_EVENTS)
                 differed = tuple(check.name for check in checks if check.blocking)
                 if not differed:
@@ -121,7 +121,7 @@ class EvolutionGateway:
         if not isinstance(message, dict):
             raise MediaRefused("unreadable")
         body = {"message": message, "convertToMp4": False}
-        raw = await self._http.bounded("POST", self._url("chat/getBase64FromMediaMessage"),
+        raw = await self._http.media("POST", self._url("chat/getBase64FromMediaMessage"),
                                        "chat/getBase64FromMediaMessage", body=body,
                                        limit=answers.answer_limit(max_bytes), timeout_s=MEDIA_TIMEOUT_S)
         return answers.decode_media_answer(raw, max_bytes=max_bytes)
@@ -137,23 +137,23 @@ class EvolutionGateway:
             info: Any = await self._http.json("GET", f"{self._base}/", "info")
         except GatewayError as exc:
             if exc.status is None or exc.status == 503:
-                return [dx.failed_call_check("gateway", exc.status, exc.message_text, instance=self._name)]
+                return [diagnose.failed_call_check("gateway", exc.status, exc.message_text, instance=self._name)]
             info = None
-        found = [dx.version_check(info)]
+        found = [diagnose.version_check(info)]
         try:
-            found.append(dx.connection_check(await self.connection_state()))
+            found.append(diagnose.connection_check(await self.connection_state()))
         except GatewayError as exc:
-            return [*found, dx.failed_call_check("instance", exc.status, exc.message_text, instance=self._name)]
-        found.append(await self._judged("groupsIgnore", "settings/find", dx.settings_check))
+            return [*found, diagnose.failed_call_check("instance", exc.status, exc.message_text, instance=self._name)]
+        found.append(await self._judged("groupsIgnore", "settings/find", diagnose.settings_check))
         try:
             row = await self._call("GET", "webhook/find")
         except GatewayError as exc:
-            return [*found, dx.failed_call_check("webhook", exc.status, exc.message_text, instance=self._name)]
-        return found + dx.webhook_checks(row, expected_url=plan.url or None, secret=plan.secret,
+            return [*found, diagnose.failed_call_check("webhook", exc.status, exc.message_text, instance=self._name)]
+        return found + diagnose.webhook_checks(row, expected_url=plan.url or None, secret=plan.secret,
                                          events=encode.WEBHOOK_EVENTS)
 
     async def _judged(self, name: str, route: str, judge: Callable[[Any], dx.Check]) -> dx.Check:
         try:
             return judge(await self._call("GET", route))
         except GatewayError as exc:
-            return dx.failed_call_check(name, exc.status, exc.message_text, instance=self._name)
+            return diagnose.failed_call_check(name, exc.status, exc.message_text, instance=self._name)
