@@ -23,9 +23,10 @@ from pathlib import Path
 
 from benchmarks.bot_bench import event
 from taskcore.chat import ChatPolicy
-from taskcore.gateway.events import DeliveryStatus, Echo, chat_key
+from taskcore.gateway.events import DeliveryStatus, Echo
 from taskcore.gateway.evolution.decode import CODEC as EVOLUTION
 from taskcore.ratelimit import RateLimiter
+from taskcore.services.conversation.road import chat_key
 from taskcore.settings import load_settings
 from taskcore.storage import migrator
 from taskcore.storage.db import Database

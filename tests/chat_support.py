@@ -14,14 +14,14 @@ from taskcore.access import GatingMode
 from taskcore.chat import ChatPolicy, ChatResult, Moment
 from taskcore.chat.commands import CommandSyntaxError
 from taskcore.chat.usage import refusal
-from taskcore.gateway.events import DeliveryStatus, Echo, SentMessage, StatusUpdate, chat_key
+from taskcore.gateway.events import DeliveryStatus, Echo, SentMessage, StatusUpdate
 from taskcore.gateway.evolution.decode import CODEC as EVOLUTION
 from taskcore.gateway.evolution.decode import decode as evolution_decode
 from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.ratelimit import Decision
 from taskcore.reactions import ReactionPolicy
 from taskcore.services.conversation.registry import accepted
-from taskcore.services.conversation.road import handle_arrived, handle_inbox
+from taskcore.services.conversation.road import chat_key, handle_arrived, handle_inbox
 from taskcore.services.inbox import NewEvent
 from taskcore.storage import inbox as inbox_rows
 from taskcore.storage import schema

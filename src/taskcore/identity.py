@@ -1,8 +1,10 @@
-"""WhatsApp identities: user ids, JIDs, LIDs, device suffixes, id lists and group ids."""
+"""WhatsApp identities: user ids, JIDs (in the gateways' forms: ``<digits>@s.whatsapp.net``, WAHA's ``<digits>@c.us``,
+``<digits>@lid``), LIDs, device suffixes (``:12``), a person's ``Identity`` (phone and LID), id lists and group ids."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from taskcore.errors import InvalidIdentifier, ValidationError
 
@@ -94,3 +96,50 @@ def needs_rekey(lid_is_user: bool, phone: str | None, lid: str | None) -> bool:
     """True when a user known by their LID (``lid_is_user``) must be re-keyed to the phone number a message now
     shows (the full resolution does that)."""
     return bool(phone and lid and lid != phone and lid_is_user)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """A person as the gateway names them: phone digits and/or LID digits, and the JID exactly as received."""
+
+    phone: str | None
+    lid: str | None
+    jid: str | None = None
+
+    @property
+    def known(self) -> bool:
+        """True when there is a phone number or a LID to resolve."""
+        return bool(self.phone or self.lid)
+
+
+_PHONE_DOMAINS = frozenset({"s.whatsapp.net", "c.us", ""})
+
+
+def strip_device(jid: str) -> str:
+    """``34600112233:12@s.whatsapp.net`` -> ``34600112233@s.whatsapp.net``; other JIDs unchanged."""
+    user, at, domain = jid.strip().partition("@")
+    return f"{user.partition(':')[0]}{at}{domain}"
+
+
+def digits_of(jid: str) -> str | None:
+    user = strip_device(jid).partition("@")[0]
+    return user if user.isascii() and user.isdigit() else None
+
+
+def phone_of(jid: str | None) -> str | None:
+    """The digits of a phone-number JID (or of bare digits); None for LIDs, groups and anything else."""
+    if not jid or jid_domain(jid) not in _PHONE_DOMAINS:
+        return None
+    return digits_of(jid)
+
+
+def lid_of(jid: str | None) -> str | None:
+    """The digits of a ``...@lid`` JID; None otherwise."""
+    return digits_of(jid) if jid and jid_domain(jid) == LID_DOMAIN else None
+
+
+def identity_of(*jids: str | None, raw: str | None = None) -> Identity:
+    """The first phone number and the first LID among ``jids``; ``raw`` is kept as received."""
+    phone = next((p for p in map(phone_of, jids) if p), None)
+    lid = next((lid for lid in map(lid_of, jids) if lid), None)
+    return Identity(phone, lid, raw)

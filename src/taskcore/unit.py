@@ -3,17 +3,17 @@
 Every use case takes the unit it runs in as its first parameter, ``uow``, and never opens a transaction of its own:
 one that only reads takes a ``Reading`` (a read transaction's snapshot), one that writes a ``UnitOfWork``. Whoever
 handles a request or an event opens the unit, runs the use cases in it and commits it: the shells through
-``Database.run`` and ``Database.look`` (``taskcore.storage.db``), the conversation's road through ``Database.unit``
-for all the events that arrived together. A use case called by another runs in its caller's unit, so what an
-event does commits together or not at all, and the SQLite write lock is taken once per unit.
+``tasksvc_run.units`` (``run``, ``look``), the conversation's road through ``Database.unit`` for all the events that
+arrived together. A use case called by another runs in its caller's unit, so what an event does commits together or
+not at all, and the SQLite write lock is taken once per unit.
 
 A use case too big for one unit (a tick over every due row) is ``Batched``: it reads in one unit and writes part by
-part, each part in a unit of its own, so that no other writer waits long for the lock; ``Database.run_batched``
-runs it.
+part, each part in a unit of its own, so that no other writer waits long for the lock; ``tasksvc_run.units.
+run_batched`` runs it.
 
 The repositories are ``taskcore.storage``'s modules: typed functions of the unit's connection (``uow.conn``), one
-per statement or small group of statements. ``tests/fakes`` and ``tests/unit/test_unit_of_work.py`` hold a unit
-without a database, which the pure parts of a use case accept as well.
+per statement or small group of statements; the SQL unit is ``taskcore.storage.unit.SqlUnit``. ``tests/fakes/unit.py``
+makes one by hand on a plain connection, and ``tests/unit/test_unit_of_work.py`` runs use cases in it.
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from taskcore.gateway.events import chat_key
 from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.services.conversation import road as chat_inbox
+from taskcore.services.conversation.road import chat_key
 from taskcore.services.inbox import NewEvent, inbox_stats
 from taskcore.storage.db import Database
 from taskcore.storage.schema import inbox

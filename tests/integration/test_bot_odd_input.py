@@ -8,8 +8,8 @@ import json
 
 from sqlalchemy import select
 
-from taskcore.gateway.events import chat_key
 from taskcore.gateway.evolution.decode import decode as parse_event
+from taskcore.services.conversation.road import chat_key
 from taskcore.services.inbox import NewEvent, inbox_stats
 from taskcore.storage import schema
 from taskcore.storage.db import Database

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taskcore.gateway.evolution.decode import decode as parse_event
-from taskcore.gateway.repair import REPLACEMENT, repaired, repaired_text
+from taskcore.text import REPLACEMENT, repaired, repaired_text
 from tests.builders import wa_envelope, wa_text
 from tests.strategies import odd_json, odd_texts
 

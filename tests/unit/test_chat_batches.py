@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from taskcore.chat import ChatResult, Moment
-from taskcore.gateway.events import chat_key
 from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.ratelimit import Decision, RateLimiter
 from taskcore.services.conversation import tasks as chat_tasks
+from taskcore.services.conversation.road import chat_key
 from taskcore.services.inbox import NewEvent, inbox_stats
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database

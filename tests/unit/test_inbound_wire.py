@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from taskcore.gateway.addressing import strip_device
 from taskcore.gateway.events import (
     ConnectionChanged,
     Echo,
@@ -21,11 +20,12 @@ from taskcore.gateway.events import (
     InboundReaction,
     ParticipantsChange,
     ReactedMessage,
-    chat_key,
 )
 from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.gateway.evolution.models import canonical_event
 from taskcore.gateway.evolution.records import sent_message
+from taskcore.identity import strip_device
+from taskcore.services.conversation.road import chat_key
 from tests.builders import wa_envelope, wa_participants, wa_text
 from tests.chat_support import parse_status
 

@@ -1,6 +1,8 @@
 """The house rules of the code's layout, checked on the installed packages: small modules, the chat's rules pure,
-the conversation reaching storage only through the unit of work, no cycle between taskcore's folders, the shells
-reaching storage only through the use cases, and the rules library never importing its shells."""
+the conversation reaching storage only through the unit of work, no use case opening a transaction or asking what
+kind of object it was given, no cycle between taskcore's folders, the shells reaching storage only through the use
+cases (the composition roots open the database), each gateway named only by its adapter and the composition root, and
+the rules library never importing its shells."""
 
 from __future__ import annotations
 
@@ -61,6 +63,62 @@ def test_the_conversation_reaches_storage_only_through_the_unit_of_work() -> Non
     assert reached == {("road.py", "taskcore.storage.db"), ("road.py", "taskcore.storage.inbox")}
 
 
+UNIT_OPENERS = frozenset({"transact", "unit", "reading", "read", "write", "begin", "connect"})
+STORE_TYPES = frozenset({"Database", "SqlUnit", "UnitOfWork", "Reading", "Connection"})
+
+
+def unit_taken_or_asked(path: Path) -> list[str]:
+    """Where a module opens a transaction (``db.unit()``, ``.transact``, ``engine.begin``...) or asks which kind of
+    store object it was given (``isinstance(uow, SqlUnit)``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in UNIT_OPENERS:
+            receiver = func.value
+            name = receiver.id if isinstance(receiver, ast.Name) else receiver.attr if isinstance(
+                receiver, ast.Attribute) else ""
+            if name in ("db", "database", "engine", "_db") or func.attr in ("transact", "unit", "reading"):
+                found.append(f"{func.attr} at line {node.lineno}")
+        elif isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
+            named = {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}
+            if named & STORE_TYPES:
+                found.append(f"isinstance at line {node.lineno}")
+    return sorted(found, key=lambda where: int(where.rpartition(" ")[2]))
+
+
+def test_no_use_case_opens_a_transaction_or_asks_what_it_was_given() -> None:
+    """SPEC section 37: a use case takes its unit of work as a parameter; only the conversation's road (and the
+    shells' composition roots) open one."""
+    services = PACKAGES["taskcore"] / "services"
+    found = {str(path.relative_to(services)): [where.partition(" ")[0] for where in found]
+             for path in sorted(services.rglob("*.py")) if (found := unit_taken_or_asked(path))}
+    assert found == {"conversation/road.py": ["unit"]}
+
+
+def test_the_unit_gate_finds_a_transaction_and_a_question(tmp_path: Path) -> None:
+    (tmp_path / "case.py").write_text("def f(db, uow):\n    with db.write() as conn:\n        pass\n"
+                                      "    if isinstance(uow, SqlUnit):\n        pass\n")
+    assert unit_taken_or_asked(tmp_path / "case.py") == ["write at line 2", "isinstance at line 4"]
+
+
+ADAPTERS = ("taskcore.gateway.evolution", "taskcore.gateway.waha")
+ADAPTER_USERS = ("taskcore/gateway/evolution/", "taskcore/gateway/waha/", "tasksvc_run/gateways/",
+                 "tasksvc_run/devgateway/")
+
+
+def test_each_gateway_is_named_only_by_its_adapter_and_the_composition_root() -> None:
+    """SPEC section 36: nothing past the adapter knows which gateway is behind it."""
+    found = set()
+    for package in ("taskcore", "tasksvc_run"):
+        for path in modules(package):
+            relative = f"{package}/{path.relative_to(PACKAGES[package])}"
+            if not relative.startswith(ADAPTER_USERS):
+                found |= {(relative, name) for name in imported(path) if name.startswith(ADAPTERS)}
+    assert sorted(found) == []
+
+
 def test_no_cycle_between_taskcore_s_folders() -> None:
     edges: dict[str, set[str]] = {}
     for path in modules("taskcore"):
@@ -95,5 +153,4 @@ def test_only_the_composition_roots_import_the_storage_engine() -> None:
 def test_the_rules_library_never_imports_its_shells_or_aiohttp_web() -> None:
     found = {(path.name, name) for path in modules("taskcore") for name in imported(path)
              if name.startswith(("tasksvc_run", "aiohttp.web")) or name == "aiohttp"}
-    allowed = {("client.py", "aiohttp")}  # gateway/client.py: the aiohttp client, not the server
-    assert found <= allowed
+    assert found == set()

@@ -15,7 +15,7 @@ from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
 from taskcore.date_hints import day_month_guess
 from taskcore.errors import InvalidChoreSetting, ValidationError
 from taskcore.i18n import _
-from taskcore.text import sanitize_description
+from taskcore.text import Description
 from taskcore.words import meaning, phrase_at
 from taskcore.words.lexicon import any_rule_intro, flag, plain_dates_apart
 from taskcore.words.lexicon import due_date as read_due_date
@@ -80,10 +80,10 @@ def _refused(token: str, name: str, today: date, task_id: int | None) -> str:
              command=_fix(name, guess, task_id))
 
 
-def description(text: str, name: str) -> str:
-    """A task's text of command ``name``, cleaned, or its usage error."""
+def description(text: str, name: str) -> Description:
+    """A task's text of command ``name``, sanitised, or its usage error."""
     try:
-        return sanitize_description(text)
+        return Description.of(text)
     except ValidationError as exc:
         raise _error(name, str(exc), field="description") from exc
 

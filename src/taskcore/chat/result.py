@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from taskcore.gateway.addressing import strip_device
 from taskcore.gateway.events import InboundMessage
 from taskcore.gateway.outbound import Quote, text_payload
+from taskcore.identity import strip_device
 from taskcore.reactions import ROBOT, WARN, ReactionRequest
 
 

@@ -38,7 +38,7 @@ from taskcore.errors import ValidationError
 from taskcore.i18n import _
 from taskcore.names import match_members
 from taskcore.recurrence import Recurrence, parse_recurrence
-from taskcore.text import sanitize_description
+from taskcore.text import Description
 from taskcore.words import lookup, meaning, plain
 from taskcore.words.read import flag, table_date
 
@@ -181,7 +181,7 @@ def _row(line: int, cells: dict[str, str], members: Members) -> Row | list[LineE
             problems.append(str(exc))
             return None
 
-    description = read("description", sanitize_description)
+    description = read("description", Description.of)
     due = read("due_date", _due)
     people = read("assignees", lambda cell: _people(cell, members))
     recurrence, rotation, balanced = read("recurrence", _rule) or (None, False, False)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar, TypeAlias
 
+from taskcore.identity import Identity
+
 __all__ = [
     "ConnectionChanged",
     "DeliveryStatus",
@@ -30,22 +32,7 @@ __all__ = [
     "ReactedMessage",
     "SentMessage",
     "StatusUpdate",
-    "chat_key",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    """A person as the gateway names them: phone digits and/or LID digits, and the JID exactly as received."""
-
-    phone: str | None
-    lid: str | None
-    jid: str | None = None
-
-    @property
-    def known(self) -> bool:
-        """True when there is a phone number or a LID to resolve."""
-        return bool(self.phone or self.lid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,14 +244,3 @@ InboundEvent: TypeAlias = (
     InboundMessage | InboundReaction | InboundPhoto | ParticipantsChange | GroupsUpserted | ConnectionChanged | Ignored
 )
 """What the conversation's road handles (echoes and statuses go to the watchdog and the delivery use cases)."""
-
-
-def chat_key(event: GatewayEvent) -> str:
-    """The key whose events must be handled in order: the chat of a message, the group of a group event."""
-    if isinstance(event, InboundMessage | InboundReaction | InboundPhoto):
-        return event.chat_id
-    if isinstance(event, ParticipantsChange):
-        return event.group_id
-    if isinstance(event, GroupsUpserted):
-        return event.groups[0].group_id
-    return "connection" if isinstance(event, ConnectionChanged) else "ignored"

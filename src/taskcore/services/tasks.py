@@ -30,7 +30,7 @@ from taskcore.services import nagging
 from taskcore.services import series as recurring
 from taskcore.storage import proofs
 from taskcore.storage import tasks as q
-from taskcore.text import sanitize_description
+from taskcore.text import Description
 from taskcore.unit import Reading, UnitOfWork
 
 
@@ -67,14 +67,15 @@ def create_task(
     ``completion`` each (every assignee completes their part) is for group tasks only (InvalidCompletion).
 
     The creator and the assignees are users already (a front end resolves who acts and who is named first:
-    ``services.identities``). The description is sanitised before anything is written; then one prepared statement
-    per row, and no read-back: the chat creates a task per ``/t nueva``.
+    ``services.identities``). The description is sanitised before anything is written (a ``Description`` is already:
+    the text is sanitised once); then one prepared statement per row, and no read-back: the chat creates a task per
+    ``/t nueva``.
 
     With ``recurrence`` the task is the first of a series (SPEC section 20): without ``due`` it is due on the rule's
     first date on or after ``today`` (the creator's today; UTC's when None). With ``rotation`` (people in turn order,
     a group task only) the first of them is its assignee, whoever ``assignees`` names; ``balanced`` (``!reparto``):
     each next occurrence goes to the one with the fewest points. ``points``: 1 to 10 (SPEC section 25)."""
-    text = sanitize_description(description)
+    text = Description.of(description)
     points = points if points == DEFAULT_POINTS else check_points(points)
     series = None
     if recurrence is not None:
@@ -211,7 +212,7 @@ def edit_task(
     if not isinstance(due, _Unset):
         values["due_date"] = due.isoformat() if due else None
     if not isinstance(description, _Unset):
-        values["description"] = sanitize_description(description)
+        values["description"] = Description.of(description)
     if not isinstance(completion, _Unset):
         values["completion"] = CompletionMode(completion).value
     if recurrence is None:

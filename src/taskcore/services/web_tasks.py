@@ -29,7 +29,7 @@ from taskcore.storage import members
 from taskcore.storage import tasks as q
 from taskcore.storage.queue import enqueue
 from taskcore.storage.users import display_names
-from taskcore.text import sanitize_description
+from taskcore.text import Description
 from taskcore.unit import UnitOfWork
 
 ANNOUNCEMENT_LABEL = "notice"
@@ -70,7 +70,7 @@ def create_from_web(
     Forbidden unless the group is effectively allowed and the user an active member of it. Nothing is written then.
     ``zone``: TZ, for the first nags of assignees with no zone of their own. With ``key`` (the web's case) the
     assignees are public ids (SPEC section 32), each resolved among the group's active members."""
-    text = sanitize_description(new.description)
+    text = Description.of(new.description)
     if new.group_id is None and new.assignees:
         raise ValidationError(_("una tarea personal es solo de quien la crea: no lleva asignados"),
                               field="assignees")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Table, Text
 
-from taskcore.storage.schema import TS, metadata
+from taskcore.storage.metadata import TS, metadata
 
 rewards = Table(
     "rewards", metadata,

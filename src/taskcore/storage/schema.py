@@ -1,16 +1,28 @@
-"""SQLAlchemy Core tables, as the migrations leave the database (a test compares them)."""
+"""SQLAlchemy Core tables, as the migrations leave the database (a test compares them): people, groups, tasks and
+the web's here; what the bot keeps to deliver its messages (quiet hours, echoes, delivery states) in
+``storage.delivery_schema``, named here too, so that every table is ``schema.<name>`` and on ``metadata``."""
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Column, ForeignKey, Integer, MetaData, Table, Text
+from sqlalchemy import BigInteger, Boolean, Column, ForeignKey, Integer, Table, Text
 
+from taskcore.storage.delivery_schema import (
+    gateway_echoes,
+    held_messages,
+    message_deliveries,
+    private_contacts,
+    reachout_locks,
+    sending_since,
+    started_sends,
+    unreachable_held,
+    unreachable_people,
+)
+from taskcore.storage.metadata import TS, metadata
 from taskcore.storage.utc import UtcDateTime, utc_from_db
 
-__all__ = ["UtcDateTime", "metadata", "utc_from_db"]
-
-
-metadata = MetaData()
-TS = UtcDateTime
+__all__ = ["UtcDateTime", "gateway_echoes", "held_messages", "message_deliveries", "metadata", "private_contacts",
+           "reachout_locks", "sending_since", "started_sends", "unreachable_held", "unreachable_people",
+           "utc_from_db"]
 
 users = Table(
     "users",
@@ -222,10 +234,6 @@ inbox = Table(
     Column("gateway", Text, nullable=False, server_default="evolution"),  # whose decoder reads it (SPEC 36)
 )
 
-gateway_echoes = Table(  # SPEC section 26: the send.message echoes, a text fingerprint only
-    "gateway_echoes", metadata, Column("message_id", Text, primary_key=True), Column("chat_id", Text, nullable=False),
-    Column("digest", Text), Column("quoted_id", Text), Column("received_at", TS, nullable=False))
-
 calendar_feeds = Table(
     "calendar_feeds",
     metadata,
@@ -244,53 +252,6 @@ api_tokens = Table(
     Column("created_at", TS, nullable=False),
     Column("last_used_at", TS),
 )
-
-held_messages = Table(  # SPEC section 25: what the bot started for a person inside their quiet hours
-    "held_messages",
-    metadata,
-    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
-    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
-    Column("chat_id", Text, nullable=False),
-    Column("text", Text, nullable=False),
-    Column("label", Text),
-    Column("dedupe_key", Text, unique=True),
-    Column("held_at", TS, nullable=False),
-    Column("release_at", TS, nullable=False),
-)
-
-# SPEC section 31: delivery states, people the bot cannot reach in private, the reach-out guard.
-message_deliveries = Table(
-    "message_deliveries", metadata, Column("message_id", Text, primary_key=True),
-    Column("chat_id", Text, nullable=False), Column("status", Text, nullable=False), Column("error_code", Text),
-    Column("updated_at", TS, nullable=False))
-
-private_contacts = Table(
-    "private_contacts", metadata,
-    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
-    Column("last_at", TS, nullable=False), Column("jid", Text))
-
-unreachable_people = Table(
-    "unreachable_people", metadata,
-    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
-    Column("since", TS), Column("message_id", Text), Column("told_at", TS))
-
-unreachable_held = Table(
-    "unreachable_held", metadata,
-    Column("user_id", Text, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
-    Column("kind", Text, primary_key=True), Column("chat_id", Text, nullable=False),
-    Column("text", Text, nullable=False), Column("label", Text), Column("held_at", TS, nullable=False))
-
-reachout_locks = Table(
-    "reachout_locks", metadata, Column("message_id", Text, primary_key=True), Column("user_id", Text, nullable=False),
-    Column("locked_at", TS, nullable=False))
-
-started_sends = Table(
-    "started_sends", metadata, Column("job_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("chat_id", Text, nullable=False), Column("digest", Text), Column("started_at", TS, nullable=False))
-
-sending_since = Table(
-    "sending_since", metadata, Column("id", Integer, primary_key=True, autoincrement=False),
-    Column("first_at", TS, nullable=False))
 
 service_secrets = Table(  # SPEC section 32: the service's own keys, made once by the code
     "service_secrets", metadata, Column("name", Text, primary_key=True), Column("secret", Text, nullable=False),

@@ -15,7 +15,8 @@ from sqlalchemy import Connection, Integer, Text, false, literal, null, select, 
 
 from taskcore.chores.rows import CompletionRow, OpenRow
 from taskcore.completion import CompletionMode
-from taskcore.storage.schema import TS, groups, task_assignments, tasks, user_preferences
+from taskcore.storage.metadata import TS
+from taskcore.storage.schema import groups, task_assignments, tasks, user_preferences
 
 t, ta, g = tasks, task_assignments, groups
 _DONE, _OPEN = 0, 1

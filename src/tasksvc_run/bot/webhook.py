@@ -23,9 +23,9 @@ from taskcore.gateway.events import (
     Ignored,
     InboundMessage,
     InboundReaction,
-    chat_key,
 )
-from taskcore.gateway.repair import repaired
+from taskcore.services.conversation.road import chat_key
+from taskcore.text import repaired
 from tasksvc_run import keys
 from tasksvc_run.bot.delivered import delivered
 from tasksvc_run.bot.inbox_writer import NotStored

@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from tasksvc_run.web import access_models as am
+from tasksvc_run.web import answer_models as out
 from tasksvc_run.web import calendar, me, proof, rewards, task_files, tokens
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
@@ -49,26 +50,26 @@ _GROUP_ID = {"id": {"type": "string", "pattern": r"^[0-9]+(-[0-9]+)?@g\.us$"}}
 _TASK_ERRORS = (404, 409, 403, 415, 429)
 ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("GET", "/api/me/tasks", my_tasks, "listMyTasks", "My open or recently completed tasks",
-             m.TaskList, query=m.MyTasksParams, errors=(422,)),
-    ApiRoute("GET", "/api/me/groups", my_groups, "listMyGroups", "My groups with counts", m.GroupList),
+             out.TaskList, query=m.MyTasksParams, errors=(422,)),
+    ApiRoute("GET", "/api/me/groups", my_groups, "listMyGroups", "My groups with counts", out.GroupList),
     ApiRoute("GET", "/api/groups/{id}/tasks", group_tasks, "listGroupTasks", "A group's open tasks",
-             m.TaskList, query=m.GroupTasksParams, path_schemas=_GROUP_ID, errors=(403, 422)),
+             out.TaskList, query=m.GroupTasksParams, path_schemas=_GROUP_ID, errors=(403, 422)),
     ApiRoute("GET", "/api/me/preferences", get_preferences, "getPreferences", "My reminder preference and language",
-             m.PreferencesOut),
+             out.PreferencesOut),
     ApiRoute("POST", "/api/me/preferences", set_preferences, "setPreferences",
-             "Save my reminder preference and language", m.PreferencesOut, body=m.PreferencesBody,
+             "Save my reminder preference and language", out.PreferencesOut, body=m.PreferencesBody,
              errors=(400, 415, 422, 429)),
-    ApiRoute("POST", "/api/tasks/{id}/claim", claim, "claimTask", "Become an assignee", m.TaskItem,
+    ApiRoute("POST", "/api/tasks/{id}/claim", claim, "claimTask", "Become an assignee", out.TaskItem,
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
-    ApiRoute("POST", "/api/tasks/{id}/unassign", unassign, "unassignTask", "Stop being an assignee", m.TaskItem,
+    ApiRoute("POST", "/api/tasks/{id}/unassign", unassign, "unassignTask", "Stop being an assignee", out.TaskItem,
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
     ApiRoute("POST", "/api/tasks/{id}/complete", complete, "completeTask",
-             "Complete a task (a recurring one: and create its next occurrence)", m.CompletedTask,
+             "Complete a task (a recurring one: and create its next occurrence)", out.CompletedTask,
              path_schemas=_TASK_ID, errors=_TASK_ERRORS),
     ApiRoute("PATCH", "/api/tasks/{id}", edit, "editTask",
              "Change the due date, description, completion mode, points or nagging, or end the series "
              "(recurrence: null)",
-             m.TaskItem, body=m.TaskPatch, path_schemas=_TASK_ID, errors=(*_TASK_ERRORS, 400, 422)),
+             out.TaskItem, body=m.TaskPatch, path_schemas=_TASK_ID, errors=(*_TASK_ERRORS, 400, 422)),
     ApiRoute("GET", "/api/openapi.json", openapi, "getOpenApi", "This document", pm.OpenApiDocument),
     # Calendars and API tokens (SPEC section 22).
     ApiRoute("POST", "/api/me/calendar", calendar.create_calendar, "createCalendar",
@@ -84,7 +85,7 @@ ROUTES: tuple[ApiRoute, ...] = (
              None, path_schemas=_TASK_ID, errors=(404, 415, 429), status=204),
     # Creating from the web (SPEC section 23).
     ApiRoute("POST", "/api/tasks", create, "createTask",
-             "Create a personal task, or a task of one of my groups (announced there by the bot)", m.TaskItem,
+             "Create a personal task, or a task of one of my groups (announced there by the bot)", out.TaskItem,
              body=cm.TaskCreate, errors=(403, 415, 422, 429), status=201),
     ApiRoute("GET", "/api/groups/{id}/members", group_members, "listGroupMembers",
              "A group's active members, by public id (never the bot)", cm.MemberList, path_schemas=_GROUP_ID,

@@ -19,7 +19,6 @@ from typing import Any
 
 import pydantic
 
-from taskcore.gateway.addressing import digits_of, identity_of, phone_of, strip_device
 from taskcore.gateway.events import (
     ConnectionChanged,
     DeliveryStatus,
@@ -46,8 +45,17 @@ from taskcore.gateway.evolution.models import (
     canonical_event,
     validated,
 )
-from taskcore.gateway.repair import repaired, repaired_text
-from taskcore.identity import GROUP_DOMAIN, LID_DOMAIN, jid_domain, normalize_group_id
+from taskcore.identity import (
+    GROUP_DOMAIN,
+    LID_DOMAIN,
+    digits_of,
+    identity_of,
+    jid_domain,
+    normalize_group_id,
+    phone_of,
+    strip_device,
+)
+from taskcore.text import repaired, repaired_text
 
 __all__ = ["CODEC", "EvolutionCodec", "chat_of", "decode"]
 

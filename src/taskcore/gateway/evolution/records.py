@@ -11,10 +11,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from taskcore.gateway.addressing import digits_of, lid_of, phone_of, strip_device
 from taskcore.gateway.echo import text_digest
 from taskcore.gateway.events import STATUSES, Identity, SentMessage, StatusUpdate
 from taskcore.gateway.evolution.models import WireParticipant
+from taskcore.identity import digits_of, lid_of, phone_of, strip_device
 
 __all__ = ["STATUS_NAMES", "media_of", "participant_identity", "sent_message", "status_update"]
 

@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from taskcore.gateway.events import GatewayEvent, Ignored
-from taskcore.gateway.repair import repaired, repaired_text
 from taskcore.gateway.waha import read
 from taskcore.gateway.waha.envelope import Envelope, envelope_of
 from taskcore.gateway.waha.groups import join_event, leave_event, participants_event, session_event, update_event
 from taskcore.gateway.waha.messages import ack_event, message_event, reaction_event
 from taskcore.gateway.waha.webhook import signature_ok
+from taskcore.text import repaired, repaired_text
 
 __all__ = ["CODEC", "EVENTS", "NOT_READ", "WahaCodec", "decode"]
 

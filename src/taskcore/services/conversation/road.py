@@ -35,6 +35,7 @@ from taskcore.gateway.events import (
     ConnectionChanged,
     DeliveryStatus,
     Echo,
+    GatewayEvent,
     GroupsUpserted,
     Ignored,
     InboundEvent,
@@ -54,6 +55,19 @@ from taskcore.storage.db import Database, is_schema_error, is_unavailable
 from taskcore.storage.inbox import InboxRow, NewEvent
 
 T = TypeVar("T")
+
+
+def chat_key(event: GatewayEvent) -> str:
+    """The key by which the road keeps events in order (a chat's events are handled one after the other): the chat
+    of a message, the group of a group event."""
+    if isinstance(event, InboundMessage | InboundReaction | InboundPhoto):
+        return event.chat_id
+    if isinstance(event, ParticipantsChange):
+        return event.group_id
+    if isinstance(event, GroupsUpserted):
+        return event.groups[0].group_id
+    return "connection" if isinstance(event, ConnectionChanged) else "ignored"
+
 
 
 @dataclass(frozen=True, slots=True)
