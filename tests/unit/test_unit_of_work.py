@@ -38,13 +38,19 @@ def test_use_cases_run_in_a_hand_made_unit_and_leave_the_commit_to_its_opener() 
     assert [task.id for task in page.items] == [made.id]
 
 
+def two_then_a_blank(uow: FakeUnit) -> None:
+    """Two tasks in a savepoint, the second refused: the first goes with it."""
+    with uow.savepoint():
+        tasks.create_task(uow, creator=ANA, description="barrer", now=NOW)
+        tasks.create_task(uow, creator=ANA, description="   ", now=NOW)
+
+
 def test_a_savepoint_rolls_back_its_part_alone() -> None:
     with fake_unit() as uow:
         ensure_user(uow.conn, ANA, NOW)
         tasks.create_task(uow, creator=ANA, description="regar", now=NOW)
-        with pytest.raises(InvalidDescription), uow.savepoint():
-            tasks.create_task(uow, creator=ANA, description="barrer", now=NOW)
-            tasks.create_task(uow, creator=ANA, description="   ", now=NOW)
+        with pytest.raises(InvalidDescription):
+            two_then_a_blank(uow)
         assert count(uow) == 1
 
 

@@ -85,6 +85,14 @@ class Complete(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class TaskInfo(Command):
+    """``/t info``: everything about one task, in one message."""
+
+    name: ClassVar[str] = "info"
+    task_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Claim(Command):
     """``/t tomar``: the sender becomes an assignee."""
 

@@ -1,5 +1,5 @@
 """Task lists as use cases: the user's tasks (open or recent, searched, due soon), their groups with counts, a group's
-open tasks (SPEC sections 4 and 6). Each is one read transaction."""
+open tasks, one task in full (SPEC sections 4, 5 and 6). Each is one read transaction."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from taskcore.access import GatingMode, GroupFacts, sees_group
 from taskcore.errors import Forbidden
 from taskcore.model import GroupSummary, Person, Task
 from taskcore.pagination import Page
+from taskcore.services.tasks import get_task
 from taskcore.storage import members, task_export, task_page
 from taskcore.storage import task_lists as lists
 from taskcore.storage import tasks as q
+from taskcore.storage.identities import display_names
 from taskcore.text import may_occur_in_description
 from taskcore.unit import Reading
 
@@ -114,3 +116,12 @@ def all_my_tasks(uow: Reading, mode: GatingMode, *, user_id: str) -> list[Task]:
     """Every task of the user's that ``list_my_tasks`` would show, open and completed, oldest first (the export)."""
     conn = uow.conn
     return task_export.my_tasks(conn, user_id, mode)
+
+
+def task_details(uow: Reading, mode: GatingMode, *, user_id: str, task_id: int) -> tuple[Task, dict[str, str | None]]:
+    """One task the user may see (NotFound otherwise), with the shown names of everyone it names: its creator, its
+    completer and the people who take turns at it."""
+    task = get_task(uow, mode, user_id=user_id, task_id=task_id)
+    named = {task.created_by, *(task.recurrence.rotation if task.recurrence else ()),
+             *([task.completed_by] if task.completed_by else [])}
+    return task, display_names(uow.conn, named)

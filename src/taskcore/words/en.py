@@ -7,6 +7,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.nueva": ("new",),
     "task.ver": ("list", "ls"),
     "task.x": ("done",),
+    "task.info": ("info", "details"),
     "task.tomar": ("claim",),
     "task.soltar": ("drop", "unassign"),
     "task.modo": ("mode",),

@@ -7,6 +7,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.nueva": ("nueva", "n", "+"),
     "task.ver": ("ver", "ls", "mis"),
     "task.x": ("x", "hecho"),
+    "task.info": ("info", "detalle"),
     "task.tomar": ("tomar",),
     "task.soltar": ("soltar", "dejar"),
     "task.modo": ("modo",),

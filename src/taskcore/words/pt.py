@@ -7,6 +7,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.nueva": ("nova",),
     "task.ver": ("lista", "listar"),
     "task.x": ("feito",),
+    "task.info": ("info", "detalhes"),
     "task.tomar": ("pegar",),
     "task.soltar": ("largar",),
     "task.modo": ("modo",),

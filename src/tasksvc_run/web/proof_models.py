@@ -1,4 +1,5 @@
-"""The JSON shape of a task's photo proof (SPEC section 34), as task items carry it (``answer_models.TaskItem.proof``)."""
+"""The JSON shape of a task's photo proof (SPEC section 34), as task items carry it
+(``answer_models.TaskItem.proof``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""/t ver: a group's open tasks (unassigned first, then by due date), or in private the sender's, by group."""
+"""/t ver: a group's open tasks (unassigned first, then by due date), or in private the sender's, by group; /t info:
+one task in full."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ from collections.abc import Sequence
 from datetime import date
 
 from taskcore.chat import replies
-from taskcore.chat.commands import ListTasks
+from taskcore.chat.commands import ListTasks, TaskInfo
+from taskcore.chat.info_replies import task_info
 from taskcore.chat.result import Answer, rejected
 from taskcore.errors import Forbidden
 from taskcore.i18n import _
 from taskcore.model import Task
 from taskcore.services import quiet, task_lists
+from taskcore.services.conversation.on_task import on_task
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.task_lists import MyTasksQuery
 
@@ -59,3 +62,12 @@ def _by_group(items: Sequence[Task], today: date) -> list[str]:
 
 def _with_more(lines: list[str], hidden: int) -> str:
     return "\n".join([*lines, replies.more(hidden)] if hidden > 0 else lines)
+
+
+def show_task(turn: Turn, cmd: TaskInfo) -> Answer:
+    """/t info <id>: the task in full, when the sender may see it (in a group, one of that group's)."""
+    def shown() -> Answer:
+        task, names = task_lists.task_details(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=cmd.task_id)
+        return Answer(task_info(task, today=turn.today, names=names), task_id=task.id)
+
+    return on_task(turn, cmd.task_id, shown)

@@ -138,6 +138,8 @@ ROWS: tuple[Row, ...] = (
         checked_first=True),
     Row("task.x", task_args.parse_complete, (on(commands.Complete, tasks.complete),), N_("/t x <id> [<id>...]"),
         N_("/t x 12 15")),
+    Row("task.info", _one_id(commands.TaskInfo, "info"), (on(commands.TaskInfo, listing.show_task),),
+        N_("/t info <id>"), N_("/t info 12"), checked_first=True),
     Row("task.tomar", _one_id(commands.Claim, "tomar"), (on(commands.Claim, tasks.claim),), N_("/t tomar <id>"),
         N_("/t tomar 12")),
     Row("task.soltar", _one_id(commands.Unassign, "soltar"), (on(commands.Unassign, tasks.unassign),),
