@@ -26,7 +26,7 @@ from taskcore.config_types import (
     UserIdSet,
 )
 from taskcore.errors import TaskcoreError
-from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN, WARN_ABOVE_PER_MIN
+from taskcore.pacing import DEFAULT_MAX_SENDS_PER_MIN
 from taskcore.secret_files import secrets_from_files
 
 MIN_SYNC_INTERVAL_MS = 10_000
@@ -37,26 +37,6 @@ _NEVER_ECHOED = SECRET_VARIABLES | {"database_url"}
 # Set by load_settings(env) so that only the given mapping is read, never os.environ or .env.
 _ONLY_GIVEN_VALUES: ContextVar[bool] = ContextVar("only_given_values", default=False)
 _INTERVALS = ("group_sync_interval_ms", "group_members_sync_interval_ms")
-_WEBHOOK_UNAUTHENTICATED = (
-    "WEBHOOK_SECRET: required in production, or anyone who can reach /webhook can post chat events as any number "
-    "(admins included); set it (the gateway sends it as X-Webhook-Secret), or set WEBHOOK_AUTH=none to run without "
-    "webhook authentication"
-)
-_NO_WEBHOOK_AUTH = (
-    "WEBHOOK_AUTH=none: /webhook accepts calls without a secret; anyone who can reach it can post chat events as any "
-    "number, admins included"
-)
-_NONE_IGNORED = "WEBHOOK_AUTH=none has no effect while WEBHOOK_SECRET is set: /webhook still requires the secret"
-_OPEN_METRICS = (
-    "METRICS_TOKEN is not set in production: /metrics is open to anyone who can reach the public port; set "
-    "METRICS_TOKEN, or METRICS_ENABLED=false"
-)
-_FAST_SENDS = (
-    "GATEWAY_MAX_SENDS_PER_MIN={} is above " + str(WARN_ABOVE_PER_MIN) + " a minute: a WhatsApp number that sends "
-    "this fast risks being flagged as spam and banned (default " + str(DEFAULT_MAX_SENDS_PER_MIN) + ")"
-)
-
-
 class ConfigError(TaskcoreError):
     """Invalid configuration: one line per bad variable, naming it and what it accepts."""
 
@@ -140,7 +120,7 @@ class Settings(BaseSettings):
     log_format: Literal["kv", "json"] = "kv"
     log_level: LogLevel = "info"
 
-    _interval_warnings: list[str] = PrivateAttr(default_factory=list)
+    _interval_warnings: list[str] = PrivateAttr(default_factory=list)  # read by ``interval_warnings``
 
     @classmethod
     def settings_customise_sources(
@@ -199,6 +179,11 @@ class Settings(BaseSettings):
         return self.rq_max_attempts
 
     @property
+    def interval_warnings(self) -> list[str]:
+        """The sync intervals raised to their floor (``config_warnings.startup_warnings`` says so at start)."""
+        return list(self._interval_warnings)
+
+    @property
     def zone(self) -> ZoneInfo:
         """The reminder time zone (TZ)."""
         return ZoneInfo(self.tz)
@@ -233,29 +218,6 @@ class Settings(BaseSettings):
     def schedulers_enabled(self) -> bool:
         """Schedulers run outside test, and in test only with FORCE_SCHEDULERS."""
         return self.node_env != "test" or self.force_schedulers
-
-    def startup_warnings(self) -> list[str]:
-        """Every warning to log at start; never contains a secret value."""
-        warnings = list(self._interval_warnings)
-        if self.dev_default_user is not None and self.node_env != "development":
-            warnings.append(f"DEV_DEFAULT_USER is ignored outside development (NODE_ENV={self.node_env})")
-        if self.webhook_auth == "none":
-            warnings.append(_NO_WEBHOOK_AUTH if self.webhook_secret is None else _NONE_IGNORED)
-        if self.node_env == "production" and self.metrics_enabled and self.metrics_token is None:
-            warnings.append(_OPEN_METRICS)
-        if self.backup_dir is not None and self.database_url is not None:
-            warnings.append("BACKUP_DIR is ignored with DATABASE_URL: back up PostgreSQL with pg_dump "
-                            "(docs/operations.md)")
-        if self.node_env == "production" and self.gateway_max_sends_per_min > WARN_ABOVE_PER_MIN:
-            warnings.append(_FAST_SENDS.format(self.gateway_max_sends_per_min))
-        return warnings
-
-    def bot_refusals(self) -> list[str]:
-        """Configuration lines that stop the bot (and so the unit) at start: what production needs (SPEC 16)."""
-        if self.node_env == "production" and self.webhook_auth == "secret" and self.webhook_secret is None:
-            return [_WEBHOOK_UNAUTHENTICATED]
-        return []
-
 
 def load_settings(env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
     """Settings from exactly ``env`` when given, else from the process environment and ``env_file``."""
@@ -295,4 +257,3 @@ def _given_values(env: Mapping[str, str]) -> dict[str, Any]:
     # Only known variables pass, so a key can never reach the constructor's underscore options.
     lowered = {key.lower(): value for key, value in env.items() if value != ""}
     return {name: value for name, value in lowered.items() if name in Settings.model_fields}
-

@@ -279,7 +279,9 @@ def _command(args: argparse.Namespace) -> int:
         from tasksvc_run.maintain import maintain
 
         return maintain(args, settings)
-    if args.command in STARTS_A_BOT and (refusals := settings.bot_refusals()):
+    from taskcore.config_warnings import bot_refusals
+
+    if args.command in STARTS_A_BOT and (refusals := bot_refusals(settings)):
         _config_error(refusals)  # before anything starts: a unit that cannot run safely does not run at all
         return exits.CONFIG
     if args.command in USES_THE_DATABASE and (problem := _database_problem(settings)):

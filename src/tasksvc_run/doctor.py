@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 import aiohttp
 
+from taskcore.config_warnings import bot_refusals, startup_warnings
 from taskcore.gateway import diagnostics as dx
 from taskcore.gateway.port import Gateway, WebhookPlan
 from taskcore.settings import ConfigError, Settings, dotenv_variables, load_settings
@@ -42,8 +43,8 @@ def configuration_checks(settings: Settings) -> list[dx.Check]:
                         allowed_groups=len(settings.allowed_groups)),
     ]
     checks += [dx.problem("configuration", line, "set the variable it names (docs/operations.md, What production "
-                          "requires)") for line in settings.bot_refusals()]
-    checks += [dx.warn("configuration", line, "see docs/configuration.md") for line in settings.startup_warnings()]
+                          "requires)") for line in bot_refusals(settings)]
+    checks += [dx.warn("configuration", line, "see docs/configuration.md") for line in startup_warnings(settings)]
     return checks + place_checks(settings)
 
 

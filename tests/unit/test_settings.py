@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 import pydantic
 import pytest
 
+from taskcore.config_warnings import bot_refusals, startup_warnings
 from taskcore.errors import TaskcoreError
 from taskcore.settings import ConfigError, Settings, load_settings, present_variables
 
@@ -371,26 +372,26 @@ def test_a_sync_interval_below_10_s_is_raised_to_10_s_outside_test(node_env: str
 
 def test_raising_a_sync_interval_is_warned_about() -> None:
     settings = load_settings({"NODE_ENV": "development", "GROUP_MEMBERS_SYNC_INTERVAL_MS": "500"})
-    assert settings.startup_warnings() == [
+    assert startup_warnings(settings) == [
         "GROUP_MEMBERS_SYNC_INTERVAL_MS=500 is below the minimum of 10000 ms; using 10000"
     ]
 
 
 def test_sync_intervals_below_10_s_are_kept_in_test() -> None:
     settings = load_settings({"NODE_ENV": "test", "GROUP_SYNC_INTERVAL_MS": "50"})
-    assert (settings.group_sync_interval_ms, settings.startup_warnings()) == (50, [])
+    assert (settings.group_sync_interval_ms, startup_warnings(settings)) == (50, [])
 
 
 def test_a_sync_interval_of_exactly_10_s_is_kept_without_a_warning() -> None:
     settings = load_settings({"NODE_ENV": "development", "GROUP_SYNC_INTERVAL_MS": "10000"})
-    assert (settings.group_sync_interval_ms, settings.startup_warnings()) == (10_000, [])
+    assert (settings.group_sync_interval_ms, startup_warnings(settings)) == (10_000, [])
 
 
 # Startup warnings
 
 
 def test_production_without_a_webhook_secret_is_refused_naming_it_and_the_way_out() -> None:
-    (line,) = load_settings({}).bot_refusals()
+    (line,) = bot_refusals(load_settings({}))
     assert line.startswith("WEBHOOK_SECRET: required in production")
     assert "WEBHOOK_AUTH=none" in line
 
@@ -398,7 +399,7 @@ def test_production_without_a_webhook_secret_is_refused_naming_it_and_the_way_ou
 @pytest.mark.parametrize("env", [{"WEBHOOK_SECRET": "s"}, {"WEBHOOK_AUTH": "none"}, {"NODE_ENV": "development"},
                                  {"NODE_ENV": "test"}])
 def test_a_secret_webhook_auth_none_development_and_test_are_not_refused(env: dict[str, str]) -> None:
-    assert load_settings(env).bot_refusals() == []
+    assert bot_refusals(load_settings(env)) == []
 
 
 def test_webhook_auth_defaults_to_secret_and_accepts_only_secret_or_none() -> None:
@@ -408,23 +409,23 @@ def test_webhook_auth_defaults_to_secret_and_accepts_only_secret_or_none() -> No
 
 @pytest.mark.parametrize("node_env", ["development", "test", "production"])
 def test_webhook_auth_none_is_warned_about_at_every_start(node_env: str) -> None:
-    warnings = load_settings({"NODE_ENV": node_env, "WEBHOOK_AUTH": "none", "METRICS_TOKEN": "t"}).startup_warnings()
+    warnings = startup_warnings(load_settings({"NODE_ENV": node_env, "WEBHOOK_AUTH": "none", "METRICS_TOKEN": "t"}))
     assert warnings == ["WEBHOOK_AUTH=none: /webhook accepts calls without a secret; anyone who can reach it can post "
                         "chat events as any number, admins included"]
 
 
 def test_webhook_auth_none_beside_a_secret_says_the_secret_is_still_required() -> None:
     settings = load_settings({"WEBHOOK_AUTH": "none", "WEBHOOK_SECRET": "s", "METRICS_TOKEN": "t"})
-    assert settings.startup_warnings() == [
+    assert startup_warnings(settings) == [
         "WEBHOOK_AUTH=none has no effect while WEBHOOK_SECRET is set: /webhook still requires the secret"]
 
 
 def test_production_with_a_webhook_secret_and_a_metrics_token_has_no_warning() -> None:
-    assert load_settings({"WEBHOOK_SECRET": "s", "METRICS_TOKEN": "t"}).startup_warnings() == []
+    assert startup_warnings(load_settings({"WEBHOOK_SECRET": "s", "METRICS_TOKEN": "t"})) == []
 
 
 def test_open_metrics_in_production_are_warned_about() -> None:
-    assert load_settings({"WEBHOOK_SECRET": "s"}).startup_warnings() == [
+    assert startup_warnings(load_settings({"WEBHOOK_SECRET": "s"})) == [
         "METRICS_TOKEN is not set in production: /metrics is open to anyone who can reach the public port; set "
         "METRICS_TOKEN, or METRICS_ENABLED=false"]
 
@@ -432,17 +433,17 @@ def test_open_metrics_in_production_are_warned_about() -> None:
 @pytest.mark.parametrize("env", [{"METRICS_ENABLED": "false"}, {"NODE_ENV": "development"},
                                  {"NODE_ENV": "test", "METRICS_ENABLED": "true"}])
 def test_metrics_that_are_off_or_outside_production_are_not_warned_about(env: dict[str, str]) -> None:
-    assert load_settings({"WEBHOOK_SECRET": "s", **env}).startup_warnings() == []
+    assert startup_warnings(load_settings({"WEBHOOK_SECRET": "s", **env})) == []
 
 
 def test_a_default_user_outside_development_is_warned_about() -> None:
     settings = load_settings({"NODE_ENV": "test", "DEV_DEFAULT_USER": "34600112233"})
-    assert settings.startup_warnings() == ["DEV_DEFAULT_USER is ignored outside development (NODE_ENV=test)"]
+    assert startup_warnings(settings) == ["DEV_DEFAULT_USER is ignored outside development (NODE_ENV=test)"]
 
 
 def test_startup_warnings_never_contain_secret_values() -> None:
     settings = load_settings({**SECRETS, "WEBHOOK_SECRET": "", "DEV_DEFAULT_USER": "1", "PORT": "1"})
-    text = "\n".join(settings.startup_warnings())
+    text = "\n".join(startup_warnings(settings))
     assert not any(secret in text for secret in SECRETS.values())
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from taskcore.config_warnings import startup_warnings
 from taskcore.settings import ConfigError, load_settings
 from tasksvc_run.bot.worker_config import WorkerConfig
 from tasksvc_run.devmode import apply_dev_environment
@@ -29,7 +30,7 @@ def test_a_bad_rate_stops_the_start_with_one_line_naming_the_variable(value: str
 
 def test_a_rate_above_sixty_a_minute_is_warned_about_in_production() -> None:
     settings = load_settings({**QUIET, "GATEWAY_MAX_SENDS_PER_MIN": "61"})
-    assert settings.startup_warnings() == [
+    assert startup_warnings(settings) == [
         "GATEWAY_MAX_SENDS_PER_MIN=61 is above 60 a minute: a WhatsApp number that sends this fast risks being "
         "flagged as spam and banned (default 20)"]
 
@@ -38,7 +39,7 @@ def test_a_rate_above_sixty_a_minute_is_warned_about_in_production() -> None:
                                  {"GATEWAY_MAX_SENDS_PER_MIN": "6000", "NODE_ENV": "development"},
                                  {"GATEWAY_MAX_SENDS_PER_MIN": "6000", "NODE_ENV": "test"}])
 def test_sixty_a_minute_or_a_rate_outside_production_is_not_warned_about(env: dict[str, str]) -> None:
-    assert load_settings({**QUIET, **env}).startup_warnings() == []
+    assert startup_warnings(load_settings({**QUIET, **env})) == []
 
 
 def test_the_worker_takes_its_rate_from_the_settings() -> None:

@@ -16,11 +16,13 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from taskcore.gateway.echo import body_fingerprint, fingerprint
+from taskcore.gateway.errors import GatewayError
 from taskcore.gateway.outbound import OutboundText, outbound_of
 from taskcore.gateway.port import Gateway
-from taskcore.queue_rules import QueueJob
-from taskcore.services import Database, echoes
+from taskcore.queue_rules import IN_DOUBT, QueueJob
+from taskcore.services import Database, echoes, queue
 from tasksvc_run import units
+from tasksvc_run.metrics import Metrics
 
 log = logging.getLogger("tasksvc_run.bot.worker")
 CLOCK_SLACK = 5  # seconds the gateway's messageTimestamp may be behind the job's created_at
@@ -65,3 +67,28 @@ async def settle(db: Database, job: QueueJob, gateway: Gateway | None) -> tuple[
 def logged(job: QueueJob, how: Settled) -> None:
     """One line per settled job (the chaos test counts them)."""
     log.info("outbound: in-doubt job settled", extra={"job": job.id, "how": how.value})
+
+
+async def settled_id(db: Database, job: QueueJob, gateway: Gateway, metrics: Metrics) -> str | None:
+    """The id of the message an in-doubt job already sent, or None when it did not go out (logged and counted). When
+    the gateway cannot tell, a retryable GatewayError whose text keeps the job in doubt."""
+    try:
+        how, message_id = await settle(db, job, gateway)
+    except GatewayError as exc:
+        raise GatewayError(exc.status, IN_DOUBT + exc.message_text, True) from exc
+    logged(job, how)
+    metrics.outbound_in_doubt.labels(how=how.value).inc()
+    return message_id
+
+
+async def chosen_id(db: Database, gateway: Gateway, job: QueueJob, owner: str) -> str | None:
+    """An id for the job's message chosen before the send and kept with the job (a gateway that takes one, WAHA): a
+    send whose answer is lost is then looked up by it (SPEC section 36). None: the gateway chooses it."""
+    message_id = await gateway.new_message_id()
+    if message_id is None:
+        return None
+    kept = await asyncio.to_thread(units.run, db, queue.choose_message_id, job_id=job.id, owner=owner,
+                                   message_id=message_id)
+    if not kept:
+        raise GatewayError(None, "the job's lease was lost before its send", True)
+    return message_id

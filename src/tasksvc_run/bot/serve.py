@@ -7,6 +7,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from taskcore.config_warnings import startup_warnings
 from taskcore.errors import SchemaError
 from taskcore.settings import Settings, present_variables
 from taskcore.storage import migrator
@@ -31,7 +32,7 @@ def report_environment(settings: Settings) -> None:
         "present": ",".join(sorted(name for name, is_set in present.items() if is_set)) or "-",
         "missing": ",".join(sorted(name for name, is_set in present.items() if not is_set)) or "-",
     })
-    for warning in settings.startup_warnings():
+    for warning in startup_warnings(settings):
         log.warning(warning)
     if settings.backups_enabled and (problem := folder_problem(Path(settings.backup_dir or "."))):
         log.warning("BACKUP_DIR cannot be written: no daily backup until it can", extra={"reason": problem})

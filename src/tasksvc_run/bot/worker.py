@@ -13,7 +13,9 @@ When an outcome cannot be written (the database busy past its retries, a full di
 lease, extending it, and writes the outcome again until it is recorded (``_record_outcome``): a message the gateway
 accepted is not sent again because its outcome write failed once (SPEC section 17). A process that dies after the
 gateway accepted a send and before ``mark_sent`` is committed leaves the job in doubt: whoever claims it next settles
-it from the echo or the gateway's store before sending (``in_doubt``, SPEC section 26).
+it from the echo or the gateway's store before sending (``in_doubt``, SPEC section 26); with a gateway that takes an
+id chosen before the send (WAHA), a timed-out send is settled by that id too. A direct message WhatsApp refuses at
+the send itself (WAHA's 463) fails its job and marks its person unreachable (SPEC section 36).
 """
 
 from __future__ import annotations
@@ -31,11 +33,11 @@ from taskcore.gateway.errors import GatewayError
 from taskcore.gateway.outbound import OutboundReaction, outbound_of
 from taskcore.gateway.port import Gateway
 from taskcore.pacing import SendPace
-from taskcore.queue_rules import IN_DOUBT, FailureKind, JobKind, QueueJob, gives_up, retry_delay
+from taskcore.queue_rules import FailureKind, JobKind, QueueJob, gives_up, retry_delay
 from taskcore.services import Database, delivery, is_unavailable, queue
 from taskcore.unit import UnitOfWork
 from tasksvc_run import units
-from tasksvc_run.bot.in_doubt import logged, settle
+from tasksvc_run.bot.in_doubt import chosen_id, settled_id
 from tasksvc_run.bot.sending import Sending, gap_factor
 from tasksvc_run.bot.worker_config import PACE_HORIZON, RECORD_RETRY_DELAYS, WorkerConfig, random_jitter
 from tasksvc_run.clock import Clock
@@ -189,7 +191,8 @@ class QueueWorker:
         if wait > 0:  # the start the rate booked for it, at most PACE_HORIZON away
             await asyncio.sleep(wait)
         try:
-            settled = await self._settled(job) if job.in_doubt or job.chosen_id else None
+            settled = await settled_id(self.db, job, self.gateway, self.metrics) if job.in_doubt or job.chosen_id \
+                else None
             message_id = settled or await self._send(job)
         except GatewayError as exc:
             if exc.unreachable:
@@ -209,17 +212,6 @@ class QueueWorker:
             if job.kind is JobKind.REACTION:
                 self.metrics.reactions_sent.labels(emoji=job.label or "other").inc()
 
-    async def _settled(self, job: QueueJob) -> str | None:
-        """The id of the message an in-doubt job already sent, or None when it did not go out. When the gateway
-        cannot tell, a retryable GatewayError whose text keeps the job in doubt."""
-        try:
-            how, message_id = await settle(self.db, job, self.gateway)
-        except GatewayError as exc:
-            raise GatewayError(exc.status, IN_DOUBT + exc.message_text, True) from exc
-        logged(job, how)
-        self.metrics.outbound_in_doubt.labels(how=how.value).inc()
-        return message_id
-
     async def _send(self, job: QueueJob) -> str | None:
         """Send the job's message through the gateway in use (which encodes it)."""
         try:
@@ -228,19 +220,8 @@ class QueueWorker:
             raise GatewayError(None, f"unreadable queued message: {exc}", False) from exc
         if isinstance(message, OutboundReaction):
             return await self.gateway.react(message)
-        return await self.gateway.send_text(message, message_id=job.chosen_id or await self._chosen(job))
-
-    async def _chosen(self, job: QueueJob) -> str | None:
-        """An id for the job's message chosen before the send and kept with the job (a gateway that takes one, WAHA):
-        a send whose answer is lost is then looked up by it (SPEC section 36). None: the gateway chooses it."""
-        message_id = await self.gateway.new_message_id()
-        if message_id is None:
-            return None
-        kept = await asyncio.to_thread(units.run, self.db, queue.choose_message_id, job_id=job.id, owner=self.owner,
-                                       message_id=message_id)
-        if not kept:
-            raise GatewayError(None, "the job's lease was lost before its send", True)
-        return message_id
+        chosen = job.chosen_id or await chosen_id(self.db, self.gateway, job, self.owner)
+        return await self.gateway.send_text(message, message_id=chosen)
 
     async def _refused_at_once(self, job: QueueJob, error: str) -> None:
         """WhatsApp refused a direct message at the send itself (error 463 through WAHA): failed, its person marked

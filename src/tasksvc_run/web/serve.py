@@ -9,6 +9,7 @@ from collections.abc import Callable
 from aiohttp import web
 from sqlalchemy.exc import OperationalError
 
+from taskcore.config_warnings import startup_warnings
 from taskcore.errors import SchemaError
 from taskcore.settings import Settings
 from taskcore.storage import migrator
@@ -71,7 +72,7 @@ def autoseed(settings: Settings, db: Database, clock: Clock) -> None:
 def run_web(settings: Settings, *, wait_seconds: float = WAIT_SECONDS) -> int:
     """Serve the web interface on WEB_PORT until SIGTERM/SIGINT or a schema error found while serving; non-zero
     when the schema never became ready or is incomplete."""
-    for warning in settings.startup_warnings():
+    for warning in startup_warnings(settings):
         log.warning(warning)
     db = Database.from_url(settings.sqlalchemy_url)
     fatal = FatalStop(stop_this_process)
