@@ -7,18 +7,15 @@ the language in force (``taskcore.i18n``); the constants are message ids, marked
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime
+from datetime import date
 
 from taskcore.chat.quiet_replies import away_mark
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.date_hints import hint_lines, shown_due
 from taskcore.dates import format_due_date
 from taskcore.i18n import N_, _
-from taskcore.languages import LanguageSource, language_name
 from taskcore.model import Series, Task
 from taskcore.recurrence import rule_text
-from taskcore.words import LANGUAGES
-from taskcore.zones import UserZone, ZoneSource
 
 SHORT_DESCRIPTION = 80
 FREQ_NAMES = {"daily": N_("cada día"), "weekdays": N_("de lunes a viernes"), "weekly": N_("los lunes")}
@@ -37,8 +34,6 @@ FAILED = N_("No he podido hacerlo; inténtalo de nuevo en un momento.")
 EACH_ONLY_IN_GROUPS = N_("!todos solo vale en un grupo: en privado la tarea es solo tuya.")
 MODE_ONLY_IN_GROUPS = N_("El modo (todos|uno) solo se aplica a tareas de grupo.")
 ROTATION_NEEDS_GROUP = N_("Los turnos (!turnos) necesitan un grupo y al menos dos personas mencionadas.")
-ZONE_SOURCES = {ZoneSource.USER: N_("la elegiste con /t zona"), ZoneSource.PHONE: N_("la del prefijo de tu número"),
-                ZoneSource.DEFAULT: N_("la del servicio")}
 
 
 def too_long() -> str:
@@ -118,21 +113,6 @@ def series_stopped(task: Task) -> str:
 def not_recurring(task_id: int) -> str:
     """/t parar on a task that does not repeat."""
     return _("La tarea #{id} no se repite.", id=task_id)
-
-
-def zone_shown(zone: UserZone, now: datetime) -> str:
-    """/t zona: the sender's zone, where it comes from, and how to change it."""
-    return _("Tu zona horaria es {zone} ({source}); allí son las {time}.\n"
-             "Para cambiarla: /t zona <ciudad>, p. ej. /t zona Bogota",
-             zone=zone.name, source=_(ZONE_SOURCES[zone.source]), time=now.astimezone(zone.zone).strftime("%H:%M"))
-
-
-def zone_set(zone: UserZone, now: datetime) -> str:
-    """/t zona <IANA> or /t zona sin."""
-    if zone.source is ZoneSource.USER:
-        return _("Tu zona horaria es ahora {zone}; allí son las {time}.", zone=zone.name,
-                 time=now.astimezone(zone.zone).strftime("%H:%M"))
-    return _("Vuelves a la zona por defecto: {zone} ({source}).", zone=zone.name, source=_(ZONE_SOURCES[zone.source]))
 
 
 def part_done(name: str | None, task_id: int, done: int, total: int) -> str:
@@ -256,26 +236,6 @@ def more(count: int) -> str:
     return _("y {count} más: /t web para verlas todas", count=count)
 
 
-LANGUAGE_SOURCES = {LanguageSource.USER: N_("lo elegiste con /t idioma"),
-                    LanguageSource.PHONE: N_("el del prefijo de tu número"),
-                    LanguageSource.DEFAULT: N_("el del servicio")}
-
-
-def language_shown(own: str, source: LanguageSource, group: str | None) -> str:
-    """/t idioma: the sender's language and where it comes from, and in a group the group's."""
-    text = _("Te escribo en {language} ({source}).", language=language_name(own), source=_(LANGUAGE_SOURCES[source]))
-    if group is not None:
-        text += " " + _("En este grupo escribo en {language}.", language=language_name(group))
-    return text + "\n" + _("Para cambiarlo: /t idioma {codes}", codes="|".join(LANGUAGES))
-
-
-def language_set(code: str, *, group: bool) -> str:
-    """/t idioma <code>: the choice confirmed, in the language chosen."""
-    if group:
-        return _("En este grupo escribo ahora en {language}.", language=language_name(code))
-    return _("A partir de ahora te escribo en {language}.", language=language_name(code))
-
-
 def name_unknown(name: str, candidates: Sequence[str]) -> str:
     """A typed ``@Name`` that is nobody in the group, or several people: nothing was done."""
     if candidates:
@@ -283,8 +243,3 @@ def name_unknown(name: str, candidates: Sequence[str]) -> str:
                  "lista de @ de WhatsApp, así siempre funciona.", name=name, people=", ".join(candidates))
     return _("No conozco a nadie llamado @{name} en este grupo. Nada hecho; elige a la persona en la lista de @ de "
              "WhatsApp, así siempre funciona.", name=name)
-
-
-def zone_used(zone: str) -> str:
-    """Said once, with the first reply that read a date or a time in the person's zone (SPEC section 30)."""
-    return _("🕒 Fechas y horas en tu zona horaria, {zone}. Para cambiarla: /t zona <ciudad>", zone=zone)

@@ -3,7 +3,7 @@ section 24)."""
 
 from __future__ import annotations
 
-from taskcore.chat import replies
+from taskcore.chat import locale_replies
 from taskcore.chat.commands import SetLanguage
 from taskcore.chat.result import Answer
 from taskcore.i18n import speaking
@@ -21,7 +21,7 @@ def set_language(turn: Turn, cmd: SetLanguage) -> Answer:
     else:
         languages.choose_group_language(turn.uow, group_id=turn.group_id, lang=cmd.code, now=turn.moment.now)
     with speaking(cmd.code):
-        return Answer(replies.language_set(cmd.code, group=turn.group_id is not None))
+        return Answer(locale_replies.language_set(cmd.code, group=turn.group_id is not None))
 
 
 def _show(turn: Turn) -> Answer:
@@ -29,4 +29,4 @@ def _show(turn: Turn) -> Answer:
     group = None
     if turn.group_id is not None:
         group = languages.group_language(turn.uow, group_id=turn.group_id, default=turn.policy.language)
-    return Answer(replies.language_shown(own, source, group))
+    return Answer(locale_replies.language_shown(own, source, group))

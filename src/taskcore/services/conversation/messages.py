@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from taskcore.chat import replies
+from taskcore.chat import locale_replies
 from taskcore.chat.chore_commands import SetAway
 from taskcore.chat.commands import NewTask, SetDue
 from taskcore.chat.decide import Chat, Decision, Throttled, decide, head_of
@@ -85,7 +85,7 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
     else:
         name, result = act(turn, decision)
         if admitted.zone_note is not None and result.ok and _uses_zone(decision):
-            result = replace(result, text=f"{result.text}\n{replies.zone_used(admitted.zone_note)}")
+            result = replace(result, text=f"{result.text}\n{locale_replies.zone_used(admitted.zone_note)}")
             turn.uow.zone_told(user_id=turn.user_id, now=turn.moment.now)
         answered = render(turn.msg, name, result, quote=turn.quote, marks=turn.marks)
         if answered.texts or answered.reactions:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from taskcore.chat import replies
+from taskcore.chat import locale_replies
 from taskcore.chat.commands import SetZone, ShowZone
 from taskcore.chat.result import Answer
 from taskcore.chores import texts
@@ -16,7 +16,7 @@ def show_zone(turn: Turn, cmd: ShowZone) -> Answer:
         group = zones.group_zone(turn.uow, group_id=turn.group_id)
         return Answer(texts.group_zone_shown(group, turn.policy.zone, turn.moment.now))
     zone = zones.user_zone(turn.uow, user_id=turn.user_id, fallback=turn.policy.zone)
-    return Answer(replies.zone_shown(zone, turn.moment.now))
+    return Answer(locale_replies.zone_shown(zone, turn.moment.now))
 
 
 def set_zone(turn: Turn, cmd: SetZone) -> Answer:
@@ -27,4 +27,4 @@ def set_zone(turn: Turn, cmd: SetZone) -> Answer:
         return Answer(texts.group_zone_set(group, turn.policy.zone, turn.moment.now))
     zone = zones.set_time_zone(turn.uow, user_id=turn.user_id, name=cmd.tz, fallback=turn.policy.zone,
                                now=turn.moment.now)
-    return Answer(replies.zone_set(zone, turn.moment.now))
+    return Answer(locale_replies.zone_set(zone, turn.moment.now))

@@ -1,0 +1,54 @@
+"""The chat's texts about a person's zone and language (SPEC sections 23, 24 and 30): /t zona and /t idioma, and the
+note that dates and times are read in one's zone."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from taskcore.i18n import N_, _
+from taskcore.languages import LanguageSource, language_name
+from taskcore.words import LANGUAGES
+from taskcore.zones import UserZone, ZoneSource
+
+ZONE_SOURCES = {ZoneSource.USER: N_("la elegiste con /t zona"), ZoneSource.PHONE: N_("la del prefijo de tu número"),
+                ZoneSource.DEFAULT: N_("la del servicio")}
+
+
+def zone_shown(zone: UserZone, now: datetime) -> str:
+    """/t zona: the sender's zone, where it comes from, and how to change it."""
+    return _("Tu zona horaria es {zone} ({source}); allí son las {time}.\n"
+             "Para cambiarla: /t zona <ciudad>, p. ej. /t zona Bogota",
+             zone=zone.name, source=_(ZONE_SOURCES[zone.source]), time=now.astimezone(zone.zone).strftime("%H:%M"))
+
+
+def zone_set(zone: UserZone, now: datetime) -> str:
+    """/t zona <IANA> or /t zona sin."""
+    if zone.source is ZoneSource.USER:
+        return _("Tu zona horaria es ahora {zone}; allí son las {time}.", zone=zone.name,
+                 time=now.astimezone(zone.zone).strftime("%H:%M"))
+    return _("Vuelves a la zona por defecto: {zone} ({source}).", zone=zone.name, source=_(ZONE_SOURCES[zone.source]))
+
+
+LANGUAGE_SOURCES = {LanguageSource.USER: N_("lo elegiste con /t idioma"),
+                    LanguageSource.PHONE: N_("el del prefijo de tu número"),
+                    LanguageSource.DEFAULT: N_("el del servicio")}
+
+
+def language_shown(own: str, source: LanguageSource, group: str | None) -> str:
+    """/t idioma: the sender's language and where it comes from, and in a group the group's."""
+    text = _("Te escribo en {language} ({source}).", language=language_name(own), source=_(LANGUAGE_SOURCES[source]))
+    if group is not None:
+        text += " " + _("En este grupo escribo en {language}.", language=language_name(group))
+    return text + "\n" + _("Para cambiarlo: /t idioma {codes}", codes="|".join(LANGUAGES))
+
+
+def language_set(code: str, *, group: bool) -> str:
+    """/t idioma <code>: the choice confirmed, in the language chosen."""
+    if group:
+        return _("En este grupo escribo ahora en {language}.", language=language_name(code))
+    return _("A partir de ahora te escribo en {language}.", language=language_name(code))
+
+
+def zone_used(zone: str) -> str:
+    """Said once, with the first reply that read a date or a time in the person's zone (SPEC section 30)."""
+    return _("🕒 Fechas y horas en tu zona horaria, {zone}. Para cambiarla: /t zona <ciudad>", zone=zone)
