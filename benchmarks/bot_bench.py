@@ -46,7 +46,8 @@ PACED_CONNECTIONS = 64
 POST_LIMIT = 120.0  # seconds any one pass may take
 
 
-def _serve_bot(env: dict[str, str], port: int) -> None:
+def serve_bot(env: dict[str, str], port: int) -> None:
+    """The bot app on ``port``, pinned to core 0, set up as ``tasksvc bot`` sets it up, with ``env`` besides."""
     pin(0)
     settings = load_settings({"NODE_ENV": "test", "RATE_LIMIT_PER_MIN": "1000000",
                               "SENDS_PER_PERSON_PER_MIN": "1000000", "REACTIONS_ENABLED": "false",
@@ -110,7 +111,8 @@ async def _post_paced(url: str, bodies: list[bytes], rate: float) -> tuple[list[
     return latencies, time.perf_counter() - started
 
 
-def _wait_ready(port: int, deadline: float = 30.0) -> None:
+def wait_ready(port: int, deadline: float = 30.0) -> None:
+    """Until ``port`` takes a connection (RuntimeError after ``deadline`` s)."""
     end = time.monotonic() + deadline
     while time.monotonic() < end:
         try:
@@ -136,7 +138,8 @@ def _until_replies(db: Database, wanted: int, limit: float = 120.0) -> float:
     return time.perf_counter() - started
 
 
-def _run_server(target: Any, *args: Any) -> multiprocessing.Process:
+def run_server(target: Any, *args: Any) -> multiprocessing.Process:
+    """``target(*args)`` in a spawned daemon process."""
     process = multiprocessing.get_context("spawn").Process(target=target, args=args, daemon=True)
     process.start()
     return process
@@ -149,10 +152,10 @@ def _hello_rate() -> float:
 def _hello() -> tuple[float, float]:
     """Hello-world POST: req/s when saturated, and ack p99 in ms when offered RATE req/s (the machine's floor)."""
     port = free_port()
-    process = _run_server(_serve_hello, port)
+    process = run_server(_serve_hello, port)
     url = f"http://127.0.0.1:{port}/webhook"
     try:
-        _wait_ready(port)
+        wait_ready(port)
         asyncio.run(_post_all(url, [b"{}"] * WARMUP))
         _, seconds = asyncio.run(_post_all(url, [b"{}"] * EVENTS))
         latencies, _ = asyncio.run(_post_paced(url, [b"{}"] * PACED_EVENTS, RATE))
@@ -162,7 +165,7 @@ def _hello() -> tuple[float, float]:
     return EVENTS / seconds, statistics.quantiles(latencies, n=100)[98]
 
 
-def _database(folder: Path) -> tuple[Database, dict[str, str], Any]:
+def database(folder: Path) -> tuple[Database, dict[str, str], Any]:
     """The bot's database: a SQLite file, or a fresh schema of BOT_BENCH_DATABASE_URL (PostgreSQL); its env and a
     clean-up."""
     url = os.environ.get("BOT_BENCH_DATABASE_URL")
@@ -198,12 +201,12 @@ def _paced_pass(db: Database, url: str, first: int) -> dict[str, float]:
 
 def _bot_run() -> dict[str, float]:
     folder = Path(tempfile.mkdtemp(prefix="bot-bench-"))
-    db, env, drop = _database(folder)
+    db, env, drop = database(folder)
     migrator.migrate(db)
     port = free_port()
-    process = _run_server(_serve_bot, env, port)
+    process = run_server(serve_bot, env, port)
     try:
-        _wait_ready(port)
+        wait_ready(port)
         time.sleep(1.0)
         idle_before = memory_mb(process.pid or 0)
         url = f"http://127.0.0.1:{port}/webhook"

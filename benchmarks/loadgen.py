@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from benchmarks.common import stop_child
@@ -57,10 +57,11 @@ def get(path: str, *, cookie: str = "") -> bytes:
     return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode()
 
 
-def post_json(path: str, body: bytes) -> bytes:
-    """A POST of a JSON body."""
+def post_json(path: str, body: bytes, headers: Mapping[str, str] | None = None) -> bytes:
+    """A POST of a JSON body, with ``headers`` besides (a webhook's signature)."""
     head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {len(body)}"
-    return head.encode() + b"\r\n\r\n" + body
+    extra = "".join(f"\r\n{name}: {value}" for name, value in (headers or {}).items())
+    return (head + extra).encode() + b"\r\n\r\n" + body
 
 
 async def exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes) -> int:

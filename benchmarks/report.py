@@ -3,7 +3,8 @@
 The real unit (`tasksvc run`: supervisor, bot, web, proxy) runs on free loopback ports over a copy of the 100k-task /
 1k-group dataset, NODE_ENV=test (no schedulers, no gateway), every process pinned to CPU 0; this process drives it
 from CPU 1 with aiohttp clients. A hello-world server measured in the same run gives the ratios. Then the reminder
-tick over 100k users with preferences and the queue's drain rate run here, in-process. Every step is a fixed number
+tick over 100k users with preferences and the queue's drain rate run here, in-process; before them, a bot of each
+gateway kind takes WAHA's envelopes beside Evolution's (benchmarks/gateway_bench.py). Every step is a fixed number
 of requests or a bounded wait, so the whole run takes a few minutes.
 
 ``python -m benchmarks [--quick] [--record docs/benchmarks.md]``; ``python -m benchmarks all`` runs the per-topic
@@ -33,7 +34,7 @@ import sqlalchemy
 from sqlalchemy import func, select
 from tests.system.unit import Unit, chat_message, memory_mb, pin, unit_env, unit_pids
 
-from benchmarks import api_paths, baseline, loadgen, outbound_bench, scheduler_minute, text_bench
+from benchmarks import api_paths, baseline, gateway_bench, loadgen, outbound_bench, scheduler_minute, text_bench
 from benchmarks.common import cpu_seconds, two_cpus
 from benchmarks.common import pin as pin_self
 from benchmarks.dataset import BENCH_USER, CACHE, build
@@ -373,6 +374,36 @@ def _webhook(report: Report, unit: Unit, quick: bool) -> None:
                         "after the current unit's passes." + ("" if old else " (not measured: no git history here)"))
 
 
+def _gateways(report: Report, quick: bool) -> None:
+    """SPEC section 36: WAHA's envelopes beside Evolution's at a bot of each kind, then each decoder alone
+    (benchmarks/gateway_bench.py)."""
+    figures = gateway_bench.webhook(quick)
+    evolution, waha, both = (figures[kind] for kind in gateway_bench.KINDS)
+    for name, row in (("Evolution API's messages.upsert", evolution), ("WAHA's message, signed", waha)):
+        report.add(f"webhook, {name}: task created, reply queued (bot alone)", row["messages_per_s"], "events/s")
+        report.add(f"webhook, {name}: bot CPU per event", row["cpu_per_request_us"], "µs")
+    report.add("webhook: bot CPU per event, WAHA / Evolution API", waha["cpu_per_request_us"] /
+               evolution["cpu_per_request_us"], "ratio", "≤ 1.10", lambda v: v <= 1.10)
+    report.add("webhook: bot CPU per chat message, WAHA (message + message.any) / Evolution API",
+               both["cpu_per_message_us"] / evolution["cpu_per_message_us"], "ratio")
+    decoded = gateway_bench.decoders(500 if quick else 2000)
+    for kind in ("evolution", "waha"):
+        rows = [row for row in decoded if row[0] == kind]
+        report.add(f"decoder, {kind}: µs per decode, mean of its {len(rows)} message samples",
+                   statistics.mean(row[2] for row in rows), "µs")
+        report.add(f"decoder, {kind}: µs per parse + decode, the group text sample",
+                   next(row[3] for row in rows if row[1].endswith("group_text_lid_mention")), "µs")
+    text = {row[0]: row[3] for row in decoded if row[1].endswith("group_text_lid_mention")}
+    report.add("decoder: WAHA's parse + decode beyond Evolution's / Evolution's bot CPU per event",
+               (text["waha"] - text["evolution"]) / evolution["cpu_per_request_us"], "ratio", "≤ 0.10",
+               lambda v: v <= 0.10)
+    report.notes.append(f"Gateways: a bot per kind (GATEWAY_KIND, WEBHOOK_SECRET set) on CPU 0, {gateway_bench.ROUNDS} "
+                        f"interleaved rounds of {gateway_bench.EVENTS} '/t nueva' messages in LID groups shaped as "
+                        "each gateway's recorded sample (WAHA's signed with HMAC-SHA512), until every reply is queued; "
+                        "WAHA posts a message from someone else as both message and message.any, the last row's "
+                        "pair. Decoders: in this process, best of five.")
+
+
 def _memory(report: Report, idle: dict[str, float], pids: dict[str, int]) -> None:
     for name, pid in pids.items():
         shown = "supervisor" if name == "run" else name
@@ -456,6 +487,7 @@ def run(quick: bool = False) -> Report:
         _memory(report, idle, pids)
     finally:
         unit.stop()
+    _gateways(report, quick)
     _api_paths(report)
     _reminders(report)
     _paced_peak(report)

@@ -95,7 +95,7 @@ class Metrics:
 
     def __init__(
         self, db: Database | None = None, *, enabled: bool = True, clock: Clock | None = None, backups: bool = False,
-        reachout_pause_hours: int = 24,
+        reachout_pause_hours: int = 24, gateway: str = "evolution",
     ) -> None:
         self.registry: Any = None
         if not enabled:
@@ -104,7 +104,7 @@ class Metrics:
             return
         from tasksvc_run.prometheus import register  # noqa: PLC0415 - only a process that exposes metrics loads it
 
-        register(self, db, clock, reachout_pause_hours)
+        register(self, db, clock, reachout_pause_hours, gateway)
         registry: Any = self.registry
         if backups:  # shown only where BACKUP_DIR is set: elsewhere its zero would read as "never backed up"
             registry.register(self.backup_last_success)

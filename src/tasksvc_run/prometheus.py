@@ -122,8 +122,10 @@ def _database_metrics(db: Database, clock: Clock, pause_hours: int) -> Iterator[
         yield family
 
 
-def register(metrics: Metrics, db: Database | None, clock: Clock | None = None, pause_hours: int = 24) -> None:
-    """Give ``metrics`` a registry of its own and every instrument in it."""
+def register(metrics: Metrics, db: Database | None, clock: Clock | None = None, pause_hours: int = 24,
+             gateway: str = "evolution") -> None:
+    """Give ``metrics`` a registry of its own and every instrument in it; ``gateway`` (GATEWAY_KIND) labels
+    ``gateway_connected``."""
     metrics.registry = reg = CollectorRegistry(auto_describe=False)
     metrics.sync_runs = Counter("sync_runs", "Group and member sync runs.", ["job"], registry=reg)
     metrics.identity_alias_resolved = Counter(
@@ -162,7 +164,7 @@ def register(metrics: Metrics, db: Database | None, clock: Clock | None = None, 
     metrics.webhook_seconds = Histogram(
         "webhook_processing_seconds", "Time to process one webhook event.", registry=reg,
         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
-    _watchdog_metrics(metrics, reg)
+    _watchdog_metrics(metrics, reg, gateway)
     for job in SYNC_JOBS:  # every seed name shows from the first scrape, at zero
         metrics.sync_runs.labels(job=job)
     for outcome in REMINDER_OUTCOMES:  # so a dashboard shows 0, not "no data", before the first reminder
@@ -192,8 +194,9 @@ def _expose_zeros(metrics: Metrics) -> None:
     metrics.webhook_events_ignored.labels(reason="instance")
 
 
-def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry) -> None:
-    """SPEC section 26: the webhook's repairs, its echoes, and the two gauges an operator alerts on."""
+def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry, gateway: str) -> None:
+    """SPEC section 26: the webhook's repairs, its echoes, and the two gauges an operator alerts on; the gateway in
+    use is a label of ``gateway_connected`` (SPEC section 36), its only series."""
     metrics.webhook_repairs = Counter(
         "webhook_repairs", "Times the gateway's webhook configuration was found different and set again.",
         registry=reg)
@@ -204,8 +207,9 @@ def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry) -> None:
         "webhook_echoes", "send.message echoes received (the gateway reached the webhook with a bot's send).",
         registry=reg)
     metrics.gateway_connected = Gauge(
-        "gateway_connected", "1 while the gateway's WhatsApp session is open, 0 after connection.update close.",
-        registry=reg)
+        "gateway_connected", "1 while the gateway's WhatsApp session is open, 0 once it closes (Evolution's "
+        "connection.update close, WAHA's session.status FAILED or STOPPED); gateway: GATEWAY_KIND.",
+        ["gateway"], registry=reg).labels(gateway=gateway)
     metrics.webhook_delivery_ok = Gauge(
         "webhook_delivery_ok", "0 when sends are accepted but their echoes stop arriving (the webhook is silent).",
         registry=reg)

@@ -128,3 +128,13 @@ def test_the_first_row_says_whether_it_answers() -> None:
     spans = sorted((panel["gridPos"]["x"], panel["gridPos"]["x"] + panel["gridPos"]["w"]) for panel in first_row)
     assert all(end <= start for (_, end), (start, _) in pairwise(spans))
     assert spans[-1][1] <= 24
+
+
+def test_the_gateway_panel_names_the_gateway_in_use() -> None:
+    """SPEC section 36: gateway_connected's label says which gateway it is; the panel keeps it as the series name."""
+    [panel] = [panel for panel in json.loads(DASHBOARD.read_text(encoding="utf-8"))["panels"]
+               if "gateway_connected" in " ".join(expressions(panel))]
+    [target] = panel["targets"]
+    assert re.search(r"\bby \(gateway\)", target["expr"])
+    assert target["legendFormat"] == "{{gateway}}"
+    assert panel["options"]["textMode"] == "value_and_name"

@@ -66,3 +66,12 @@ async def test_no_created_series_typed_admin_actions_and_process_metrics(sqlite_
     assert types(text)["admin_actions_total_allow"] == types(text)["admin_actions_total_block"] == "gauge"
     assert {"process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds"} <= set(types(text))
     assert types(text)["backup_last_success_timestamp_seconds"] == "gauge"
+
+
+async def test_the_gateway_in_use_labels_gateway_connected(sqlite_db: Database, tmp_path: Path) -> None:
+    """SPEC section 36: GATEWAY_KIND is the label, so a dashboard and an alert say which gateway closed."""
+    assert 'gateway_connected{gateway="evolution"} 1.0' in samples(await first_scrape(sqlite_db, tmp_path))
+    async with running_bot(sqlite_db, {"METRICS_ENABLED": "true", "GATEWAY_KIND": "waha"}) as bot:
+        text = await (await bot.client.get("/metrics")).text()
+    assert [line for line in samples(text) if line.startswith("gateway_connected")] == [
+        'gateway_connected{gateway="waha"} 1.0']

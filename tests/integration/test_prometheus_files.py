@@ -57,7 +57,7 @@ CASES: list[tuple[str, list[dict[str, str]], str]] = [
     # (alert, input series at 1-minute steps, when it must fire)
     ("TasksvcBotDown", [series("up", "1 1 0x10")], "10m"),
     ("TasksvcBotSilent", [series("webhook_requests_total", "5 5x900", event="message")], "14h"),
-    ("TasksvcGatewayDisconnected", [series("gateway_connected", "1 1 0x30")], "20m"),
+    ("TasksvcGatewayDisconnected", [series("gateway_connected", "1 1 0x30", gateway="waha")], "20m"),
     ("TasksvcWebhookSilent", [series("webhook_delivery_ok", "1 1 0x30")], "20m"),
     ("TasksvcQueueFailing", [series("outbound_failed_total", "0 0 1 1 1", kind="text")], "4m"),
     ("TasksvcQueueBacklog", [series("outbound_queue_depth", "500x60")], "45m"),
@@ -70,13 +70,27 @@ CASES: list[tuple[str, list[dict[str, str]], str]] = [
 ]
 
 
+# The labels an alert keeps from its series: the gateway in use names which gateway closed (SPEC section 36).
+KEPT_LABELS = {"TasksvcGatewayDisconnected": {"gateway": "waha"}}
+
+
+def expanded(annotations: dict[str, str], labels: dict[str, str]) -> dict[str, str]:
+    """The annotations as Prometheus fills in ``{{ $labels.name }}``."""
+    def fill(text: str) -> str:
+        for name, value in labels.items():
+            text = text.replace(f"{{{{ $labels.{name} }}}}", value)
+        assert "{{" not in text, text
+        return text
+    return {key: fill(text) for key, text in annotations.items()}
+
+
 def test_each_alert_fires_on_trouble_and_stays_quiet_without_it(tmp_path: Path) -> None:
     shutil.copy(PROMETHEUS / "alerts.yml", tmp_path / "alerts.yml")
     tests = []
     for alert, input_series, at in CASES:
         rule = next(rule for rule in rules() if rule["alert"] == alert)
-        fired = [{"exp_labels": {"job": "tasksvc", "severity": rule["labels"]["severity"]},
-                  "exp_annotations": rule["annotations"]}]
+        labels = {"job": "tasksvc", "severity": rule["labels"]["severity"], **KEPT_LABELS.get(alert, {})}
+        fired = [{"exp_labels": labels, "exp_annotations": expanded(rule["annotations"], labels)}]
         tests.append({"interval": "1m", "input_series": input_series,
                       "alert_rule_test": [{"eval_time": at, "alertname": alert, "exp_alerts": fired}]})
         quiet = [{**s, "values": "0x900" if "fail" in s["series"] or "depth" in s["series"] else s["values"]}
@@ -109,7 +123,7 @@ def healthy(alert: str, quiet: list[dict[str, str]]) -> list[dict[str, str]]:
     """The same series when nothing is wrong."""
     fixed = {"TasksvcBotDown": [series("up", "1x30")],
              "TasksvcBotSilent": [series("webhook_requests_total", "0+1x900", event="message")],
-             "TasksvcGatewayDisconnected": [series("gateway_connected", "1x30")],
+             "TasksvcGatewayDisconnected": [series("gateway_connected", "1x30", gateway="waha")],
              "TasksvcWebhookSilent": [series("webhook_delivery_ok", "1x30")],
              "TasksvcReachoutPaused": [series("gateway_reachout_paused", "0x30")],
              "TasksvcBackupsOld": [series("backup_last_success_timestamp_seconds", "0+60x1800")],

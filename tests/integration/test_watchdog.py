@@ -113,7 +113,7 @@ async def test_a_disconnection_pauses_sending_without_spending_attempts_and_a_lo
 ) -> None:
     async with watched_bot(sqlite_db) as bot:
         bot.gateway.set_connection("close", 428)
-        await bot.until(lambda: bot.gauge("gateway_connected") == 0)
+        await bot.until(lambda: bot.gauge_labels("gateway_connected", gateway="evolution") == 0)
         job = bot.put("mientras tanto")
         await asyncio.sleep(0.6)  # a few of the worker's polls: it claims nothing
         assert bot.job(job) == ("pending", 0)
@@ -122,7 +122,7 @@ async def test_a_disconnection_pauses_sending_without_spending_attempts_and_a_lo
         bot.gateway.set_connection("open")
         await bot.until(lambda: bot.job(job)[0] == "sent")
         assert bot.job(job) == ("sent", 1)
-        assert bot.gauge("gateway_connected") == 1
+        assert bot.gauge_labels("gateway_connected", gateway="evolution") == 1
         await bot.until(lambda: len(bot.texts_to(ADMIN_CHAT)) == 1)
         told = bot.texts_to(ADMIN_CHAT)[0]
         assert "6 min" in told
@@ -132,9 +132,9 @@ async def test_a_disconnection_pauses_sending_without_spending_attempts_and_a_lo
 async def test_a_short_disconnection_is_not_told(sqlite_db: Database) -> None:
     async with watched_bot(sqlite_db) as bot:
         bot.gateway.set_connection("close", 428)
-        await bot.until(lambda: bot.gauge("gateway_connected") == 0)
+        await bot.until(lambda: bot.gauge_labels("gateway_connected", gateway="evolution") == 0)
         bot.clock.advance(timedelta(minutes=4))
         bot.gateway.set_connection("open")
-        await bot.until(lambda: bot.gauge("gateway_connected") == 1)
+        await bot.until(lambda: bot.gauge_labels("gateway_connected", gateway="evolution") == 1)
         await sent(bot, "ya")
         assert bot.texts_to(ADMIN_CHAT) == []

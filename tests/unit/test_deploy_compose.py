@@ -1,6 +1,7 @@
 """deploy/compose.yaml, deploy/Caddyfile and deploy/.env.example: pinned images, known variable names, every ${VAR}
 documented, the webhook URL, secret and API key wired between the service and the gateway, HTTPS through Caddy with no
-plain port published, and the volumes docs/operations.md backs up (SPEC section 27)."""
+plain port published, and the volumes docs/operations.md backs up (SPEC section 27); a profile per gateway, Evolution
+API or WAHA, both from the same secrets, the one the bot speaks to chosen by GATEWAY_KIND (SPEC section 36)."""
 
 from __future__ import annotations
 
@@ -17,13 +18,16 @@ import pytest
 import yaml
 
 from taskcore.gateway.diagnostics import Verdict, webhook_url_check
+from taskcore.gateway.waha.diagnose import PINNED_VERSION
 from taskcore.secret_files import FILE_VARIABLES
 from taskcore.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-SERVICE, GATEWAY, GATEWAY_DB, TLS = "tasksvc", "evolution-api", "evolution-postgres", "caddy"
+SERVICE, GATEWAY, GATEWAY_DB, TLS, WAHA = "tasksvc", "evolution-api", "evolution-postgres", "caddy", "waha"
 GATEWAY_IMAGE = "evoapicloud/evolution-api:v2.3.7"
+WAHA_IMAGE = f"devlikeapro/waha:gows-{PINNED_VERSION}"
+PROFILES = {GATEWAY: ["evolution"], GATEWAY_DB: ["evolution"], WAHA: ["waha"]}  # the others always run
 # Evolution API v2.3 variables this file may set (its .env.example and src/config/env.config.ts).
 GATEWAY_VARIABLES = frozenset({
     "SERVER_TYPE", "SERVER_PORT", "SERVER_URL", "AUTHENTICATION_API_KEY", "AUTHENTICATION_EXPOSE_IN_FETCH_INSTANCES",
@@ -35,6 +39,16 @@ GATEWAY_VARIABLES = frozenset({
     "LOG_BAILEYS", "LANGUAGE",
 })
 POSTGRES_VARIABLES = frozenset({"POSTGRES_USER", "POSTGRES_PASSWORD_FILE", "POSTGRES_DB"})
+# WAHA 2026.7 variables this file may set (../shared/gateway/waha/CONTRACT.md sections 2 and 8, WAHA's configuration
+# page); WAHA_API_KEY and WAHA_DASHBOARD_PASSWORD come from the secret in its entrypoint.
+WAHA_VARIABLES = frozenset({
+    "WHATSAPP_DEFAULT_ENGINE", "WHATSAPP_API_PORT", "WAHA_BASE_URL", "WHATSAPP_START_SESSION",
+    "WHATSAPP_RESTART_ALL_SESSIONS", "WAHA_SESSION_CONFIG_IGNORE_GROUPS", "WAHA_SESSION_CONFIG_IGNORE_STATUS",
+    "WAHA_SESSION_CONFIG_IGNORE_CHANNELS", "WAHA_DASHBOARD_ENABLED", "WAHA_DASHBOARD_USERNAME",
+    "WHATSAPP_SWAGGER_ENABLED", "WAHA_LOG_LEVEL", "WAHA_LOG_FORMAT", "TZ",
+})
+# Variables compose itself reads from the env file, besides those the file interpolates.
+COMPOSE_VARIABLES = frozenset({"COMPOSE_PROFILES"})
 SECRETS = ("gateway_api_key", "webhook_secret", "gateway_db_password", "metrics_token", "database_url")
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}")
 
@@ -81,12 +95,13 @@ def documented_variables() -> dict[str, str]:
     return found
 
 
-EXAMPLE_VALUES = {"DOMAIN": "tareas.example.org", "ADMIN_USERS": "34600112233"}
+EXAMPLE_VALUES = {"DOMAIN": "tareas.example.org", "ADMIN_USERS": "34600112233", "COMPOSE_PROFILES": "evolution"}
 
 
-def test_every_image_is_pinned_to_a_version_and_the_gateway_to_2_3_7() -> None:
+def test_every_image_is_pinned_to_a_version_and_the_gateways_to_2_3_7_and_waha_s_gows_pin() -> None:
     images = {name: spec.get("image", "") for name, spec in services().items()}
     assert images[GATEWAY] == GATEWAY_IMAGE
+    assert images[WAHA] == WAHA_IMAGE  # contract section 8: the GOWS engine, a release, never `latest`
     for name, image in images.items():
         repository, _, tag = image.rpartition(":")
         assert repository, f"{name}: {image!r} has no tag"
@@ -124,7 +139,7 @@ def test_the_gateways_telemetry_is_off_and_it_needs_no_redis() -> None:
 
 def test_every_variable_used_is_documented_in_the_example_and_every_documented_one_is_used() -> None:
     used = set(_REFERENCE.findall((DEPLOY / "compose.yaml").read_text(encoding="utf-8")))
-    used_names = {name for name, _, _ in used}
+    used_names = {name for name, _, _ in used} | COMPOSE_VARIABLES
     assert used_names - set(documented_variables()) == set()
     assert set(documented_variables()) - used_names == set()
 
@@ -135,7 +150,9 @@ def test_the_example_can_be_filled_in_and_every_required_variable_is_marked_requ
     text = (DEPLOY / ".env.example").read_text(encoding="utf-8")
     required_block = text.split("# --- required ---", 1)[1].split("# --- optional ---", 1)[0]
     assert required == set(re.findall(r"^([A-Z_]+)=", required_block, flags=re.MULTILINE))
-    assert all(documented_variables()[name] == "" for name in required)  # no default secret to forget
+    # no default secret to forget; the gateways' profiles are a choice, whose default is Evolution API's
+    assert all(documented_variables()[name] == "" for name in required - COMPOSE_VARIABLES)
+    assert documented_variables()["COMPOSE_PROFILES"] == "evolution"
 
 
 def test_each_named_volume_belongs_to_one_service_and_the_backups_have_their_own() -> None:
@@ -152,6 +169,7 @@ def test_each_named_volume_belongs_to_one_service_and_the_backups_have_their_own
     assert services()[SERVICE]["volumes"] == ["tasksvc-data:/app/data", "backups:/backups"]
     assert environment(SERVICE)["BACKUP_DIR"] == "/backups"
     assert {owners["evolution-instances"], owners["evolution-postgres"]} == {GATEWAY, GATEWAY_DB}
+    assert services()[WAHA]["volumes"] == ["waha-sessions:/app/.sessions"]  # the session and its message store
 
 
 def test_only_caddy_publishes_ports_to_the_world_and_the_service_none() -> None:
@@ -195,14 +213,37 @@ def test_admin_users_is_required_with_the_default_gating_mode() -> None:
         interpolated(environment(SERVICE)["ADMIN_USERS"], {})
 
 
-def test_the_webhook_url_points_at_the_services_proxy_and_the_gateway_url_at_the_gateway() -> None:
-    service, gateway = environment(SERVICE), environment(GATEWAY)
-    hook = urlsplit(interpolated(service["WEBHOOK_URL"], EXAMPLE_VALUES))
+def names_on_the_network(service: str) -> set[str]:
+    """What other containers of the project call ``service`` by: its name and its aliases on the default network."""
+    networks = services()[service].get("networks", {})
+    aliases = networks.get("default", {}).get("aliases", []) if isinstance(networks, dict) else []
+    return {service, *aliases}
+
+
+@pytest.mark.parametrize(("kind", "gateway", "port_variable"), [
+    (None, GATEWAY, "SERVER_PORT"), ("evolution", GATEWAY, "SERVER_PORT"), ("waha", WAHA, "WHATSAPP_API_PORT")])
+def test_gateway_kind_points_the_bot_at_that_gateway_and_the_webhook_at_the_services_proxy(
+        kind: str | None, gateway: str, port_variable: str) -> None:
+    values = {**EXAMPLE_VALUES, **({"GATEWAY_KIND": kind} if kind else {})}
+    service = environment(SERVICE)
+    assert interpolated(service["GATEWAY_KIND"], values) == (kind or "evolution")  # Settings' default too
+    hook = urlsplit(interpolated(service["WEBHOOK_URL"], values))
     assert (hook.hostname, hook.port, hook.path) == (SERVICE, int(service["PORT"]), "/webhook")
-    assert webhook_url_check(interpolated(service["WEBHOOK_URL"], EXAMPLE_VALUES),
-                             service["GATEWAY_API_URL"]).verdict is Verdict.OK
-    api = urlsplit(service["GATEWAY_API_URL"])
-    assert (api.hostname, api.port) == (GATEWAY, int(gateway["SERVER_PORT"]))
+    api_url = interpolated(service["GATEWAY_API_URL"], values)
+    assert webhook_url_check(interpolated(service["WEBHOOK_URL"], values), api_url).verdict is Verdict.OK
+    api = urlsplit(api_url)
+    assert api.hostname in names_on_the_network(gateway)
+    assert api.port == int(environment(gateway)[port_variable])
+    assert not any(api.hostname in names_on_the_network(other) for other in (GATEWAY, WAHA) if other != gateway)
+
+
+def test_each_gateway_has_its_profile_and_the_rest_always_runs() -> None:
+    """SPEC section 36: `evolution` runs Evolution API and its PostgreSQL, `waha` runs WAHA; COMPOSE_PROFILES in
+    deploy/.env names them, and is required, so an env file from before the profiles starts no bot without a gateway."""
+    assert {name: spec["profiles"] for name, spec in services().items() if "profiles" in spec} == PROFILES
+    assert set(services()) - set(PROFILES) == {SERVICE, TLS}
+    assert re.fullmatch(r"\$\{COMPOSE_PROFILES:\?[^}]+\}", services()[SERVICE]["labels"]["org.tasksvc.gateways"])
+    assert documented_variables()["GATEWAY_KIND"] in documented_variables()["COMPOSE_PROFILES"].split(",")
 
 
 def test_no_secret_is_a_variable_every_one_is_a_docker_secret_file() -> None:
@@ -244,7 +285,8 @@ def run_entrypoint(service: str, tmp_path: Path, stub: str, env: dict[str, str])
     (bin_dir / stub).chmod(0o755)
     (tmp_path / "Docker" / "scripts").mkdir(parents=True)
     (tmp_path / "Docker" / "scripts" / "deploy_database.sh").write_text("true\n")
-    script = entrypoint(service).replace("/run/secrets/", f"{secrets}/")
+    script = entrypoint(service).replace("/run/secrets/", f"{secrets}/").replace("exec /entrypoint.sh",
+                                                                                  "exec entrypoint.sh")
     done = subprocess.run(["/bin/bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=30,  # noqa: S603
                           check=True, env={"PATH": f"{bin_dir}:/usr/bin:/bin", **env})
     return dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
@@ -275,16 +317,46 @@ def test_the_public_address_comes_from_the_env_file() -> None:
     assert interpolated(environment(SERVICE)["WEB_BASE_URL"], EXAMPLE_VALUES) == "https://tareas.example.org"
 
 
-def test_the_service_waits_for_a_healthy_gateway_which_waits_for_a_healthy_database() -> None:
-    assert services()[SERVICE]["depends_on"][GATEWAY]["condition"] == "service_healthy"
+def test_the_service_waits_for_the_healthy_gateways_of_the_profiles_started() -> None:
+    """Each gateway only when its profile runs (``required: false``: Compose skips one whose profile is off)."""
+    waits = services()[SERVICE]["depends_on"]
+    assert waits == {gateway: {"condition": "service_healthy", "required": False} for gateway in (GATEWAY, WAHA)}
     assert services()[GATEWAY]["depends_on"][GATEWAY_DB]["condition"] == "service_healthy"
-    assert "healthcheck" in services()[GATEWAY]
-    assert "healthcheck" in services()[GATEWAY_DB]
+    for name in (GATEWAY, GATEWAY_DB, WAHA):
+        assert "healthcheck" in services()[name]
 
 
-def test_the_gateway_is_published_on_loopback_only() -> None:
-    [port] = services()[GATEWAY]["ports"]
-    assert str(port).startswith("127.0.0.1:")
+@pytest.mark.parametrize(("gateway", "variable", "default"), [
+    (GATEWAY, "GATEWAY_PORT", 8080), (WAHA, "WAHA_PORT", 3000)])
+def test_each_gateway_is_published_on_loopback_only_on_a_port_of_its_own(gateway: str, variable: str,
+                                                                        default: int) -> None:
+    [port] = services()[gateway]["ports"]
+    assert str(port) == f"127.0.0.1:${{{variable}:-{default}}}:8080"
+    assert documented_variables()[variable] == str(default)
+
+
+def test_waha_gets_only_variables_it_knows_and_what_the_bot_needs_of_it() -> None:
+    """GOWS, groups not ignored, the session named GATEWAY_API_INSTANCE started with the container; no global
+    webhook (the bot sets the session's, signed with WEBHOOK_SECRET) and the media files' default lifetime."""
+    env = environment(WAHA)
+    assert set(env) - WAHA_VARIABLES == set()
+    assert env["WHATSAPP_DEFAULT_ENGINE"] == "GOWS"
+    assert env["WAHA_SESSION_CONFIG_IGNORE_GROUPS"] == "false"
+    assert env["WHATSAPP_START_SESSION"] == environment(SERVICE)["GATEWAY_API_INSTANCE"]
+    assert not any(name.startswith("WHATSAPP_HOOK_") for name in env)
+    assert "WHATSAPP_FILES_LIFETIME" not in env
+    assert urlsplit(env["WAHA_BASE_URL"]).port == int(env["WHATSAPP_API_PORT"])
+    assert services()[WAHA]["deploy"]["resources"]["limits"]["memory"] == "768M"
+
+
+def test_waha_s_api_key_is_the_secret_the_service_calls_it_with(tmp_path: Path) -> None:
+    seen = run_entrypoint(WAHA, tmp_path, "entrypoint.sh", {})
+    assert seen["WAHA_API_KEY"] == seen["WAHA_DASHBOARD_PASSWORD"] == "gateway_api_key-value"
+    assert services()[WAHA]["secrets"] == ["gateway_api_key"]  # the webhook's HMAC key reaches WAHA through the bot
+    assert entrypoint(WAHA).endswith("exec /entrypoint.sh")
+    probe = " ".join(services()[WAHA]["healthcheck"]["test"])
+    assert "/run/secrets/gateway_api_key" in probe
+    assert "http://127.0.0.1:8080/ping" in probe
 
 
 def test_the_backup_instructions_name_every_volume_and_the_paths_compose_uses() -> None:

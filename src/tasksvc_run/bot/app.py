@@ -46,7 +46,8 @@ def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app[keys.CLOCK] = clock or SystemClock()
     app[keys.METRICS] = Metrics(app[keys.DB], enabled=settings.metrics_enabled,
                                  backups=settings.backups_enabled,
-                                 reachout_pause_hours=settings.gateway_reachout_pause_hours, clock=app[keys.CLOCK])
+                                 reachout_pause_hours=settings.gateway_reachout_pause_hours, clock=app[keys.CLOCK],
+                                 gateway=settings.gateway_kind)
     app[keys.LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.rate_limit_burst)
     app[keys.FATAL] = fatal or FatalStop()
     app[keys.CODEC] = codec_of(settings)

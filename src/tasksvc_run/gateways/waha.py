@@ -138,13 +138,13 @@ class WahaGateway:
             version: Any = await self._call(encode.server_version(), "server/version")
         except GatewayError as exc:
             if exc.status is None or exc.status in (401, 403):
-                return [dx.failed_call_check("gateway", exc.status, exc.message_text, instance=self._session)]
+                return [diagnose.failed_call_check("gateway", exc.status, exc.message_text, session=self._session)]
             version = None
         found = [diagnose.version_check(version)]
         try:
             session = await self._call(encode.session_get(self._session), "session")
         except GatewayError as exc:
-            return [*found, dx.failed_call_check("session", exc.status, exc.message_text, instance=self._session)]
+            return [*found, diagnose.failed_call_check("session", exc.status, exc.message_text, session=self._session)]
         config = answers.session_config(session)
         return [*found, diagnose.session_check(session), diagnose.ignore_check(config),
                 *diagnose.webhook_checks(config, plan)]

@@ -9,12 +9,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from taskcore.gateway import diagnostics
 from taskcore.gateway.diagnostics import Check, ok, problem, shown_url, warn
 from taskcore.gateway.port import WebhookPlan
 from taskcore.gateway.waha import read
 from taskcore.gateway.waha.encode import WEBHOOK_EVENTS
 
-__all__ = ["PINNED_VERSION", "ignore_check", "session_check", "version_check", "webhook_checks"]
+__all__ = ["PINNED_VERSION", "failed_call_check", "ignore_check", "session_check", "version_check", "webhook_checks"]
 
 PINNED_VERSION = "2026.7.1"
 FREE_SINCE = (2026, 6, 1)  # webhook HMAC and API keys are in the free image from this release on
@@ -27,6 +28,20 @@ _SESSION_FIXES = {
     "FAILED": "restart it (POST /api/sessions/<session>/restart) and pair it again",
     "STOPPED": "start it (POST /api/sessions/<session>/start)",
 }
+
+
+def failed_call_check(name: str, status: int | None, message: str, *, session: str) -> Check:
+    """A diagnostic call that failed, in WAHA's words: an unknown session (404) or a refused key (401, 403);
+    anything else as ``diagnostics.failed_call_check`` says it."""
+    if status == 404:
+        return problem(name, f'WAHA has no session "{session}" (404)',
+                       "create it in WAHA's dashboard (the compose profile starts it: WHATSAPP_START_SESSION is "
+                       "GATEWAY_API_INSTANCE), or fix GATEWAY_API_INSTANCE")
+    if status in (401, 403):
+        return problem(name, f"WAHA refuses the API key ({status})",
+                       "set GATEWAY_API_KEY to WAHA's WAHA_API_KEY (the compose profile gives both the "
+                       "gateway_api_key secret)")
+    return diagnostics.failed_call_check(name, status, message, instance=session)
 
 
 def version_check(answer: object) -> Check:
