@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out 
 
     from taskcore.gateway.port import Codec, Gateway
     from taskcore.services.conversation.road import Handled
+    from tasksvc_run.bot.deliveries import RecentDeliveries
     from tasksvc_run.bot.inbox_writer import InboxWriter
     from tasksvc_run.bot.photo_fetcher import PhotoFetcher
     from tasksvc_run.bot.processor import InboxProcessor
@@ -78,6 +79,7 @@ EVENT_POOL = web.AppKey("bot_event_pool", ThreadPoolExecutor)
 
 # The gateway in use (SPEC section 36): its decoder of webhook calls, and its client (absent without a gateway).
 CODEC: web.AppKey[Codec] = web.AppKey("bot_codec")
+DELIVERIES: web.AppKey[RecentDeliveries] = web.AppKey("bot_deliveries")  # retried deliveries are one event
 GATEWAY: web.AppKey[Gateway] = web.AppKey("bot_gateway")
 
 # The gateway's watchdog (SPEC section 26): echoes, probes, the connection; absent without a gateway.

@@ -191,7 +191,8 @@ def _expose_zeros(metrics: Metrics) -> None:
         metrics.webhook_requests.labels(event=event)
     for how in Settled:
         metrics.outbound_in_doubt.labels(how=how.value)
-    metrics.webhook_events_ignored.labels(reason="instance")
+    for reason in ("instance", "retry"):
+        metrics.webhook_events_ignored.labels(reason=reason)
 
 
 def _watchdog_metrics(metrics: Metrics, reg: CollectorRegistry, gateway: str) -> None:

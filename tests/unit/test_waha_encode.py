@@ -93,7 +93,7 @@ def config_with(*hooks: dict[str, Any]) -> dict[str, Any]:
 
 
 def our_hook(**changes: Any) -> dict[str, Any]:
-    return {"url": URL, "events": list(EVENTS), "hmac": {"key": "s3cret"}, "retries": None,
+    return {"url": URL, "events": list(encode.WEBHOOK_EVENTS), "hmac": {"key": "s3cret"}, "retries": None,
             "customHeaders": None} | changes
 
 

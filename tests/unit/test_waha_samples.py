@@ -233,8 +233,9 @@ def test_the_session_answer_gives_the_connection_me_and_a_matching_webhook() -> 
     assert answers.own_ids_of(session) == OwnIds(BOT, BOT_LID)
     config = answers.session_config(session)
     plan = WebhookPlan(URL, KEY)
-    assert encode.webhook_differences(config, plan) == ()
-    assert encode.updated_config(config, plan) == config
+    assert encode.webhook_differences(config, plan) == ()  # it also has `message`: nothing to change, no restart
+    [hook] = encode.updated_config(config, plan)["webhooks"]
+    assert hook == config["webhooks"][0] | {"events": list(encode.WEBHOOK_EVENTS), "customHeaders": None}
 
 
 def test_the_me_answer() -> None:
@@ -244,7 +245,11 @@ def test_the_me_answer() -> None:
 def test_the_session_update_request_is_the_whole_configuration() -> None:
     expected = covers("outbound_session_update_request")
     request = encode.session_update("taskbot", expected["config"], WebhookPlan(URL, KEY))
-    assert (request.method, request.path, request.body) == ("PUT", "/api/sessions/taskbot", expected)
+    [hook] = expected["config"]["webhooks"]
+    ours = hook | {"events": list(encode.WEBHOOK_EVENTS), "customHeaders": hook.get("customHeaders")}
+    assert "message" not in ours["events"]  # message.any carries every message: subscribed once (decisions.md)
+    assert (request.method, request.path, request.body) == (
+        "PUT", "/api/sessions/taskbot", {**expected, "config": {**expected["config"], "webhooks": [ours]}})
 
 
 def test_the_session_create_request_s_webhook_is_what_the_bot_needs_and_more() -> None:

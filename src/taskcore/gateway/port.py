@@ -90,6 +90,11 @@ class Codec(Protocol):
         ``Ignored`` for anything the bot does not act on, never an error."""
         ...
 
+    def delivery(self, headers: Mapping[str, str], payload: Mapping[str, Any]) -> str | None:
+        """What is the same in every retry of one delivery and differs between deliveries (WAHA's event id, else
+        its request id); None when the gateway gives nothing of the kind."""
+        ...
+
 
 class Gateway(Protocol):
     """What the bot needs from a gateway (one HTTP client per gateway, in the shell). Every call has a timeout and

@@ -19,6 +19,7 @@ from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run import keys, units
 from tasksvc_run.banner import no_banner
+from tasksvc_run.bot.deliveries import RecentDeliveries
 from tasksvc_run.bot.health import health_view
 from tasksvc_run.bot.metrics_view import metrics_view
 from tasksvc_run.bot.runner import EventRunner, make_intake
@@ -51,6 +52,7 @@ def make_bot_app(settings: Settings, *, db: Database | None = None, clock: Clock
     app[keys.LIMITER] = RateLimiter(settings.rate_limit_per_min, settings.rate_limit_burst)
     app[keys.FATAL] = fatal or FatalStop()
     app[keys.CODEC] = codec_of(settings)
+    app[keys.DELIVERIES] = RecentDeliveries()
     runner = EventRunner(app[keys.DB], ChatPolicy.from_settings(settings), settings=settings,
                          clock=app[keys.CLOCK], metrics=app[keys.METRICS], limiter=app[keys.LIMITER],
                          codecs=CODECS, sync=lambda: app.get(keys.SYNC))

@@ -112,13 +112,20 @@ async def webhook(request: web.Request) -> web.Response:
     payload = _json_object(body)
     if isinstance(payload, str):
         return problem(400, payload)
+    delivery, taken = codec.delivery(request.headers, payload), app[keys.DELIVERIES]
+    if delivery is not None and delivery in taken:  # a retry of a delivery already taken in: one event
+        app[keys.METRICS].webhook_events_ignored.labels(reason="retry").inc()
+        return web.json_response({"status": "ignored", "reason": "retry"})
     path_event = request.match_info.get("event")
     event = codec.decode(payload, path_event=path_event)
     if _foreign(app, event):
         app[keys.METRICS].webhook_events_ignored.labels(reason="instance").inc()
         event = Ignored("instance")
     app[keys.METRICS].webhook_requests.labels(event=event.kind).inc()
-    return await _dispatched(app, event, body, payload, path_event)
+    answer = await _dispatched(app, event, body, payload, path_event)
+    if delivery is not None and answer.status < 500:
+        taken.took(delivery)
+    return answer
 
 
 async def _dispatched(app: web.Application, event: GatewayEvent, body: bytes, payload: dict[str, Any],

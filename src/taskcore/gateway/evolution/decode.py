@@ -102,6 +102,10 @@ class EvolutionCodec:
         """``decode``."""
         return decode(payload, path_event=path_event)
 
+    def delivery(self, headers: Mapping[str, str], payload: Mapping[str, Any]) -> str | None:
+        """None: Evolution API names no delivery (a message is known again by its id)."""
+        return None
+
 
 CODEC = EvolutionCodec()
 

@@ -18,7 +18,7 @@ from taskcore.gateway.waha import read
 from taskcore.gateway.waha.envelope import Envelope, envelope_of
 from taskcore.gateway.waha.groups import join_event, leave_event, participants_event, session_event, update_event
 from taskcore.gateway.waha.messages import ack_event, message_event, reaction_event
-from taskcore.gateway.waha.webhook import signature_ok
+from taskcore.gateway.waha.webhook import dedupe_key, signature_ok
 from taskcore.text import repaired, repaired_text
 
 __all__ = ["CODEC", "EVENTS", "NOT_READ", "WahaCodec", "decode"]
@@ -75,6 +75,10 @@ class WahaCodec:
     def decode(self, payload: Mapping[str, Any], *, path_event: str | None = None) -> GatewayEvent:
         """The event a webhook body carries: ``decode``."""
         return decode(payload, path_event=path_event)
+
+    def delivery(self, headers: Mapping[str, str], payload: Mapping[str, Any]) -> str | None:
+        """The envelope's event id, else ``X-Webhook-Request-Id`` (``webhook.dedupe_key``)."""
+        return dedupe_key(headers, payload)
 
 
 CODEC = WahaCodec()

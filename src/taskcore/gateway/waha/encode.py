@@ -140,8 +140,11 @@ def lid_lookup(session: str, lid: str) -> Request:
     return Request("GET", f"/api/{_segment(session)}/lids/{_segment(lid if '@' in lid else lid + '@lid')}")
 
 
-WEBHOOK_EVENTS = EVENTS
-"""The events the bot's webhook subscribes to: every event the decoder reads (contract section 2, "The bot needs")."""
+WEBHOOK_EVENTS = tuple(name for name in EVENTS if name != "message")
+"""The events the bot's webhook subscribes to: every event the decoder reads but ``message``, whose every message
+``message.any`` carries too (it adds the bot's own): subscribed to both, WAHA posts each message twice, and the second
+copy costs a webhook call and an inbox row before it is known by its id. A webhook that has both (set by hand) still
+works: the decoder reads both the same and the inbox keeps one (docs/decisions.md)."""
 
 
 def _entry(existing: Mapping[str, Any], plan: WebhookPlan) -> dict[str, Any]:
