@@ -169,8 +169,8 @@ class LocalGateway(FakeGateway):
             self.groups = database_groups(self.db)
         return super()._reply(call)
 
-    def _record(self, call: GatewayCall) -> None:
-        super()._record(call)
+    def record(self, call: GatewayCall) -> None:
+        super().record(call)
         if call.route == "sendText":
             self._note("out", _chat_of(call.body["number"]), BOT_JID, text=call.body["text"],
                        quoted=(call.body.get("quoted") or {}).get("key", {}).get("id"),
