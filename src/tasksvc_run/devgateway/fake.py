@@ -14,15 +14,24 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from aiohttp import web
 
-from tasksvc_run.devgateway import wire
-from tasksvc_run.devgateway.delivery import Deliveries, SentStore, connection_data, instances_answer, json_or_none
+from tasksvc_run.devgateway import upserts, wire
+from tasksvc_run.devgateway.acts import BOT_JID, BotSent, Group, Reacted, Written, user_of
+from tasksvc_run.devgateway.delivery import (
+    Deliveries,
+    Posted,
+    SentStore,
+    connection_data,
+    instances_answer,
+    json_or_none,
+)
 from tasksvc_run.devgateway.effects import SendEffects
-from tasksvc_run.devgateway.loopback import LoopbackFake
+from tasksvc_run.devgateway.loopback import LoopbackFake, answered
 from tasksvc_run.devgateway.media import MediaStore
 
 SEND_ROUTES = frozenset({"sendText", "sendReaction"})
@@ -66,7 +75,6 @@ class FakeGateway(LoopbackFake[GatewayCall]):
     groups_ignore: bool | None = False  # None: no settings row, /settings/find answers null
     version: str | None = "2.3.7"  # None: GET / reports no version
     license_required: bool = False  # a 2.4 gateway not activated: instance routes answer 503 LICENSE_REQUIRED
-    owner_jid: str | None = "34600000999@s.whatsapp.net"  # the instance's own number (None: never paired)
     store: SentStore = field(default_factory=SentStore)
     effects: SendEffects = field(default_factory=SendEffects)  # echo form, statuses, 463 on cold DMs (SPEC 31)
     media: MediaStore = field(default_factory=MediaStore)  # the photos it holds (SPEC section 34)
@@ -114,6 +122,40 @@ class FakeGateway(LoopbackFake[GatewayCall]):
         self.state = state
         self.deliveries.emit(self.webhook_row, "connection.update",
                              connection_data(self.instance, state, reason, self.owner_jid))
+
+    def new_id(self) -> str:
+        """A person's message id, as WhatsApp clients make them (20 hex digits)."""
+        return secrets.token_hex(10).upper()
+
+    async def write(self, written: Written) -> int | None:
+        """A person writes (a ``messages.upsert``; the photo kept for getBase64FromMediaMessage); a direct message
+        counts as writing in private."""
+        if written.photo is not None:
+            self.media.give(written.id, written.photo, written.mimetype)
+        if not written.in_group:
+            self.effects.wrote_privately.add(user_of(written.sender))
+        return await self.post("messages.upsert", upserts.message_data(written))
+
+    async def react(self, reacted: Reacted) -> int | None:
+        """A person reacts (a ``reactionMessage`` upsert)."""
+        return await self.post("messages.upsert", upserts.reaction_data(reacted, self.owner_jid or BOT_JID))
+
+    async def join(self, group: Group) -> int | None:
+        """The bot is added to ``group``: listed from now on, announced by ``groups.upsert``."""
+        self.groups.append(upserts.group_row(group))
+        return await self.post("groups.upsert", upserts.groups_upsert_data(group))
+
+    async def post(self, event: str, data: Any) -> int | None:
+        """Post one event to the registered webhook (waiting a while for the bot to register one); its answer."""
+        if not await self.listening(lambda fake: fake.webhook_row is not None):
+            return None
+        if not self.deliveries.emit(self.webhook_row, event, data):
+            return None
+        return await answered(self.deliveries.posted, lambda post: post.event == event and _same(post, data))
+
+    def read_send(self, call: GatewayCall) -> BotSent | None:
+        """A sendText or sendReaction in the port's words."""
+        return upserts.read_send(call.route, call.body, call.answer)
 
     async def _root(self, request: web.Request) -> web.Response:
         return web.json_response(wire.root_answer(self.version, self.url))
@@ -176,6 +218,14 @@ class FakeGateway(LoopbackFake[GatewayCall]):
         if status == 200:
             self.record(GatewayCall("fetchInstances", "GET", dict(request.query), None, dict(request.headers)))
         return web.json_response(body, status=status)
+
+
+def _same(post: Posted, data: Any) -> bool:
+    """Whether a post carries ``data`` (a message's by its key id, a group's by its id)."""
+    posted = post.body.get("data")
+    if isinstance(data, list):
+        return isinstance(posted, list) and [g.get("id") for g in posted] == [g.get("id") for g in data]
+    return isinstance(posted, dict) and posted.get("key", {}).get("id") == data["key"]["id"]
 
 
 def _error(status: int, messages: object) -> web.Response:

@@ -6,16 +6,25 @@ away meanwhile is dropped, never served), ``answer_late`` (carried out at once, 
 timed out never learns that it went through), ``hold``/``release`` (sends wait for a release). Anything off the
 contract's routes is answered 404 and makes ``close()`` raise. Each fake says how a call is admitted (its key and
 instance checks), carried out, and what its errors look like.
+
+What happens in a chat (``devgateway.acts``) each fake plays in its own wire, to the webhook the bot set: ``write``
+(a person's message), ``react``, ``join`` (the bot is in a new group), each answering the status the bot's webhook
+gave; ``bot_sent`` reads what the bot sent back into the port's words.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from aiohttp import web
+
+from tasksvc_run.devgateway.acts import BOT_JID, BotSent, Group, Reacted, Written
+
+LISTEN_WITHIN = 10.0  # seconds a person's message waits for the bot to set its webhook (``tasksvc dev`` starting)
+ANSWER_WITHIN = 10.0  # seconds a person's message waits for the webhook's answer
 
 
 class Recorded(Protocol):
@@ -33,6 +42,33 @@ class Recorded(Protocol):
 
 
 CallT = TypeVar("CallT", bound=Recorded)
+
+
+class Answered(Protocol):
+    """A webhook post a fake made, and the status it got (None: no answer)."""
+
+    @property
+    def status(self) -> int | None:
+        """The webhook's answer."""
+        ...
+
+
+PostT = TypeVar("PostT", bound=Answered)
+
+
+async def answered(posts: Sequence[PostT], wanted: Callable[[PostT], bool],
+                   within: float = ANSWER_WITHIN) -> int | None:
+    """The status the webhook gave the first post that is ``wanted``, once it is made (waited for, bounded by
+    ``within``: polled, as the posts go out in background tasks); None when none came."""
+    try:
+        async with asyncio.timeout(within):
+            while True:
+                found = next((post for post in posts if wanted(post)), None)
+                if found is not None:
+                    return found.status
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        return None
 
 
 @dataclass
@@ -59,6 +95,7 @@ class LoopbackFake(Generic[CallT]):
     instance: str = "taskbot"
     send_delay: float = 0.0
     port: int = 0
+    owner_jid: str | None = BOT_JID  # the number of the gateway's own account, the bot (None: never paired)
     calls: list[CallT] = field(default_factory=list, init=False)
     failed: list[tuple[str, int]] = field(default_factory=list, init=False)
     dropped: list[CallT] = field(default_factory=list, init=False)
@@ -69,6 +106,9 @@ class LoopbackFake(Generic[CallT]):
     _open: asyncio.Event = field(default_factory=asyncio.Event, init=False)
     _changed: asyncio.Event = field(default_factory=asyncio.Event, init=False)
     _runner: web.AppRunner | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        """Hook for subclasses: what they set up once their fields are."""
 
     def routes(self, app: web.Application) -> None:
         """The gateway's own routes."""
@@ -95,6 +135,38 @@ class LoopbackFake(Generic[CallT]):
 
     async def stop_posting(self) -> None:
         """Let the webhook posts under way end (bounded)."""
+
+    def new_id(self) -> str:
+        """A fresh id for a person's message, in the form the gateway gives them."""
+        raise NotImplementedError
+
+    async def write(self, written: Written) -> int | None:
+        """A person writes; what the bot's webhook answered (None: nothing, or no webhook set)."""
+        raise NotImplementedError
+
+    async def react(self, reacted: Reacted) -> int | None:
+        """A person reacts; what the bot's webhook answered (None: nothing, or no webhook set)."""
+        raise NotImplementedError
+
+    async def join(self, group: Group) -> int | None:
+        """The bot is added to ``group`` (listed from now on); what the bot's webhook answered."""
+        raise NotImplementedError
+
+    def read_send(self, call: CallT) -> BotSent | None:
+        """A call of the bot's in the port's words when it is a send (a text or a reaction), else None."""
+        raise NotImplementedError
+
+    def bot_sent(self) -> list[BotSent]:
+        """What the bot sent (accepted sends), in order, in the port's words."""
+        return [sent for sent in map(self.read_send, self.calls) if sent is not None]
+
+    async def listening(self, ready: Callable[[Self], bool]) -> bool:
+        """Whether the bot's webhook is set (``ready``), waiting for it a while (bounded)."""
+        try:
+            await self.wait_for(ready, LISTEN_WITHIN)
+        except AssertionError:
+            return False
+        return True
 
     async def start(self) -> str:
         """Listen on 127.0.0.1 (``port``, or a free one); return the base URL."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -28,10 +29,11 @@ from aiohttp import web
 from taskcore.gateway.waha.decode import EVENTS
 from tasksvc_run.devgateway import waha_records as records
 from tasksvc_run.devgateway import waha_wire as wire
+from tasksvc_run.devgateway.acts import BotSent, Group, Reacted, Written
 from tasksvc_run.devgateway.delivery import json_or_none
-from tasksvc_run.devgateway.loopback import LoopbackFake
-from tasksvc_run.devgateway.waha_hooks import WahaDeliveries, WahaEffects
-from tasksvc_run.devgateway.waha_replies import WahaCall, reply
+from tasksvc_run.devgateway.loopback import LoopbackFake, answered
+from tasksvc_run.devgateway.waha_hooks import Posted, WahaDeliveries, WahaEffects, subscribed
+from tasksvc_run.devgateway.waha_replies import WahaCall, read_send, reply
 from tasksvc_run.devgateway.waha_store import WahaMedia, WahaStore
 
 SEND_ROUTES = frozenset({"sendText", "reaction"})
@@ -62,7 +64,6 @@ class FakeWaha(LoopbackFake[WahaCall]):
     participants: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     state: str = "WORKING"
     version: str = "2026.7.1"  # what GET /api/server/version reports (WAHA's own, with its engine GOWS)
-    owner_jid: str | None = "34600000999@s.whatsapp.net"  # the session's own number (None: never paired)
     owner_lid: str | None = "211000000000999@lid"
     config: dict[str, Any] | None = None  # the session's configuration (its webhooks)
     lids: dict[str, str | None] = field(default_factory=dict)  # LID -> phone (``@c.us``) beyond the groups'
@@ -122,16 +123,73 @@ class FakeWaha(LoopbackFake[WahaCall]):
         return {"name": self.instance, "status": self.state,
                 "statuses": [{"status": self.state, "timestamp": int(time.time() * 1000)}], "data": None}
 
-    def say(self, said: records.Said) -> str:
+    def say(self, said: records.Said, bare: str | None = None) -> str:
         """Someone writes to the bot: the message is stored and posted as ``message`` and ``message.any``, as
-        WAHA does; a direct message counts as writing in private. Its bare id."""
-        bare = wire.message_id().replace("3EB0", "3A", 1)
+        WAHA does; a direct message counts as writing in private. Its bare id (``bare``, or a fresh one)."""
+        bare = bare or self.new_id()
         record = records.said_record(said, bare, time.time())
         self.store.keep(record)
         if not records.is_group(said.chat):
             self.effects.wrote_privately.add(said.chat.partition("@")[0])
         self.deliveries.emit_all(self.config, [("message", record), ("message.any", record)], self.me)
         return bare
+
+    def new_id(self) -> str:
+        """A person's message id (``3A`` and 18 hex digits, as phones make them)."""
+        return wire.message_id().replace("3EB0", "3A", 1)
+
+    async def write(self, written: Written) -> int | None:
+        """A person writes (``say``); a photo is kept among the files and its URL given as ``media.url``."""
+        media = None
+        if written.photo is not None:
+            name = f"{written.id}.{written.mimetype.rpartition('/')[2]}"
+            self.media.give(name, written.photo, written.mimetype)
+            media = {"url": f"{self.url}/api/files/{self.instance}/{name}", "mimetype": written.mimetype,
+                     "size": len(written.photo)}
+        quoted = written.quoted
+        said = records.Said(
+            wire.waha_jid(written.chat), wire.waha_jid(written.sender), written.text, written.name,
+            wire.waha_jid(written.phone) if written.phone else "", None if quoted is None else records.Quoted(
+                quoted.id, wire.waha_jid(quoted.author), quoted.text),
+            tuple(wire.waha_jid(jid) for jid in written.mentions), media)
+        return await self._posted("message", written.id, lambda: self.say(said, written.id))
+
+    async def react(self, reacted: Reacted) -> int | None:
+        """A person reacts (``message.reaction``)."""
+        me = self.me
+        if me is None:
+            return None
+        chat, reactor = wire.waha_jid(reacted.chat), wire.waha_jid(reacted.sender)
+        target = records.reacted_id(me, chat, reacted.target.id, author=wire.waha_jid(reacted.target.author),
+                                    reactor=reactor)
+        record = records.reaction_record(records.Reaction(chat, reactor, reacted.emoji, target), reacted.id,
+                                         time.time())
+        return await self._posted("message.reaction", reacted.id, lambda: self._emit("message.reaction", record))
+
+    async def join(self, group: Group) -> int | None:
+        """The bot is added to ``group``: listed from now on, announced by ``group.v2.join``."""
+        self.groups.append(records.group_info(group))
+        payload = records.join_payload(group, time.time())
+        return await self._posted("group.v2.join", group.id, lambda: self._emit("group.v2.join", payload))
+
+    def read_send(self, call: WahaCall) -> BotSent | None:
+        """A sendText or reaction in the port's words."""
+        return read_send(call.route, call.body, call.answer)
+
+    def _emit(self, event: str, payload: dict[str, Any]) -> None:
+        self.deliveries.emit(self.config, event, payload, self.me)
+
+    async def _posted(self, event: str, ident: str, post: Callable[[], object]) -> int | None:
+        """``post`` an event about ``ident`` once the bot set its webhook (waited for a while); what the webhook
+        answered."""
+        if not await self.listening(lambda fake: any(subscribed(hook, event) for hook in fake.hooks())):
+            return None
+        post()
+        return await answered(self.deliveries.posted, lambda done: done.event == event and _names(done, ident))
+
+    def hooks(self) -> list[dict[str, Any]]:
+        """The webhooks of the session's configuration."""
+        return [hook for hook in (self.config or {}).get("webhooks") or [] if isinstance(hook, dict)]
 
     def _authorized(self, request: web.Request) -> bool:
         return self.api_key in (request.headers.get("X-Api-Key"), request.query.get("x-api-key"))
@@ -169,3 +227,12 @@ class FakeWaha(LoopbackFake[WahaCall]):
             return web.json_response(wire.file_gone(), status=404)
         self.record(call)
         return web.Response(body=found[0], content_type=found[1])
+
+
+def _names(post: Posted, ident: str) -> bool:
+    """Whether a post is of the group ``ident``, or of the message whose bare id is ``ident``."""
+    payload = post.body.get("payload") or {}
+    if isinstance(payload.get("group"), dict) and payload["group"].get("id") == ident:
+        return True
+    parts = str(payload.get("id") or "").split("_")
+    return len(parts) >= 3 and parts[2] == ident
