@@ -28,17 +28,13 @@ ANSWER_WITHIN = 10.0  # seconds a person's message waits for the webhook's answe
 
 
 class Recorded(Protocol):
-    """A call a fake keeps: its route's name and JSON body."""
+    """A call a fake keeps: its route's name (``sendText``...) and JSON body (None for none)."""
 
     @property
-    def route(self) -> str:
-        """The route's name (``sendText``...)."""
-        ...
+    def route(self) -> str: ...
 
     @property
-    def body(self) -> Any:
-        """The JSON body (None for none)."""
-        ...
+    def body(self) -> Any: ...
 
 
 CallT = TypeVar("CallT", bound=Recorded)
@@ -48,9 +44,7 @@ class Answered(Protocol):
     """A webhook post a fake made, and the status it got (None: no answer)."""
 
     @property
-    def status(self) -> int | None:
-        """The webhook's answer."""
-        ...
+    def status(self) -> int | None: ...
 
 
 PostT = TypeVar("PostT", bound=Answered)
