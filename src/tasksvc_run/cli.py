@@ -204,11 +204,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.choices["commands-sheet"].add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                                                help=f"the sheet's language: {', '.join(LANGUAGES)} "
                                                     f"(default {LANGUAGES[0]})")
+    sub.choices["dev"].add_argument("--gateway", choices=GATEWAY_KINDS, help="the gateway whose wire the local "
+                                    "fake speaks (sets GATEWAY_KIND; default: GATEWAY_KIND, else evolution)")
     sub.choices["doctor"].add_argument("--probe", action="store_true",
                                        help="also send a probe to the bot's own number and wait for its echo (15 s)")
     return parser
 
 
+GATEWAY_KINDS = ("evolution", "waha")  # taskcore.settings.Settings.gateway_kind (not imported: pydantic is heavy)
 FORGET_HELP = "erase a person (phone number or LID): identity, preferences, sessions, tokens, assignments"
 BACKUP_HELP = "copy the live SQLite database to a file (online backup, checked for integrity)"
 MAINTENANCE_HELPS = {
@@ -224,8 +227,9 @@ ORDER = ("run", "dev", "doctor", "migrate", "backup", "restore", "failed", "retr
          "proxy", "config-reference", "commands-sheet")
 
 
-def _supervise(command: str) -> int:
-    """`run` and `dev`: read the plan through a child, then supervise; a Ctrl-C at any point ends quietly."""
+def _supervise(command: str, *, gateway: str | None = None) -> int:
+    """`run` and `dev`: read the plan through a child, then supervise; a Ctrl-C at any point ends quietly.
+    ``gateway``: `dev --gateway`, the GATEWAY_KIND of the whole unit."""
     from tasksvc_run.plan import read_plan
 
     try:
@@ -235,6 +239,8 @@ def _supervise(command: str) -> int:
             if refused := claim_gateway_port(os.environ):
                 print(refused, file=sys.stderr)
                 return exits.CONFIG
+            if gateway:
+                os.environ["GATEWAY_KIND"] = gateway
             apply_dev_environment(os.environ)
         setup_logging(command, log_format="json" if os.environ.get("LOG_FORMAT") == "json" else "kv",
                       level=os.environ.get("LOG_LEVEL", "info"))
@@ -270,7 +276,7 @@ SERVICE_PACKAGES = frozenset({"prometheus_client", "jinja2", "orjson", "httptool
 def _command(args: argparse.Namespace) -> int:
     """Run the parsed command."""
     if args.command in SUPERVISING:
-        return _supervise(args.command)
+        return _supervise(args.command, gateway=getattr(args, "gateway", None))
     if args.command in WITHOUT_SETTINGS:
         return cmd_doctor(probe=args.probe) if args.command == "doctor" else cmd_commands_sheet(args.lang)
     settings = _settings_or_exit()

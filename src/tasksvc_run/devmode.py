@@ -16,6 +16,7 @@ LOCAL_SENDS_PER_MIN = "6000"
 DEV_INSTANCE = "dev"
 GATEWAY_PORT_VAR = "TASKSVC_DEV_GATEWAY_PORT"
 GATEWAY_URL_VAR = "TASKSVC_DEV_GATEWAY_URL"
+WIRES = {"evolution": "Evolution API", "waha": "WAHA"}  # GATEWAY_KIND's gateways, as the banner names them
 
 
 def apply_dev_environment(environ: MutableMapping[str, str]) -> bool:
@@ -86,6 +87,7 @@ def run_dev(plan: Plan, *, local_gateway: bool) -> int:
     gateway = plan.env.get(GATEWAY_PORT_VAR, DEV_GATEWAY_PORT)
     moved = (f"\n  local gateway: 127.0.0.1:{gateway} (3009 was taken); check this unit with "
              f"`{GATEWAY_PORT_VAR}={gateway} tasksvc doctor`") if local_gateway and gateway != DEV_GATEWAY_PORT else ""
+    speaks = f" (a local {WIRES.get(plan.gateway_kind, plan.gateway_kind)})" if local_gateway else ""
     print(f"\n  tasksvc dev: open {base}/ (signed in as {plan.dev_default_user})"
-          f"\n  chat simulator: {base}/dev/chat\n  database: {plan.database}{moved}\n", flush=True)
+          f"\n  chat simulator: {base}/dev/chat{speaks}\n  database: {plan.database}{moved}\n", flush=True)
     return supervisor.run()

@@ -36,6 +36,7 @@ class Plan:
     log_level: str
     dev_default_user: str | None
     env: dict[str, str]  # the children's environment: DATA_DIR and DB_PATH made absolute (R4)
+    gateway_kind: str = "evolution"  # GATEWAY_KIND, from the environment or .env
 
 
 def plan_of(settings: Settings, environ: Mapping[str, str]) -> Plan:
@@ -47,7 +48,7 @@ def plan_of(settings: Settings, environ: Mapping[str, str]) -> Plan:
     return Plan(port=settings.port, bot_port=settings.bot_port, web_port=settings.web_port,
                 sqlite_path=None if settings.database_url else str(settings.database_path),
                 database=settings.sqlalchemy_url, log_format=settings.log_format, log_level=settings.log_level,
-                dev_default_user=settings.dev_default_user, env=env)
+                dev_default_user=settings.dev_default_user, env=env, gateway_kind=settings.gateway_kind)
 
 
 def print_plan(settings: Settings) -> int:

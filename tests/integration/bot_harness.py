@@ -21,7 +21,7 @@ from tests.fakes.clock import FrozenClock
 DRAIN_SECONDS = 10.0
 
 
-class _Failures(logging.Handler):
+class Failures(logging.Handler):
     """Collects the processor's error records: an event that failed in the background fails the test."""
 
     def __init__(self) -> None:
@@ -40,7 +40,7 @@ class Bot:
     app: web.Application
     db: Database
     clock: FrozenClock
-    failures: _Failures
+    failures: Failures
 
     async def post(self, payload: object, *, path: str = "/webhook",
                    headers: Mapping[str, str] | None = None) -> tuple[int, Any]:
@@ -68,7 +68,7 @@ async def running_bot(db: Database, env: Mapping[str, str] | None = None) -> Asy
     settings = load_settings({"NODE_ENV": "test", "WEB_BASE_URL": "https://tareas.example", **(env or {})})
     clock = FrozenClock(NOW)
     app = make_bot_app(settings, db=db, clock=clock)
-    failures = _Failures()
+    failures = Failures()
     processor_log = logging.getLogger("tasksvc_run.bot.processor")
     processor_log.addHandler(failures)
     try:

@@ -161,3 +161,16 @@ async def test_every_sample_group_lists_the_bot_itself_as_a_participant(gateway:
     assert groups
     for group in groups:
         assert bot in {p.get("phoneNumber") or p["id"] for p in group["participants"]}, group["id"]
+
+
+async def test_a_send_answered_late_is_carried_out_though_its_caller_gave_up(gateway: FakeGateway) -> None:
+    gateway.answer_late(seconds=1.0, route="sendText")
+    with pytest.raises(TimeoutError):
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=0.2)) as session, session.post(
+            gateway.url + "/message/sendText/taskbot", json={"number": "34600000001", "text": "hola"},
+            headers=HEADERS) as response:
+            await response.read()
+    assert gateway.sent_texts() == ["hola"]
+    status, _ = await call(gateway, "POST", "/message/sendText/taskbot", {"number": "34600000001", "text": "otra"})
+    assert status == 201  # once only
+    assert gateway.sent_texts() == ["hola", "otra"]

@@ -8,6 +8,7 @@ import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Protocol
 
 from aiohttp import web
 from sqlalchemy import select
@@ -109,14 +110,38 @@ async def watched_bot(db: Database, **env: str) -> AsyncIterator[WatchedBot]:
             "WEBHOOK_URL": f"http://127.0.0.1:{port}/webhook", "ADMIN_USERS": ADMIN, **env})
         clock = FrozenClock(NOW)
         app = make_bot_app(settings, db=db, clock=clock)
-        install_background(app)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        try:
+        async with serving(app, port, gateway):
             await gateway.wait_for(lambda gw: gw.webhook is not None)
             yield WatchedBot(app, db, clock, gateway)
-        finally:
-            gateway.deliveries.delivering = False  # no new echo or status starts while the bot stops (its worker
-            await gateway.deliveries.settle()      # still sends until cleanup): what is under way is answered
-            await runner.cleanup()
+
+
+class Posting(Protocol):
+    """A fake's webhook posts: switched off and waited for while the bot stops."""
+
+    delivering: bool
+
+    async def settle(self, within: float = 5.0) -> None:
+        """Wait (bounded) until the posts under way are answered."""
+
+
+class PostingFake(Protocol):
+    """A fake gateway, as far as stopping the bot in front of it goes."""
+
+    @property
+    def deliveries(self) -> Posting:
+        """Its webhook posts."""
+
+
+@asynccontextmanager
+async def serving(app: web.Application, port: int, fake: PostingFake) -> AsyncIterator[None]:
+    """The bot app, with its background work, on 127.0.0.1:``port`` in front of ``fake``; stopped afterwards."""
+    install_background(app)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        yield
+    finally:
+        fake.deliveries.delivering = False  # no new echo or status starts while the bot stops (its worker
+        await fake.deliveries.settle()      # still sends until cleanup): what is under way is answered
+        await runner.cleanup()

@@ -59,6 +59,14 @@ def quiet_dev_unit(tmp_path: Path) -> Iterator[Unit]:
     assert unit.stop() == 0, unit.log()
 
 
+@pytest.fixture(params=["evolution", "waha"])
+def quiet_dev_unit_on_each_gateway(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Unit]:
+    """`quiet_dev_unit` over each local gateway (GATEWAY_KIND: `tasksvc dev --gateway waha` sets it)."""
+    unit = start_dev(tmp_path, REACTIONS_ENABLED="false", GATEWAY_KIND=request.param)
+    yield unit
+    assert unit.stop() == 0, unit.log()
+
+
 def test_dev_prints_the_addresses_to_open(dev_unit: Unit) -> None:
     assert f"http://127.0.0.1:{dev_unit.port}/dev/chat" in dev_unit.log()
     assert (dev_unit.cwd / "tmp" / "tasks.db").exists()
@@ -77,8 +85,9 @@ def test_a_new_task_typed_in_the_simulator_gets_the_bots_reply_with_tomorrow(dev
         page.screenshot(path=str(ARTIFACTS / "dev-chat-simulator.png"), full_page=True)
 
 
-def test_in_the_simulator_a_person_replies_to_the_bot_and_reacts_to_its_message(quiet_dev_unit: Unit) -> None:
-    with simulator(quiet_dev_unit) as page:
+def test_in_the_simulator_a_person_replies_to_the_bot_and_reacts_to_its_message(
+        quiet_dev_unit_on_each_gateway: Unit) -> None:
+    with simulator(quiet_dev_unit_on_each_gateway) as page:
         expect(page.locator("#chat option", has_text="Familia")).to_have_count(1)
         page.select_option("#chat", label="Familia")
         page.fill("#text", "/t nueva Regar las plantas")

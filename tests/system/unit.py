@@ -97,6 +97,7 @@ class Unit:
     cwd: Path
     process: subprocess.Popen[bytes] | None = None
     log_path: Path = field(init=False)
+    args: tuple[str, ...] = ()  # after the command: `tasksvc dev --gateway waha`
 
     def __post_init__(self) -> None:
         self.log_path = self.cwd / f"{self.command}.log"
@@ -114,7 +115,7 @@ class Unit:
         """Start the process and wait (bounded) until ``wait_for`` answers 200 on its port."""
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(  # noqa: S603 - our own console script
-                [sys.executable, "-m", "tasksvc_run", self.command], env=self.env, cwd=self.cwd,
+                [sys.executable, "-m", "tasksvc_run", self.command, *self.args], env=self.env, cwd=self.cwd,
                 stdout=log, stderr=subprocess.STDOUT)
         if wait_for is not None:
             deadline = time.monotonic() + within

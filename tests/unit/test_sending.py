@@ -4,10 +4,12 @@ older message."""
 from __future__ import annotations
 
 from taskcore.gateway.echo import text_digest
+from taskcore.gateway.events import InboundPhoto
 from taskcore.gateway.evolution.decode import decode as parse_event
 from taskcore.queue_rules import JobKind, QueueJob
 from tasksvc_run.bot.delivered import _quoted_send
 from tasksvc_run.bot.sending import Sending
+from tasksvc_run.bot.webhook import _for_delivery
 from tests.builders import BOT_PHONE, wa_reaction, wa_text
 
 
@@ -42,3 +44,17 @@ def test_what_a_reply_or_reaction_names() -> None:
     assert _quoted_send(parse_event(on_theirs)) is None
     plain = wa_text("hola")
     assert _quoted_send(parse_event(plain)) is None
+
+
+def test_a_photo_names_what_its_message_replies_to() -> None:
+    """A photo that proves a task by replying to the bot's message just sent waits for that send's record too."""
+    photo = wa_text("hecho", quoted="3EB0C")
+    data = photo["data"]
+    data["contextInfo"]["quotedMessage"] = {"conversation": "#1 necesita una foto"}  # type: ignore[index]
+    data["message"] = {"imageMessage": {"url": "https://mmg.whatsapp.net/x", "mimetype": "image/jpeg",  # type: ignore[index]
+                                        "caption": "hecho", "contextInfo": data["contextInfo"]}}  # type: ignore[index]
+    data["messageType"] = "imageMessage"  # type: ignore[index]
+    event = parse_event(photo)
+    assert isinstance(event, InboundPhoto)
+    assert _quoted_send(event) == ("3EB0C", text_digest("#1 necesita una foto"))
+    assert _for_delivery(event)

@@ -5,7 +5,14 @@ import asyncio
 from aiohttp import web
 
 from taskcore.gateway.echo import text_digest
-from taskcore.gateway.events import DeliveryStatus, GatewayEvent, InboundMessage, InboundReaction, StatusUpdate
+from taskcore.gateway.events import (
+    DeliveryStatus,
+    GatewayEvent,
+    InboundMessage,
+    InboundPhoto,
+    InboundReaction,
+    StatusUpdate,
+)
 from taskcore.services import delivery
 from tasksvc_run import keys, units
 from tasksvc_run.bot.sending import Sending
@@ -22,7 +29,9 @@ def rules_of(app: web.Application) -> delivery.DeliveryRules:
 
 async def delivered(app: web.Application, event: GatewayEvent) -> None:
     """Keep the statuses the gateway reports; note a person's direct message or reaction; let a reply to a send
-    whose id is not recorded yet wait for it."""
+    whose id is not recorded yet wait for it. A photo is the message it comes as (its caption, what it replies to)."""
+    if isinstance(event, InboundPhoto):
+        event = event.message
     await _quoted_recorded(app, event)
     if isinstance(event, DeliveryStatus):
         await _statuses(app, event.updates)
@@ -68,7 +77,9 @@ def _wake(app: web.Application) -> None:
 def _quoted_send(event: GatewayEvent) -> tuple[str, str | None] | None:
     """The id of the message a reply or reaction names when it may be one of the bot's (a reaction on a ``fromMe``
     message; a reply whose quoted author is the bot, a LID, or not given), with the quoted text's fingerprint when the
-    reply carries it; else None."""
+    reply carries it; else None. A photo names what its message replies to."""
+    if isinstance(event, InboundPhoto):
+        event = event.message
     if isinstance(event, InboundReaction):
         return (event.reacted.message_id, None) if event.reacted.from_me else None
     if not isinstance(event, InboundMessage) or not event.quoted_id:

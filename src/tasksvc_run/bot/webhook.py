@@ -22,6 +22,7 @@ from taskcore.gateway.events import (
     GatewayEvent,
     Ignored,
     InboundMessage,
+    InboundPhoto,
     InboundReaction,
 )
 from taskcore.services.conversation.road import chat_key
@@ -75,12 +76,13 @@ def _foreign(app: web.Application, event: GatewayEvent) -> bool:
 
 
 def _for_delivery(event: GatewayEvent) -> bool:
-    """What the delivery use cases look at: status updates, a person's direct message, any reaction and a reply
-    quoting a message (it may be one the bot is sending right now); a group's plain message is none of their
-    business."""
+    """What the delivery use cases look at: status updates, a person's direct message or photo, any reaction and a
+    reply or photo quoting a message (it may be one the bot is sending right now); a group's plain message is none of
+    their business."""
     if isinstance(event, DeliveryStatus | InboundReaction):
         return True
-    return isinstance(event, InboundMessage) and (event.group_id is None or event.quoted_id is not None)
+    message = event.message if isinstance(event, InboundPhoto) else event
+    return isinstance(message, InboundMessage) and (message.group_id is None or message.quoted_id is not None)
 
 
 async def _noted(app: web.Application, event: GatewayEvent) -> web.Response | None:

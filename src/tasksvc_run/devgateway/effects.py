@@ -1,6 +1,7 @@
 """What follows a send at the local gateway (../shared/gateway/CONTRACT.md section 3, SPEC section 31): the echo
 (``send.message``, or a ``messages.upsert`` with ``fromMe`` when ``echo_as_upsert``), then the message's status
-updates (``messages.update``: ``SERVER_ACK``, then ``DELIVERY_ACK``), posted in that order.
+updates (``messages.update``: ``SERVER_ACK``, then ``DELIVERY_ACK``; in a group ``SERVER_ACK`` only, as Evolution
+API 2.3.7 never posts its members' receipts), posted in that order.
 
 ``refuse_cold``: a direct message to a person who never wrote to the number in private (not in
 ``wrote_privately``) ends in ``ERROR`` (the reach-out time-lock, 463), as WhatsApp of 2026 does; the send still
@@ -16,6 +17,7 @@ from typing import Any
 from tasksvc_run.devgateway.wire import INSTANCE_ID
 
 DELIVERED = ("SERVER_ACK", "DELIVERY_ACK")
+IN_A_GROUP = ("SERVER_ACK",)  # no member's receipt reaches the webhook in 2.3.7 (PR #2674 unmerged; SPEC section 36)
 REFUSED = ("ERROR",)
 
 
@@ -51,5 +53,6 @@ class SendEffects:
         echo = ("messages.upsert", answer) if self.echo_as_upsert else ("send.message", answer)
         if not self.statuses:
             return [echo]
-        statuses = REFUSED if self.refused(answer) else DELIVERED
+        jid = str((answer.get("key") or {}).get("remoteJid") or "")
+        statuses = REFUSED if self.refused(answer) else IN_A_GROUP if _user_of(jid) is None else DELIVERED
         return [echo, *(("messages.update", status_data(answer, status)) for status in statuses)]

@@ -7,31 +7,33 @@ served by URL, and it pushes to the session's webhooks what WAHA would: the ``me
 receipts (``message.ack``, ``message.ack.group`` per member), ``session.status`` on a restart or ``set_connection``,
 and what people write (``say``: ``message`` and ``message.any``), signed when the webhook has an HMAC key.
 
-Its switches and test hooks mirror the Evolution fake (``devgateway.fake``), so one suite can drive either:
-``fail_next``, ``hang_next``, ``hold``/``release``, ``store_webhook``/``lose_webhook``, ``set_connection``,
-``calls_to``, ``sent_texts``, ``wait_for``, ``effects`` (receipts, ``refuse_cold``: a direct message to someone
-who never wrote in private fails at once with HTTP 500 naming error 463). Anything off the contract's routes is
-answered 404 and makes ``close()`` raise. aiohttp and the standard library only.
+Its switches and test hooks are the Evolution fake's (``devgateway.fake``; both are ``devgateway.loopback``'s), so
+one suite can drive either: ``fail_next``, ``hang_next``, ``answer_late``, ``hold``/``release``,
+``store_webhook``/``lose_webhook``, ``set_connection``, ``calls_to``, ``sent_texts``, ``wait_for``, ``effects``
+(receipts, ``refuse_cold``: a direct message to someone who never wrote in private fails at once with HTTP 500
+naming error 463). Anything off the contract's routes is answered 404 and makes ``close()`` raise. aiohttp and the
+standard library only.
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from aiohttp import web
 
 from taskcore.gateway.waha.decode import EVENTS
 from tasksvc_run.devgateway import waha_records as records
 from tasksvc_run.devgateway import waha_wire as wire
+from tasksvc_run.devgateway.acts import BotSent, Group, Reacted, Written
 from tasksvc_run.devgateway.delivery import json_or_none
-from tasksvc_run.devgateway.waha_hooks import WahaDeliveries, WahaEffects
-from tasksvc_run.devgateway.waha_replies import WahaCall, reply
+from tasksvc_run.devgateway.loopback import LoopbackFake, answered
+from tasksvc_run.devgateway.waha_hooks import Posted, WahaDeliveries, WahaEffects, subscribed
+from tasksvc_run.devgateway.waha_replies import WahaCall, read_send, reply
 from tasksvc_run.devgateway.waha_store import WahaMedia, WahaStore
 
 SEND_ROUTES = frozenset({"sendText", "reaction"})
@@ -51,45 +53,24 @@ CONNECTION = {"open": "WORKING", "connecting": "STARTING", "close": "STOPPED"}
 
 
 @dataclass
-class _Script:
-    route: str | None
-    times: int
-    status: int | None = None
-    body: Any = None
-    delay: float = 0.0
-
-
-@dataclass
-class FakeWaha:
+class FakeWaha(LoopbackFake[WahaCall]):
     """The fake server; ``async with FakeWaha() as waha:`` starts it and ``waha.url`` is its base URL. ``instance``
     is the session's name; ``groups`` are GOWS ``GroupInfo`` objects (the sample's shape)."""
 
-    api_key: str = "test-api-key"
-    instance: str = "taskbot"
+    label: ClassVar[str] = "fake WAHA"
+    send_routes: ClassVar[frozenset[str]] = SEND_ROUTES
+
     groups: list[dict[str, Any]] = field(default_factory=list)
     participants: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    send_delay: float = 0.0
     state: str = "WORKING"
     version: str = "2026.7.1"  # what GET /api/server/version reports (WAHA's own, with its engine GOWS)
-    owner_jid: str | None = "34600000999@s.whatsapp.net"  # the session's own number (None: never paired)
     owner_lid: str | None = "211000000000999@lid"
     config: dict[str, Any] | None = None  # the session's configuration (its webhooks)
     lids: dict[str, str | None] = field(default_factory=dict)  # LID -> phone (``@c.us``) beyond the groups'
     store: WahaStore = field(default_factory=WahaStore)
     effects: WahaEffects = field(default_factory=WahaEffects)
     media: WahaMedia = field(default_factory=WahaMedia)
-    calls: list[WahaCall] = field(default_factory=list, init=False)
-    failed: list[tuple[str, int]] = field(default_factory=list, init=False)
-    dropped: list[WahaCall] = field(default_factory=list, init=False)
-    unexpected: list[str] = field(default_factory=list, init=False)
     restarts: int = field(default=0, init=False)
-    held: int = field(default=0, init=False)
-    url: str = field(default="", init=False)
-    port: int = 0
-    _scripts: list[_Script] = field(default_factory=list, init=False)
-    _open: asyncio.Event = field(default_factory=asyncio.Event, init=False)
-    _changed: asyncio.Event = field(default_factory=asyncio.Event, init=False)
-    _runner: web.AppRunner | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.deliveries = WahaDeliveries(self.instance)
@@ -101,58 +82,22 @@ class FakeWaha:
             return None
         return records.Me(self.owner_jid.partition("@")[0].partition(":")[0] + "@c.us", self.owner_lid)
 
-    async def start(self) -> str:
-        """Listen on 127.0.0.1, a free port; return the base URL."""
-        self._open.set()
-        app = web.Application()
+    def routes(self, app: web.Application) -> None:
+        """The contract's routes."""
         for method, path, route in ROUTES:
-            app.router.add_route(method, path, self._endpoint(route))
-        self.add_routes(app)
-        app.router.add_route("*", "/{tail:.*}", self._unexpected)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
-        await site.start()
-        self.url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"  # type: ignore[union-attr]
-        return self.url
+            app.router.add_route(method, path, self.endpoint(route))
 
-    def add_routes(self, app: web.Application) -> None:
-        """Hook for subclasses: routes served beside WAHA's own (the simulator's)."""
-
-    async def close(self) -> None:
-        """Stop serving; raise AssertionError when a request went to a route the contract does not have."""
-        self._open.set()
+    async def stop_posting(self) -> None:
+        """Let the webhook posts under way end."""
         await self.deliveries.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
-        if self.unexpected:
-            raise AssertionError(f"fake WAHA got requests off the contract: {self.unexpected}")
 
-    async def __aenter__(self) -> FakeWaha:
-        await self.start()
-        return self
+    def failure_body(self) -> Any:
+        """An engine error that names no WhatsApp code."""
+        return wire.engine_error("14 UNAVAILABLE: scripted failure", {}, 14)
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    def fail_next(self, times: int = 1, *, status: int = 500, body: Any = None, route: str | None = None) -> None:
-        """The next ``times`` calls (of ``route``, or any) answer ``status`` with ``body`` (default: an engine
-        error that names no WhatsApp code)."""
-        self._scripts.append(_Script(route, times, status, body if body is not None else wire.engine_error(
-            "14 UNAVAILABLE: scripted failure", {}, 14)))
-
-    def hang_next(self, times: int = 1, *, seconds: float, route: str | None = None) -> None:
-        """The next ``times`` calls wait ``seconds`` before being carried out (if their caller is still there)."""
-        self._scripts.append(_Script(route, times, delay=seconds))
-
-    def hold(self) -> None:
-        """Sends wait from now on until ``release()``."""
-        self._open.clear()
-
-    def release(self) -> None:
-        """Let held sends go on (those whose caller went away are dropped)."""
-        self._open.set()
+    def off_route(self, said: str) -> Any:
+        """NestJS's 404."""
+        return wire.not_found(said)
 
     def store_webhook(self, url: str, *, events: list[str] | None = None, hmac_key: str | None = None,
                       retries: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -178,10 +123,10 @@ class FakeWaha:
         return {"name": self.instance, "status": self.state,
                 "statuses": [{"status": self.state, "timestamp": int(time.time() * 1000)}], "data": None}
 
-    def say(self, said: records.Said) -> str:
+    def say(self, said: records.Said, bare: str | None = None) -> str:
         """Someone writes to the bot: the message is stored and posted as ``message`` and ``message.any``, as
-        WAHA does; a direct message counts as writing in private. Its bare id."""
-        bare = wire.message_id().replace("3EB0", "3A", 1)
+        WAHA does; a direct message counts as writing in private. Its bare id (``bare``, or a fresh one)."""
+        bare = bare or self.new_id()
         record = records.said_record(said, bare, time.time())
         self.store.keep(record)
         if not records.is_group(said.chat):
@@ -189,98 +134,105 @@ class FakeWaha:
         self.deliveries.emit_all(self.config, [("message", record), ("message.any", record)], self.me)
         return bare
 
-    def calls_to(self, route: str) -> list[WahaCall]:
-        """Accepted calls of one route, in order."""
-        return [call for call in self.calls if call.route == route]
+    def new_id(self) -> str:
+        """A person's message id (``3A`` and 18 hex digits, as phones make them)."""
+        return wire.message_id().replace("3EB0", "3A", 1)
 
-    def sent_texts(self) -> list[str]:
-        """The ``text`` of every accepted sendText, in order."""
-        return [call.body["text"] for call in self.calls_to("sendText")]
+    async def write(self, written: Written) -> int | None:
+        """A person writes (``say``); a photo is kept among the files and its URL given as ``media.url``."""
+        media = None
+        if written.photo is not None:
+            name = f"{written.id}.{written.mimetype.rpartition('/')[2]}"
+            self.media.give(name, written.photo, written.mimetype)
+            media = {"url": f"{self.url}/api/files/{self.instance}/{name}", "mimetype": written.mimetype,
+                     "size": len(written.photo)}
+        quoted = written.quoted
+        said = records.Said(
+            wire.waha_jid(written.chat), wire.waha_jid(written.sender), written.text, written.name,
+            wire.waha_jid(written.phone) if written.phone else "", None if quoted is None else records.Quoted(
+                quoted.id, wire.waha_jid(quoted.author), quoted.text),
+            tuple(wire.waha_jid(jid) for jid in written.mentions), media)
+        return await self._posted("message", written.id, lambda: self.say(said, written.id))
 
-    async def wait_for(self, predicate: Callable[[FakeWaha], bool], within: float = 5.0) -> None:
-        """Wait until ``predicate(self)`` holds after some call was answered; AssertionError after ``within`` s."""
-        try:
-            async with asyncio.timeout(within):
-                while not predicate(self):
-                    self._changed.clear()
-                    await self._changed.wait()
-        except TimeoutError:
-            raise AssertionError(f"fake WAHA: condition not met within {within} s; calls={self.calls}") from None
+    async def react(self, reacted: Reacted) -> int | None:
+        """A person reacts (``message.reaction``)."""
+        me = self.me
+        if me is None:
+            return None
+        chat, reactor = wire.waha_jid(reacted.chat), wire.waha_jid(reacted.sender)
+        target = records.reacted_id(me, chat, reacted.target.id, author=wire.waha_jid(reacted.target.author),
+                                    reactor=reactor)
+        record = records.reaction_record(records.Reaction(chat, reactor, reacted.emoji, target), reacted.id,
+                                         time.time())
+        return await self._posted("message.reaction", reacted.id, lambda: self._emit("message.reaction", record))
 
-    def _endpoint(self, route: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-        async def handle(request: web.Request) -> web.StreamResponse:
-            return await self._serve(route, request)
+    async def join(self, group: Group) -> int | None:
+        """The bot is added to ``group``: listed from now on, announced by ``group.v2.join``."""
+        self.groups.append(records.group_info(group))
+        payload = records.join_payload(group, time.time())
+        return await self._posted("group.v2.join", group.id, lambda: self._emit("group.v2.join", payload))
 
-        return handle
+    def read_send(self, call: WahaCall) -> BotSent | None:
+        """A sendText or reaction in the port's words."""
+        return read_send(call.route, call.body, call.answer)
+
+    def _emit(self, event: str, payload: dict[str, Any]) -> None:
+        self.deliveries.emit(self.config, event, payload, self.me)
+
+    async def _posted(self, event: str, ident: str, post: Callable[[], object]) -> int | None:
+        """``post`` an event about ``ident`` once the bot set its webhook (waited for a while); what the webhook
+        answered."""
+        if not await self.listening(lambda fake: any(subscribed(hook, event) for hook in fake.hooks())):
+            return None
+        post()
+        return await answered(self.deliveries.posted, lambda done: done.event == event and _names(done, ident))
+
+    def hooks(self) -> list[dict[str, Any]]:
+        """The webhooks of the session's configuration."""
+        return [hook for hook in (self.config or {}).get("webhooks") or [] if isinstance(hook, dict)]
 
     def _authorized(self, request: web.Request) -> bool:
         return self.api_key in (request.headers.get("X-Api-Key"), request.query.get("x-api-key"))
 
-    async def _serve(self, route: str, request: web.Request) -> web.StreamResponse:
+    async def admit(self, route: str, request: web.Request) -> WahaCall | web.StreamResponse:
+        """The call; 401 for a wrong ``X-Api-Key``, 404 for another session."""
         if not self._authorized(request):
-            self.failed.append((route, 401))
+            self.refused(route, 401)
             return web.json_response(wire.unauthorized(), status=401)
         body = await json_or_none(request) if request.method in ("POST", "PUT") else None
         named = body.get("session") if isinstance(body, dict) else None
         session = request.match_info.get("session") or (named if isinstance(named, str) else "default")
         if session != self.instance:
-            self.failed.append((route, 404))
+            self.refused(route, 404)
             return web.json_response(wire.session_not_found(session), status=404)
-        script = self._next_script(route)
-        if script is not None and script.status is not None:
-            self.failed.append((route, script.status))
-            self._changed.set()
-            return web.json_response(script.body, status=script.status)
-        await self._wait(route, script)
-        call = WahaCall(route, request.method, dict(request.query), body, dict(request.headers),
+        return WahaCall(route, request.method, dict(request.query), body, dict(request.headers),
                         dict(request.match_info))
-        if request.transport is None or request.transport.is_closing():
-            self.dropped.append(call)
-            self._changed.set()
-            return web.Response(status=499)
-        if route == "files":
-            return self._file(call)
-        return self._answer(call)
 
-    def _next_script(self, route: str) -> _Script | None:
-        for script in self._scripts:
-            if script.route in (None, route):
-                script.times -= 1
-                if script.times <= 0:
-                    self._scripts.remove(script)
-                return script
-        return None
-
-    async def _wait(self, route: str, script: _Script | None) -> None:
-        delay = (script.delay if script else 0.0) + (self.send_delay if route in SEND_ROUTES else 0.0)
-        if delay:
-            await asyncio.sleep(delay)
-        if route in SEND_ROUTES and not self._open.is_set():
-            self.held += 1
-            self._changed.set()
-            try:
-                await self._open.wait()
-            finally:
-                self.held -= 1
+    def carry_out(self, call: WahaCall) -> web.Response:
+        """Answer the call (a media file, or JSON)."""
+        return self._file(call) if call.route == "files" else self._answer(call)
 
     def _answer(self, call: WahaCall) -> web.Response:
         status, answer = reply(self, call)
         if status >= 400:
-            self.failed.append((call.route, status))
+            self.refused(call.route, status)
         else:
-            self.calls.append(dataclasses.replace(call, answer=answer))
-        self._changed.set()
+            self.record(dataclasses.replace(call, answer=answer))
         return web.json_response(answer, status=status)
 
     def _file(self, call: WahaCall) -> web.Response:
         found = self.media.files.get(call.params.get("name", ""))
         if found is None:
-            self.failed.append(("files", 404))
+            self.refused("files", 404)
             return web.json_response(wire.file_gone(), status=404)
-        self.calls.append(call)
-        self._changed.set()
+        self.record(call)
         return web.Response(body=found[0], content_type=found[1])
 
-    async def _unexpected(self, request: web.Request) -> web.Response:
-        self.unexpected.append(f"{request.method} {request.path}")
-        return web.json_response(wire.not_found(f"Cannot {request.method} {request.path}"), status=404)
+
+def _names(post: Posted, ident: str) -> bool:
+    """Whether a post is of the group ``ident``, or of the message whose bare id is ``ident``."""
+    payload = post.body.get("payload") or {}
+    if isinstance(payload.get("group"), dict) and payload["group"].get("id") == ident:
+        return True
+    parts = str(payload.get("id") or "").split("_")
+    return len(parts) >= 3 and parts[2] == ident

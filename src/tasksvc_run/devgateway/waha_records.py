@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tasksvc_run.devgateway.waha_wire import ACK_NAMES, RECEIPT_TYPES, iso, raw_jid
+from tasksvc_run.devgateway.acts import Group, Member
+from tasksvc_run.devgateway.waha_wire import ACK_NAMES, RECEIPT_TYPES, iso, raw_jid, waha_jid
 
 
 @dataclass(frozen=True)
@@ -150,3 +151,58 @@ def said_record(said: Said, bare: str, at: float) -> dict[str, Any]:
             "hasMedia": said.media is not None, "media": media, "ack": 2, "location": None, "vCards": None,
             "ackName": "DEVICE", "replyTo": said.quoted.reply_to() if said.quoted else None,
             "_data": {"Info": info, "Message": message, "Status": 3}}
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """Someone's reaction: where (WAHA's chat id), who (their id as the chat names them), the emoji (``""`` takes it
+    away) and the reacted message's serialized id as their client writes it (``reacted_id``)."""
+
+    chat: str
+    sender: str
+    emoji: str
+    reacted: str
+
+
+def reacted_id(me: Me, chat: str, bare: str, *, author: str, reactor: str) -> str:
+    """The serialized id of the reacted message from the reactor's side: ``true_`` for their own message, else
+    ``false_``; in a group its author's part, in a direct chat the chat is the bot's account."""
+    own = author == reactor
+    if is_group(chat):
+        return serialized(chat, bare, from_me=own, sender=author)
+    return serialized(me.id, bare, from_me=own, sender=None)
+
+
+def reaction_record(reaction: Reaction, bare: str, at: float) -> dict[str, Any]:
+    """The ``message.reaction`` payload of someone's reaction (no ``_data``, as GOWS sends it)."""
+    group = is_group(reaction.chat)
+    return {"id": serialized(reaction.chat, bare, from_me=False, sender=reaction.sender), "timestamp": int(at),
+            "from": reaction.chat, "fromMe": False, "source": "app", "to": reaction.sender if group else None,
+            "participant": reaction.sender if group else None,
+            "reaction": {"text": reaction.emoji, "messageId": reaction.reacted}}
+
+
+def _raw_member(member: Member) -> dict[str, Any]:
+    lid = member.jid if member.jid.endswith("@lid") else ""
+    phone = member.phone or ("" if lid else member.jid)
+    return {"JID": raw_jid(member.jid), "PhoneNumber": raw_jid(phone), "LID": lid, "IsAdmin": member.admin,
+            "IsSuperAdmin": False, "DisplayName": "", "Error": 0, "AddRequest": None}
+
+
+def group_info(group: Group) -> dict[str, Any]:
+    """The group as GOWS lists it (whatsmeow's ``GroupInfo``)."""
+    return {"JID": group.id, "Name": group.subject, "Topic": "", "IsLocked": False, "IsAnnounce": False,
+            "IsEphemeral": False, "IsParent": False, "LinkedParentJID": "", "IsDefaultSubGroup": False,
+            "IsJoinApprovalRequired": False, "AddressingMode": group.addressing,
+            "Participants": [_raw_member(member) for member in group.members]}
+
+
+def join_payload(group: Group, at: float) -> dict[str, Any]:
+    """The ``group.v2.join`` payload of the bot added to ``group``."""
+    people = [{"id": waha_jid(m.jid), "pn": waha_jid(m.phone) if m.phone else (
+        None if m.jid.endswith("@lid") else waha_jid(m.jid)), "role": "admin" if m.admin else "participant"}
+        for m in group.members]
+    return {"timestamp": int(at * 1000), "group": {
+        "id": group.id, "subject": group.subject, "description": "", "participants": people,
+        "membersCanAddNewMember": False, "membersCanSendMessages": True, "newMembersApprovalRequired": False},
+        "_data": group_info(group)}

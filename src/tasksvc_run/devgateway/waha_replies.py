@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from tasksvc_run.devgateway import waha_records as records
 from tasksvc_run.devgateway import waha_wire as wire
+from tasksvc_run.devgateway.acts import BotSent
+from tasksvc_run.devgateway.waha_store import bare
+from tasksvc_run.devgateway.waha_wire import raw_jid as whatsapp
 
 if TYPE_CHECKING:
     from tasksvc_run.devgateway.waha_fake import FakeWaha
@@ -163,6 +166,19 @@ ANSWERS: dict[str, Callable[[FakeWaha, WahaCall], Reply]] = {
     "version": lambda fake, _call: (200, {"version": fake.version, "engine": "GOWS", "tier": "CORE",
                                           "browser": None}),
 }
+
+
+def read_send(route: str, body: Any, answer: Any) -> BotSent | None:
+    """A sendText or reaction the fake accepted, in the port's words (None for any other call)."""
+    ident = bare(str(answer["id"])) if isinstance(answer, dict) and answer.get("id") else None
+    if route == "sendText":
+        mentions = tuple(whatsapp(m) for m in body.get("mentions") or () if m != "all")
+        quoted = bare(body["reply_to"]) if body.get("reply_to") else None
+        return BotSent(whatsapp(body["chatId"]), ident, text=str(body["text"]), quoted=quoted, mentions=mentions)
+    if route == "reaction":
+        parts = str(body["messageId"]).split("_")
+        return BotSent(whatsapp(parts[1]), ident, quoted=parts[2], emoji=str(body["reaction"]))
+    return None
 
 
 def reply(fake: FakeWaha, call: WahaCall) -> Reply:

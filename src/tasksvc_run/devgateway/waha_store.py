@@ -12,7 +12,8 @@ from typing import Any
 from tasksvc_run.devgateway.waha_wire import ACK_NAMES
 
 
-def _bare(message_id: str) -> str:
+def bare(message_id: str) -> str:
+    """The bare id of a serialized one (``{fromMe}_{chat}_{ID}[_{participant}]``); any other id as it is."""
     parts = message_id.split("_")
     return parts[2] if len(parts) in (3, 4) else message_id
 
@@ -28,16 +29,16 @@ class WahaStore:
     def keep(self, record: Mapping[str, Any]) -> None:
         """Store one message (a send of the bot's, or one the session received)."""
         if self.saving:
-            self.messages[_bare(str(record["id"]))] = copy.deepcopy(dict(record))
+            self.messages[bare(str(record["id"]))] = copy.deepcopy(dict(record))
 
     def find(self, message_id: str) -> dict[str, Any] | None:
         """A stored message by its bare or serialized id."""
-        found = self.messages.get(_bare(message_id))
+        found = self.messages.get(bare(message_id))
         return copy.deepcopy(found) if found is not None else None
 
     def acked(self, message_id: str, level: int) -> None:
         """A receipt raised a stored message's ``ack`` (never lowers it)."""
-        found = self.messages.get(_bare(message_id))
+        found = self.messages.get(bare(message_id))
         if found is not None and level > int(found.get("ack") or 0):
             found |= {"ack": level, "ackName": ACK_NAMES[level]}
 

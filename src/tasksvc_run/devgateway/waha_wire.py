@@ -48,6 +48,13 @@ def raw_jid(jid: str) -> str:
     return jid.replace("@c.us", "@s.whatsapp.net")
 
 
+def waha_jid(jid: str) -> str:
+    """A JID in WAHA's top-level form (``@s.whatsapp.net`` is ``@c.us`` there; a ``:device`` suffix goes)."""
+    user, _, domain = jid.partition("@")
+    user = user.partition(":")[0]
+    return f"{user}@{'c.us' if domain == 's.whatsapp.net' else domain}" if domain else jid
+
+
 def bad_request(*messages: str) -> Problem:
     """A class-validator 400."""
     return 400, {"message": list(messages), "error": "Bad Request", "statusCode": 400}
