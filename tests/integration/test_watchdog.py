@@ -129,6 +129,20 @@ async def test_a_disconnection_pauses_sending_without_spending_attempts_and_a_lo
         assert "retraso: 1" in told
 
 
+async def test_a_lost_reopening_is_found_by_asking_the_gateway_while_down(sqlite_db: Database) -> None:
+    async with watched_bot(sqlite_db) as bot:
+        bot.gateway.set_connection("close", 428)
+        await bot.until(lambda: bot.gauge_labels("gateway_connected", gateway="evolution") == 0)
+        job = bot.put("cuando vuelva")
+        bot.gateway.state = "open"  # reopened, but its connection.update never came (or came before the close)
+        await bot.watchdog.tick()
+        assert bot.job(job)[0] == "pending"  # asked at most every 30 s
+        bot.clock.advance(timedelta(seconds=31))
+        await bot.watchdog.tick()
+        await bot.until(lambda: bot.job(job)[0] == "sent")
+        assert bot.gauge_labels("gateway_connected", gateway="evolution") == 1
+
+
 async def test_a_short_disconnection_is_not_told(sqlite_db: Database) -> None:
     async with watched_bot(sqlite_db) as bot:
         bot.gateway.set_connection("close", 428)

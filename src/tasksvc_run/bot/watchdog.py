@@ -33,6 +33,7 @@ from tasksvc_run.outage import FatalStop, Outage
 
 log = logging.getLogger(__name__)
 TICK_SECONDS = 5.0  # how often the watchdog judges
+RECHECK_WHILE_DOWN = timedelta(seconds=30)  # how often the gateway is asked for its state while it seems down
 ECHO_RETENTION = timedelta(days=1)
 OWN_WAIT, OWN_POLL = 2.0, 0.1  # seconds a fromMe upsert waits for its send's record, and between looks
 
@@ -66,6 +67,7 @@ class Watchdog:
         self.manages = bool(settings.webhook_url)
         self._owner: str | None = None
         self._down_at: datetime | None = None
+        self._asked = clock.now()  # the last time the gateway was asked for its state
         self._probes: deque[str] = deque(maxlen=64)  # the ids of the last probes (their fromMe upserts are echoes)
 
     def accepted(self, message_id: str | None) -> None:
@@ -136,17 +138,23 @@ class Watchdog:
                              key=f"watchdog:connection:{now.isoformat()}")
 
     async def start(self) -> None:
-        """Read the connection state once (a gateway already closed pauses sending at once)."""
+        """Read the connection state once: a gateway already closed pauses sending at once, one open again while the
+        bot thought it closed resumes it."""
         try:
             state = await self.client.connection_state()
         except GatewayError:
             return
-        if state == "close":
+        if state == "close" or (state == "open" and not self.link.connected):
             await self.connection(state)
 
     async def tick(self) -> Act:
-        """Judge once and act; the action taken."""
+        """Judge once and act; the action taken. While disconnected, the gateway is asked for its state every
+        RECHECK_WHILE_DOWN: an event that reopened the connection may have been lost, or come before the one that
+        closed it (WAHA orders none of its webhook calls), and nothing else would resume sending."""
         now = self.clock.now()
+        if not self.link.connected and now - self._asked >= RECHECK_WHILE_DOWN:
+            self._asked = now
+            await self.start()
         overdue = self.watch.overdue(now)
         seen = await asyncio.to_thread(units.look, self.db, echoes.echoed_among, overdue) if overdue else set()
         if seen and self.watch.echoed(seen, now) is Act.RECOVERED:

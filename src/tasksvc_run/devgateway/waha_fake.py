@@ -152,7 +152,7 @@ class FakeWaha(LoopbackFake[WahaCall]):
             wire.waha_jid(written.phone) if written.phone else "", None if quoted is None else records.Quoted(
                 quoted.id, wire.waha_jid(quoted.author), quoted.text),
             tuple(wire.waha_jid(jid) for jid in written.mentions), media)
-        return await self._posted("message", written.id, lambda: self.say(said, written.id))
+        return await self._posted(("message", "message.any"), written.id, lambda: self.say(said, written.id))
 
     async def react(self, reacted: Reacted) -> int | None:
         """A person reacts (``message.reaction``)."""
@@ -164,13 +164,13 @@ class FakeWaha(LoopbackFake[WahaCall]):
                                     reactor=reactor)
         record = records.reaction_record(records.Reaction(chat, reactor, reacted.emoji, target), reacted.id,
                                          time.time())
-        return await self._posted("message.reaction", reacted.id, lambda: self._emit("message.reaction", record))
+        return await self._posted(("message.reaction",), reacted.id, lambda: self._emit("message.reaction", record))
 
     async def join(self, group: Group) -> int | None:
         """The bot is added to ``group``: listed from now on, announced by ``group.v2.join``."""
         self.groups.append(records.group_info(group))
         payload = records.join_payload(group, time.time())
-        return await self._posted("group.v2.join", group.id, lambda: self._emit("group.v2.join", payload))
+        return await self._posted(("group.v2.join",), group.id, lambda: self._emit("group.v2.join", payload))
 
     def read_send(self, call: WahaCall) -> BotSent | None:
         """A sendText or reaction in the port's words."""
@@ -179,13 +179,14 @@ class FakeWaha(LoopbackFake[WahaCall]):
     def _emit(self, event: str, payload: dict[str, Any]) -> None:
         self.deliveries.emit(self.config, event, payload, self.me)
 
-    async def _posted(self, event: str, ident: str, post: Callable[[], object]) -> int | None:
-        """``post`` an event about ``ident`` once the bot set its webhook (waited for a while); what the webhook
-        answered."""
-        if not await self.listening(lambda fake: any(subscribed(hook, event) for hook in fake.hooks())):
+    async def _posted(self, events: tuple[str, ...], ident: str, post: Callable[[], object]) -> int | None:
+        """``post`` an event about ``ident`` (as any of ``events``: a message comes as ``message`` and
+        ``message.any``) once the bot set a webhook for one of them (waited for a while); what the webhook answered
+        the first."""
+        if not await self.listening(lambda fake: any(subscribed(hook, e) for hook in fake.hooks() for e in events)):
             return None
         post()
-        return await answered(self.deliveries.posted, lambda done: done.event == event and _names(done, ident))
+        return await answered(self.deliveries.posted, lambda done: done.event in events and _names(done, ident))
 
     def hooks(self) -> list[dict[str, Any]]:
         """The webhooks of the session's configuration."""
