@@ -27,7 +27,8 @@ from taskcore.storage import inbox as inbox_rows
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.unit import SqlUnit
-from tests.builders import NOW
+from taskcore.storage.users import ensure_user
+from tests.builders import GROUP, NOW, make_group
 
 T = TypeVar("T")
 CODECS = {EVOLUTION.name: EVOLUTION}
@@ -200,3 +201,13 @@ def parse_echo(payload: dict[str, Any], *, path_event: str | None = None) -> Sen
     """The sent message an Evolution API ``send.message`` body reports (None for any other event)."""
     event = evolution_decode(payload, path_event=path_event)
     return event.sent if isinstance(event, Echo) and event.api else None
+
+
+def household(db: Database, people: tuple[tuple[str, str], ...], *, group: str = GROUP,
+              name: str = "Casa") -> Database:
+    """A group named ``name`` whose members are ``people`` (id, name), each known by that name."""
+    make_group(db, group, name=name, members=tuple(user for user, _name in people))
+    with db.write() as conn:
+        for user, shown in people:
+            ensure_user(conn, user, NOW, name=shown)
+    return db

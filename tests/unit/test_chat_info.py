@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 
 from taskcore.storage.db import Database
-from taskcore.storage.users import ensure_user
-from tests.builders import GROUP, NOW, make_group, wa_text
-from tests.chat_support import run, texts
+from tests.builders import make_group, wa_text
+from tests.chat_support import household, run, texts
 
 ANA, BEA, LUIS = "34600111111", "34600222222", "34600333333"
 
@@ -22,11 +21,7 @@ def say(db: Database, text: str, sender: str = ANA, **kw: Any) -> str:
 
 @pytest.fixture
 def home(db: Database) -> Database:
-    make_group(db, GROUP, name="Casa", members=(ANA, BEA, LUIS))
-    with db.write() as conn:
-        for user, name in ((ANA, "Ana"), (BEA, "Bea"), (LUIS, "Luis")):
-            ensure_user(conn, user, NOW, name=name)
-    return db
+    return household(db, ((ANA, "Ana"), (BEA, "Bea"), (LUIS, "Luis")))
 
 
 def lines(reply: str) -> list[str]:

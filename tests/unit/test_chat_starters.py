@@ -12,10 +12,9 @@ from sqlalchemy import func, select
 from taskcore.chores.starter_sets import find_set, starter_sets
 from taskcore.storage import schema
 from taskcore.storage.db import Database
-from taskcore.storage.users import ensure_user
 from taskcore.words import LANGUAGES
-from tests.builders import GROUP, NOW, make_group, wa_text
-from tests.chat_support import assignees, run, texts
+from tests.builders import GROUP, make_group, wa_text
+from tests.chat_support import assignees, household, run, texts
 
 ANA, BEA, LUIS = "34600111111", "34600222222", "34600333333"
 
@@ -34,11 +33,7 @@ def tasks(db: Database) -> list[Any]:
 
 @pytest.fixture
 def home(db: Database) -> Database:
-    make_group(db, GROUP, name="Casa", members=(ANA, BEA, LUIS))
-    with db.write() as conn:
-        for user, name in ((ANA, "Ana"), (BEA, "Bea"), (LUIS, "Luis")):
-            ensure_user(conn, user, NOW, name=name)
-    return db
+    return household(db, ((ANA, "Ana"), (BEA, "Bea"), (LUIS, "Luis")))
 
 
 def test_the_sets_are_listed_in_the_group_s_language(home: Database) -> None:
