@@ -16,7 +16,13 @@ _GROUP_ID = re.compile(r"[0-9]+(?:-[0-9]+)?@g\.us")
 _DIGITS = re.compile(r"[0-9]")
 # A run of 8 or more digits, whole (possessive: never a part of a longer run), unless it is a group id's last part.
 _PHONE_LIKE = re.compile(r"(?<![0-9])[0-9]{8,}+(?!@g\.us)")
+# A number written in groups (``+34 600 44 55 66``, ``(555) 010-0123``, ``600.44.55.66``): groups of digits joined by
+# one space, hyphen or dot, or by parentheses, with an optional ``+``; never the start of a JID (those are runs).
+_WRITTEN = re.compile(r"(?<![\w+.])\+?\(?[0-9]+(?:(?:[ .\-]\(?|\)[ .\-]?)[0-9]+)+\)?(?![0-9@])")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # an ISO date, with a time after it: a log line's, no number
+_ADDRESS = re.compile(r"(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})")  # IPv4
 MASKED_PREFIX = "***"
+MASKED_AT_LEAST = 8  # digits: fewer are a count, a year, a port
 
 
 def normalize_user_id(value: str) -> str:
@@ -29,9 +35,22 @@ def normalize_user_id(value: str) -> str:
 
 
 def mask_phone_numbers(text: str) -> str:
-    """``text`` with every run of 8 or more digits (a phone number, a LID, a JID's user part, the creator's number
-    in an old-style group id) shown as ``***`` and its last four digits; a group id's own digits stay."""
-    return _PHONE_LIKE.sub(lambda found: MASKED_PREFIX + found.group()[-4:], text)
+    """``text`` with every number of 8 or more digits however it is written (a run: a phone number, a LID, a JID's
+    user part, the creator's number in an old-style group id; or in groups: ``+34 600 44 55 66``) shown as ``***``
+    and its last four digits; a group id's own digits, dates and IPv4 addresses stay (SPEC section 38)."""
+    return _PHONE_LIKE.sub(lambda found: MASKED_PREFIX + found.group()[-4:], _WRITTEN.sub(_masked_written, text))
+
+
+def _masked_written(found: re.Match[str]) -> str:
+    written = found.group()
+    date = _DATE.match(written)
+    if date is not None:  # 2026-12-06 10:00: the date stays, what follows it is judged alone
+        rest = written[date.end():]
+        return date.group() + (_WRITTEN.sub(_masked_written, rest) if rest[:1] == " " else rest)
+    digits = "".join(_DIGITS.findall(written))
+    if len(digits) < MASKED_AT_LEAST or _ADDRESS.fullmatch(written):
+        return written
+    return MASKED_PREFIX + digits[-4:]
 
 
 def parse_id_list(value: str | None) -> frozenset[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from taskcore.storage.db import Database
 from tasksvc_run import keys
-from tests.builders import GROUP, make_group, wa_envelope, wa_text
+from tests.builders import GROUP, make_group, wa_envelope, wa_photo, wa_text
 from tests.chat_support import task_rows
 from tests.integration.bot_harness import running_bot
 
@@ -35,6 +35,23 @@ async def test_another_instance_s_events_are_ignored_and_counted(sqlite_db: Data
         mine = await bot.send(wa_text("/t nueva leche"))
         text = bot.app[keys.METRICS].render().decode()
     assert (jobs, closed) == ([], [])
+    assert [task.description for task in task_rows(sqlite_db)] == ["leche"]
+    assert "Tarea #1 creada: leche" in mine[0].text
+    assert 'webhook_events_ignored_total{reason="instance"} 2.0' in text
+
+
+async def test_an_event_that_names_no_instance_is_ignored_when_the_instance_is_set(sqlite_db: Database) -> None:
+    make_group(sqlite_db, GROUP, members=(ANA,))
+    nameless = wa_text("/t nueva pan")
+    del nameless["instance"]
+    photo = wa_photo("/t nueva foto", sender=ANA)
+    photo["instance"] = "otra"
+    async with running_bot(sqlite_db, ENV | {"METRICS_ENABLED": "true"}) as bot:
+        jobs = await bot.send(nameless)
+        theirs = await bot.send(photo)
+        mine = await bot.send(wa_text("/t nueva leche"))
+        text = bot.app[keys.METRICS].render().decode()
+    assert (jobs, theirs) == ([], [])
     assert [task.description for task in task_rows(sqlite_db)] == ["leche"]
     assert "Tarea #1 creada: leche" in mine[0].text
     assert 'webhook_events_ignored_total{reason="instance"} 2.0' in text
