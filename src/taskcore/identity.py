@@ -16,13 +16,13 @@ _GROUP_ID = re.compile(r"[0-9]+(?:-[0-9]+)?@g\.us")
 _DIGITS = re.compile(r"[0-9]")
 # A run of 8 or more digits, whole (possessive: never a part of a longer run), unless it is a group id's last part.
 _PHONE_LIKE = re.compile(r"(?<![0-9])[0-9]{8,}+(?!@g\.us)")
-# A number written in groups (``+34 600 44 55 66``, ``(555) 010-0123``, ``600.44.55.66``): groups of digits joined by
-# one space, hyphen or dot, or by parentheses, with an optional ``+``; never the start of a JID (those are runs).
-_WRITTEN = re.compile(r"(?<![\w+.])\+?\(?[0-9]+(?:(?:[ .\-]\(?|\)[ .\-]?)[0-9]+)+\)?(?![0-9@])")
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # an ISO date, with a time after it: a log line's, no number
+# A number written in groups (``+34 600 44 55 66``, ``(555) 010-0123``, ``600.44.55.66``) of 8 or more digits: groups
+# joined by one space, hyphen or dot, or by parentheses, with an optional ``+``; never a JID's start (a run), the tail
+# of a hyphenated word, nor an ISO date (``2026-12-06``, a log line's, with the time after it).
+_WRITTEN = re.compile(r"(?<![\w+.(])(?<![0-9]-)(?![0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9]))(?=(?:[ .()+\-]*[0-9]){8})"
+                      r"\(?\+?\(?[0-9]+(?:(?:[ .\-]\(?|\)[ .\-]?)[0-9]+)+\)?(?![0-9@])")
 _ADDRESS = re.compile(r"(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})")  # IPv4
 MASKED_PREFIX = "***"
-MASKED_AT_LEAST = 8  # digits: fewer are a count, a year, a port
 
 
 def normalize_user_id(value: str) -> str:
@@ -43,14 +43,7 @@ def mask_phone_numbers(text: str) -> str:
 
 def _masked_written(found: re.Match[str]) -> str:
     written = found.group()
-    date = _DATE.match(written)
-    if date is not None:  # 2026-12-06 10:00: the date stays, what follows it is judged alone
-        rest = written[date.end():]
-        return date.group() + (_WRITTEN.sub(_masked_written, rest) if rest[:1] == " " else rest)
-    digits = "".join(_DIGITS.findall(written))
-    if len(digits) < MASKED_AT_LEAST or _ADDRESS.fullmatch(written):
-        return written
-    return MASKED_PREFIX + digits[-4:]
+    return written if _ADDRESS.fullmatch(written) else MASKED_PREFIX + "".join(_DIGITS.findall(written))[-4:]
 
 
 def parse_id_list(value: str | None) -> frozenset[str]:
@@ -95,6 +88,15 @@ def is_lid(jid: str) -> bool:
 def is_phone_jid(jid: str) -> bool:
     """True for a phone-number JID (``...@s.whatsapp.net``)."""
     return jid_domain(jid) == USER_DOMAIN
+
+
+def addressing_form(jid: object) -> str | None:
+    """How a JID names a person: ``lid`` for a LID, ``pn`` for a phone number (``@s.whatsapp.net``, WAHA's
+    ``@c.us``), None for anything else."""
+    if not isinstance(jid, str) or "@" not in jid:
+        return None
+    domain = jid_domain(jid.strip())
+    return "lid" if domain == LID_DOMAIN else "pn" if domain in (USER_DOMAIN, "c.us") else None
 
 
 def user_jid(user_id: str) -> str:
