@@ -49,10 +49,10 @@ class Help(Command):
 
 @dataclass(frozen=True, slots=True)
 class NewTask(Command):
-    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order; ``each`` (``!todos``):
-    every assignee completes their own part. With ``recurrence`` (``cada <regla>``) the task repeats; ``rotation``
-    (``!turnos``) makes the mentioned people take turns. ``names`` are the typed ``@Name`` words of a group command
-    (SPEC section 23), to be told apart among the group's members."""
+    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees (mentions, typed numbers), in order;
+    ``each`` (``!todos``): every assignee completes their own part. With ``recurrence`` (``cada <regla>``) the task
+    repeats; ``rotation`` (``!turnos``) makes the mentioned people take turns. ``names`` are the typed ``@Name`` words
+    of a group command (SPEC section 23), to be told apart among the group's members."""
 
     name: ClassVar[str] = "nueva"
     description: str
