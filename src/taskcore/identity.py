@@ -18,10 +18,11 @@ _DIGITS = re.compile(r"[0-9]")
 _PHONE_LIKE = re.compile(r"(?<![0-9])[0-9]{8,}+(?!@g\.us)")
 # A number written in groups (``+34 600 44 55 66``, ``(555) 010-0123``, ``600.44.55.66``) of 8 or more digits: groups
 # joined by one space, hyphen or dot, or by parentheses, with an optional ``+``; never a JID's start (a run), the tail
-# of a hyphenated word, nor an ISO date (``2026-12-06``, a log line's, with the time after it).
-_WRITTEN = re.compile(r"(?<![\w+.(])(?<![0-9]-)(?![0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9]))(?=(?:[ .()+\-]*[0-9]){8})"
+# of a hyphenated word or a time (``10:00:12.345678``), nor an ISO date (``2026-12-06``, with the time after it).
+_WRITTEN = re.compile(r"(?<![\w+.(:])(?<![0-9]-)(?![0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9]))(?=(?:[ .()+\-]*[0-9]){8})"
                       r"\(?\+?\(?[0-9]+(?:(?:[ .\-]\(?|\)[ .\-]?)[0-9]+)+\)?(?![0-9@])")
 _ADDRESS = re.compile(r"(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})")  # IPv4
+_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")  # 1234.5678: a measure, not a number written in groups
 MASKED_PREFIX = "***"
 
 
@@ -43,7 +44,9 @@ def mask_phone_numbers(text: str) -> str:
 
 def _masked_written(found: re.Match[str]) -> str:
     written = found.group()
-    return written if _ADDRESS.fullmatch(written) else MASKED_PREFIX + "".join(_DIGITS.findall(written))[-4:]
+    if _ADDRESS.fullmatch(written) or _DECIMAL.fullmatch(written):
+        return written
+    return MASKED_PREFIX + "".join(_DIGITS.findall(written))[-4:]
 
 
 def parse_id_list(value: str | None) -> frozenset[str]:
