@@ -11,7 +11,7 @@ from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.people import note_bot_ids
 from tests.builders import BOT_PHONE, GROUP, NOW, make_group, wa_envelope, wa_text
-from tests.chat_support import policy, queued, reactions, run, task_rows, texts
+from tests.chat_support import member, policy, queued, reactions, run, task_rows, texts
 
 ANA = "34600111111"
 LID = "198765432100009"  # a person whose number the bot never saw
@@ -86,3 +86,11 @@ def test_a_group_s_form_is_its_record_s_never_a_message_s_key(db: Database) -> N
     assert addressing_of(db, GROUP) == "lid"
     run(db, wa_text("hola"))  # an old client's message in phone-number form (the builder's say "pn")
     assert addressing_of(db, GROUP) == "lid"
+
+
+def test_a_membership_recorded_before_the_bot_knew_its_ids_goes_when_it_learns_them(db: Database) -> None:
+    make_group(db, GROUP, members=(ANA, BOT_PHONE))
+    with db.write() as conn:
+        note_bot_ids(conn, [BOT_PHONE], NOW)
+    assert member(db, GROUP, BOT_PHONE) is None
+    assert member(db, GROUP, ANA).active
