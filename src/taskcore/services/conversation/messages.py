@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from taskcore.chat import locale_replies
 from taskcore.chat.chore_commands import SetAway
-from taskcore.chat.commands import NewTask, SetDue
+from taskcore.chat.commands import Command, NewTask, SetDue
 from taskcore.chat.decide import Chat, Decision, Throttled, decide, head_of
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.render import render, render_throttled
@@ -88,7 +88,8 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
         if answered.texts or answered.reactions:
             sends = turn.moment.sends.take(turn.user_id)
             if not sends.allowed:
-                answered = capped(answered, sends, turn.msg, quote=turn.quote)
+                changed = result.ok and isinstance(decision, Command) and decision.changes
+                answered = capped(answered, sends, turn.msg, changed=changed, quote=turn.quote)
     return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
                       answered.metrics + admitted.metrics)
 
