@@ -119,7 +119,9 @@ def test_ver_in_private_without_tasks(db: Database) -> None:
 
 def test_x_completes_assigns_the_completer_and_answers_each_task(db: Database, group: str) -> None:
     make_task(db, creator=ANA, group_id=GROUP, description="pan")
-    assert say(db, "/t x 1 7") == f"@{ANA} Tarea #1 completada: pan\nNo encuentro la tarea #7."
+    assert say(db, "/t x 1 7") == (f"@{ANA} Tarea #1 completada: pan\n"  # her own task: its point waits (SPEC 38)
+                                   "⭐ Su 1 punto cuenta cuando otra persona del grupo lo apruebe: /t aprobar 1\n"
+                                   "No encuentro la tarea #7.")
     (task,) = task_rows(db)
     assert (task.completed, task.completed_by, assignees(db, 1)) == (True, ANA, {ANA})
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from taskcore.chat import replies
+from taskcore.chat import replies, witness_replies
 from taskcore.chat.commands import (
     Claim,
     Complete,
@@ -164,6 +164,8 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     if not done.newly_completed:
         return rejected(replies.already_completed(task_id), task_id)
     text = replies.last_part_done(_name(task, turn.user_id), task) if task.each else replies.completed(task)
+    if done.points_held:
+        text = f"{text}\n{witness_replies.points_wait(task_id, task.points)}"
     if done.next_task is not None:
         text = f"{text}\n{replies.next_occurrence(done.next_task)}"
     return Answer(text, reactions=_check(turn, done), task_id=task_id)
