@@ -16,6 +16,13 @@ _GROUP_ID = re.compile(r"[0-9]+(?:-[0-9]+)?@g\.us")
 _DIGITS = re.compile(r"[0-9]")
 # A run of 8 or more digits, whole (possessive: never a part of a longer run), unless it is a group id's last part.
 _PHONE_LIKE = re.compile(r"(?<![0-9])[0-9]{8,}+(?!@g\.us)")
+# A number written in groups (``+34 600 44 55 66``, ``(555) 010-0123``, ``600.44.55.66``) of 8 or more digits: groups
+# joined by one space, hyphen or dot, or by parentheses, with an optional ``+``; never a JID's start (a run), the tail
+# of a hyphenated word or a time (``10:00:12.345678``), nor an ISO date (``2026-12-06``, with the time after it).
+_WRITTEN = re.compile(r"(?<![\w+.(:])(?<![0-9]-)(?![0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9]))(?=(?:[ .()+\-]*[0-9]){8})"
+                      r"\(?\+?\(?[0-9]+(?:(?:[ .\-]\(?|\)[ .\-]?)[0-9]+)+\)?(?![0-9@])")
+_ADDRESS = re.compile(r"(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})")  # IPv4
+_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")  # 1234.5678: a measure, not a number written in groups
 MASKED_PREFIX = "***"
 
 
@@ -29,9 +36,17 @@ def normalize_user_id(value: str) -> str:
 
 
 def mask_phone_numbers(text: str) -> str:
-    """``text`` with every run of 8 or more digits (a phone number, a LID, a JID's user part, the creator's number
-    in an old-style group id) shown as ``***`` and its last four digits; a group id's own digits stay."""
-    return _PHONE_LIKE.sub(lambda found: MASKED_PREFIX + found.group()[-4:], text)
+    """``text`` with every number of 8 or more digits however it is written (a run: a phone number, a LID, a JID's
+    user part, the creator's number in an old-style group id; or in groups: ``+34 600 44 55 66``) shown as ``***``
+    and its last four digits; a group id's own digits, dates and IPv4 addresses stay (SPEC section 38)."""
+    return _PHONE_LIKE.sub(lambda found: MASKED_PREFIX + found.group()[-4:], _WRITTEN.sub(_masked_written, text))
+
+
+def _masked_written(found: re.Match[str]) -> str:
+    written = found.group()
+    if _ADDRESS.fullmatch(written) or _DECIMAL.fullmatch(written):
+        return written
+    return MASKED_PREFIX + "".join(_DIGITS.findall(written))[-4:]
 
 
 def parse_id_list(value: str | None) -> frozenset[str]:
@@ -76,6 +91,15 @@ def is_lid(jid: str) -> bool:
 def is_phone_jid(jid: str) -> bool:
     """True for a phone-number JID (``...@s.whatsapp.net``)."""
     return jid_domain(jid) == USER_DOMAIN
+
+
+def addressing_form(jid: object) -> str | None:
+    """How a JID names a person: ``lid`` for a LID, ``pn`` for a phone number (``@s.whatsapp.net``, WAHA's
+    ``@c.us``), None for anything else."""
+    if not isinstance(jid, str) or "@" not in jid:
+        return None
+    domain = jid_domain(jid.strip())
+    return "lid" if domain == LID_DOMAIN else "pn" if domain in (USER_DOMAIN, "c.us") else None
 
 
 def user_jid(user_id: str) -> str:

@@ -144,6 +144,8 @@ class Completion:
     part_done: bool = False
     next_task: Task | None = None
     """The next occurrence this completion created (a recurring task), else None."""
+    points_held: bool = False
+    """Its points wait for someone else's approval: its completer made it and held it alone (SPEC section 38)."""
 
 
 @dataclass(frozen=True, slots=True)

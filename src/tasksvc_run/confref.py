@@ -91,8 +91,10 @@ MEANINGS: dict[str, str] = {
     "gateway_max_sends_per_day": "Most messages the bot starts itself in any 24 hours (as the hourly cap).",
     "gateway_warmup_days": "A new number warms up: for this many days from the first send, the daily cap starts at "
                            "20 and doubles each day (0: off).",
-    "sends_per_person_per_min": "Most replies a minute to one person's commands; beyond it their commands are still "
-                                "done, with one short notice, so no member can use up the number's send pace.",
+    "sends_per_person_per_min": "Replies a minute to one person's commands after a burst of 10 (or this many, if "
+                                "more); beyond it their commands are still done, a change is still confirmed, a "
+                                "list or link is left out with one short notice, so no member can use up the "
+                                "number's send pace.",
     "photo_max_mb": "Largest photo kept as a task's proof (SPEC section 34), in MB (1 to 64): a larger one is refused "
                     "with a reply, and a larger answer of the gateway is not read whole.",
     "photo_retention_days": "Days a task's photo is kept after its approval (photos live in DATA_DIR/photos and are "

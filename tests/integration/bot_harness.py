@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tasksvc_run.bot.app import drain, make_bot_app
+from tasksvc_run.bot.background import install_background
 from tests.builders import NOW
 from tests.chat_support import Queued, last_id, queued
 from tests.fakes.clock import FrozenClock
@@ -63,11 +64,16 @@ class Bot:
 
 
 @asynccontextmanager
-async def running_bot(db: Database, env: Mapping[str, str] | None = None) -> AsyncIterator[Bot]:
-    """Start the bot app with ``env`` (NODE_ENV=test unless given); stop it afterwards."""
+async def running_bot(db: Database, env: Mapping[str, str] | None = None, *,
+                      background: bool = False) -> AsyncIterator[Bot]:
+    """Start the bot app with ``env`` (NODE_ENV=test unless given); stop it afterwards. With ``background``, its
+    background work as a served bot has it (the gateway's client, the worker, the scheduler runtime: not started in
+    test unless FORCE_SCHEDULERS)."""
     settings = load_settings({"NODE_ENV": "test", "WEB_BASE_URL": "https://tareas.example", **(env or {})})
     clock = FrozenClock(NOW)
     app = make_bot_app(settings, db=db, clock=clock)
+    if background:
+        install_background(app)
     failures = Failures()
     processor_log = logging.getLogger("tasksvc_run.bot.processor")
     processor_log.addHandler(failures)

@@ -71,3 +71,18 @@ def test_the_command_line_erases_by_number(sqlite_db: Database, monkeypatch: pyt
     assert main(["forget", "nadie"]) == 2
     out = capsys.readouterr()
     assert PHONE not in out.out + out.err  # masked: ***0001
+
+
+def test_a_number_written_with_spaces_is_masked_in_every_line(sqlite_db: Database, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    migrator.migrate(sqlite_db)
+    seed(sqlite_db)
+    monkeypatch.setenv("DB_PATH", str(sqlite_db.engine.url.database))
+    monkeypatch.setenv("NODE_ENV", "test")
+    assert main(["forget", "+34 600 00 00 01"]) == 0
+    assert main(["forget", "(+34) 600-00-00-01"]) == 1
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "person forgotten" in said  # the log line itself
+    assert "***0001" in said
+    assert not any(shown in said for shown in ("600 00 00 01", "600-00-00-01", "600 00", "600-00"))

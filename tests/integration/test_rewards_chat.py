@@ -38,7 +38,7 @@ async def test_offer_earn_redeem_and_approve_through_the_gateway(chat: Conversat
     assert made.text == f"@{ANA} 🎁 Premio #1 creado: «ir al cine», por 5 puntos. Para pedirlo: /t canjear 1"
     [short] = await say(chat, "/t canjear 1", LUIS)
     assert short.text == f"@{LUIS} No te llega: «ir al cine» cuesta 5 puntos y tienes 0 puntos."
-    await say(chat, "/t nueva fregar !7", LUIS)
+    await say(chat, f"/t nueva fregar !7 @{LUIS}")  # Ana's task for Luis: his points count at once (SPEC 38)
     await say(chat, "/t x 1", LUIS)
     [listed] = await say(chat, "/t premios", LUIS)
     assert listed.text.endswith("• #1 ir al cine · 5 puntos\nTienes 7 puntos.\nPara pedir uno: /t canjear <n>")

@@ -154,11 +154,11 @@ async def test_the_webhook_is_written_only_when_it_differs(waha: SampleWaha, gw:
 async def test_groups_with_participants_admins_and_addressing(gw: WahaGateway) -> None:
     assert await gw.list_groups(participants=True) == answers.groups_of(sample("outbound_groups_list_response_200"))
     assert {group.participants for group in await gw.list_groups()} == {()}
-    assert await gw.group_participants(GROUP) == (
-        GatewayParticipant("15550100001", "198765432100001", True),
-        GatewayParticipant("15550100000", "211000000000001", False),
-        GatewayParticipant(None, "198765432100002", False),
-        GatewayParticipant("15550100003", "198765432100003", False))
+    assert await gw.group_participants(GROUP) == (  # named by LID: the group's addressing
+        GatewayParticipant("15550100001", "198765432100001", True, form="lid"),
+        GatewayParticipant("15550100000", "211000000000001", False, form="lid"),
+        GatewayParticipant(None, "198765432100002", False, form="lid"),
+        GatewayParticipant("15550100003", "198765432100003", False, form="lid"))
 
 
 async def test_the_bot_s_own_ids_and_none_before_pairing(waha: SampleWaha, gw: WahaGateway) -> None:

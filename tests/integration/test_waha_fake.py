@@ -88,7 +88,7 @@ async def test_what_someone_writes_comes_as_message_and_message_any_one_message_
     assert bot.events() == ["message", "message.any"]
     assert first == again
     assert isinstance(first, InboundMessage)
-    assert (first.quoted_id, first.sender.phone, first.addressing) == ("3EB0AA", None, "lid")
+    assert (first.quoted_id, first.sender.phone, first.participant) == ("3EB0AA", None, "198765432100002@lid")
     assert len({d.payload["id"] for d in bot.got}) == 2  # two events, each its own envelope id
 
 

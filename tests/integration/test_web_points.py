@@ -53,7 +53,7 @@ async def test_the_task_line_shows_points_when_not_one(web: WebEnv) -> None:
 
 
 async def test_the_group_page_shows_this_weeks_summary(web: WebEnv) -> None:
-    done = worth(web.db, 5)
+    done = worth(web.db, 5, by=OTHER)  # someone else's task: its points count at once (SPEC section 38)
     worth(web.db, 2, "Otra")
     units.run(web.db, svc.complete_task, GatingMode.OFF, user_id=ME, task_id=done, now=NOW)
     async with web.client.get(f"/grupos/{GROUP.replace('@', '%40')}", headers=web.session_for(ME)) as response:

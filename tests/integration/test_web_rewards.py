@@ -44,8 +44,9 @@ async def web(db: Database) -> AsyncIterator[WebEnv]:
 
 
 def earn(db: Database, points: int, user: str = ME) -> None:
-    task = units.run(db, task_service.create_task, creator=user, description="tarea", group_id=GROUP, assignees=(user,),
-                     now=NOW, points=points)
+    """``user`` completes a task worth ``points`` someone else gave them (SPEC section 38)."""
+    task = units.run(db, task_service.create_task, creator=OTHER if user == ME else ME, description="tarea",
+                     group_id=GROUP, assignees=(user,), now=NOW, points=points)
     units.run(db, task_service.complete_task, GatingMode.OFF, user_id=user, task_id=task.id, now=NOW)
 
 

@@ -153,7 +153,7 @@ def rewarded(db: Database) -> None:
     gm = schema.group_members
     with db.write() as conn:
         conn.execute(update(gm).where(gm.c.group_id == GROUP, gm.c.user_id == ME).values(is_admin=True))
-    done = units.run(db, task_service.create_task, creator=ME, description="Fregar", group_id=GROUP, assignees=(ME,),
+    done = units.run(db, task_service.create_task, creator=OTHER, description="Fregar", group_id=GROUP, assignees=(ME,),
                      now=NOW,
                      points=5)
     units.run(db, task_service.complete_task, GatingMode.OFF, user_id=ME, task_id=done.id, now=NOW)

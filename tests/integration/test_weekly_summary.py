@@ -71,7 +71,7 @@ def context(db: Database, now: datetime) -> JobContext:
 
 
 async def test_the_job_posts_at_the_moment_not_before_and_moves_a_week(db: Database, group: str) -> None:
-    say(db, "/t nueva limpiar !3")
+    say(db, "/t nueva limpiar !3", sender=LUIS, push_name="Luis")  # Luis's task Ana does: her points count
     run(db, wa_text("/t x 1"), now=datetime(2026, 11, 25, 9, 0, tzinfo=UTC))
     say(db, "/t resumen semanal domingo 20:00", now=datetime(2026, 11, 26, 9, 0, tzinfo=UTC))
     assert await WeeklySummaryJob(context(db, SUNDAY_20 - timedelta(minutes=1)))() == 0

@@ -47,6 +47,7 @@ def test_nueva_records_the_command_message_as_the_tasks_origin(db: Database, gro
 
 
 def test_nueva_assigns_the_mentioned_people_and_mentions_them_in_the_reply(db: Database, group: str) -> None:
+    make_group(db, GROUP, members=(BEA, LID_BEA))
     run(db, wa_text(f"/t nueva limpiar @{BEA} @{LID_BEA}", mentioned=(f"{BEA}@s.whatsapp.net", f"{LID_BEA}@lid")))
     (job,) = [j for j in queued(db) if j.kind == "text"]
     assert job.text == f"@{ANA} Tarea #1 creada: limpiar. Para @{BEA}, @{LID_BEA}"
@@ -54,9 +55,11 @@ def test_nueva_assigns_the_mentioned_people_and_mentions_them_in_the_reply(db: D
     assert assignees(db, 1) == {BEA, LID_BEA}
 
 
-def test_mentioned_people_become_active_members_of_the_group(db: Database, group: str) -> None:
-    run(db, wa_text(f"/t nueva limpiar @{BEA}", mentioned=(f"{BEA}@s.whatsapp.net",)))
-    assert member(db, GROUP, BEA).active
+def test_a_mention_of_someone_who_is_not_a_member_is_unknown_and_makes_no_member(db: Database, group: str) -> None:
+    reply = say(db, f"/t nueva limpiar @{BEA}", mentioned=(f"{BEA}@s.whatsapp.net",))
+    assert reply == f"@{ANA} No encuentro a esa persona en el grupo. Nada hecho; elige a la persona en la lista de @ " \
+                    "de WhatsApp."
+    assert (task_rows(db), member(db, GROUP, BEA)) == ([], None)
 
 
 def test_a_mentioned_lid_resolves_through_its_alias(db: Database, group: str) -> None:
@@ -116,7 +119,9 @@ def test_ver_in_private_without_tasks(db: Database) -> None:
 
 def test_x_completes_assigns_the_completer_and_answers_each_task(db: Database, group: str) -> None:
     make_task(db, creator=ANA, group_id=GROUP, description="pan")
-    assert say(db, "/t x 1 7") == f"@{ANA} Tarea #1 completada: pan\nNo encuentro la tarea #7."
+    assert say(db, "/t x 1 7") == (f"@{ANA} Tarea #1 completada: pan\n"  # her own task: its point waits (SPEC 38)
+                                   "⭐ Su 1 punto cuenta cuando otra persona del grupo lo apruebe: /t aprobar 1\n"
+                                   "No encuentro la tarea #7.")
     (task,) = task_rows(db)
     assert (task.completed, task.completed_by, assignees(db, 1)) == (True, ANA, {ANA})
 

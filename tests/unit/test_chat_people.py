@@ -10,8 +10,8 @@ from sqlalchemy import select
 from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.people import note_bot_ids
-from tests.builders import BOT_PHONE, GROUP, NOW, make_group, wa_text
-from tests.chat_support import policy, queued, reactions, run, task_rows, texts
+from tests.builders import BOT_PHONE, GROUP, NOW, make_group, wa_envelope, wa_text
+from tests.chat_support import member, policy, queued, reactions, run, task_rows, texts
 
 ANA = "34600111111"
 LID = "198765432100009"  # a person whose number the bot never saw
@@ -77,10 +77,20 @@ def addressing_of(db: Database, group_id: str) -> str | None:
         return conn.execute(select(schema.groups.c.addressing).where(schema.groups.c.id == group_id)).scalar()
 
 
-def test_a_group_s_messages_tell_the_form_it_addresses_people_in(db: Database) -> None:
+def test_a_group_s_form_is_its_record_s_never_a_message_s_key(db: Database) -> None:
     run(db, lid_only("hola"))
+    assert addressing_of(db, GROUP) is None  # a message's key says nothing of the group
+    group = {"id": GROUP, "subject": "Piso", "addressingMode": "lid",
+             "participants": [{"id": f"{LID}@lid", "admin": None}]}
+    run(db, wa_envelope("groups.upsert", [group]))
     assert addressing_of(db, GROUP) == "lid"
-    run(db, wa_text("hola"))  # the builder's messages say "pn"
-    assert addressing_of(db, GROUP) == "pn"
-    run(db, wa_text("hola otra vez"))
-    assert addressing_of(db, GROUP) == "pn"
+    run(db, wa_text("hola"))  # an old client's message in phone-number form (the builder's say "pn")
+    assert addressing_of(db, GROUP) == "lid"
+
+
+def test_a_membership_recorded_before_the_bot_knew_its_ids_goes_when_it_learns_them(db: Database) -> None:
+    make_group(db, GROUP, members=(ANA, BOT_PHONE))
+    with db.write() as conn:
+        note_bot_ids(conn, [BOT_PHONE], NOW)
+    assert member(db, GROUP, BOT_PHONE) is None
+    assert member(db, GROUP, ANA).active

@@ -31,6 +31,11 @@ def say(db: Database, text: str, *, now: datetime = NOW, **kw: object) -> str:
     return texts(db)[-1]
 
 
+def luis_says(db: Database, text: str) -> str:
+    """Luis makes the task Ana then does: her points count at once (SPEC section 38: not a self-made task)."""
+    return say(db, text, sender=LUIS, push_name="Luis")
+
+
 def test_points_in_nueva_are_stored_and_said(db: Database, group: str) -> None:
     reply = say(db, "/t nueva limpiar el baño !3")
     assert reply.endswith("· 3 puntos")
@@ -72,8 +77,8 @@ def _complete_at(db: Database, when: datetime, *ids: int, sender: str = ANA) -> 
 
 
 def test_resumen_in_a_group_names_members_with_done_points_and_overdue(db: Database, group: str) -> None:
-    say(db, "/t nueva limpiar !3")
-    say(db, "/t nueva pan")
+    luis_says(db, "/t nueva limpiar !3")
+    luis_says(db, "/t nueva pan")
     say(db, f"/t nueva basura 2026-11-20 @{LUIS}", mentioned=(f"{LUIS}@s.whatsapp.net",))
     _complete_at(db, datetime(2026, 11, 22, 11, 0, tzinfo=UTC), 1, 2)
     reply = say(db, "/t resumen", now=datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
@@ -83,7 +88,7 @@ def test_resumen_in_a_group_names_members_with_done_points_and_overdue(db: Datab
 
 
 def test_resumen_mes_and_english_words(db: Database, group: str) -> None:
-    say(db, "/t nueva limpiar !2")
+    luis_says(db, "/t nueva limpiar !2")
     _complete_at(db, datetime(2026, 11, 2, 9, 0, tzinfo=UTC), 1)
     assert "Ana: 0 hechas" in say(db, "/t resumen semana")
     assert "Ana: 1 hecha, 2 puntos" in say(db, "/t summary month")
@@ -100,7 +105,7 @@ def test_each_parts_count_for_each_person(db: Database, group: str) -> None:
 
 
 def test_resumen_in_private_is_the_persons_own_across_groups(db: Database, group: str) -> None:
-    say(db, "/t nueva limpiar !3")
+    luis_says(db, "/t nueva limpiar !3")
     _complete_at(db, NOW, 1)
     reply = say(db, "/t resumen", group=None)
     assert reply == "Resumen de la semana (16/11–22/11):\n• Ana: 1 hecha, 3 puntos"
@@ -111,7 +116,7 @@ def test_a_bad_period_is_refused(db: Database, group: str) -> None:
 
 
 def test_reparto_gives_the_next_turn_to_the_one_with_fewest_points(db: Database, group: str) -> None:
-    say(db, "/t nueva fregar !5")
+    luis_says(db, "/t nueva fregar !5")
     _complete_at(db, NOW, 1)  # Ana: 5 points this month
     say(db, f"/t nueva basura cada lunes @{ANA} @{LUIS} !reparto", mentioned=PEOPLE)
     assert task_rows(db)[1].rotation_people == f"!reparto {ANA} {LUIS}"
@@ -161,7 +166,7 @@ def test_the_help_names_points_and_summaries_in_each_language(db: Database, grou
 
 def test_a_summary_in_an_english_group_speaks_english(db: Database, group: str) -> None:
     say(db, "/t idioma en")
-    say(db, "/t new clean !2")
+    luis_says(db, "/t new clean !2")
     _complete_at(db, NOW, 1)
     assert say(db, "/t summary").endswith("• Ana: 1 done, 2 points\n• Luis: 0 done, 0 points")
     say(db, "/t new sweep")

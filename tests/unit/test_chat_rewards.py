@@ -42,8 +42,8 @@ def sent(db: Database, back: int = 1) -> Queued:
 
 
 def earn(db: Database, points: int, user: str = LUIS) -> None:
-    """``user`` completes a new task worth ``points``."""
-    say(db, f"/t nueva tarea de {points} !{points}", user)
+    """``user`` completes a new task worth ``points`` someone else gave them (SPEC section 38)."""
+    say(db, f"/t nueva tarea de {points} !{points} @{user}", LUIS if user == ANA else ANA)
     say(db, f"/t x {task_rows(db)[-1].id}", user)
 
 

@@ -198,8 +198,12 @@ def test_a_repeated_mention_assigns_once() -> None:
     assert parse(f"/t nueva revisar @{ANA} @{ANA}", mentioned=[ANA]) == NewTask("revisar", None, (ANA,))
 
 
-def test_an_at_token_not_in_the_mentioned_list_stays_text() -> None:
-    assert parse(f"/t nueva llamar @{ANA}", mentioned=[LUIS]) == NewTask(f"llamar @{ANA}", None, ())
+def test_a_short_at_number_not_in_the_mentioned_list_stays_text() -> None:
+    assert parse("/t nueva comprar @2 kilos", mentioned=[LUIS]) == NewTask("comprar @2 kilos", None, ())
+
+
+def test_a_typed_number_not_in_the_mentioned_list_is_read_as_a_mention() -> None:
+    assert parse(f"/t nueva llamar @{ANA}", mentioned=[LUIS]) == NewTask("llamar", None, (ANA,))
 
 
 def test_an_at_word_that_is_not_digits_stays_text() -> None:

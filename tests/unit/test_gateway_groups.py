@@ -39,12 +39,22 @@ def test_every_sample_group_is_read_with_its_community_flags() -> None:
 
 def test_a_lid_participant_gives_its_phone_from_phone_number() -> None:
     groups = {g.id: g for g in parse_groups_answer(sample_groups())}
-    assert groups[OPS].participants[0] == GatewayParticipant("15550100001", "198765432100001", admin=True)
+    assert groups[OPS].participants[0] == GatewayParticipant("15550100001", "198765432100001", admin=True, form="lid")
 
 
 def test_a_phone_participant_gives_its_lid_from_the_lid_field() -> None:
     groups = {g.id: g for g in parse_groups_answer(sample_groups())}
-    assert groups[OLD].participants[0] == GatewayParticipant("15550100007", "198765432100007", admin=True)
+    assert groups[OLD].participants[0] == GatewayParticipant("15550100007", "198765432100007", admin=True, form="pn")
+
+
+def test_a_listed_group_s_addressing_is_its_own_field_else_how_its_participants_are_named() -> None:
+    listed = sample_groups()
+    listed[2]["addressingMode"] = "pn"  # a record that says it, over participants named by LID
+    groups = {g.id: g for g in parse_groups_answer(listed)}
+    assert (groups[OPS].addressing, groups[OLD].addressing) == ("pn", "pn")
+    assert {g.id: g.addressing for g in parse_groups_answer(sample_groups())}[OPS] == "lid"
+    bare = [{key: value for key, value in group.items() if key != "participants"} for group in sample_groups()]
+    assert {g.addressing for g in parse_groups_answer(bare)} == {None}
 
 
 def test_the_participants_answer_is_read_with_names_and_admins() -> None:
@@ -58,12 +68,13 @@ def test_the_participants_answer_is_read_with_names_and_admins() -> None:
 
 def test_a_broken_phone_number_is_ignored_and_the_lid_kept() -> None:
     person = parse_participant({"id": "198765432100009@lid", "phoneNumber": "[object Object]", "admin": None})
-    assert person == GatewayParticipant(None, "198765432100009", admin=False)
+    assert person == GatewayParticipant(None, "198765432100009", admin=False, form="lid")
     assert person.user_id == "198765432100009"
 
 
 def test_a_bare_jid_string_is_a_participant_of_an_older_gateway() -> None:
-    assert parse_participant("15550100004@s.whatsapp.net") == GatewayParticipant("15550100004", None, admin=False)
+    assert parse_participant("15550100004@s.whatsapp.net") == GatewayParticipant("15550100004", None, admin=False,
+                                                                                 form="pn")
 
 
 def test_a_participant_without_any_readable_identity_is_skipped() -> None:

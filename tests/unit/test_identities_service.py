@@ -192,18 +192,23 @@ class TestRekey:
 
 
 class TestMentions:
-    def test_mentions_resolve_through_aliases_keep_order_and_drop_repeats(self, db: Database) -> None:
+    def test_mentions_name_the_group_s_active_members_through_aliases(self, db: Database) -> None:
+        make_group(db, G1, members=(PHONE, BOB))
         resolve(db, phone=PHONE, lid=LID)
-        assert units.run(db, svc.resolve_mentions, [BOB, LID, PHONE, BOB], now=NOW) == [BOB, PHONE]
+        found = units.look(db, svc.members_named, group_id=G1, digits=[BOB, LID, PHONE])
+        assert found == {BOB: BOB, LID: PHONE, PHONE: PHONE}
 
-    def test_unknown_mentioned_users_are_created(self, db: Database) -> None:
-        units.run(db, svc.resolve_mentions, [BOB], now=NOW)
-        assert user_row(db, BOB).created_at == NOW
+    def test_a_mention_of_anyone_else_names_nobody_and_creates_nobody(self, db: Database) -> None:
+        make_group(db, G1, members=(PHONE,), inactive=(BOB,))
+        make_group(db, G2, members=(OLD_LID,))
+        assert units.look(db, svc.members_named, group_id=G1, digits=[BOB, OLD_LID, "34699999999"]) == {}
+        assert user_row(db, "34699999999") is None
 
-    def test_no_mentions_resolve_to_none(self, db: Database) -> None:
-        assert units.run(db, svc.resolve_mentions, [], now=NOW) == []
+    def test_no_mentions_name_nobody(self, db: Database) -> None:
+        assert units.look(db, svc.members_named, group_id=G1, digits=[]) == {}
 
     def test_a_newer_pairing_of_a_lid_replaces_the_older_one(self, db: Database) -> None:
+        make_group(db, G1, members=(PHONE, BOB))
         resolve(db, phone=PHONE, lid=LID)
         resolve(db, phone=BOB, lid=LID)
-        assert units.run(db, svc.resolve_mentions, [LID], now=NOW) == [BOB]
+        assert units.look(db, svc.members_named, group_id=G1, digits=[LID]) == {LID: BOB}

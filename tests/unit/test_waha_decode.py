@@ -66,7 +66,7 @@ def test_a_group_member_known_only_by_lid() -> None:
     event = info(sample("inbound_message_group_text_lid_mention"), SenderAlt="")
     found = message(event)
     assert found.sender == Identity(None, "198765432100001", "198765432100001@lid")
-    assert (found.participant, found.addressing) == ("198765432100001@lid", "lid")
+    assert found.participant == "198765432100001@lid"
 
 
 def test_a_direct_message_from_a_lid_only_person_is_answered_at_the_lid() -> None:
@@ -76,18 +76,13 @@ def test_a_direct_message_from_a_lid_only_person_is_answered_at_the_lid() -> Non
                                              Identity(None, "198765432100003", "198765432100003@lid"))
 
 
-def test_a_group_without_addressing_mode_takes_it_from_how_its_sender_is_named() -> None:
-    event = info(sample("inbound_message_group_reply_pn_addressing"), AddressingMode="")
-    assert message(event).addressing == "pn"
-
-
 def test_a_reply_is_read_from_reply_to_when_the_raw_data_is_missing() -> None:
     event = sample("inbound_message_group_reply_pn_addressing")
     del event["payload"]["_data"]
     found = message(event)
     assert (found.quoted_id, found.quoted_author, found.text) == (
         "3EB0A1B2C3D4E5F6A7B8C9", "15550100000@s.whatsapp.net", "done")
-    assert (found.addressing, found.push_name) == ("pn", None)
+    assert found.push_name is None
 
 
 def test_mentions_lose_device_suffixes_keep_order_and_drop_what_names_no_person() -> None:

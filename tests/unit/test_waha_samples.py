@@ -60,7 +60,7 @@ def test_a_group_text_mentioning_the_bot_by_its_lid() -> None:
         instance="taskbot", message_id="3A5F0C2E9B41D7A8C6E1", chat_id=GROUP, group_id=GROUP, sender=ALICE,
         participant="198765432100001@lid", push_name="Alice",
         text="@211000000000001 add task: renew the domain by Friday", mentioned=("211000000000001@lid",),
-        sent_at=at(9, 53, 20), bot_id=BOT, quoted_id=None, addressing="lid")
+        sent_at=at(9, 53, 20), bot_id=BOT, quoted_id=None)
 
 
 def test_a_reply_to_the_bot_in_a_phone_addressed_group() -> None:
@@ -68,7 +68,7 @@ def test_a_reply_to_the_bot_in_a_phone_addressed_group() -> None:
         instance="taskbot", message_id="9C1E5B7D3F2A4C6E8A0B1D3F5E7A9C2B", chat_id=OLD_GROUP, group_id=OLD_GROUP,
         sender=Identity("15550100002", "198765432100002", "15550100002@s.whatsapp.net"),
         participant="15550100002@s.whatsapp.net", push_name="Bob", text="done", mentioned=(),
-        sent_at=at(9, 54, 20), bot_id=BOT, quoted_id="3EB0A1B2C3D4E5F6A7B8C9", addressing="pn",
+        sent_at=at(9, 54, 20), bot_id=BOT, quoted_id="3EB0A1B2C3D4E5F6A7B8C9",
         quoted_author="15550100000@s.whatsapp.net", quoted_text="Task #12 created: renew the domain (due Fri).")
 
 
@@ -88,7 +88,7 @@ def test_a_photo_replying_to_the_bot_keeps_the_url_to_fetch_it_by() -> None:
         instance="taskbot", message_id="3A6B7C8D9E0F1A2B3C4D", chat_id=GROUP, group_id=GROUP,
         sender=Identity("15550100003", "198765432100003", "198765432100003@lid"),
         participant="198765432100003@lid", push_name="Carol", text="proof for #12", mentioned=(),
-        sent_at=at(9, 56, 40), bot_id=BOT, quoted_id="3EB0C4F1A2B3C4D5E6F7A8", addressing="lid",
+        sent_at=at(9, 56, 40), bot_id=BOT, quoted_id="3EB0C4F1A2B3C4D5E6F7A8",
         quoted_author="211000000000001@lid",
         quoted_text="@198765432100001 Task #12 created: renew the domain (due Fri).")
 
@@ -199,24 +199,26 @@ def test_the_stored_messages_answer_gives_the_bot_s_sends() -> None:
 
 def test_the_groups_answer_with_participants_admins_and_addressing() -> None:
     listed = answers.groups_of(covers("outbound_groups_list_response_200"))
-    bot = GatewayParticipant(BOT, BOT_LID, False)
-    alice = GatewayParticipant("15550100001", "198765432100001", True)
+    bot = GatewayParticipant(BOT, BOT_LID, False, form="lid")
+    alice = GatewayParticipant("15550100001", "198765432100001", True, form="lid")
     assert listed == [
         GatewayGroup("120363300000000001@g.us", "Acme Volunteers", None, True, False, (alice, bot), "lid"),
         GatewayGroup(GROUP, "Ops tasks", "120363300000000001@g.us", False, False, (
-            alice, bot, GatewayParticipant(None, "198765432100002", False),
-            GatewayParticipant("15550100003", "198765432100003", False)), "lid"),
+            alice, bot, GatewayParticipant(None, "198765432100002", False, form="lid"),
+            GatewayParticipant("15550100003", "198765432100003", False, form="lid")), "lid"),
         GatewayGroup(OLD_GROUP, "Family chores", None, False, False, (
-            GatewayParticipant("15550100007", "198765432100007", True), bot,
-            GatewayParticipant("15550100002", "198765432100002", False)), "pn"),
+            GatewayParticipant("15550100007", "198765432100007", True, form="pn"),
+            GatewayParticipant(BOT, BOT_LID, False, form="pn"),
+            GatewayParticipant("15550100002", "198765432100002", False, form="pn")), "pn"),
     ]
 
 
 def test_the_participants_v2_answer() -> None:
     assert answers.participants_of(covers("outbound_group_participants_v2_response_200")) == (
-        GatewayParticipant("15550100001", "198765432100001", True), GatewayParticipant(BOT, BOT_LID, False),
-        GatewayParticipant(None, "198765432100002", False),
-        GatewayParticipant("15550100003", "198765432100003", False))
+        GatewayParticipant("15550100001", "198765432100001", True, form="lid"),
+        GatewayParticipant(BOT, BOT_LID, False, form="lid"),
+        GatewayParticipant(None, "198765432100002", False, form="lid"),
+        GatewayParticipant("15550100003", "198765432100003", False, form="lid"))
 
 
 def test_the_lids_answers() -> None:

@@ -45,6 +45,7 @@ class ShowSummary(Command):
     """``/t resumen [semana|mes]``: per member, done and points in the period and their overdue tasks."""
 
     name: ClassVar[str] = "resumen"
+    reads_only: ClassVar[bool] = True
     period: Period
 
 

@@ -20,6 +20,13 @@ class Command:
 
     __slots__ = ()
     name: ClassVar[str]
+    reads_only: ClassVar[bool] = False  # it only shows something: a list, the help, a preview (SPEC section 38)
+
+    @property
+    def changes(self) -> bool:
+        """Whether carrying it out changes something: then its reply is always sent, even in a spell of the
+        per-person cap (SPEC section 38)."""
+        return not self.reads_only
 
 
 class CommandSyntaxError(ValidationError):
@@ -45,14 +52,15 @@ class Help(Command):
     """``/t`` or ``/t ayuda``: the help text."""
 
     name: ClassVar[str] = "ayuda"
+    reads_only: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
 class NewTask(Command):
-    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees, in order; ``each`` (``!todos``):
-    every assignee completes their own part. With ``recurrence`` (``cada <regla>``) the task repeats; ``rotation``
-    (``!turnos``) makes the mentioned people take turns. ``names`` are the typed ``@Name`` words of a group command
-    (SPEC section 23), to be told apart among the group's members."""
+    """``/t nueva``: create a task; ``mentions`` are the digits of the assignees (mentions, typed numbers), in order;
+    ``each`` (``!todos``): every assignee completes their own part. With ``recurrence`` (``cada <regla>``) the task
+    repeats; ``rotation`` (``!turnos``) makes the mentioned people take turns. ``names`` are the typed ``@Name`` words
+    of a group command (SPEC section 23), to be told apart among the group's members."""
 
     name: ClassVar[str] = "nueva"
     description: str
@@ -74,6 +82,7 @@ class ListTasks(Command):
     """``/t ver``: list open tasks."""
 
     name: ClassVar[str] = "ver"
+    reads_only: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +98,7 @@ class TaskInfo(Command):
     """``/t info``: everything about one task, in one message."""
 
     name: ClassVar[str] = "info"
+    reads_only: ClassVar[bool] = True
     task_id: int
 
 
@@ -148,6 +158,7 @@ class ShowZone(Command):
     """``/t zona``: the sender's time zone and where it comes from."""
 
     name: ClassVar[str] = "zona"
+    reads_only: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,12 +187,18 @@ class SetLanguage(Command):
     name: ClassVar[str] = "idioma"
     code: str | None
 
+    @property
+    def changes(self) -> bool:
+        """Only a code chooses a language; bare, it shows the one in force."""
+        return self.code is not None
+
 
 @dataclass(frozen=True, slots=True)
 class WebLink(Command):
     """``/t web``: a login link, sent by direct message."""
 
     name: ClassVar[str] = "web"
+    reads_only: ClassVar[bool] = True  # its link is made only when it is sent (SPEC section 38)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +207,7 @@ class CalendarLink(Command):
     direct message."""
 
     name: ClassVar[str] = "calendario"
+    reads_only: ClassVar[bool] = True  # its link is made only when it is sent (SPEC section 38)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +222,7 @@ class AdminHelp(Command):
     """``/admin``: the admin help text."""
 
     name: ClassVar[str] = "admin"
+    reads_only: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +230,7 @@ class AdminListGroups(Command):
     """``/admin grupos``: groups, optionally only those in ``status`` (pending, allowed, blocked)."""
 
     name: ClassVar[str] = "admin grupos"
+    reads_only: ClassVar[bool] = True
     status: GroupStatus | None
 
 
@@ -244,12 +264,18 @@ class ForgetMe(Command):
     name: ClassVar[str] = "borrarme"
     confirmed: bool
 
+    @property
+    def changes(self) -> bool:
+        """Only the confirmed one erases anything."""
+        return self.confirmed
+
 
 @dataclass(frozen=True, slots=True)
 class AdminUnreachable(Command):
     """``/admin inalcanzables``: who the bot cannot write to in private, and since when (SPEC section 31)."""
 
     name: ClassVar[str] = "admin inalcanzables"
+    reads_only: ClassVar[bool] = True
 
 
 def command_for(action: ConversationAction, task_id: int) -> Complete | Claim:

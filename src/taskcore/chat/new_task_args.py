@@ -24,6 +24,7 @@ from taskcore.words.lexicon import is_date_like as is_due_word
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
 
 _MENTION = re.compile(r"@([0-9]+)")
+TYPED_NUMBER = 8  # digits of an ``@`` token WhatsApp did not mark as a mention that still names a person (SPEC 38)
 # A typed name: letters only, or emoji and symbols only (a member called 🌸🌸); not a WhatsApp mention (digits).
 _NAME = re.compile(r"@([^\W\d_]+|[^\w\s@\"“”,.;:!?]+)[,.;:!?]*")
 _CHUNK = re.compile(r'["“”]([^"“”]*)["“”]?|[^\s"“”]+')
@@ -127,7 +128,7 @@ def parse_new_chunks(args: str, ctx: Context) -> NewTask:
             points = _points(chunk)
         elif is_due_word(chunk):
             dates.append(chunk)
-        elif mention is not None and mention.group(1) in ctx.mentioned:
+        elif mention is not None and (mention.group(1) in ctx.mentioned or len(mention.group(1)) >= TYPED_NUMBER):
             mentions.append(mention.group(1))
         elif ctx.in_group and (name := _NAME.fullmatch(chunk)) is not None:
             names.append(name.group(1))

@@ -96,8 +96,11 @@ REFUSALS: dict[str, str] = {
     "nothing_waiting": N_("#{id} no tiene ninguna foto esperando aprobación."),
     "fetching": N_("La foto de #{id} aún se está descargando; prueba en un momento."),
     "own_photo": N_("No puedes aprobar tu propia foto de #{id}: lo hace quien creó la tarea o un administrador."),
+    "own_points": N_("No puedes aprobar tus propios puntos de #{id}: lo hace otra persona del grupo."),
+    "not_member": N_("Solo otra persona del grupo de #{id} puede aprobar sus puntos."),
 }
-"""Why a photo, an approval or a photo rule is refused, by the refusal's code (``services.proof.Refusal``)."""
+"""Why a photo, an approval or a photo rule is refused, by the refusal's code (``services.proof.ProofRefused``); the
+points of a self-made task are approved as a photo is (SPEC section 38, ``services.held_points``)."""
 
 
 def refused(code: str, task_id: int, *, limit_mb: int = 0) -> str:

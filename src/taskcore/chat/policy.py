@@ -61,8 +61,8 @@ class Moment:
     (``taskcore.ratelimit.Allowance``, decided here in the core at the event's instant).
 
     ``tokens`` takes one token from a person's command bucket (RATE_LIMIT_PER_MIN); ``sends`` one of the replies a
-    person's commands may get a minute (SENDS_PER_PERSON_PER_MIN, SPEC section 32); ``request_sync`` starts the
-    group and member sync when the schedulers run, and is None when they do not.
+    person's commands may get (a burst of ``send_cap.SENDS_BURST``, then SENDS_PER_PERSON_PER_MIN: SPEC 32, 38);
+    ``request_sync`` starts the group and member sync when the schedulers run, and is None when they do not.
     """
 
     now: datetime

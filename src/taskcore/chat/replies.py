@@ -33,6 +33,9 @@ NAMELESS = N_("alguien")
 FAILED = N_("No he podido hacerlo; inténtalo de nuevo en un momento.")
 EACH_ONLY_IN_GROUPS = N_("!todos solo vale en un grupo: en privado la tarea es solo tuya.")
 MODE_ONLY_IN_GROUPS = N_("El modo (todos|uno) solo se aplica a tareas de grupo.")
+# A mention or typed number that is not a member: never repeated, never said whose it is (SPEC section 38).
+PERSON_UNKNOWN = N_("No encuentro a esa persona en el grupo. Nada hecho; elige a la persona en la lista de @ de "
+                    "WhatsApp.")
 ROTATION_NEEDS_GROUP = N_("Los turnos (!turnos) necesitan un grupo y al menos dos personas mencionadas.")
 
 

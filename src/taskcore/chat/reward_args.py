@@ -49,6 +49,7 @@ class ListRewards(Command):
     """``/t premios`` (or ``/t premio``): the rewards and the sender's balance."""
 
     name: ClassVar[str] = "premios"
+    reads_only: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,7 @@ class ShowBalance(Command):
     """``/t puntos`` alone: the sender's balance (in the group, or in each of their groups)."""
 
     name: ClassVar[str] = "puntos"
+    reads_only: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ class ListPending(Command):
     """``/t pendientes``: what waits for the sender's approval (reward requests, photos)."""
 
     name: ClassVar[str] = "pendientes"
+    reads_only: ClassVar[bool] = True
 
 
 def parse_reward(args: str, ctx: Context) -> NewReward | DeleteReward | ListRewards:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from taskcore.chat.witness_replies import held_line
 from taskcore.chores.proof import PendingPhoto
 from taskcore.chores.reward_texts import approve_command, balance_text, points, short
 from taskcore.chores.rewards import Balance, RequestState, Reward, RewardRequest
+from taskcore.chores.witness import HeldPoints
 from taskcore.i18n import N_, _, ngettext
 from taskcore.shown import shown_name
 
@@ -111,10 +113,11 @@ def _photo_line(photo: PendingPhoto, *, with_group: bool) -> str:
     return f"• {text}{where} → {command}"
 
 
-def pending(requests: Sequence[RewardRequest], photos: Sequence[PendingPhoto], *, in_group: bool) -> str:
-    """``/t pendientes``: how many things wait for the sender's approval, the reward requests and the photos, each
-    with the command that approves it."""
-    count = len(requests) + len(photos)
+def pending(requests: Sequence[RewardRequest], photos: Sequence[PendingPhoto], points: Sequence[HeldPoints] = (), *,
+            in_group: bool) -> str:
+    """``/t pendientes``: how many things wait for the sender's approval, the reward requests, the photos and the
+    points of self-made tasks (SPEC section 38), each with the command that approves it."""
+    count = len(requests) + len(photos) + len(points)
     if not count:
         return _(NOTHING_WAITS)
     lines = [ngettext("{n} cosa espera tu aprobación:", "{n} cosas esperan tu aprobación:", count)]
@@ -124,4 +127,7 @@ def pending(requests: Sequence[RewardRequest], photos: Sequence[PendingPhoto], *
     if photos:
         lines.append(_("📷 Fotos de tareas hechas:"))
         lines.extend(_photo_line(photo, with_group=not in_group) for photo in photos)
+    if points:
+        lines.append(_("⭐ Puntos por confirmar (tareas que alguien creó e hizo solo):"))
+        lines.extend(held_line(held, with_group=not in_group) for held in points)
     return "\n".join(lines)

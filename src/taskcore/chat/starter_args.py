@@ -21,6 +21,11 @@ class Starter(Command):
     set_name: str | None = None
     confirmed: bool = False
 
+    @property
+    def changes(self) -> bool:
+        """Only the confirmed one creates the set's chores; the others list the sets or preview one."""
+        return self.confirmed
+
 
 def parse_starter(args: str, ctx: Context) -> Starter:
     """The set's name (any number of words) and whether the last word is a yes."""

@@ -56,7 +56,6 @@ class InboundMessage:
     sent_at: datetime | None
     bot_id: str | None
     quoted_id: str | None = None
-    addressing: str | None = None  # a group's addressing form ("lid" or "pn"), as this message's key says
     quoted_author: str | None = None
     quoted_text: str | None = None
 
@@ -134,7 +133,7 @@ class GroupSeen:
     group_id: str
     name: str | None
     participants: tuple[tuple[Identity, bool], ...]
-    addressing: str | None = None  # how the group addresses its members: "lid" or "pn" (SPEC section 31)
+    addressing: str | None = None  # how the group addresses its members: "lid" or "pn" (SPEC sections 31, 38)
 
 
 @dataclass(frozen=True, slots=True)

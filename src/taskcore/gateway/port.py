@@ -8,7 +8,7 @@ service is assembled (``tasksvc_run.gateways.make_gateway``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,18 +16,20 @@ from taskcore.gateway.diagnostics import Check
 from taskcore.gateway.events import GatewayEvent, SentMessage
 from taskcore.gateway.outbound import OutboundReaction, OutboundText
 
-__all__ = ["Codec", "Gateway", "GatewayGroup", "GatewayParticipant", "OwnIds", "WebhookOutcome", "WebhookPlan"]
+__all__ = ["Codec", "Gateway", "GatewayGroup", "GatewayParticipant", "OwnIds", "WebhookOutcome", "WebhookPlan",
+           "addressing_of"]
 
 
 @dataclass(frozen=True, slots=True)
 class GatewayParticipant:
-    """A group participant: phone and LID digits when known (at least one of them), whether it is an admin, and
-    the name the gateway gives."""
+    """A group participant: phone and LID digits when known (at least one of them), whether it is an admin, the
+    name the gateway gives, and the form the gateway names them in (``lid`` or ``pn``: their group's addressing)."""
 
     phone: str | None
     lid: str | None
     admin: bool
     name: str | None = None
+    form: str | None = None
 
     @property
     def user_id(self) -> str:
@@ -46,6 +48,13 @@ class GatewayGroup:
     is_community_announce: bool
     participants: tuple[GatewayParticipant, ...] = ()
     addressing: str | None = None  # "lid" or "pn": how the group addresses its members (SPEC section 38)
+
+
+def addressing_of(participants: Iterable[GatewayParticipant]) -> str | None:
+    """A group's addressing as the gateway names its participants: ``lid`` when it names any by a LID, ``pn`` when
+    it names them by phone number, None when it says neither (SPEC section 38)."""
+    forms = {person.form for person in participants} - {None}
+    return "lid" if "lid" in forms else "pn" if forms else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,9 +8,10 @@ from datetime import datetime
 
 from taskcore.model import SenderFacts
 from taskcore.storage import identities as q
-from taskcore.unit import UnitOfWork
+from taskcore.storage import members as member_rows
+from taskcore.unit import Reading, UnitOfWork
 
-__all__ = ["Resolution", "resolve_mentions", "resolve_user"]
+__all__ = ["Resolution", "members_named", "resolve_user"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +34,10 @@ def resolve_user(
     return Resolution(user_id, via_alias)
 
 
-def resolve_mentions(uow: UnitOfWork, digits: Sequence[str], *, now: datetime) -> list[str]:
-    """Mentioned ids through the aliases, unknown ones created as users; order kept, duplicates removed."""
+def members_named(uow: Reading, *, group_id: str, digits: Sequence[str]) -> dict[str, str]:
+    """Of the mentioned ``digits`` (phone numbers, LIDs), those that name an active member of the group, each to
+    the member's user id; a mention makes nobody a user or a member (SPEC section 38)."""
     if not digits:
-        return []
-    return q.resolve_mentions(uow.conn, digits, now=now)
+        return {}
+    conn = uow.conn
+    return member_rows.members_named(conn, group_id, digits)

@@ -14,12 +14,6 @@ _JOINING: dict[str, bool | None] = {"add": None, "modify": None, "promote": True
 REMOVE = "remove"
 
 
-def mentioned_members(uow: UnitOfWork, *, group_id: str, user_ids: Sequence[str], now: datetime) -> None:
-    """Users mentioned in a group, who exist already, become active members of the group, which exists too."""
-    if user_ids:
-        q.add_known_members(uow.conn, group_id, user_ids, now)
-
-
 def members_changed(uow: UnitOfWork, *, group_id: str, user_ids: Sequence[str], action: str, now: datetime) -> int:
     """A group-participants.update: add/modify/promote/demote make members active, remove inactive; returns how many."""
     verb = action.strip().lower()

@@ -8,17 +8,16 @@ import threading
 from collections.abc import Callable, Collection, Iterable
 from datetime import datetime
 from functools import lru_cache
-from weakref import WeakKeyDictionary
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
 from taskcore.addresses import mention_address
 from taskcore.public_ids import is_public_id, public_id, resolve_public_id
 from taskcore.storage import people as q
-from taskcore.unit import UnitOfWork
+from taskcore.unit import Reading, UnitOfWork
 
-__all__ = ["PUBLIC_ID_KEY", "KeptKey", "PublicIds", "group_mentions", "note_bot", "public_key", "service_key",
-           "set_addressing"]
+__all__ = ["PUBLIC_ID_KEY", "KeptKey", "PublicIds", "bot_ids", "group_mentions", "note_bot", "public_key",
+           "service_key", "set_addressing"]
 
 PUBLIC_ID_KEY = "public_ids"  # the service_secrets row of the key
 KEY_BYTES = 32
@@ -63,30 +62,17 @@ def note_bot(uow: UnitOfWork, ids: Iterable[str | None], *, now: datetime) -> No
         q.note_bot_ids(conn, known, now)
 
 
+def bot_ids(uow: Reading) -> frozenset[str]:
+    """Every id known as the bot's own (SPEC section 32)."""
+    conn = uow.conn
+    return q.bot_user_ids(conn)
+
+
 def set_addressing(uow: UnitOfWork, *, group_id: str, addressing: str) -> None:
-    """Record how the group addresses its members ("lid" or "pn")."""
+    """Record how the group addresses its members ("lid" or "pn"), as the gateway's record of the group says (its
+    sync, a groups event): never one message's key, which an old client may send in the other form (SPEC 38)."""
     conn = uow.conn
     q.save_addressing(conn, group_id, addressing)
-    remembered = _ADDRESSING.setdefault(uow.conn.engine, {})
-    if len(remembered) >= MAX_REMEMBERED:
-        remembered.clear()
-    remembered[group_id] = addressing
-
-
-# What this process last recorded through each engine (a database handle and its units of work), per group, so that
-# a group's messages write it once. By engine, not by address: a database emptied and opened again at the same
-# address (a restore, the tests' reused schemas) starts with nothing remembered.
-_ADDRESSING: WeakKeyDictionary[Engine, dict[str, str]] = WeakKeyDictionary()
-
-
-def seen_addressing(uow: UnitOfWork, *, group_id: str, addressing: str | None) -> None:
-    """A group message's addressing form, recorded when this process has not recorded that form for the group yet
-    (a message costs no write otherwise)."""
-    if addressing is not None and _ADDRESSING.get(uow.conn.engine, {}).get(group_id) != addressing:
-        set_addressing(uow, group_id=group_id, addressing=addressing)
-
-
-MAX_REMEMBERED = 100_000
 
 
 def group_mentions(conn: Connection, group_id: str, user_ids: Collection[str]) -> dict[str, tuple[str, str]]:

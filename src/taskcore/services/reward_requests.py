@@ -12,7 +12,7 @@ in the same transaction as the change.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import Connection
@@ -21,10 +21,12 @@ from taskcore.access import GatingMode
 from taskcore.chores import reward_texts as texts
 from taskcore.chores.proof import PendingPhoto
 from taskcore.chores.rewards import Balance, RequestState, RewardRequest
+from taskcore.chores.witness import HeldPoints
 from taskcore.errors import Conflict, Forbidden, NotFound
 from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import SOURCE, speaking
 from taskcore.queue_rules import JobKind
+from taskcore.services.held_points import held_for
 from taskcore.services.languages import group_language_of
 from taskcore.services.people import group_mentions
 from taskcore.services.proof import pending_photos
@@ -89,11 +91,12 @@ class Waiting:
 
     requests: list[RewardRequest]
     photos: list[PendingPhoto]
+    points: list[HeldPoints] = field(default_factory=list)  # a self-made task's points (SPEC section 38)
 
     @property
     def count(self) -> int:
         """How many things wait."""
-        return len(self.requests) + len(self.photos)
+        return len(self.requests) + len(self.photos) + len(self.points)
 
 
 def redeem(uow: UnitOfWork, mode: GatingMode, *, user_id: str, reward_id: int, group_id: str | None, now: datetime,
@@ -197,13 +200,15 @@ def _tell(conn: Connection, tell: Telling | None, request: RewardRequest, compos
 
 def waiting(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str | None = None) -> Waiting:
     """What waits for the user's approval, in one group or (``None``) in all theirs: the pending requests of the
-    groups where they are admin, oldest first, and the photos ``services.proof.pending_photos`` names."""
+    groups where they are admin, oldest first, the photos ``services.proof.pending_photos`` names, and the held
+    points of self-made tasks others completed in their groups (SPEC section 38)."""
     conn = uow.conn
     seen = {group.id for group in lists.my_groups(conn, user_id, mode)}
     mine = [group for group in q.admin_groups(conn, user_id) if group in seen]
     requests = q.pending_in(conn, [group for group in mine if group_id in (None, group)])
     photos = [photo for photo in pending_photos(uow, user_id) if group_id in (None, photo.group_id)]
-    return Waiting(requests, photos)
+    points = held_for(uow, user_id=user_id, group_ids=[group for group in seen if group_id in (None, group)])
+    return Waiting(requests, photos, points)
 
 
 def my_requests(uow: Reading, *, user_id: str, limit: int = MY_REQUESTS) -> list[RewardRequest]:

@@ -12,12 +12,13 @@ from sqlalchemy import Connection
 
 from taskcore.access import GatingMode, effectively_allowed
 from taskcore.gateway.outbound import chat_jid, text_payload
-from taskcore.gateway.port import GatewayGroup, GatewayParticipant
+from taskcore.gateway.port import GatewayGroup, GatewayParticipant, addressing_of
 from taskcore.i18n import SOURCE, _, speaking
 from taskcore.model import GroupRecord
 from taskcore.queue_rules import JobKind
 from taskcore.services.groups import apply_group_listing
 from taskcore.services.languages import languages_of
+from taskcore.services.people import note_bot, set_addressing
 from taskcore.storage import members as member_queries
 from taskcore.storage.identities import resolve_identity
 from taskcore.storage.people import bot_user_ids
@@ -76,6 +77,9 @@ def apply_fetched_groups(
     kept = synced_groups(groups, community_id)
     names = {group.id: group.subject for group in kept}
     result = apply_group_listing(uow, mode, listed=list(names.items()), community_id=community_id, now=now)
+    for group in kept:  # the gateway's record of the group, never one message's key (SPEC section 38)
+        if group.addressing is not None:
+            set_addressing(uow, group_id=group.id, addressing=group.addressing)
     notices = 0
     if mode is GatingMode.DISCOVER and notify_admins and result.discovered:
         who = list(admins)
@@ -98,15 +102,20 @@ def apply_participants(
     uow: UnitOfWork, *, group_id: str, participants: Sequence[GatewayParticipant], now: datetime
 ) -> tuple[int, int]:
     """Member sync of one group: listed users active (phone/LID pairs recorded as aliases, LID-only users re-keyed),
-    absent members inactive since now. Returns (active, deactivated); an empty list changes nothing."""
+    absent members inactive since now, and the group's addressing as its participants are named. Returns (active,
+    deactivated); an empty list changes nothing."""
     if not participants:
         return 0, 0
 
     conn = uow.conn
+    addressing = addressing_of(participants)
+    if addressing is not None:
+        set_addressing(uow, group_id=group_id, addressing=addressing)
     present: dict[str, bool | None] = {}
     bot = bot_user_ids(conn)  # the bot is never a member (SPEC section 32)
     for person in participants:
         if person.phone in bot or person.lid in bot:
+            note_bot(uow, [found for found in (person.phone, person.lid) if found not in bot], now=now)  # its LID too
             continue
         user_id, _known = resolve_identity(conn, phone=person.phone, lid=person.lid, name=None, now=now)
         present[user_id] = bool(present.get(user_id)) or person.admin

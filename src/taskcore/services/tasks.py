@@ -21,6 +21,7 @@ from taskcore.access import (
 )
 from taskcore.chores.nagging import Nag
 from taskcore.chores.points import DEFAULT_POINTS, check_points
+from taskcore.chores.witness import needs_witness
 from taskcore.completion import CompletionMode, InvalidCompletion, every_part_done
 from taskcore.errors import NotFound
 from taskcore.i18n import N_, _
@@ -28,7 +29,7 @@ from taskcore.model import Completion, CreatedTask, Origin, Task
 from taskcore.recurrence import Recurrence
 from taskcore.services import nagging
 from taskcore.services import series as recurring
-from taskcore.storage import proofs
+from taskcore.storage import held_points, proofs
 from taskcore.storage import tasks as q
 from taskcore.text import Description
 from taskcore.unit import Reading, UnitOfWork
@@ -163,7 +164,8 @@ def complete_task(
     each mode it marks the completer's part done, and the last part completes the task. Completing an occurrence of
     a recurring task creates the next one in the same transaction, dated from ``today``, the completer's today
     (UTC's when None). A task that needs a photo (SPEC section 34) raises PhotoRequired unless ``proven`` (its
-    photo was just approved)."""
+    photo was just approved). The points of a group task its completer created and held alone wait for someone
+    else's approval (SPEC section 38: ``points_held``)."""
     conn = uow.conn
     facts = _checked(conn, mode, TaskAction.COMPLETE, user_id, task_id)
     if not proven and not facts.completed:
@@ -182,8 +184,11 @@ def complete_task(
     nagging.settle(conn, task_id)
     following = recurring.follow_up(conn, task_id, previous_assignees=before, by=user_id, today=today or now.date(),
                                     now=now) if newly else None
-    return Completion(task=q.load_tasks(conn, [task_id])[0], newly_completed=newly, part_done=part,
-                      next_task=following)
+    task = q.load_tasks(conn, [task_id])[0]
+    held = newly and not proven and needs_witness(task, user_id)  # points need someone else (SPEC section 38)
+    if held:
+        held_points.hold(conn, task_id, now)
+    return Completion(task=task, newly_completed=newly, part_done=part, next_task=following, points_held=held)
 
 
 def edit_task(

@@ -118,14 +118,6 @@ def _alias_targets(conn: Connection, aliases: Sequence[str]) -> dict[str, str]:
     return {row.alias: row.user_id for row in rows}
 
 
-def resolve_mentions(conn: Connection, digits: Sequence[str], *, now: datetime) -> list[str]:
-    """Mentioned ids through the aliases (LID -> phone user); unknown ones created; order kept, no repeats."""
-    targets = _alias_targets(conn, digits)
-    resolved = list(dict.fromkeys(targets.get(d, d) for d in digits))
-    ensure_users(conn, resolved, now)
-    return resolved
-
-
 def rekey_user(conn: Connection, old: str, new: str) -> None:
     """Move every row of user ``old`` to existing user ``new``, merging overlaps, then delete ``old``."""
     _merge_user_row(conn, old, new)

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, delete, false, func, select, true, update
 
 from taskcore.model import Person, SenderFacts
 from taskcore.storage.groups import ensure_group
-from taskcore.storage.schema import bot_ids, group_members, users
+from taskcore.storage.schema import bot_ids, group_members, identity_aliases, users
 from taskcore.storage.sql import upsert
 from taskcore.storage.users import ensure_user, ensure_users, seen_lately
 
@@ -104,6 +104,18 @@ def active_among(conn: Connection, group_id: str, user_ids: Collection[str]) -> 
         gm.c.group_id == group_id, gm.c.active == true(), gm.c.user_id.in_(list(user_ids)),
         _not_the_bot(gm.c.user_id)))
     return set(found.scalars())
+
+
+def members_named(conn: Connection, group_id: str, digits: Collection[str]) -> dict[str, str]:
+    """Of ``digits`` (phone numbers or LIDs), those that name an active member of the group, each to the member's
+    user id (a LID through its alias); nothing is written, and the bot is never a member (SPEC section 38)."""
+    wanted = list(set(digits))
+    aliases = conn.execute(select(identity_aliases.c.alias, identity_aliases.c.user_id)
+                           .where(identity_aliases.c.alias.in_(wanted))) if wanted else ()
+    targets = {row.alias: row.user_id for row in aliases}
+    named = {found: targets.get(found, found) for found in digits}
+    present = active_among(conn, group_id, set(named.values()))
+    return {found: user for found, user in named.items() if user in present}
 
 
 def member_seen(conn: Connection, *, group_id: str, user_id: str, now: datetime, known: SenderFacts | None) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from datetime import datetime
 
-from sqlalchemy import Connection, or_, select, update
+from sqlalchemy import Connection, delete, or_, select, update
 
-from taskcore.storage.schema import bot_ids, groups, identity_aliases, service_secrets
+from taskcore.storage.schema import bot_ids, group_members, groups, identity_aliases, service_secrets
 from taskcore.storage.sql import insert_ignore
 
 __all__ = ["bot_user_ids", "keep_secret", "note_bot_ids", "secret_of"]
@@ -28,9 +28,12 @@ def keep_secret(conn: Connection, name: str, secret: str, now: datetime) -> str:
 
 
 def note_bot_ids(conn: Connection, user_ids: Iterable[str], now: datetime) -> None:
-    """Record these ids as the bot's own (ids already known are left as they are)."""
-    for user_id in dict.fromkeys(user_ids):
-        insert_ignore(conn, bot_ids, {"user_id": user_id, "seen_at": now}, ["user_id"])
+    """Record these ids as the bot's own (ids already known are left as they are); a membership an id newly known
+    as the bot's had (recorded before the bot knew it, SPEC section 38) is deleted: the bot is never a member."""
+    new = [user_id for user_id in dict.fromkeys(user_ids)
+           if insert_ignore(conn, bot_ids, {"user_id": user_id, "seen_at": now}, ["user_id"])]
+    if new:
+        conn.execute(delete(group_members).where(group_members.c.user_id.in_(new)))
 
 
 def bot_user_ids(conn: Connection) -> frozenset[str]:

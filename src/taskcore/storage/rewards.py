@@ -63,14 +63,16 @@ def admin_groups(conn: Connection, user_id: str) -> list[str]:
 
 
 def earned(conn: Connection, user_id: str, group_ids: Iterable[str]) -> dict[str, int]:
-    """The points the user's completions earned, by group (groups without any are absent)."""
+    """The points the user's completions earned, by group (groups without any are absent); points that wait for
+    someone else's approval are not earned yet."""
     wanted = list(group_ids)
+    counted = t.c.points_held_at.is_(None)  # points waiting for someone else's approval do not (SPEC section 38)
     whole = select(t.c.group_id, t.c.points).where(
         t.c.group_id.in_(wanted), t.c.completed == true(), t.c.completion == CompletionMode.ANY.value,
-        t.c.completed_by == user_id)
+        t.c.completed_by == user_id, counted)
     parts = select(t.c.group_id, t.c.points).join(ta, ta.c.task_id == t.c.id).where(
         t.c.group_id.in_(wanted), t.c.completion == CompletionMode.EACH.value, ta.c.user_id == user_id,
-        ta.c.done_at.is_not(None))
+        ta.c.done_at.is_not(None), counted)
     done = union_all(whole, parts).subquery()
     query = select(done.c.group_id, func.sum(done.c.points)).group_by(done.c.group_id)
     return {str(group): int(points) for group, points in conn.execute(query)}

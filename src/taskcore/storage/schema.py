@@ -105,6 +105,7 @@ tasks = Table(
     Column("nag_every_hours", Integer),
     Column("nag_escalated_at", TS),
     Column("turn_passed_at", TS),
+    Column("points_held_at", TS),  # SPEC section 38: its self-made points wait for someone else's approval since
 )
 
 task_assignments = Table(

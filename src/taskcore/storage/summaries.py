@@ -11,7 +11,20 @@ from collections.abc import Collection
 from datetime import date, datetime, time
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Integer, Text, false, literal, null, select, true, type_coerce, union_all, update
+from sqlalchemy import (
+    Connection,
+    Integer,
+    Text,
+    case,
+    false,
+    literal,
+    null,
+    select,
+    true,
+    type_coerce,
+    union_all,
+    update,
+)
 
 from taskcore.chores.rows import CompletionRow, OpenRow
 from taskcore.completion import CompletionMode
@@ -31,11 +44,12 @@ def _scope(user: Any, group_id: str | None, user_id: str | None) -> list[Any]:
 
 def _completions(start: datetime, end: datetime, group_id: str | None, user_id: str | None) -> list[Any]:
     no_due = type_coerce(null(), Text()).label("due_date")
+    points = case((t.c.points_held_at.is_not(None), 0), else_=t.c.points)  # held: done, no points yet (SPEC 38)
     any_done = select(literal(_DONE, Integer()).label("kind"), t.c.completed_by.label("user_id"), t.c.id,
-                      t.c.points, t.c.completed_at.label("at"), no_due).where(
+                      points, t.c.completed_at.label("at"), no_due).where(
         t.c.completed == true(), t.c.completion == CompletionMode.ANY.value, t.c.completed_by.is_not(None),
         t.c.completed_at >= start, t.c.completed_at < end, *_scope(t.c.completed_by, group_id, user_id))
-    parts_done = select(literal(_DONE, Integer()), ta.c.user_id, t.c.id, t.c.points, ta.c.done_at, no_due).join(
+    parts_done = select(literal(_DONE, Integer()), ta.c.user_id, t.c.id, points, ta.c.done_at, no_due).join(
         ta, ta.c.task_id == t.c.id).where(
         t.c.completion == CompletionMode.EACH.value, ta.c.done_at >= start, ta.c.done_at < end,
         *_scope(ta.c.user_id, group_id, user_id))

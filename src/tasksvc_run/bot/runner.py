@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from aiohttp import web
 
 from taskcore.chat import ChatPolicy, ChatResult, MetricEvent, Moment
+from taskcore.chat.send_cap import SENDS_BURST
 from taskcore.gateway.events import InboundEvent, InboundPhoto
 from taskcore.gateway.port import Codec
 from taskcore.ratelimit import Allowance, RateLimiter
@@ -55,8 +56,8 @@ class EventRunner:
         self._sync = sync
         self._loop: asyncio.AbstractEventLoop | None = None
         self._limiter_lock = threading.Lock()
-        per_person = settings.sends_per_person_per_min
-        self.sends = RateLimiter(per_person, per_person)  # replies a minute to one person's commands (SPEC 32)
+        per_person = settings.sends_per_person_per_min  # replies a minute to one person's commands (SPEC 32, 38)
+        self.sends = RateLimiter(per_person, max(SENDS_BURST, per_person))
         self._parsed: dict[int, InboundEvent] = {}
         self._moments: dict[int, Moment] = {}
         self._counters: dict[MetricEvent, Callable[[], None]] = {

@@ -68,11 +68,12 @@ async def _received(request: web.Request) -> bytes | web.Response:
 
 
 def _foreign(app: web.Application, event: GatewayEvent) -> bool:
-    """An event of another instance (or session) than GATEWAY_API_INSTANCE: it acts on nothing here, not even the
-    watchdog (SPEC section 32)."""
+    """An event of another instance (or session) than GATEWAY_API_INSTANCE, or of none when it is set: it acts on
+    nothing here, not even the watchdog (SPEC sections 32 and 38)."""
     ours = app[keys.SETTINGS].gateway_api_instance
-    instance = getattr(event, "instance", None)
-    return bool(ours and instance and instance != ours)
+    named = event.message if isinstance(event, InboundPhoto) else event
+    instance = getattr(named, "instance", None)  # None: an event that names no instance (Ignored); "": one without
+    return bool(ours) and instance is not None and instance != ours
 
 
 def _for_delivery(event: GatewayEvent) -> bool:

@@ -16,7 +16,7 @@ from taskcore.access import GatingMode
 from taskcore.gateway.errors import GatewayError
 from taskcore.gateway.port import Gateway
 from taskcore.pacing import within_window
-from taskcore.services import Database, quiet, sync
+from taskcore.services import Database, people, quiet, sync
 from taskcore.services import groups as group_service
 from taskcore.services.maintenance import run_maintenance
 from taskcore.services.nag_tick import NagTick
@@ -35,6 +35,7 @@ from tasksvc_run.schedulers.summaries import WeeklySummaryJob
 
 log = logging.getLogger(__name__)
 DAY = timedelta(days=1)
+OWN_IDS_EVERY = timedelta(minutes=5)  # until the gateway says them (a session paired later); then nothing is asked
 
 
 @dataclass
@@ -48,6 +49,7 @@ class JobContext:
     gateway: Gateway | None
     notify: Callable[[], None] = field(default=lambda: None)
     fatal: FatalStop = field(default_factory=FatalStop)
+    own_ids_known: bool = False  # the bot's own ids were asked of the gateway and recorded (SPEC section 38)
 
     @property
     def mode(self) -> GatingMode:
@@ -55,9 +57,30 @@ class JobContext:
         return GatingMode(self.settings.group_gating_mode)
 
 
+async def own_ids(ctx: JobContext, gateway: Gateway) -> bool:
+    """Whether the bot's own ids are recorded as the bot's (SPEC section 38): asked of the gateway once a process
+    (Evolution's instance owner, WAHA's ``me``) before anything lists the bot among a group's participants, so it is
+    never a member, even when the first sync runs before any event. False (a warning) while the gateway cannot say."""
+    if ctx.own_ids_known:
+        return True
+    try:
+        own = await gateway.own_ids()
+    except GatewayError as exc:
+        log.warning("the bot's own ids are unknown: the gateway did not answer", extra={"status": exc.status})
+        return False
+    ids = [found for found in (own.phone, own.lid) if found]
+    if not ids:
+        log.warning("the bot's own ids are unknown: the gateway's WhatsApp session is not paired yet")
+        return False
+    await asyncio.to_thread(units.run, ctx.db, people.note_bot, ids, now=ctx.clock.now())
+    ctx.own_ids_known = True
+    return True
+
+
 async def group_sync(ctx: JobContext, gateway: Gateway) -> None:
     """fetchAllGroups (without participants), then record, discover and deactivate."""
     ctx.metrics.sync_runs.labels(job="group_sync").inc()
+    await own_ids(ctx, gateway)
     fetched = await gateway.list_groups()
     s = ctx.settings
     outcome = await asyncio.to_thread(
@@ -75,8 +98,12 @@ async def group_sync(ctx: JobContext, gateway: Gateway) -> None:
 
 
 async def member_sync(ctx: JobContext, gateway: Gateway) -> None:
-    """For each active, effectively allowed group: participants present -> active, absent -> inactive."""
+    """For each active, effectively allowed group: participants present -> active, absent -> inactive; not while
+    the bot's own ids are unknown (it would be listed as a member)."""
     ctx.metrics.sync_runs.labels(job="member_sync").inc()
+    if not await own_ids(ctx, gateway):
+        log.warning("member sync put off until the gateway says the bot's own ids")
+        return
     records = await asyncio.to_thread(units.look, ctx.db, group_service.list_groups)
     targets, skipped = sync.member_sync_targets(records, ctx.mode)
     ctx.metrics.sync_skipped_group.inc(len(skipped))
@@ -174,6 +201,7 @@ def build_jobs(ctx: JobContext) -> list[Job]:
         jobs.append(Job("backup", BackupJob(ctx), every(CHECK_EVERY), at_start=True))
     if ctx.gateway is not None:
         jobs += [
+            Job("own_ids", partial(own_ids, ctx, ctx.gateway), every(OWN_IDS_EVERY), at_start=True),
             Job("group_sync", partial(group_sync, ctx, ctx.gateway),
                 every(timedelta(milliseconds=s.group_sync_interval_ms))),
             Job("member_sync", partial(member_sync, ctx, ctx.gateway),

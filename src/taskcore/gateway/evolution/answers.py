@@ -17,8 +17,8 @@ from typing import Any
 from taskcore.gateway.errors import MediaRefused, UnreadableAnswer
 from taskcore.gateway.events import SentMessage
 from taskcore.gateway.evolution.records import sent_message
-from taskcore.gateway.port import GatewayGroup, GatewayParticipant, OwnIds
-from taskcore.identity import is_lid, is_phone_jid, normalize_user_id
+from taskcore.gateway.port import GatewayGroup, GatewayParticipant, OwnIds, addressing_of
+from taskcore.identity import addressing_form, is_lid, is_phone_jid, normalize_user_id
 
 ADMIN_ROLES = frozenset({"admin", "superadmin"})
 
@@ -50,7 +50,8 @@ def parse_participant(raw: object) -> GatewayParticipant | None:
     if phone is None and lid is None:
         return None
     name = raw.get("name")
-    return GatewayParticipant(phone, lid, raw.get("admin") in ADMIN_ROLES, name if isinstance(name, str) else None)
+    return GatewayParticipant(phone, lid, raw.get("admin") in ADMIN_ROLES, name if isinstance(name, str) else None,
+                              addressing_form(ident_text))
 
 
 def parse_participants(raw: Iterable[object]) -> tuple[GatewayParticipant, ...]:
@@ -74,15 +75,17 @@ def parse_group(raw: object) -> GatewayGroup | None:
     """One group object; None when it has no usable id."""
     if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str) or not raw["id"].endswith("@g.us"):
         return None
-    subject, parent = raw.get("subject"), raw.get("linkedParent")
+    subject, parent, mode = raw.get("subject"), raw.get("linkedParent"), raw.get("addressingMode")
     members = raw.get("participants")
+    people = parse_participants(members) if isinstance(members, list) else ()
     return GatewayGroup(
         id=raw["id"],
         subject=(subject.strip() or None) if isinstance(subject, str) else None,
         linked_parent=parent if isinstance(parent, str) and parent else None,
         is_community=raw.get("isCommunity") is True,
         is_community_announce=raw.get("isCommunityAnnounce") is True,
-        participants=parse_participants(members) if isinstance(members, list) else (),
+        participants=people,
+        addressing=mode if mode in ("lid", "pn") else addressing_of(people),
     )
 
 

@@ -161,7 +161,6 @@ def _message(envelope: WireEnvelope) -> GatewayEvent:
     author, quoted_text = data.quoted()
     message = InboundMessage(
         **common, text=text or (image.caption or "" if image else ""), quoted_id=quoted_id,
-        addressing=key.addressing_mode if group_id and key.addressing_mode in ("lid", "pn") else None,
         mentioned=tuple(dict.fromkeys(strip_device(j) for j in mentioned_jids if digits_of(j))),
         quoted_author=author, quoted_text=quoted_text,
     )

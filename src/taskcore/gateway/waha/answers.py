@@ -13,12 +13,12 @@ from typing import Any
 
 from taskcore.gateway.errors import UnreadableAnswer
 from taskcore.gateway.events import Identity, SentMessage
-from taskcore.gateway.port import GatewayGroup, GatewayParticipant, OwnIds
+from taskcore.gateway.port import GatewayGroup, GatewayParticipant, OwnIds, addressing_of
 from taskcore.gateway.waha import read, records
 from taskcore.gateway.waha.envelope import me_of
 from taskcore.gateway.waha.groups import ADMIN_ROLES, connection_of
 from taskcore.gateway.waha.jids import bare_id, identity, lid_digits, phone_digits, whatsapp_jid
-from taskcore.identity import normalize_group_id
+from taskcore.identity import addressing_form, normalize_group_id
 
 __all__ = ["group_of", "groups_of", "lid_pair", "new_message_id_of", "own_ids_of", "participants_of",
            "sent_id", "sent_messages", "session_config", "session_state"]
@@ -55,7 +55,7 @@ def _raw_participant(raw: object) -> GatewayParticipant | None:
     if phone is None and lid is None:
         return None
     admin = read.flag(raw, "IsAdmin") or read.flag(raw, "IsSuperAdmin")
-    return GatewayParticipant(phone, lid, admin, _name(read.at(raw, "DisplayName")))
+    return GatewayParticipant(phone, lid, admin, _name(read.at(raw, "DisplayName")), addressing_form(whatsapp_jid(jid)))
 
 
 def group_of(raw: object) -> GatewayGroup | None:
@@ -68,11 +68,11 @@ def group_of(raw: object) -> GatewayGroup | None:
     if group_id is None:
         return None
     mode = read.string(raw, "AddressingMode")
+    people = _unique(map(_raw_participant, read.items(raw, "Participants")))
     return GatewayGroup(
         id=group_id, subject=read.text(raw, "Name"), linked_parent=whatsapp_jid(read.at(raw, "LinkedParentJID")),
         is_community=read.flag(raw, "IsParent"), is_community_announce=read.flag(raw, "IsDefaultSubGroup"),
-        participants=_unique(map(_raw_participant, read.items(raw, "Participants"))),
-        addressing=mode if mode in ("lid", "pn") else None)
+        participants=people, addressing=mode if mode in ("lid", "pn") else addressing_of(people))
 
 
 def groups_of(answer: object) -> list[GatewayGroup]:
@@ -87,7 +87,8 @@ def _v2_participant(raw: object) -> GatewayParticipant | None:
     who = identity(read.at(raw, "id"), read.at(raw, "pn"))
     if not who.known:
         return None
-    return GatewayParticipant(who.phone, who.lid, read.string(raw, "role") in ADMIN_ROLES)
+    return GatewayParticipant(who.phone, who.lid, read.string(raw, "role") in ADMIN_ROLES,
+                              form=addressing_form(who.jid))
 
 
 def participants_of(answer: object) -> tuple[GatewayParticipant, ...]:

@@ -85,15 +85,6 @@ def _own(envelope: Envelope, payload: Mapping[str, Any], sent: SentMessage | Non
     return Echo(envelope.session, sent) if sent is not None else Ignored("unreadable echo", envelope.event)
 
 
-def _addressing(payload: Mapping[str, Any], participant: str | None) -> str | None:
-    """A group's addressing (``lid`` or ``pn``): ``AddressingMode``, else the form its sender is named in."""
-    mode = read.string(payload, "_data", "Info", "AddressingMode")
-    if mode in ("lid", "pn"):
-        return mode
-    domain = domain_of(participant or "")
-    return {LID_DOMAIN: "lid", PHONE_DOMAIN: "pn"}.get(domain)
-
-
 def _kind(payload: Mapping[str, Any], message: Mapping[str, Any]) -> str | None:
     """``image``, ``text`` or None (a sticker, a voice note, a location... the bot does not read)."""
     media_type = read.string(payload, "media", "mimetype") or ""
@@ -136,8 +127,7 @@ def _message(envelope: Envelope, payload: Mapping[str, Any], message: Mapping[st
         participant=participant, push_name=read.text(payload, "_data", "Info", "PushName"),
         text=records.text_of(payload, message) or "", mentioned=records.mentions(context),
         sent_at=read.when(read.integer(payload, "timestamp")), bot_id=envelope.bot_id, quoted_id=quoted_id,
-        addressing=_addressing(payload, participant) if group_id else None, quoted_author=author,
-        quoted_text=quoted_text)
+        quoted_author=author, quoted_text=quoted_text)
 
 
 def _photo(message: InboundMessage, envelope: Envelope, content: Mapping[str, Any]) -> GatewayEvent:

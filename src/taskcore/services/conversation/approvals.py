@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from taskcore.chat import photo_replies as texts
-from taskcore.chat import replies
+from taskcore.chat import replies, witness_replies
 from taskcore.chat.proof_args import Approve, Reject
 from taskcore.chat.result import Answer, Mention, rejected
 from taskcore.reactions import completion_check
-from taskcore.services import proof
+from taskcore.services import held_points, proof
 from taskcore.services.conversation import rewards
 from taskcore.services.conversation.on_task import on_task
 from taskcore.services.conversation.turn import Turn
@@ -56,7 +56,10 @@ def approve(turn: Turn, cmd: Approve) -> Answer:
 
 def approve_task(turn: Turn, task_id: int) -> Answer:
     """Approve the task's waiting photo: the task is done by its sender; a recurring one's next occurrence is named
-    (and needs a photo too)."""
+    (and needs a photo too). A self-made task's held points are approved the same way (SPEC section 38)."""
+    if held_points.is_held(turn.uow, task_id):
+        return refusing(turn, task_id, lambda: _approve_points(turn, task_id))
+
     def act() -> Answer:
         approval = proof.approve_photo(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=task_id,
                                        now=turn.moment.now, today=turn.today)
@@ -70,6 +73,15 @@ def approve_task(turn: Turn, task_id: int) -> Answer:
                       task_id=task_id)
 
     return refusing(turn, task_id, act)
+
+
+def _approve_points(turn: Turn, task_id: int) -> Answer:
+    """The held points of a self-made task count: another member approved them; its doer is mentioned."""
+    task = held_points.approve_points(turn.uow, turn.policy.mode, user_id=turn.user_id, task_id=task_id)
+    mention = _mention(turn, task.group_id, task.completed_by)
+    text = witness_replies.points_approved(task_id, task.description, task.points,
+                                           mention.tag if mention else shown_name(None))
+    return Answer(text, mentions=(mention,) if mention else (), task_id=task_id)
 
 
 def reject(turn: Turn, cmd: Reject) -> Answer:

@@ -3,6 +3,9 @@
 The feed's token is stored hashed, so an address cannot be sent twice: each ``/t calendario`` makes a new one (the
 previous one stops working) and sends it by direct message only, like ``/t web``; a group hears only that it was
 sent. ``/t calendario borrar`` revokes it.
+
+A link is made only when it will be sent (SPEC section 38): while the person's replies are capped, none is made, so
+the newest one they received stays valid (a login link until it is used or expires).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ def calendar_link(turn: Turn, cmd: CalendarLink) -> Answer:
     base = turn.policy.web_base_url
     if not base:
         return rejected(_(replies.CALENDAR_UNAVAILABLE))
+    if _held(turn):
+        return Answer("")
     token = calendar.issue_calendar_feed(turn.uow, user_id=turn.user_id, now=turn.moment.now)
     with speaking(turn.own_language):
         text = replies.calendar_link(feed_url(base, token))
@@ -44,12 +49,20 @@ def web_link(turn: Turn, cmd: WebLink) -> Answer:
     base = turn.policy.web_base_url
     if not base:
         return rejected(_(replies.WEB_UNAVAILABLE))
+    if _held(turn):
+        return Answer("")
     token = web_auth.issue_login_token(turn.uow, user_id=turn.user_id, now=turn.moment.now)
     with speaking(turn.own_language):
         link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
     if turn.group_id is None:
         return Answer(link, label=LOGIN_LINK_LABEL)
     return Answer(_in_group(turn), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
+
+
+def _held(turn: Turn) -> bool:
+    """Whether the person's replies are capped now (the draw the reply makes: ``Moment.sends`` answers an event the
+    same each time): the link would not be sent."""
+    return not turn.moment.sends.take(turn.user_id).allowed
 
 
 def _in_group(turn: Turn) -> str:

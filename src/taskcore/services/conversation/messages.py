@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from taskcore.chat import locale_replies
 from taskcore.chat.chore_commands import SetAway
-from taskcore.chat.commands import NewTask, SetDue
+from taskcore.chat.commands import Command, NewTask, SetDue
 from taskcore.chat.decide import Chat, Decision, Throttled, decide, head_of
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.render import render, render_throttled
@@ -31,7 +31,6 @@ from taskcore.services.conversation.admission import Admitted, admit
 from taskcore.services.conversation.registry import SYNTAX, act
 from taskcore.services.conversation.store import ConversationUnit
 from taskcore.services.conversation.turn import Turn
-from taskcore.services.people import seen_addressing
 
 
 def handle_message(uow: ConversationUnit, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
@@ -42,8 +41,6 @@ def handle_message(uow: ConversationUnit, policy: ChatPolicy, msg: InboundMessag
     admitted = admit(uow, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
         return admitted
-    if msg.group_id is not None and msg.addressing is not None:
-        seen_addressing(uow, group_id=msg.group_id, addressing=msg.addressing)
     with speaking(admitted.language):
         mentioned = msg.mentioned_digits if msg.mentioned else ()
         decision = decide(msg.text, head, SYNTAX, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
@@ -91,7 +88,8 @@ def answer(turn: Turn, admitted: Admitted, decision: Decision) -> ChatResult:
         if answered.texts or answered.reactions:
             sends = turn.moment.sends.take(turn.user_id)
             if not sends.allowed:
-                answered = capped(answered, sends, turn.msg, quote=turn.quote)
+                changed = result.ok and isinstance(decision, Command) and decision.changes
+                answered = capped(answered, sends, turn.msg, changed=changed, quote=turn.quote)
     return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
                       answered.metrics + admitted.metrics)
 

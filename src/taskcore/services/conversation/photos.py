@@ -100,10 +100,11 @@ def handle_photo(uow: ConversationUnit, policy: ChatPolicy, photo: InboundPhoto,
         if token is not None and not token.allowed:
             answered = render_throttled(msg, Throttled(token.retry_after, token.notify))
         else:
-            answered = render(msg, "foto", _submit(turn, task_id, photo))
+            submitted = _submit(turn, task_id, photo)
+            answered = render(msg, "foto", submitted)
             sends = moment.sends.take(turn.user_id)
-            if answered.texts and not sends.allowed:
-                answered = capped(answered, sends, msg)
+            if (answered.texts or answered.reactions) and not sends.allowed:
+                answered = capped(answered, sends, msg, changed=submitted.ok)
     return ChatResult(answered.outcome, answered.texts + admitted.found.texts, answered.reactions,
                       answered.metrics + admitted.metrics)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from taskcore.chat import replies
+from taskcore.chat import replies, witness_replies
 from taskcore.chat.commands import (
     Claim,
     Complete,
@@ -23,43 +23,55 @@ from taskcore.completion import CompletionMode
 from taskcore.date_hints import hint_lines
 from taskcore.errors import InvalidRecurrence, PhotoRequired, ValidationError
 from taskcore.i18n import _
-from taskcore.identity import user_jid
 from taskcore.model import Completion, Origin, Task
 from taskcore.names import match_members, surname_words
-from taskcore.phones import is_phone_number
 from taskcore.reactions import ReactionRequest, completion_check
-from taskcore.services import members, preferences, tasks, zones
+from taskcore.services import identities, members, preferences, tasks, zones
 from taskcore.services.conversation import photos
 from taskcore.services.conversation.chores import with_nag
 from taskcore.services.conversation.on_task import on_task
 from taskcore.services.conversation.turn import Turn
-from taskcore.services.identities import resolve_mentions
+from taskcore.services.people import bot_ids, group_mentions
+from taskcore.shown import shown_name
 
 
 def new_task(turn: Turn, cmd: NewTask) -> Answer:
     """A group task for the mentioned people (none: unassigned), or a personal task in a direct message.
 
     The grammar has sanitised the description, so the use case's check of it cannot fail after the mentions were
-    written: the command needs no savepoint (``checked_first``), except with turns, whose people are counted once the
-    mentions are resolved (two numbers of one person are one); ``!todos`` in private is refused before any write."""
+    read: the command needs no savepoint (``checked_first``), except with turns, whose people are counted once the
+    mentions are resolved (two numbers of one person are one); ``!todos`` in private, a name that is nobody's and a
+    mention of anyone who is not a member are refused before any write."""
     if cmd.each and turn.group_id is None:
         return rejected(_(replies.EACH_ONLY_IN_GROUPS))
-    named: list[tuple[str, Mention]] = []
-    if cmd.names and turn.group_id:
-        found = _named(turn, turn.group_id, cmd)
-        if isinstance(found, Answer):
-            return found
-        named, cmd = found  # a typed name of several words took its surname out of the text
-    people = (set(cmd.mentions) - {turn.msg.bot_id}) | {user for user, _mention in named}
+    found = _people(turn, turn.group_id, cmd) if turn.group_id else ([], cmd)
+    if isinstance(found, Answer):
+        return found
+    people, cmd = found
     if cmd.rotation and (turn.group_id is None or len(people) < 2):  # typed names count as mentions (SPEC 30)
         return rejected(_(replies.ROTATION_NEEDS_GROUP))
     if cmd.rotation:
         try:
             with turn.uow.savepoint():
-                return _create(turn, cmd, named)
+                return _create(turn, cmd, people)
         except InvalidRecurrence:
             return rejected(_(replies.ROTATION_NEEDS_GROUP))
-    return _create(turn, cmd, named)
+    return _create(turn, cmd, people)
+
+
+def _people(turn: Turn, group_id: str, cmd: NewTask) -> tuple[list[tuple[str, Mention]], NewTask] | Answer:
+    """The group's members the command names, by mention (or typed number) first, then by typed name; the command
+    with the surnames of typed names taken out of its text (``_named``). Why not, when one names nobody."""
+    named: list[tuple[str, Mention]] = []
+    if cmd.names:
+        found = _named(turn, group_id, cmd)
+        if isinstance(found, Answer):
+            return found
+        named, cmd = found
+    mentioned = _assignees(turn, group_id, cmd.mentions)
+    if isinstance(mentioned, Answer):
+        return mentioned
+    return mentioned + [(user, mention) for user, mention in named if user not in {u for u, _m in mentioned}], cmd
 
 
 def _named(turn: Turn, group_id: str, cmd: NewTask) -> tuple[list[tuple[str, Mention]], NewTask] | Answer:
@@ -68,27 +80,32 @@ def _named(turn: Turn, group_id: str, cmd: NewTask) -> tuple[list[tuple[str, Men
     nobody's or several people's refuses the command before anything is written."""
     known = members.member_names(turn.uow, group_id=group_id)
     shown = dict(known)
-    people: list[tuple[str, Mention]] = []
+    people: list[tuple[str, str]] = []
     words = cmd.description.split(" ")
     taken: list[tuple[int, int]] = []
     for name, at in zip(cmd.names, cmd.name_at or (len(words),) * len(cmd.names), strict=True):
         found = match_members(name, known)
         if len(found) != 1:
-            return rejected(replies.name_unknown(name, [shown[user] or user for user in found]))
+            return rejected(replies.name_unknown(name, [shown[user] or shown_name(None) for user in found]))
         user = found[0]
         taken.append((at, surname_words(name, shown[user] or "", words[at:])))
-        jid = user_jid(user) if is_phone_number(user) else f"{user}@lid"
-        people.append((user, Mention(user, jid, shown[user] or name)))
+        people.append((user, shown[user] or name))
+    forms = _forms(turn, group_id, [user for user, _name in people])
     for at, count in sorted(taken, reverse=True):
         del words[at:at + count]
     text = " ".join(words)
-    return people, (replace(cmd, description=text) if text != cmd.description and text else cmd)
+    named = [(user, Mention(*forms[user], name)) for user, name in people]
+    return named, (replace(cmd, description=text) if text != cmd.description and text else cmd)
 
 
-def _create(turn: Turn, cmd: NewTask, named: list[tuple[str, Mention]]) -> Answer:
+def _forms(turn: Turn, group_id: str, users: list[str]) -> dict[str, tuple[str, str]]:
+    """Each person as the group mentions them (SPEC sections 31 and 38: their LID in a LID group)."""
+    conn = turn.uow.conn
+    return group_mentions(conn, group_id, users)
+
+
+def _create(turn: Turn, cmd: NewTask, people: list[tuple[str, Mention]]) -> Answer:
     msg, now = turn.msg, turn.moment.now
-    people = _assignees(turn, cmd.mentions) if turn.group_id else []
-    people += [(user, mention) for user, mention in named if user not in {u for u, _m in people}]
     origin = Origin(msg.chat_id, msg.message_id, msg.participant, msg.sent_at or now)
     completion = CompletionMode.EACH if cmd.each else CompletionMode.ANY
     users = [user for user, _ in people]
@@ -103,19 +120,22 @@ def _create(turn: Turn, cmd: NewTask, named: list[tuple[str, Mention]]) -> Answe
     return Answer(text, mentions=mentions, task_id=task.id)
 
 
-def _assignees(turn: Turn, digits: tuple[str, ...]) -> list[tuple[str, Mention]]:
-    """Mentioned users resolved through the aliases (the bot left out), made active members of the group."""
+def _assignees(turn: Turn, group_id: str, digits: tuple[str, ...]) -> list[tuple[str, Mention]] | Answer:
+    """The members the mentions (or typed numbers) name, in order, each as the group mentions them; the bot's own
+    ids are left out. A mention of anyone who is not an active member of the group refuses the command before
+    anything is written, without saying whom it names (SPEC section 38: no oracle; a mention makes no member)."""
     if not digits:
         return []
-    jids = {jid.partition("@")[0]: jid for jid in turn.msg.mentioned}
-    resolved = resolve_mentions(turn.uow, digits, now=turn.moment.now)
-    pairs = [(user, Mention(d, jids.get(d, f"{d}@s.whatsapp.net"))) for d, user in zip(digits, resolved, strict=False)]
-    people = [(user, m) for user, m in dict(pairs).items() if user != turn.msg.bot_id]
-    if turn.group_id and people:
-        # The group was recorded by the message's sighting and resolve_mentions created the users.
-        members.mentioned_members(turn.uow, group_id=turn.group_id, user_ids=[u for u, _ in people],
-                                  now=turn.moment.now)
-    return people
+    bot = {turn.msg.bot_id, *bot_ids(turn.uow)}
+    wanted = [found for found in digits if found not in bot]
+    if not wanted:
+        return []
+    found = identities.members_named(turn.uow, group_id=group_id, digits=wanted)
+    if len(found) < len(wanted):
+        return rejected(_(replies.PERSON_UNKNOWN))
+    users = list(dict.fromkeys(found[digits] for digits in wanted))
+    forms = _forms(turn, group_id, users)
+    return [(user, Mention(*forms[user])) for user in users]
 
 
 def complete(turn: Turn, cmd: Complete) -> Answer:
@@ -144,6 +164,8 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     if not done.newly_completed:
         return rejected(replies.already_completed(task_id), task_id)
     text = replies.last_part_done(_name(task, turn.user_id), task) if task.each else replies.completed(task)
+    if done.points_held:
+        text = f"{text}\n{witness_replies.points_wait(task_id, task.points)}"
     if done.next_task is not None:
         text = f"{text}\n{replies.next_occurrence(done.next_task)}"
     return Answer(text, reactions=_check(turn, done), task_id=task_id)
