@@ -132,6 +132,7 @@ COMMANDS: dict[str, tuple[str, Callable[[Settings], int]]] = {
     "config-reference": ("print the configuration reference (Markdown)", cmd_config_reference),
 }
 HIDDEN: dict[str, Callable[[Settings], int]] = {"devgateway": cmd_devgateway, "_plan": cmd_plan}
+TEMPLATE = "_template"  # hidden too: the template process of `run` and `dev` (template.py)
 STARTS_A_BOT = frozenset({"bot", "_plan"})
 USES_THE_DATABASE = frozenset({"bot", "web", "migrate", "_plan"})  # `_plan`: so `run` and `dev` stop before any child
 
@@ -196,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     export_cli.add_arguments(sub.choices["export"])
     for name in HIDDEN:  # no help: argparse leaves them out of the list
         sub.add_parser(name)
+    sub.add_parser(TEMPLATE).add_argument("pipes", type=int, nargs=2)  # its commands' and answers' (forks.py)
     sub.choices["failed"].add_argument("--limit", type=int, default=50, help="show at most this many (default 50)")
     sub.choices["retry"].add_argument("ids", nargs="*", metavar="id", help="a failure's id: inbox:<n> or send:<n>")
     sub.choices["retry"].add_argument("--all", action="store_true", dest="every", help="every failure")
@@ -254,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     speak_by_default(SOURCE)  # the service's texts outside a reader's language are Spanish; the library's English
     args = build_parser().parse_args(argv)
     try:
-        return _command(args)
+        return _template(args) if args.command == TEMPLATE else _command(args)
     except ModuleNotFoundError as exc:
         if exc.name not in SERVICE_PACKAGES:
             raise
@@ -265,6 +267,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # The top-level modules of the `service` extra's packages (pyproject.toml): a library install lacks them.
 SERVICE_PACKAGES = frozenset({"prometheus_client", "jinja2", "orjson", "httptools", "uvloop"})
+
+
+def _template(args: argparse.Namespace) -> int:
+    """The template process of `run` (template.py): forks bot, web and proxy, each running its command from here."""
+    from tasksvc_run.template import serve
+
+    commands, answers = args.pipes
+    return serve(commands, answers, lambda name: main([name]))
 
 
 def _command(args: argparse.Namespace) -> int:
