@@ -200,9 +200,9 @@ def _api(report: Report, unit: Unit, cookie: str, quick: bool, old: Unit | None 
         for port, _, _, asked in targets.values():
             loadgen.run_load(port, [asked] * API_WARMUP, 1)
         for _ in range(2 if quick else ROUNDS):  # short runs, interleaved: a busy spell hits all of them alike
-            for name, (port, busy, proxy, request) in targets.items():
-                latencies[name] += loadgen.run_load(port, [request] * API_LATENCY, 1).latencies
-                work = partial(loadgen.run_load, port, [request] * API_THROUGHPUT, API_CONNECTIONS)
+            for name, (port, busy, proxy, asked) in targets.items():
+                latencies[name] += loadgen.run_load(port, [asked] * API_LATENCY, 1).latencies
+                work = partial(loadgen.run_load, port, [asked] * API_THROUGHPUT, API_CONNECTIONS)
                 if proxy:  # the proxy's own CPU too, measured over the same requests
                     work = partial(cpu.measure, f"{name}: proxy", [proxy], API_THROUGHPUT, work)
                 rates[name].append(cpu.measure(name, busy, API_THROUGHPUT, work).rate)
