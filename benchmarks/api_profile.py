@@ -3,7 +3,10 @@ builds it) over a copy of the 100k-task dataset, in a child process under cProfi
 on one kept-alive connection; then the child's top functions by own time. A hello-world server answers the same
 number of requests first, and both processes' CPU per request (from /proc, profiler off) is printed beside.
 
-    python -m benchmarks.api_profile [--requests N] [--top N] [--path /api/me/tasks]
+    python -m benchmarks.api_profile [--requests N] [--no-profile] [--path /api/me/tasks]
+
+``TOP=N`` in the environment: that many functions (30). Another tree's code (the commit before) is measured by
+putting its ``src`` first on PYTHONPATH: ``PYTHONPATH=tmp/bench/before-<commit>/src python -m benchmarks.api_profile``.
 """
 
 from __future__ import annotations
@@ -83,7 +86,7 @@ def _database() -> Path:
 
 
 def _cookie(db_path: Path) -> str:
-    from benchmarks.report import _session_cookie  # noqa: PLC0415
+    from benchmarks.web_bench import _session_cookie  # noqa: PLC0415 - also runs over an older tree (PYTHONPATH)
 
     return _session_cookie(db_path)
 
@@ -94,9 +97,10 @@ def measure(path: str, requests: int, profiled: bool) -> None:
         pin_self(CLIENT_CPU)
     cpu = SERVER_CPU if two_cpus() else None
     db_path = _database()
-    request = loadgen.get(path, cookie=_cookie(db_path))
+    asked = {"hello": loadgen.get("/api/me/tasks"), "web": loadgen.get(path, cookie=_cookie(db_path))}
     figures = {}
     for name, server in (("hello", loadgen.HelloServer(cpu)), ("web", WebServer(cpu, db_path, profiled))):
+        request = asked[name]  # the hello server answers its own paths
         try:
             loadgen.run_load(server.port, [request] * WARMUP, 1)
             if isinstance(server, WebServer):
