@@ -4,8 +4,8 @@ Before: the Task-based path the handler ran until issue 20 (``services.task_list
 ``Connection.execute``, a Task, Person and Series per row, then ``render.task_page``); it still serves the pages, the
 chat and the calendar feed. After: the fast path (``services.task_lists.list_my_task_items``: two prepared statements on
 a lean read, JSON dicts built from the driver's rows). Both end in the same orjson bytes. Kept (SPEC section 42): what
-the handler does while the person's list stamp has not moved (the stamp read, the kept bytes given back). CPU time of this process
-(``time.process_time``), rounds interleaved, medians: the ratio is the figure to quote.
+the handler does while the person's list stamp has not moved (the stamp read, the kept bytes given back). CPU time of
+this process (``time.process_time``), rounds interleaved, medians: the ratio is the figure to quote.
 
 ``python -m benchmarks.api_paths`` prints the rows.
 """
