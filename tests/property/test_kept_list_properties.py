@@ -143,13 +143,13 @@ STEPS = st.one_of(
 
 
 def _fresh(db: Database) -> None:
-    """Two groups with two members each (one in both), and a task of each kind: a group task for two, one done by
-    parts, an unassigned one, a personal one."""
+    """Two groups with two members each (one in both; the second group not yet allowed: no status), and a task of
+    each kind: a group task for two, one done by parts, an unassigned one, a personal one."""
     with db.write() as conn:
         for table in TABLES:
             conn.execute(delete(table))
     make_group(db, GROUPS[0], name="Grupo 0", members=USERS[:2])
-    make_group(db, GROUPS[1], name="Grupo 1", members=USERS[1:])
+    make_group(db, GROUPS[1], name="Grupo 1", members=USERS[1:], status=None)
     first, second, third = USERS
     for step in (_create(first, GROUPS[0], [first, second], date(2026, 11, 25), each=False, text="pan"),
                  _create(second, GROUPS[1], [second, third], None, each=True, text="agua"),
@@ -204,3 +204,29 @@ def test_an_answer_is_kept_until_a_write_changes_the_person_s_list(db: Database)
     again = _kept(db, cache, user, GatingMode.ENFORCE, QUERIES[0])
     assert again != first
     assert b"para ti" in again
+
+
+def test_a_new_member_s_list_and_a_forgotten_person_s_stamp(db: Database) -> None:
+    _fresh(db)
+    cache = ListCache(lambda: 0)
+    first, _, third = USERS
+    units.run(db, groups.set_group_status, group_id=GROUPS[1], status=GroupStatus.ALLOWED, by=None, now=NOW)
+    units.run(db, task_service.create_task, creator=third, description="para ti", group_id=GROUPS[1],
+              assignees=[first], now=NOW)
+    before = _kept(db, cache, first, GatingMode.ENFORCE, QUERIES[0])
+    assert b"para ti" not in before  # not a member of that group yet
+    units.run(db, members.members_changed, group_id=GROUPS[1], user_ids=[first], action="add", now=NOW)
+    assert b"para ti" in _kept(db, cache, first, GatingMode.ENFORCE, QUERIES[0])
+    units.run(db, own_data.forget_person, user_id=first, now=NOW)
+    with db.read() as conn:
+        assert conn.execute(select(schema.list_stamps).where(schema.list_stamps.c.user_id == first)).first() is None
+
+
+def test_a_photo_taken_again_shows_in_the_kept_answer(db: Database) -> None:
+    _fresh(db)
+    cache = ListCache(lambda: 0)
+    user = USERS[0]
+    for state in (None, "waiting", "approved"):  # the first inserts the task's photo row, the others update it
+        _photo(0, state).run(db)
+        assert _kept(db, cache, user, GatingMode.ENFORCE, QUERIES[0]) == _unkept(db, user, GatingMode.ENFORCE,
+                                                                                   QUERIES[0])
