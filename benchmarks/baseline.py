@@ -71,7 +71,8 @@ def without_inbox(source: Path, target: Path) -> Path:
 
 def without_newer(source: Path, target: Path, before_src: Path) -> Path:
     """A copy of the SQLite file ``source`` as the release whose ``src`` is ``before_src`` would leave it: the
-    migrations it does not know are taken out again (their indexes and tables dropped, their rows deleted)."""
+    migrations it does not know are taken out again (their triggers, indexes and tables dropped, their rows
+    deleted)."""
     known = {int(p.name[:4]) for p in (before_src / "taskcore" / "storage" / "migrations").glob("[0-9]*.sql")}
     newer = sorted(MIGRATIONS.glob("[0-9]*.sql"), reverse=True)
     shutil.copyfile(source, target)
@@ -81,6 +82,8 @@ def without_newer(source: Path, target: Path, before_src: Path) -> Path:
             text = migration.read_text(encoding="utf-8")
             for index in re.findall(r"CREATE\s+(?:UNIQUE\s+)?INDEX\s+(\w+)", text, flags=re.IGNORECASE):
                 conn.execute(f"DROP INDEX IF EXISTS {index}")
+            for trigger in re.findall(r"CREATE\s+TRIGGER\s+(\w+)", text, flags=re.IGNORECASE):
+                conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
             for table in re.findall(r"CREATE\s+TABLE\s+(\w+)", text, flags=re.IGNORECASE):
                 conn.execute(f"DROP TABLE IF EXISTS {table}")
             conn.execute("DELETE FROM schema_migrations WHERE version = ?", (int(migration.name[:4]),))

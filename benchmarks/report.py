@@ -34,7 +34,7 @@ import sqlalchemy
 from sqlalchemy import func, select
 from tests.system.unit import Unit, chat_message, memory_mb, pin, unit_env, unit_pids
 
-from benchmarks import api_paths, baseline, gateway_bench, loadgen, outbound_bench, scheduler_minute, text_bench
+from benchmarks import api_paths, baseline, beside, gateway_bench, loadgen, outbound_bench, scheduler_minute, text_bench
 from benchmarks.common import cpu_seconds, two_cpus
 from benchmarks.common import pin as pin_self
 from benchmarks.dataset import BENCH_USER, CACHE, build
@@ -137,10 +137,13 @@ def _session_cookie(path: Path) -> str:
 
 
 def _start_unit(folder: Path) -> Unit:
-    env = unit_env(folder, DB_PATH=str(_unit_db(folder)), GROUP_GATING_MODE="enforce",
+    return _pin_unit(Unit("run", _unit_env(folder), folder).start(within=120.0))
+
+
+def _unit_env(folder: Path) -> dict[str, str]:
+    return unit_env(folder, DB_PATH=str(_unit_db(folder)), GROUP_GATING_MODE="enforce",
                    ALLOWED_GROUPS=",".join(BOT_GROUPS), RATE_LIMIT_PER_MIN="1000000",
                    SENDS_PER_PERSON_PER_MIN="1000000", LOG_FORMAT="kv")
-    return _pin_unit(Unit("run", env, folder).start(within=120.0))
 
 
 def _pin_unit(unit: Unit) -> Unit:
@@ -177,26 +180,30 @@ class CpuMeter:
         return self.seconds[name] / max(1, self.requests[name]) * 1e6
 
 
-def _api(report: Report, unit: Unit, cookie: str, quick: bool) -> None:
-    """GET /api/me/tasks direct to the web and through the proxy, and hello world, in interleaved rounds."""
+def _api(report: Report, unit: Unit, cookie: str, quick: bool, old: Unit | None = None) -> None:
+    """GET /api/me/tasks direct to the web and through the proxy, and hello world, in interleaved rounds; and direct
+    to the web of the release before (``old``) when it runs."""
     pids = unit_pids(unit)
     request = loadgen.get(API_PATH, cookie=cookie)
     hello = loadgen.HelloServer(SERVER_CPU if two_cpus() else None)
     baseline = loadgen.AiohttpProxy(SERVER_CPU if two_cpus() else None, unit.env["BOT_PORT"], unit.env["WEB_PORT"])
-    targets = {"direct": (int(unit.env["WEB_PORT"]), [pids["web"]], 0),
-               "proxied": (unit.port, [pids["web"], pids["proxy"]], pids["proxy"]),
-               BASELINE: (baseline.port, [pids["web"], baseline.process.pid], baseline.process.pid),
-               "hello": (hello.port, [hello.process.pid], 0)}
+    targets = {"direct": (int(unit.env["WEB_PORT"]), [pids["web"]], 0, request),
+               "proxied": (unit.port, [pids["web"], pids["proxy"]], pids["proxy"], request),
+               BASELINE: (baseline.port, [pids["web"], baseline.process.pid], baseline.process.pid, request),
+               "hello": (hello.port, [hello.process.pid], 0, request)}
+    if old is not None:
+        targets["before"] = (int(old.env["WEB_PORT"]), [unit_pids(old)["web"]], 0,
+                             loadgen.get(API_PATH, cookie=_session_cookie(Path(old.env["DB_PATH"]))))
     rates: dict[str, list[float]] = collections.defaultdict(list)
     latencies: dict[str, list[float]] = collections.defaultdict(list)
     cpu = CpuMeter()
     try:
-        for port, _, _ in targets.values():
-            loadgen.run_load(port, [request] * API_WARMUP, 1)
+        for port, _, _, asked in targets.values():
+            loadgen.run_load(port, [asked] * API_WARMUP, 1)
         for _ in range(2 if quick else ROUNDS):  # short runs, interleaved: a busy spell hits all of them alike
-            for name, (port, busy, proxy) in targets.items():
-                latencies[name] += loadgen.run_load(port, [request] * API_LATENCY, 1).latencies
-                work = partial(loadgen.run_load, port, [request] * API_THROUGHPUT, API_CONNECTIONS)
+            for name, (port, busy, proxy, asked) in targets.items():
+                latencies[name] += loadgen.run_load(port, [asked] * API_LATENCY, 1).latencies
+                work = partial(loadgen.run_load, port, [asked] * API_THROUGHPUT, API_CONNECTIONS)
                 if proxy:  # the proxy's own CPU too, measured over the same requests
                     work = partial(cpu.measure, f"{name}: proxy", [proxy], API_THROUGHPUT, work)
                 rates[name].append(cpu.measure(name, busy, API_THROUGHPUT, work).rate)
@@ -215,15 +222,27 @@ def _api(report: Report, unit: Unit, cookie: str, quick: bool) -> None:
 def _api_rows(report: Report, rates: dict[str, list[float]], latencies: dict[str, list[float]],
               cpu: CpuMeter) -> None:
     rate = {name: statistics.median(values) for name, values in rates.items()}
+    old = "before" in rate  # the release before's web, direct, in the same rounds
+
+    def was(name: str, figure: Callable[[str], float]) -> float | None:
+        return figure("before") if old and name == "direct" else None
+
     report.add(f"hello-world GET, req/s ({API_CONNECTIONS} connections)", rate["hello"], "req/s")
     for name in ("direct", "proxied"):
-        samples = latencies[name]
-        report.add(f"GET /api/me/tasks {name}: p50 (1 connection)", statistics.median(samples), "ms",
-                   "≤ 0.6 ms" if name == "direct" else "", (lambda v: v <= 0.6) if name == "direct" else None)
-        report.add(f"GET /api/me/tasks {name}: p99 (1 connection)", statistics.quantiles(samples, n=100)[98], "ms")
-        report.add(f"GET /api/me/tasks {name}: req/s ({API_CONNECTIONS} connections)", rate[name], "req/s")
+        def p50(n: str) -> float:
+            return statistics.median(latencies[n])
+
+        def p99(n: str) -> float:
+            return statistics.quantiles(latencies[n], n=100)[98]
+
+        report.add(f"GET /api/me/tasks {name}: p50 (1 connection)", p50(name), "ms",
+                   "≤ 0.6 ms" if name == "direct" else "", (lambda v: v <= 0.6) if name == "direct" else None,
+                   before=was(name, p50))
+        report.add(f"GET /api/me/tasks {name}: p99 (1 connection)", p99(name), "ms", before=was(name, p99))
+        report.add(f"GET /api/me/tasks {name}: req/s ({API_CONNECTIONS} connections)", rate[name], "req/s",
+                   before=was(name, rate.__getitem__))
     report.add("API direct / hello-world req/s", rate["direct"] / rate["hello"], "ratio", "≥ 0.30",
-               lambda v: v >= 0.30)
+               lambda v: v >= 0.30, before=rate["before"] / rate["hello"] if old else None)
     report.add("API proxied / direct req/s, all on CPU 0", rate["proxied"] / rate["direct"], "ratio", "≥ 0.85",
                lambda v: v >= 0.85)
     if "proxy on both CPUs" in rate:
@@ -231,10 +250,15 @@ def _api_rows(report: Report, rates: dict[str, list[float]], latencies: dict[str
         report.add("API proxied / direct req/s, the proxy free on both CPUs", free, "ratio", "≥ 0.85",
                    lambda v: v >= 0.85)
     web, both, hello = (cpu.per_request_us(n) for n in ("direct", "proxied", "hello"))
+    then = cpu.per_request_us("before") if old else None
     report.add("server CPU per request: hello world", hello, "µs")
-    report.add("server CPU per request: GET /api/me/tasks, web", web, "µs", "≤ 400 µs", lambda v: v <= 400)
+    report.add("server CPU per request: GET /api/me/tasks, web", web, "µs", "≤ 400 µs", lambda v: v <= 400,
+               before=then)
     report.add("server CPU per request: GET /api/me/tasks, web + proxy", both, "µs")
-    report.add("API / hello-world by CPU (hello CPU / web CPU)", hello / web, "ratio", "≥ 0.30", lambda v: v >= 0.30)
+    report.add("GET /api/me/tasks web CPU / hello world's CPU (SPEC 42)", web / hello, "x", "≤ 4",
+               lambda v: v <= 4, before=then / hello if then else None)
+    report.add("API / hello-world by CPU (hello CPU / web CPU)", hello / web, "ratio", "≥ 0.30", lambda v: v >= 0.30,
+               before=hello / then if then else None)
     report.add("API proxied / direct by CPU, one core (web / (web + proxy))", web / both, "ratio", "≥ 0.85",
                lambda v: v >= 0.85)
     report.notes.append(f"API: page 1 of 20 with total for user {BENCH_USER} (100k tasks, 1k groups, gating enforce); "
@@ -310,22 +334,9 @@ def _webhook_figures(unit: Unit, events: int) -> dict[str, dict[str, float]]:
         db.dispose()
 
 
-def _webhook_before(unit: Unit, events: int) -> dict[str, dict[str, float]] | None:
-    """The same passes on the release before the inbox (benchmarks/baseline.py), on ports of its own."""
-    env = unit_env(unit.cwd / "before", **{k: v for k, v in unit.env.items()
-                                           if k not in ("PORT", "BOT_PORT", "WEB_PORT", "TASKSVC_DEV_GATEWAY_PORT")})
-    old = baseline.before_unit({**env, "DB_PATH": str(build().path)}, unit.cwd / "before")
-    if old is None:
-        return None
-    try:
-        return _webhook_figures(_pin_unit(old), events)
-    finally:
-        old.stop()
-
-
-def _webhook(report: Report, unit: Unit, quick: bool) -> None:
+def _webhook(report: Report, unit: Unit, quick: bool, before: Unit | None = None) -> None:
     """Create-task commands at /webhook through the proxy (and direct to the bot), until every reply is queued;
-    the same on the release before the inbox, printed beside."""
+    the same on the release before (``before``, running beside), printed beside."""
     events = 1000 if quick else WEBHOOK_EVENTS
     hello = loadgen.HelloServer(SERVER_CPU if two_cpus() else None)
     try:
@@ -336,7 +347,7 @@ def _webhook(report: Report, unit: Unit, quick: bool) -> None:
                                  lambda: loadgen.run_load(hello.port, posts, WEBHOOK_CONNECTIONS)).rate
     finally:
         hello.stop()
-    old = _webhook_before(unit, events)
+    old = _webhook_figures(before, events) if before is not None else None
     proxied, direct = now["proxied"], now["direct"]
 
     def was(kind: str, key: str, per_core: bool = False) -> float | None:
@@ -404,14 +415,17 @@ def _gateways(report: Report, quick: bool) -> None:
                         "pair. Decoders: in this process, best of five.")
 
 
-def _memory(report: Report, idle: dict[str, float], pids: dict[str, int]) -> None:
+def _memory(report: Report, idle: beside.Memory, was: beside.Memory | None, pids: dict[str, int]) -> None:
+    """Idle RSS and PSS per process and the unit's PSS (SPEC section 42), beside the release before's; each process's
+    peak RSS after the load."""
+    for measure, value, unit, target, met, before in beside.memory_rows(idle, was):
+        report.rows.append(Row(measure, value, unit, target, met, before))
     for name, pid in pids.items():
-        shown = "supervisor" if name == "run" else name
-        limit = 20 if name == "run" else 55  # the supervisor imports only what supervising needs (issue 31)
-        report.add(f"{shown}: resident memory idle (VmRSS after start)", idle[name], "MB", f"≤ {limit} MB",
-                   lambda v, limit=limit: v <= limit)
-        report.add(f"{shown}: peak resident memory (VmHWM after the load)", memory_mb(pid)[1], "MB")
-    report.add(f"the unit idle, all {len(idle)} processes (supervisor, bot, web, proxy)", sum(idle.values()), "MB")
+        report.add(f"{beside.NAMES.get(name, name)}: peak resident memory (VmHWM after the load)", memory_mb(pid)[1],
+                   "MB")
+    report.notes.append("Memory: RSS counts every page a process maps, those it shares too; PSS counts a page shared "
+                        "by n processes 1/n (/proc/<pid>/smaps_rollup), so the unit's PSS counts its shared pages "
+                        "once. Each unit measured idle, 2 s after it answers, while it runs alone.")
 
 
 def _reminders(report: Report) -> None:
@@ -476,17 +490,22 @@ def run(quick: bool = False) -> Report:
     folder = (CACHE / "report").resolve()
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    unit = _start_unit(folder)
+    env = _unit_env(folder)
+    was = beside.before_memory(env, folder / "before-idle")  # measured alone, before the current unit starts
+    unit = _pin_unit(Unit("run", env, folder).start(within=120.0))
+    old = None
     try:
-        time.sleep(2.0)
+        idle = beside.idle_memory(unit)
         pids = unit_pids(unit)
-        idle = {name: memory_mb(pid)[0] for name, pid in pids.items()}
         cookie = _session_cookie(Path(unit.env["DB_PATH"]))
-        _api(report, unit, cookie, quick)
-        _webhook(report, unit, quick)
-        _memory(report, idle, pids)
+        old = beside.start_before(env, folder / "before")
+        _api(report, unit, cookie, quick, old if old is None else _pin_unit(old))
+        _webhook(report, unit, quick, old)
+        _memory(report, idle, was, pids)
     finally:
         unit.stop()
+        if old is not None:
+            old.stop()
     _gateways(report, quick)
     _api_paths(report)
     _reminders(report)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # also keeps jinja2 out of the bot and prometheus_client out 
     from tasksvc_run.bot.watchdog import Watchdog
     from tasksvc_run.metrics import Metrics
     from tasksvc_run.web.language import LanguageCache
+    from tasksvc_run.web.list_cache import ListCache
 
 SETTINGS = web.AppKey("settings", Settings)
 DB = web.AppKey("db", Database)
@@ -49,6 +50,8 @@ LANGUAGE_CACHE: web.AppKey[LanguageCache] = web.AppKey("language_cache")
 PUBLIC_IDS = web.AppKey("public_ids", PublicIds)
 # The signed addresses of the photos of photo proof (SPEC section 34).
 PROOF_LINKS = web.AppKey("proof_links", ProofLinks)
+# The answers of GET /api/me/tasks kept with the person's list stamp (SPEC section 42).
+LIST_CACHE: web.AppKey[ListCache] = web.AppKey("list_cache")
 
 
 # Bot background work: schedulers and the outbound queue worker (issue 6).

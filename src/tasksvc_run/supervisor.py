@@ -8,7 +8,9 @@ them in that order (a child interrupted while it imports would print a traceback
 
 This process imports only what supervising needs (no pydantic, SQLAlchemy or aiohttp: about 17 MB resident); the
 configuration reaches it as a plan read by a child (plan.py), and the readiness of the bot's tables is read with the
-standard library's sqlite3 (SQLAlchemy is loaded only for a DATABASE_URL).
+standard library's sqlite3 (SQLAlchemy is loaded only for a DATABASE_URL). Bot, web and proxy are forked by a template
+process that imported what they run once (template.py, forks.py: SPEC section 42), and adopted by this one, which
+watches, signals and reads them as processes it started; where that cannot be, it starts them itself.
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ from pathlib import Path
 from types import FrameType
 
 from tasksvc_run import exits
+from tasksvc_run.forks import Forked, Template, become_subreaper
 from tasksvc_run.plan import Plan
 
 log = logging.getLogger("supervisor")
 STOP_BUDGET = 9.5
 POLL = 0.1
 READY_TABLES = ("web_tokens", "web_sessions")
+FORKED = frozenset({"bot", "web", "proxy"})  # what the template forks (template.COMMANDS)
 
 
 @dataclass
@@ -41,7 +45,7 @@ class Child:
     """One managed process."""
 
     name: str
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | Forked
 
     def alive(self) -> bool:
         """True while the process runs."""
@@ -87,14 +91,28 @@ class Supervisor:
     children: list[Child] = field(default_factory=list)
     stopping: bool = False
     status: int = exits.FAILED  # the unit's exit status once a child stopped it (its own, when it gave one)
+    preload: bool = True  # bot, web and proxy forked by a template process (SPEC section 42)
+    template: Template | None = None
 
     def spawn(self, name: str) -> Child:
-        """Start ``tasksvc <name>`` as a child process."""
-        child = Child(name, subprocess.Popen([*self.command, name], env=self.plan.env,  # noqa: S603 - our own command
-                                             process_group=0))
+        """Start ``tasksvc <name>`` as a child process: forked by the template when there is one."""
+        forked = self.template.fork(name, self.ready_timeout) if self.template and name in FORKED else None
+        if self.template is not None and name in FORKED and forked is None:
+            log.warning("the template did not fork it: started on its own", extra={"child": name})
+        child = Child(name, forked or subprocess.Popen([*self.command, name], env=self.plan.env,  # noqa: S603
+                                                       process_group=0))
         self.children.append(child)
         log.info("started", extra={"child": name, "pid": child.process.pid})
         return child
+
+    def _start_template(self) -> None:
+        if self.preload and become_subreaper():
+            self.template = Template(self.command, self.plan.env)
+
+    def _end_template(self) -> None:
+        if self.template is not None:
+            self.template.close()
+            self.template = None
 
     def wait_until(self, ready: Callable[[], bool], what: str) -> bool:
         """Poll ``ready`` until true, a child dies, a stop is asked, or the timeout passes."""
@@ -117,7 +135,7 @@ class Supervisor:
         """The exit code of ``child``, which stops the unit: a status it chose is the unit's; a signal or 0 is 1."""
         code = child.process.returncode
         self.status = code if code is not None and code > 0 else exits.FAILED
-        return int(code)
+        return self.status if code is None else code
 
     def tables_ready(self) -> bool:
         """True when the bot has created web_tokens and web_sessions (R4)."""
@@ -138,6 +156,7 @@ class Supervisor:
             self.spawn(name)
             if not self.wait_until(partial(port_open, port), f"{name} port"):
                 return False
+        self._start_template()
         self.spawn("bot")
         # The bot listens once it has migrated and checked the schema; on a database migrated before, the tables
         # alone exist at once.
@@ -145,6 +164,7 @@ class Supervisor:
             return False
         self.spawn("web")
         self.spawn("proxy")
+        self._end_template()
         return (self.wait_until(lambda: port_open(self.plan.port), "proxy port")
                 and self.wait_until(lambda: port_open(self.plan.web_port), "web port"))
 
@@ -190,4 +210,5 @@ class Supervisor:
             started = self.start()
             return self.watch() if started else (exits.OK if self.stopping else self.status)
         finally:
+            self._end_template()
             self.stop()

@@ -1,5 +1,6 @@
 """The command line as an operator meets it (SPEC section 27): `tasksvc doctor` passes beside `tasksvc dev`, a
-Ctrl-C while `tasksvc dev` starts ends without a traceback, and the supervisor of `tasksvc run` stays small."""
+Ctrl-C while `tasksvc dev` starts ends without a traceback, the supervisor of `tasksvc run` stays small, and the
+unit's four processes share what they imported (SPEC section 42)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.unit import Unit, memory_mb, unit_env
+from tests.system.unit import Unit, memory_mb, pss_mb, unit_env, unit_pids
 
 SUPERVISOR_LIMIT_MB = 20.0
+UNIT_PSS_LIMIT_MB = 150.0
 
 
 def dev_env(tmp_path: Path) -> dict[str, str]:
@@ -65,3 +67,16 @@ def test_the_supervisor_stays_under_20_mb_idle(tmp_path: Path) -> None:
     finally:
         assert unit.stop() == 0, unit.log()
     assert 0 < resident <= SUPERVISOR_LIMIT_MB
+
+
+def test_the_unit_idles_in_at_most_150_mb_counting_shared_pages_once(tmp_path: Path) -> None:
+    unit = Unit("run", unit_env(tmp_path), tmp_path)
+    try:
+        unit.start()
+        time.sleep(2.0)
+        pids = unit_pids(unit)
+        shares = {name: pss_mb(pid) for name, pid in pids.items()}
+    finally:
+        assert unit.stop() == 0, unit.log()
+    assert set(shares) == {"run", "bot", "web", "proxy"}  # the template is gone once it forked the three
+    assert 0 < sum(shares.values()) <= UNIT_PSS_LIMIT_MB, shares

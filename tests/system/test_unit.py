@@ -80,6 +80,17 @@ def test_sigterm_stops_all_three_within_10_seconds(tmp_path: Path) -> None:
     assert not any(alive(pid) for pid in children.values())
 
 
+def test_bot_web_and_proxy_are_forked_by_the_template_and_are_the_supervisor_s_children(tmp_path: Path) -> None:
+    unit = Unit("run", unit_env(tmp_path), tmp_path).start()
+    try:
+        assert unit.process is not None
+        children = children_of(unit.process.pid)
+        names = {name: Path(f"/proc/{pid}/comm").read_text().strip() for name, pid in children.items()}
+    finally:
+        assert unit.stop() == 0
+    assert names == {"bot": "tasksvc-bot", "web": "tasksvc-web", "proxy": "tasksvc-proxy"}
+
+
 def test_a_killed_child_makes_the_supervisor_exit_non_zero(tmp_path: Path) -> None:
     unit = Unit("run", unit_env(tmp_path), tmp_path).start()
     assert unit.process is not None

@@ -67,15 +67,20 @@ def http_status(url: str, timeout: float = 2.0) -> int:
 
 
 def children_of(pid: int) -> dict[str, int]:
-    """The direct children of ``pid`` by `tasksvc` subcommand (Linux /proc)."""
+    """The direct children of ``pid`` by `tasksvc` subcommand (Linux /proc): the name a process forked by the
+    unit's template gave itself (``tasksvc-bot``: its command line is the template's), else its last argument."""
     found: dict[str, int] = {}
     path = Path(f"/proc/{pid}/task/{pid}/children")
     for child in path.read_text().split() if path.exists() else []:
         try:
             argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+            comm = Path(f"/proc/{child}/comm").read_text().strip()
         except OSError:
             continue
-        found[argv[-2].decode() if argv[-1] == b"" else argv[-1].decode()] = int(child)
+        if len(argv) < 2:  # a zombie's command line is empty
+            continue
+        name = comm.removeprefix("tasksvc-") if comm.startswith("tasksvc-") else None
+        found[name or (argv[-2].decode() if argv[-1] == b"" else argv[-1].decode())] = int(child)
     return found
 
 
@@ -169,6 +174,16 @@ def memory_mb(pid: int) -> tuple[float, float]:
         return 0.0, 0.0
     values = {line.split(":")[0]: int(line.split()[1]) / 1024 for line in lines if line.startswith(("VmRSS", "VmHWM"))}
     return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
+
+
+def pss_mb(pid: int) -> float:
+    """The proportional set size of a process in MB (Linux /proc/<pid>/smaps_rollup: each page shared by n processes
+    counted 1/n), 0.0 once it is gone."""
+    try:
+        lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+    except OSError:
+        return 0.0
+    return next((int(line.split()[1]) / 1024 for line in lines if line.startswith("Pss:")), 0.0)
 
 
 def pin(pid: int, cpus: set[int]) -> None:

@@ -89,7 +89,10 @@ def test_a_known_member_creating_a_task_costs_four_statements_beside_the_inbox_s
                                                              zone_told_at=NOW))
     with statements(sqlite_db) as seen:
         run(sqlite_db, wa_text(text), now=NOW + timedelta(seconds=5))
-    work = [s.split()[0:3] for s in seen if not s.startswith(("BEGIN", "COMMIT", "PRAGMA"))]
+    # SQLite traces the statement again as it enters each trigger it fires (migration 0019's list stamps): the
+    # same text twice in a row is one statement.
+    ran = [text for text, before in zip(seen, [None, *seen], strict=False) if text != before]
+    work = [s.split()[0:3] for s in ran if not s.startswith(("BEGIN", "COMMIT", "PRAGMA"))]
     assert work == [["SELECT", "EXISTS", "(SELECT"],  # the inbox: has the chat events pending?
                     ["INSERT", "INTO", "inbound_messages"], ["SELECT", "who.id,", "who.alias_target,"],
                     ["INSERT", "INTO", "tasks"], ["INSERT", "INTO", "outbound_queue"],

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from tasksvc_run.cli import ORDER, build_parser, main
+from tasksvc_run.cli import build_parser, main
+from tasksvc_run.cli_grammar import ORDER
 
 
 def test_version_prints_the_installed_version_and_its_commit(capsys: pytest.CaptureFixture[str]) -> None:

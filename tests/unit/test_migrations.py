@@ -129,3 +129,16 @@ def test_preferences_saved_before_the_zones_migration_are_looked_at_by_the_first
     with empty_db.read() as conn:
         looks = dict(conn.execute(select(p.c.user_id, p.c.next_due_at)).all())
     assert looks == {"1": datetime(1970, 1, 1, tzinfo=UTC), "2": None}
+
+
+def test_a_semicolon_inside_a_trigger_a_function_body_or_a_string_does_not_end_the_statement() -> None:
+    template = ("CREATE TABLE a (x TEXT);\n"
+                "CREATE TRIGGER t AFTER INSERT ON a BEGIN\n  INSERT INTO b VALUES (CASE WHEN 1 THEN 'x;' END);\n"
+                "  DELETE FROM c;\nEND;\n"
+                "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM 1; RETURN NULL; END $$;\n"
+                "INSERT INTO a VALUES ('end; begin');\n")
+    statements = migrator.Migration(99, "probe", template).statements("sqlite")
+    assert [s.split()[0:2] for s in statements] == [["CREATE", "TABLE"], ["CREATE", "TRIGGER"], ["CREATE", "FUNCTION"],
+                                                    ["INSERT", "INTO"]]
+    assert statements[1].endswith("END")
+    assert statements[3] == "INSERT INTO a VALUES ('end; begin')"

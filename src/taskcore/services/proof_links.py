@@ -34,9 +34,14 @@ class ProofLinks:
 
     def path(self, task_id: int, file_name: str) -> str:
         """``url`` without WEB_BASE_URL (what a page links: the same origin)."""
-        expires = -(-int((self._now() + self._ttl).timestamp()) // _ROUND) * _ROUND
+        expires = self.expires()
         signature = proof_signature(self.key(), task_id, file_name, expires)
         return f"/api/tasks/{task_id}/proof?exp={expires}&sig={signature}"
+
+    def expires(self) -> int:
+        """When an address signed now expires (a Unix time, rounded up to 10 minutes: the same for every address
+        signed within those 10 minutes)."""
+        return -(-int((self._now() + self._ttl).timestamp()) // _ROUND) * _ROUND
 
     def valid(self, task_id: int, file_name: str, expires: int, signature: str) -> bool:
         """Whether the address signs this photo and has not expired."""

@@ -56,6 +56,28 @@ def list_my_task_items(
     return Page(items=items, page=query.page, limit=query.limit, total=total)
 
 
+@dataclass(frozen=True, slots=True)
+class KeptPage:
+    """``list_my_task_items``' page, or None when it is the one a reader kept (SPEC section 42); and the person's list
+    stamp it goes with (None: a page not to keep, such as the recent tasks, which move with the clock)."""
+
+    stamp: int | None
+    page: Page[dict[str, Any]] | None
+
+
+def my_task_items_since(
+    uow: Reading, mode: GatingMode, *, user_id: str, query: MyTasksQuery, today: date, now: datetime,
+    known: int | None
+) -> KeptPage:
+    """``list_my_task_items`` for a reader that kept the page it read at stamp ``known``: no page while the person's
+    list stamp is still ``known`` (no write since changed what the list shows: the stamp and the page are read in one
+    snapshot, and every such write moves the stamp in its own transaction), else the page and the stamp."""
+    stamp = None if query.status == "recent" else task_page.list_stamp(uow.conn, user_id)
+    if stamp is not None and stamp == known:
+        return KeptPage(stamp, None)
+    return KeptPage(stamp, list_my_task_items(uow, mode, user_id=user_id, query=query, today=today, now=now))
+
+
 def _my_tasks_filter(query: MyTasksQuery, today: date) -> lists.MyTasksFilter | None:
     """The storage filter of ``query`` (soonDays folded into dueBefore); None when no task can match."""
     due_before = query.due_before

@@ -29,6 +29,25 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
     applied_at TIMESTAMP NOT NULL
 )"""
 _PG_LOCK_KEY = 727_001
+# What _split reads: a quoted string or name, a dollar-quoted body, a word, or a semicolon.
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\$\$.*?\$\$|[A-Za-z_]+|;", re.DOTALL)
+_OPENS, _CLOSES = frozenset({"BEGIN", "CASE"}), "END"
+
+
+def _split(sql: str) -> list[str]:
+    """``sql`` cut at each semicolon that ends a statement: not one inside quotes, a ``$$`` body (PostgreSQL's
+    functions) or a ``BEGIN ... END`` block (SQLite's triggers; ``CASE ... END`` counted alike)."""
+    chunks, start, depth = [], 0, 0
+    for token in _TOKEN.finditer(sql):
+        word = token.group().upper()
+        if word in _OPENS:
+            depth += 1
+        elif word == _CLOSES:
+            depth = max(0, depth - 1)
+        elif word == ";" and depth == 0:
+            chunks.append(sql[start:token.start()])
+            start = token.end()
+    return [*chunks, sql[start:]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +71,7 @@ class Migration:
             sql = sql.replace(placeholder, value)
         lines = [line for line in sql.splitlines() if not line.lstrip().startswith("--") or _ONLY.fullmatch(line)]
         found = []
-        for chunk in "\n".join(lines).split(";"):
+        for chunk in _split("\n".join(lines)):
             only = _ONLY.search(chunk)
             code = _ONLY.sub("", chunk).strip()
             if code and (only is None or only[1] == dialect):

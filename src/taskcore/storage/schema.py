@@ -121,6 +121,13 @@ task_assignments = Table(
     Column("nag_next_at", TS, index=True),
 )
 
+list_stamps = Table(  # SPEC section 42: moved by the database's triggers on every write that changes a person's list
+    "list_stamps",
+    metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("stamp", BigInteger, nullable=False),
+)
+
 user_preferences = Table(
     "user_preferences",
     metadata,

@@ -25,7 +25,7 @@ from sqlalchemy import Connection, Integer, bindparam, func, select
 from taskcore.access import GatingMode
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.proof_tables import PROOF_COLUMNS, proof_of_row, task_proofs
-from taskcore.storage.schema import task_assignments, tasks, users, utc_from_db
+from taskcore.storage.schema import list_stamps, task_assignments, tasks, users, utc_from_db
 from taskcore.storage.task_lists import (
     MyTasksFilter,
     chosen_page,
@@ -46,6 +46,14 @@ _ITEM_COLUMNS = (
     t.c.nag_every_hours,  # last: _item reads it from the end
 )
 _PAGE_KEYS = ("user_id", "limit", "offset", "since", "pattern", "due_before")
+_STAMP = Prepared(select(list_stamps.c.stamp).where(list_stamps.c.user_id == bindparam("user_id")), ("user_id",))
+
+
+def list_stamp(conn: Connection, user_id: str) -> int | None:
+    """The person's list stamp (migration 0019: the database's triggers move it with every write that changes what
+    their lists show), None while they have none."""
+    found = _STAMP.raw(conn, {"user_id": user_id})
+    return int(found[0][0]) if found else None
 
 
 @lru_cache(maxsize=64)

@@ -25,7 +25,7 @@ from taskcore.services import tasks as svc
 from taskcore.services.reactions import react_to_completion
 from taskcore.zones import UserZone
 from tasksvc_run import units
-from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, PUBLIC_IDS, SETTINGS, USER
+from tasksvc_run.keys import CLOCK, DB, LANGUAGE_CACHE, LIST_CACHE, PUBLIC_IDS, SETTINGS, USER
 from tasksvc_run.web import chores, render
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
@@ -59,9 +59,17 @@ async def my_tasks(request: web.Request) -> web.Response:
     app, user = request.app, request[USER]
     now = app[CLOCK].now()
     today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
-    page = units.look_prepared(app[DB], task_lists.list_my_task_items, gating(request), user_id=user, query=query,
-                               today=today, now=now)
-    return ok(render.item_page(page, ids(request)))
+    cache, mode = app[LIST_CACHE], gating(request)
+    key = (user, mode, query, today if query.soon_days is not None else None)
+    found = units.look_prepared(app[DB], task_lists.my_task_items_since, mode, user_id=user, query=query,
+                                today=today, now=now, known=cache.stamp_of(key))
+    if found.page is None:  # the answer kept at this stamp (SPEC section 42: web/list_cache.py)
+        return _json_body(cache.body(key))
+    return _json_body(cache.answer(key, found.stamp, found.page, partial(render.item_page, ids=ids(request))))
+
+
+def _json_body(body: bytes) -> web.Response:
+    return web.Response(body=body, content_type="application/json", charset="utf-8")
 
 
 async def my_groups(request: web.Request) -> web.Response:

@@ -22,6 +22,7 @@ from tasksvc_run.keys import (
     FATAL,
     LANGUAGE_CACHE,
     LIMITER,
+    LIST_CACHE,
     PROOF_LINKS,
     PUBLIC_IDS,
     SESSIONS,
@@ -33,6 +34,7 @@ from tasksvc_run.web.calendar import add_calendar_routes
 from tasksvc_run.web.errors import problem_middleware
 from tasksvc_run.web.import_page import add_import_routes
 from tasksvc_run.web.language import LanguageCache, add_content_language, language_middleware
+from tasksvc_run.web.list_cache import ListCache
 from tasksvc_run.web.pages import add_page_routes
 from tasksvc_run.web.routes import add_api_routes
 from tasksvc_run.web.session import api_guard, confirm_login, login, logout, session_middleware
@@ -75,6 +77,7 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
                                   app[CLOCK].now,
                                   base_url=settings.web_base_url)
     app[TEMPLATES].globals["proof_path"] = app[PROOF_LINKS].path
+    app[LIST_CACHE] = ListCache(app[PROOF_LINKS].expires)
     app.cleanup_ctx.append(_database(settings, db))
     app.on_response_prepare.append(add_security_headers)
     app.on_response_prepare.append(add_content_language)

@@ -13,6 +13,7 @@ from taskcore.errors import RateLimited, Unauthorized
 from taskcore.services.web_auth import (
     ConfirmSwitch,
     NewSession,
+    cached_session,
     confirm_login_switch,
     end_session,
     look_up_session,
@@ -53,7 +54,8 @@ async def _resolve_user(request: web.Request) -> str | None:
     if session_id:
         now = app[CLOCK].now()
         # A short read on the loop, or none: the cache answers for a session read in the last few seconds.
-        found = units.look(app[DB], look_up_session, session_id=session_id, now=now, cache=app[SESSIONS])
+        found = (cached_session(app[SESSIONS], session_id=session_id, now=now)
+                 or units.look(app[DB], look_up_session, session_id=session_id, now=now, cache=app[SESSIONS]))
         if found is not None:
             if found.touch_due:  # a write, at most every few minutes per session: off the loop
                 await asyncio.to_thread(units.run, app[DB], touch_session, session_id=session_id, now=now)
