@@ -26,6 +26,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 from sqlalchemy import select
+from typing_extensions import override
 
 from taskcore.services.inbox import inbox_stats
 from taskcore.storage import schema
@@ -56,9 +57,10 @@ class StampedGateway(FakeGateway):
         self._answers = asyncio.Event()
         self._answers.set()
 
-    def _record(self, call: GatewayCall) -> None:
+    @override
+    def record(self, call: GatewayCall) -> None:
         self.accepted_at.append(time.time())
-        super()._record(call)
+        super().record(call)
 
     def stall_answers(self) -> None:
         """From now on a send is carried out (stored, echoed) but its answer waits until ``release()``: a bot killed
@@ -167,6 +169,17 @@ def started_at(pid: int) -> float:
     return int(start) / os.sysconf("SC_CLK_TCK")
 
 
+async def first_reply(unit: Unit, gateway: StampedGateway, accepted: int) -> float:
+    """When the gateway accepted its first send after the ``accepted`` ones before a restart of ``unit``; the unit is
+    stopped when none comes (bounded), so that a failed run leaves no process behind."""
+    try:
+        await until(lambda: len(gateway.accepted_at) > accepted, 30, "a reply after the restart")
+    except BaseException:
+        await asyncio.to_thread(unit.stop)
+        raise
+    return gateway.accepted_at[accepted]
+
+
 async def until(check: Callable[[], bool], within: float, what: str) -> None:
     """Poll ``check`` every 20 ms; AssertionError naming ``what`` after ``within`` seconds."""
     deadline = time.monotonic() + within
@@ -243,9 +256,9 @@ class Chaos:
         restarted_at = time.time()
         unit = await asyncio.to_thread(Unit("run", env, self.tmp).start)
         bot_started = started_at(unit_pids(unit)["bot"])
-        await until(lambda: len(gateway.accepted_at) > accepted, 30, "a reply after the restart")
-        self.figures.first_reply_after_restart.append(gateway.accepted_at[accepted] - bot_started)
-        self.figures.first_reply_after_unit_restart.append(gateway.accepted_at[accepted] - restarted_at)
+        replied_at = await first_reply(unit, gateway, accepted)
+        self.figures.first_reply_after_restart.append(replied_at - bot_started)
+        self.figures.first_reply_after_unit_restart.append(replied_at - restarted_at)
         return unit
 
     async def _settled(self, db: Database, within: float = 60.0) -> None:

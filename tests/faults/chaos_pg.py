@@ -19,7 +19,7 @@ import aiohttp
 from aiohttp import web
 
 from taskcore.storage.db import Database
-from tests.faults.chaos import Chaos, Figures, Load, StampedGateway, settled_in, started_at, until
+from tests.faults.chaos import Chaos, Figures, Load, StampedGateway, first_reply, settled_in, started_at, until
 from tests.system.unit import Unit, free_ports, gateway_env, unit_env, unit_pids
 
 FORWARD_TIMEOUT = aiohttp.ClientTimeout(total=10)
@@ -134,7 +134,7 @@ class TwoUnitChaos(Chaos):
         restarted_at = time.time()
         unit = await asyncio.to_thread(Unit("run", env, Path(env["UNIT_DIR"])).start)
         bot_started = started_at(unit_pids(unit)["bot"])
-        await until(lambda: len(gateway.accepted_at) > accepted, 30, "a reply after the restart")
-        self.figures.first_reply_after_restart.append(max(0.0, gateway.accepted_at[accepted] - bot_started))
-        self.figures.first_reply_after_unit_restart.append(gateway.accepted_at[accepted] - restarted_at)
+        replied_at = await first_reply(unit, gateway, accepted)
+        self.figures.first_reply_after_restart.append(max(0.0, replied_at - bot_started))
+        self.figures.first_reply_after_unit_restart.append(replied_at - restarted_at)
         return unit
