@@ -46,3 +46,25 @@ async def test_points_a_person_gives_themselves_count_once_someone_else_approves
            "(10 puntos) → /t aprobar 1" in listed
     assert approved == f"@{BEA} ⭐ Puntos de #1 «regar las plantas» aprobados: 10 puntos para @{ANA}."
     assert (after, theirs) == (10, 3)
+
+
+async def test_held_points_wait_on_the_approvals_page_and_in_the_api_of_the_others_only(sqlite_db: Database) -> None:
+    make_group(sqlite_db, GROUP, members=(ANA, BEA))
+    async with running_bot(sqlite_db, ENV) as bot, web_env(sqlite_db) as web:
+        await said(bot, "/t nueva regar las plantas !10")
+        await said(bot, "/t x 1")
+        status, waiting = await web.call("GET", "/api/me/approvals", user=BEA)
+        _, own = await web.call("GET", "/api/me/approvals", user=ANA)
+        async with web.client.get("/aprobaciones", headers=web.session_for(BEA)) as answer:
+            page = await answer.text()
+        await said(bot, "/t aprobar 1", sender=BEA)
+        _, after = await web.call("GET", "/api/me/approvals", user=BEA)
+    assert status == 200
+    [held] = waiting["points"]
+    assert {k: held[k] for k in ("task_id", "group_id", "description", "completer_name", "points")} == {
+        "task_id": 1, "group_id": GROUP, "description": "regar las plantas", "completer_name": "Ana", "points": 10}
+    assert held["since"].endswith("Z")
+    assert own["points"] == [] and after["points"] == []  # never the completer's; gone once approved
+    assert "1 cosa espera tu aprobación" in page
+    assert 'id="points-list"' in page and "regar las plantas" in page and "/t aprobar 1" in page
+    assert ANA not in page  # the completer by name, never by number

@@ -20,6 +20,7 @@ from taskcore.access import GatingMode
 from taskcore.chores import reward_texts as texts
 from taskcore.chores.proof import PendingPhoto
 from taskcore.chores.rewards import MAX_REWARD_NAME, MAX_REWARD_POINTS, RewardRequest
+from taskcore.chores.witness import HeldPoints
 from taskcore.errors import NotFound
 from taskcore.services import reward_requests as requests
 from taskcore.services import rewards
@@ -97,11 +98,25 @@ class PhotoItem(BaseModel):
     at: datetime
 
 
+class HeldPointsItem(BaseModel):
+    """A task's points waiting for my approval: whoever completed it had created it and held it alone (SPEC 38)."""
+
+    task_id: int
+    group_id: str
+    group_name: str | None
+    description: str
+    completer_name: str
+    points: int = Field(ge=1)
+    since: datetime
+
+
 class Approvals(BaseModel):
-    """What waits for my approval: reward requests of groups I administer, and photos."""
+    """What waits for my approval: reward requests of groups I administer, photos, and points people gave
+    themselves."""
 
     requests: list[RewardRequestItem]
     photos: list[PhotoItem]
+    points: list[HeldPointsItem]
 
 
 class RefuseBody(BaseModel):
@@ -139,6 +154,13 @@ def photo_item(photo: PendingPhoto) -> dict[str, Any]:
     """One waiting photo as the API shows it."""
     return {"task_id": photo.task_id, "group_id": photo.group_id, "group_name": photo.group_name,
             "description": photo.description, "assignee_name": photo.assignee_name, "at": _stamp(photo.at)}
+
+
+def points_item(held: HeldPoints) -> dict[str, Any]:
+    """One task's held points as the API shows them (the completer by name, never a number)."""
+    return {"task_id": held.task_id, "group_id": held.group_id, "group_name": held.group_name,
+            "description": held.description, "completer_name": shown_name(held.completer_name),
+            "points": held.points, "since": _stamp(held.since)}
 
 
 def _number(request: web.Request, name: str) -> int:
@@ -202,7 +224,8 @@ async def my_approvals(request: web.Request) -> web.Response:
     """GET /api/me/approvals."""
     found = units.look(request.app[DB], requests.waiting, gating(request), user_id=request[USER])
     return ok({"requests": [request_item(item, ids(request)) for item in found.requests],
-               "photos": [photo_item(photo) for photo in found.photos]})
+               "photos": [photo_item(photo) for photo in found.photos],
+               "points": [points_item(held) for held in found.points]})
 
 
 async def decide(request: web.Request, *, approve: bool, reason: str | None = None) -> requests.Outcome:
@@ -245,7 +268,8 @@ REWARD_ROUTES = (
     ApiRoute("GET", "/api/me/reward-requests", my_reward_requests, "listMyRewardRequests",
              "My reward requests, newest first", RequestList),
     ApiRoute("GET", "/api/me/approvals", my_approvals, "listMyApprovals",
-             "What waits for my approval: reward requests of groups I administer, and photos", Approvals),
+             "What waits for my approval: reward requests of groups I administer, photos, and points people gave "
+             "themselves", Approvals),
     ApiRoute("POST", "/api/reward-requests/{id}/approve", approve_request, "approveRewardRequest",
              "Approve a reward request (a group admin); 409 naming the balance when the requester is short",
              RewardRequestItem, path_schemas={"id": _ID}, errors=(403, 404, 409, 415, 429)),
