@@ -1,17 +1,15 @@
-"""WAHA's envelopes beside Evolution's at the webhook, in one run (SPEC section 36, "Measured": the decoder adds no
-more than 10% to the bot's CPU per event).
+"""WAHA's envelopes beside Evolution's at the webhook, in one run (SPEC section 36, "Measured": the decoder adds no more
+than 10% to the bot's CPU per event).
 
 Two bots run side by side, each a child process pinned to core 0 with a SQLite file of its own and WEBHOOK_SECRET set,
-set up as ``tasksvc bot`` sets it up (benchmarks/bot_bench.py): one with GATEWAY_KIND=evolution, posted Evolution
-API's ``messages.upsert`` with the ``X-Webhook-Secret`` header; one with GATEWAY_KIND=waha, posted WAHA's ``message``
-envelopes signed as WAHA signs them (``X-Webhook-Hmac``, HMAC-SHA512 of the body, and a request id). Both carry the
-same ``/t nueva`` command from 200 people in 50 LID-addressed groups, shaped as each gateway's recorded sample of a
-group text (fixtures/gateway). This process, on core 1, posts them in interleaved rounds, as fast as answers come, and
-waits until every reply is queued: events/s and the bot's CPU per event (from /proc), the steadier figure on a shared
-machine. WAHA posts a message from someone else twice, as ``message`` and ``message.any`` (the bot subscribes to both:
-its own sends come only in the second), so a third pass posts both and gives WAHA's CPU per chat message. Then, in
-this process, each gateway's decoder alone over every message sample of its contract: µs per decode, with and without
-the JSON parse, and per signature check.
+set up as ``tasksvc bot`` sets it up (benchmarks/bot_bench.py): one with GATEWAY_KIND=evolution, posted Evolution API's
+``messages.upsert`` with the ``X-Webhook-Secret`` header; one with GATEWAY_KIND=waha, posted WAHA's ``message.any``
+envelopes (the one message event the bot subscribes to) signed as WAHA signs them (``X-Webhook-Hmac``, HMAC-SHA512 of
+the body, and a request id). Both carry the same ``/t nueva`` command from 200 people in 50 LID-addressed groups, shaped
+as each gateway's recorded sample of a group text (fixtures/gateway). This process, on core 1, posts them in interleaved
+rounds, as fast as answers come, and waits until every reply is queued: events/s and the bot's CPU per event (from
+/proc), the steadier figure on a shared machine. Then, in this process, each gateway's decoder alone over every message
+sample of its contract: µs per decode, with and without the JSON parse, and per signature check.
 """
 
 from __future__ import annotations
@@ -40,7 +38,7 @@ SECRET = "bench-webhook-secret"  # noqa: S105 - a benchmark's own, on loopback
 INSTANCE = "taskbot"
 GROUPS, PEOPLE = 50, 200
 EVENTS, ROUNDS, WARMUP, CONNECTIONS = 1000, 3, 300, 32
-KINDS = ("evolution", "waha", "waha: message + message.any")
+KINDS = ("evolution", "waha")
 Post = Callable[[int], list[bytes]]
 
 
@@ -75,7 +73,7 @@ def evolution_post(i: int) -> list[bytes]:
     return [loadgen.post_json("/webhook", body, {"X-Webhook-Secret": SECRET})]
 
 
-def waha_envelope(i: int, event: str = "message") -> bytes:
+def waha_envelope(i: int, event: str = "message.any") -> bytes:
     """Message i as WAHA 2026.7 (GOWS) posts it (its recorded sample's shape)."""
     group, lid, phone, text, message_id = _who(i)
     envelope = copy.deepcopy(WAHA_SAMPLE)
@@ -96,17 +94,11 @@ def _signed(body: bytes, request_id: str) -> bytes:
 
 
 def waha_post(i: int) -> list[bytes]:
-    """Message i's ``message`` delivery, signed."""
+    """Message i's ``message.any`` delivery, signed."""
     return [_signed(waha_envelope(i), f"01k20q5e80b2n4m6q8{i:08d}")]
 
 
-def waha_both(i: int) -> list[bytes]:
-    """Message i's two deliveries, ``message`` then ``message.any``, each signed with a request id of its own."""
-    return [*waha_post(i), _signed(waha_envelope(i, "message.any"), f"01k20q5e80b2n4m6q9{i:08d}")]
-
-
-POSTS: dict[str, tuple[str, Post]] = {"evolution": ("evolution", evolution_post), "waha": ("waha", waha_post),
-                                      "waha: message + message.any": ("waha", waha_both)}
+POSTS: dict[str, tuple[str, Post]] = {"evolution": ("evolution", evolution_post), "waha": ("waha", waha_post)}
 
 
 class Bot:
