@@ -54,7 +54,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{f"month.{n}": (name,) for n, name in enumerate(
         ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
          "november", "december"), start=1)},
-    "reply.complete": ("done", "finished", "did it"),
+    "reply.complete": ("done", "finished", "did it", "all done", "sorted", "finished it", "done it", "all sorted"),
+    # What may follow a reply word and leave it one (SPEC section 39): ``Done, cheers!``.
+    "polite.thanks": ("cheers", "thanks", "thank you", "thx", "ty", "ta", "please", "pls", "mate", "lol", "guys",
+                      "folks", "everyone", "all"),
     "reply.claim": ("mine", "on it", "i'll do it", "i’ll do it", "me"),
     "task.puntos": ("points",),
     "task.resumen": ("summary",),

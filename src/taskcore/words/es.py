@@ -60,7 +60,11 @@ WORDS: dict[str, tuple[str, ...]] = {
         ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
          "noviembre", "diciembre"), start=1)},
     "month.9": ("septiembre", "setiembre"),
-    "reply.complete": ("x", "hecho", "listo", "ya está", "terminado"),
+    "reply.complete": ("x", "hecho", "listo", "ya está", "terminado", "ya quedó", "ya está hecho", "terminé", "quedó",
+                       "ya lo hice"),
+    # What may follow a reply word and leave it one (SPEC section 39): ``listo gracias``.
+    "polite.thanks": ("gracias", "muchas gracias", "mil gracias", "porfa", "por favor", "saludos", "jaja", "jeje",
+                      "amigos", "chicos", "gente", "equipo"),
     "reply.claim": ("yo", "tomo", "me lo quedo", "lo hago yo", "yo mero"),
     "task.puntos": ("puntos",),
     "task.resumen": ("resumen",),

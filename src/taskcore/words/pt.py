@@ -57,7 +57,11 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{f"month.{n}": (name,) for n, name in enumerate(
         ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
          "novembro", "dezembro"), start=1)},
-    "reply.complete": ("feito", "pronto", "concluído"),
+    "reply.complete": ("feito", "pronto", "concluído", "tá feito", "está feito", "fiz", "já fiz", "terminei", "acabei",
+                       "feitinho"),
+    # What may follow a reply word and leave it one (SPEC section 39): ``feito, valeu``.
+    "polite.thanks": ("obrigado", "obrigada", "brigado", "brigada", "valeu", "vlw", "por favor", "pfv", "abraços",
+                      "kkk", "kkkk", "haha", "gente", "pessoal", "galera"),
     "reply.claim": ("eu", "pego", "deixa comigo", "eu faço"),
     "task.puntos": ("pontos",),
     "task.resumen": ("resumo",),
