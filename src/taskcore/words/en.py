@@ -19,6 +19,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.web": ("web",),
     "task.calendario": ("calendar",),
     "task.idioma": ("language",),
+    "scope.group": ("group",),  # /t language group en
     "task.insistir": ("nag",),
     "flag.each": ("all", "each"),  # /t nueva !todos: each assignee does their part
     "task.pasar": ("pass",),
@@ -75,6 +76,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "period.month": ("month",),
     "range.to": ("to", "till", "until", "-", "–"),  # 10pm to 7am
     "clock.hour": ("h",),
+    "clock.at": ("at", "around"),  # at 7, at 7 pm
+    "range.from": ("from",),  # from 10pm to 7am
     "clock.am": ("am", "a.m."),
     "clock.pm": ("pm", "p.m."),
     "lang.es": ("es", "spanish"),
@@ -99,6 +102,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.pendientes": ("pending",),  # what waits for the sender's approval
     "reward.new": ("new", "add"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("delete", "remove"),  # /t premio borrar <n>
+    "price.unit": ("points", "point", "pts"),  # /t reward new movie night for 30 points
+    "price.for": ("for",),
     "task.plantilla": ("starter", "starters", "template", "templates"),  # starter chores (SPEC section 35)
     # The columns of a CSV file to import (SPEC section 35), as its header names them.
     "column.description": ("description", "task", "text"),

@@ -143,8 +143,9 @@ def complete(turn: Turn, cmd: Complete) -> Answer:
     answers = [on_task(turn, task_id, partial(_complete_one, turn, task_id)) for task_id in cmd.task_ids]
     reactions = tuple(r for a in answers for r in a.reactions)
     about = answers[0].task_id if len(answers) == 1 else None
+    mentions = tuple(m for a in answers for m in a.mentions)
     return Answer("\n".join(a.text for a in answers), ok=all(a.ok for a in answers), reactions=reactions,
-                  task_id=about)
+                  task_id=about, mentions=mentions)
 
 
 def _complete_one(turn: Turn, task_id: int) -> Answer:
@@ -166,9 +167,19 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     text = replies.last_part_done(_name(task, turn.user_id), task) if task.each else replies.completed(task)
     if done.points_held:
         text = f"{text}\n{witness_replies.points_wait(task_id, task.points)}"
+    mentions = _next_turn(turn, done.next_task)
     if done.next_task is not None:
-        text = f"{text}\n{replies.next_occurrence(done.next_task)}"
-    return Answer(text, reactions=_check(turn, done), task_id=task_id)
+        text = f"{text}\n{replies.next_occurrence(done.next_task, [m.tag for m in mentions])}"
+    return Answer(text, reactions=_check(turn, done), task_id=task_id, mentions=mentions)
+
+
+def _next_turn(turn: Turn, task: Task | None) -> tuple[Mention, ...]:
+    """Whose turn the next occurrence is, mentioned so they are told (SPEC section 39); none without turns."""
+    if task is None or task.group_id is None or not (task.recurrence and task.recurrence.rotation):
+        return ()
+    users = [person.id for person in task.assignees]
+    forms = _forms(turn, task.group_id, users)
+    return tuple(Mention(*forms[user]) for user in users if user in forms)
 
 
 def _name(task: Task, user_id: str) -> str | None:
