@@ -24,7 +24,7 @@ from taskcore.date_hints import hint_lines
 from taskcore.errors import InvalidRecurrence, PhotoRequired, ValidationError
 from taskcore.i18n import _
 from taskcore.model import Completion, Origin, Task
-from taskcore.names import match_members, surname_words
+from taskcore.names import match_named, surname_words
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import identities, members, preferences, tasks, zones
 from taskcore.services.conversation import photos
@@ -84,7 +84,7 @@ def _named(turn: Turn, group_id: str, cmd: NewTask) -> tuple[list[tuple[str, Men
     words = cmd.description.split(" ")
     taken: list[tuple[int, int]] = []
     for name, at in zip(cmd.names, cmd.name_at or (len(words),) * len(cmd.names), strict=True):
-        found = match_members(name, known)
+        found = match_named(name, known, words[at:])
         if len(found) != 1:
             return rejected(replies.name_unknown(name, [shown[user] or shown_name(None) for user in found]))
         user = found[0]
