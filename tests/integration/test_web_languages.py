@@ -100,7 +100,7 @@ async def test_a_problem_is_in_the_english_users_language(web: WebEnv) -> None:
      "las horas de silencio no pueden empezar y acabar a la misma hora",
      "quiet hours cannot start and end at the same time"),
     (PREFS, {"freq": "daily", "quiet": {"from": "25:00", "to": "07:00"}}, "quiet.from",
-     "debe ser una hora HH:MM, de 00:00 a 23:59", "must be a time HH:MM, from 00:00 to 23:59"),
+     "debe ser una hora, como 18:30, 18h, 6:30 pm o a las 18", "must be a time, such as 6:30 pm, 18:30, 18h or at 6 pm"),
     (PREFS, {"freq": "daily", "tz": "Mars/Olympus"}, "tz",
      "zona horaria desconocida: «Mars/Olympus»; escribe una zona como America/Bogota o Europe/Madrid",
      "unknown time zone: «Mars/Olympus»; write a zone like America/New_York or Europe/London"),
