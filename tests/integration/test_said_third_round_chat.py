@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select, update
 
 from taskcore.access import GatingMode
-from taskcore.services import web_tasks
+from taskcore.services import task_import, web_tasks
 from taskcore.storage.db import Database
 from taskcore.storage.reward_tables import rewards
 from taskcore.storage.schema import group_members, user_preferences
@@ -80,6 +80,16 @@ async def test_a_member_s_language_is_theirs_and_the_group_s_is_set_with_idioma_
     assert await said(house, RITA, "/t lista", CASA) == f"@{RITA.phone} Não há tarefas abertas neste grupo."
     assert await said(house, RITA, "/t idioma grupo en", CASA) == f"@{RITA.phone} In this group I now write in English."
     assert await said(house, RITA, "/t lista", CASA) == f"@{RITA.phone} No open tasks in this group."
+
+
+async def test_a_file_imported_is_announced_in_an_english_speaking_group_s_language(house: Household) -> None:
+    """Measured: a task imported came out in Spanish in an English-speaking group (British and American numbers)."""
+    units.run(house.db, task_import.import_tasks, GatingMode.OFF, user_id=JOHN.user_id, group_id=HOME.id,
+              raw=b"description\nsweep\nbins\n", now=house.clock.now(), today=house.clock.now().date(),
+              announcing=web_tasks.Announcing(3, "es"))
+    house.app[keys.OUTBOUND].notify()
+    announced = await house.bot_says("#1", chat=HOME.id)
+    assert announced.text == "John imported 2 tasks from a file (#1, #2). See them with /t list."
 
 
 # More ways to say done.
