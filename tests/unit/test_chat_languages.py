@@ -148,4 +148,4 @@ def test_idioma_by_a_member_in_a_group_is_that_member_s_alone(db: Database) -> N
 
 def test_an_unknown_language_is_refused_with_the_accepted_ones(db: Database) -> None:
     reply = say(db, "/t idioma fr", sender=BR, group=None)
-    assert reply.startswith("Idioma não disponível: «fr». Escolha es, pt ou en.\nUso: /t idioma [es|pt|en]")
+    assert reply.startswith("Idioma não disponível: «fr». Escolha es, pt ou en.\nUso: /t idioma [grupo] [es|pt|en]")
