@@ -259,3 +259,9 @@ def test_a_reaction_waits_while_a_text_to_its_chat_is_being_sent() -> None:
     assert sending.awaiting("NEW1", None, GROUP)
     sending.done(7)
     assert not sending.awaiting("NEW1", None, GROUP)
+
+
+def test_a_date_of_several_words_in_a_reply_to_the_task_s_message_is_suggested_too(db: Database, house: str) -> None:
+    run(db, wa_text("/t new bins", sender=UK, message_id="ORIGIN2"))
+    reply = say(db, "/t due Dec 14", UK, quoted="ORIGIN2")
+    assert reply.endswith("\n💡 If you meant 2026-12-14: /t due 2026-12-14")

@@ -89,15 +89,23 @@ def parse_set_due(args: str, ctx: Context) -> SetDue:
     if ctx.quoted_task is not None and len(words) == 1:
         task_id, due_token = ctx.quoted_task, words[0]
     else:
-        if len(words) > 2 and TASK_ID.fullmatch(words[0]):  # /t due 52 Dec 14: refused, suggesting 2026-12-14
-            task_id, said = read_id(words[0], "fecha"), " ".join(words[1:])
-            if meant_date(said, ctx.today) is not None:
-                raise date_refusal(said, "fecha", ctx.today, task_id=task_id, ctx=ctx)
+        _several_words(words, ctx)
         id_token, due_token = _exact_args(words, "fecha", 2)
         task_id = read_id(id_token, "fecha")
     if meaning("due", due_token) == "none":
         return SetDue(task_id, None)
     return SetDue(task_id, due_date(due_token, "fecha", ctx.today, task_id=task_id, ctx=ctx))
+
+
+def _several_words(words: list[str], ctx: Context) -> None:
+    """``/t due 52 Dec 14`` (or ``/t due Dec 14`` replying to the task's message): a date of several words is refused
+    with the 💡 line of the date it most likely means (SPEC section 39); other words are left to the usual refusal."""
+    named = len(words) > 2 and TASK_ID.fullmatch(words[0]) is not None
+    if named or (ctx.quoted_task is not None and len(words) > 1 and TASK_ID.fullmatch(words[0]) is None):
+        task_id = read_id(words[0], "fecha") if named else ctx.quoted_task
+        said = " ".join(words[1:] if named else words)
+        if meant_date(said, ctx.today) is not None:
+            raise date_refusal(said, "fecha", ctx.today, task_id=task_id, ctx=ctx)
 
 
 def parse_edit(args: str, ctx: Context) -> Edit:
