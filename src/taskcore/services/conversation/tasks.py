@@ -29,7 +29,7 @@ from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import identities, members, preferences, tasks, zones
 from taskcore.services.conversation import photos
 from taskcore.services.conversation.chores import with_nag
-from taskcore.services.conversation.on_task import on_task
+from taskcore.services.conversation.on_task import next_turn, on_task
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.people import bot_ids, group_mentions
 from taskcore.shown import shown_name
@@ -167,19 +167,10 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     text = replies.last_part_done(_name(task, turn.user_id), task) if task.each else replies.completed(task)
     if done.points_held:
         text = f"{text}\n{witness_replies.points_wait(task_id, task.points)}"
-    mentions = _next_turn(turn, done.next_task)
+    mentions = next_turn(turn, done.next_task)
     if done.next_task is not None:
         text = f"{text}\n{replies.next_occurrence(done.next_task, [m.tag for m in mentions])}"
     return Answer(text, reactions=_check(turn, done), task_id=task_id, mentions=mentions)
-
-
-def _next_turn(turn: Turn, task: Task | None) -> tuple[Mention, ...]:
-    """Whose turn the next occurrence is, mentioned so they are told (SPEC section 39); none without turns."""
-    if task is None or task.group_id is None or not (task.recurrence and task.recurrence.rotation):
-        return ()
-    users = [person.id for person in task.assignees]
-    forms = _forms(turn, task.group_id, users)
-    return tuple(Mention(*forms[user]) for user in users if user in forms)
 
 
 def _name(task: Task, user_id: str) -> str | None:
