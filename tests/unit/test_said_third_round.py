@@ -265,3 +265,11 @@ def test_a_date_of_several_words_in_a_reply_to_the_task_s_message_is_suggested_t
     run(db, wa_text("/t new bins", sender=UK, message_id="ORIGIN2"))
     reply = say(db, "/t due Dec 14", UK, quoted="ORIGIN2")
     assert reply.endswith("\n💡 If you meant 2026-12-14: /t due 2026-12-14")
+
+
+@pytest.mark.parametrize(("sender", "refusal"), [
+    (UK, "Invalid time: «25 pm»; write it like 8:30 am, 8 pm, 20:00 or at 8 pm.\nUsage: /t reminders"),
+    (BR, "Hora inválida: «25 pm»; escreva como 8:30, 20h, 8 pm ou às 20h.\nUso: /t lembretes"),
+])
+def test_a_time_it_cannot_read_is_refused_with_the_forms_it_reads(db: Database, sender: str, refusal: str) -> None:
+    assert say(db, "/t reminders daily 25 pm", sender, group=None).startswith(refusal)

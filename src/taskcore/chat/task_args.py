@@ -145,7 +145,8 @@ def parse_reminders(args: str, ctx: Context) -> SetReminders:
     try:
         time = normalize_reminder_time(words[1]) if len(words) == 2 else None
     except ValueError as exc:
-        raise _error("recordatorios", _("hora no válida: {word}", word=shown(words[1])), field="time") from exc
+        reason = _("hora no válida: {word}; escríbela como 8:30, 20h, 8 pm o a las 20", word=shown(words[1]))
+        raise _error("recordatorios", reason, field="time") from exc
     return SetReminders(freq, time)
 
 
