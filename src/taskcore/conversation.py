@@ -10,9 +10,10 @@ emoji without what keyboards add around the same symbol (variation selectors, sk
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
-from taskcore.words import meaning, plain
+from taskcore.words import key, lookup, meaning, phrase_lengths, plain
 
 
 class ConversationAction(StrEnum):
@@ -26,15 +27,44 @@ _LONGEST = 256  # no reply phrase is long: a longer text is chat, decided withou
 
 
 def classify_reply_word(text: str) -> ConversationAction | None:
-    """What a reply's whole text asks for (``hecho``, ``¡Listo!``, ``Done.``, ``me lo quedo``, ``✅``, ``✋``...: the
+    """What a reply's text asks for (``hecho``, ``¡Listo!``, ``Done.``, ``me lo quedo``, ``✅``, ``✋``...: the
     lexicons' ``reply`` phrases, SPEC section 30), or None for any other text.
 
-    Any case, accents optional, the punctuation and emoji around it ignored; the phrase must be the whole message
-    (``hecho ya`` is chat)."""
+    Any case, accents optional, the punctuation and emoji around it ignored; the phrase starts the message and
+    what follows it is only politeness (the lexicons' ``polite`` words: ``Done, cheers!``, ``listo gracias``,
+    SPEC section 39), emoji or punctuation (``hecho ya`` is chat)."""
     if len(text) > _LONGEST:
         return None
     said = meaning("reply", plain(text))
+    if said is None:
+        said = _phrase_then_politeness(_WORD.findall(key(text)))
     return None if said is None else ConversationAction(said)
+
+
+_WORD = re.compile(r"\w+(?:['’]\w+)*")  # the words of a reply; what is between them (punctuation, emoji) is dropped
+
+
+def _phrase_then_politeness(words: list[str]) -> str | None:
+    """What the reply phrase that starts ``words`` says when every word after it is politeness, else None."""
+    replies = lookup("reply")
+    for width in sorted({1, *phrase_lengths("reply")}, reverse=True):
+        said = replies.get(" ".join(words[:width])) if width <= len(words) else None
+        if said is not None and _only_politeness(words[width:]):
+            return said
+    return None
+
+
+def _only_politeness(words: list[str]) -> bool:
+    """True when ``words`` are one or more of the lexicons' ``polite`` phrases, one after another."""
+    polite = lookup("polite")
+    widths = sorted({1, *phrase_lengths("polite")}, reverse=True)
+    at = 0
+    while at < len(words):  # each step takes at least one word: bounded by the reply's length
+        width = next((w for w in widths if " ".join(words[at:at + w]) in polite and at + w <= len(words)), 0)
+        if not width:
+            return False
+        at += width
+    return True
 
 
 def classify_reaction_emoji(emoji: str) -> ConversationAction | None:

@@ -99,10 +99,11 @@ def day_month_guess(token: str, today: date) -> date | None:
     return _next_day_month(written.day, written.month, today)
 
 
-def weekday_guess(words: Sequence[str], today: date) -> date | None:
-    """The next date strictly after today on the first weekday the words name (``el viernes``, ``segunda``)."""
+def weekday_guess(words: Sequence[str], today: date, *, short: bool = False) -> date | None:
+    """The next date strictly after today on the first weekday the words name (``el viernes``, ``segunda``;
+    ``short``: abbreviations too, ``fri``, where a date is expected)."""
     for word in words:
-        day = weekday(word, short=False)
+        day = weekday(word, short=short)
         if day is not None:
             try:
                 return today + timedelta(days=(day - today.weekday() - 1) % 7 + 1)

@@ -17,6 +17,8 @@ Choices the SPEC leaves open:
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from enum import StrEnum
 from functools import lru_cache
 
@@ -25,8 +27,8 @@ from taskcore.i18n import _, current_language
 from taskcore.phones import phone_region
 from taskcore.words import LANGUAGES, meaning
 
-__all__ = ["LanguageSource", "effective_language", "language_choices", "language_name", "parse_language",
-           "phone_language"]
+__all__ = ["LanguageSource", "effective_language", "language_choices", "language_name", "majority_language",
+           "parse_language", "phone_language"]
 
 
 class LanguageSource(StrEnum):
@@ -92,3 +94,12 @@ def effective_language(chosen: str | None, user_id: str, default: str) -> tuple[
     if by_phone is not None:
         return by_phone, LanguageSource.PHONE
     return default, LanguageSource.DEFAULT
+
+
+def majority_language(read: Sequence[str], default: str) -> str:
+    """The language most of ``read`` (each member's language in force) is, the group's when it chose none (SPEC
+    section 39); ``default`` (the service's) when several tie for most, or there is nobody."""
+    counts = Counter(read).most_common()
+    if not counts or (len(counts) > 1 and counts[0][1] == counts[1][1]):
+        return default
+    return counts[0][0]

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from taskcore.words import key, plain
 
-__all__ = ["match_members", "name_keys", "plain_name_tokens", "surname_words"]
+__all__ = ["match_members", "match_named", "name_keys", "plain_name_tokens", "surname_words"]
 
 _QUOTED = re.compile(r'["“”][^"“”]*["“”]?')
 _PLAIN_NAME = re.compile(r"(?<![\w@])@[^\W\d_]+(?![\w@-])")
@@ -51,6 +51,17 @@ def match_members(word: str, members: Sequence[tuple[str, str | None]]) -> list[
         return list(dict.fromkeys(user for user, name in members
                                   if name is not None and symbols and key(name) == symbols))
     return list(dict.fromkeys(user for user, name in members if name is not None and typed in name_keys(name)))
+
+
+def match_named(word: str, members: Sequence[tuple[str, str | None]], following: Sequence[str]) -> list[str]:
+    """``match_members``, and when several members share the typed first name, the one whose whole name the
+    ``following`` words complete (``@Luis Martínez`` beside Luis Pérez: SPEC section 39), if only one does."""
+    found = match_members(word, members)
+    if len(found) < 2:
+        return found
+    names = dict(members)
+    whole = [user for user in found if surname_words(word, names.get(user) or "", following)]
+    return whole if len(whole) == 1 else found
 
 
 def surname_words(typed: str, name: str, following: Sequence[str]) -> int:

@@ -26,14 +26,14 @@ async def test_one_person_s_burst_is_done_but_answered_within_the_cap_and_others
 
 
 BROWSING = ("/t plantilla", "/t plantilla piso", "/t plantilla familia", "/t plantilla piso sí", "/t ver", "/t ayuda",
-            "/t idioma pt", "/t ver", "/t resumen", "/t idioma es")
+            "/t idioma grupo pt", "/t ver", "/t resumen", "/t idioma grupo es")
 
 
 async def test_everyday_use_never_meets_the_cap_and_a_change_is_always_confirmed(sqlite_db: Database) -> None:
     make_group(sqlite_db, GROUP, members=(ANA, BEA))
     async with running_bot(sqlite_db, ENV | {"SENDS_PER_PERSON_PER_MIN": "6"}) as bot:
         browsed = [await bot.send(wa_text(text)) for text in BROWSING]  # ten commands in a minute
-        changed = await bot.send(wa_text("/t idioma en"))  # the eleventh: over the burst, and a change
+        changed = await bot.send(wa_text("/t idioma grupo en"))  # the eleventh: over the burst, and a change
         shown = await bot.send(wa_text("/t ver"))  # over it and only a list: no reply in the spell
         created = await bot.send(wa_text("/t nueva pan"))
     assert all(len(jobs) == 1 and "Vas muy rápido" not in jobs[0].text for jobs in browsed)

@@ -184,6 +184,13 @@ class TestPreferences:
         assert await web.call("POST", "/api/me/preferences", json={"freq": freq}) == (
             200, {"freq": freq, "time": "21:15", **MADRID})
 
+    @pytest.mark.parametrize(("written", "read"), [("7 pm", "19:00"), ("às 18h", "18:00"), ("a las 8", "08:00"),
+                                                   ("8:00 am", "08:00"), ("20h30", "20:30")])
+    async def test_a_time_is_read_as_the_chat_reads_it(self, web: WebEnv, written: str, read: str) -> None:
+        """SPEC section 39: the preference form takes the chat's words for a time (one reader: words/read.py)."""
+        saved = await web.call("POST", "/api/me/preferences", json={"freq": "daily", "time": written})
+        assert saved == (200, {"freq": "daily", "time": read, **MADRID})
+
     async def test_an_absent_time_with_nothing_saved_is_0830(self, web: WebEnv) -> None:
         assert await web.call("POST", "/api/me/preferences", json={"freq": "daily"}) == (
             200, {"freq": "daily", "time": "08:30", **MADRID})
@@ -211,6 +218,11 @@ class TestQuietAndAway:
         _, cleared = await web.call("POST", "/api/me/preferences", json={"freq": "daily", "quiet": None,
                                                                          "away_until": None})
         assert (cleared["quiet"], cleared["away_until"]) == (None, None)
+
+    async def test_quiet_hours_are_read_as_the_chat_reads_them(self, web: WebEnv) -> None:
+        body = {"freq": "daily", "quiet": {"from": "11 pm", "to": "às 7h"}}
+        status, saved = await web.call("POST", "/api/me/preferences", json=body)
+        assert (status, saved["quiet"]) == (200, {"from": "23:00", "to": "07:00"})
 
     async def test_away_today_is_accepted(self, web: WebEnv) -> None:
         _, saved = await web.call("POST", "/api/me/preferences", json={"freq": "off", "away_until": "2026-11-22"})

@@ -83,7 +83,7 @@ async def test_the_job_posts_at_the_moment_not_before_and_moves_a_week(db: Datab
 
 
 async def test_a_monday_post_tells_about_last_week_in_the_groups_language(db: Database, group: str) -> None:
-    say(db, "/t idioma en")
+    say(db, "/t idioma grupo en")  # the group's (SPEC section 39; a member's /t idioma en is theirs alone)
     say(db, "/t resumen semanal lunes 09:00")
     monday = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
     assert await WeeklySummaryJob(context(db, monday))() == 1

@@ -128,16 +128,24 @@ def test_idioma_in_a_direct_message_switches_the_person_and_answers_in_the_new_l
     assert say(db, "/t língua português", group=None) == "A partir de agora eu te escrevo em português."
 
 
-def test_idioma_in_a_group_switches_the_group_for_everyone_and_not_the_person(db: Database) -> None:
+def test_idioma_grupo_switches_the_group_for_everyone_and_not_the_person(db: Database) -> None:
     make_group(db, GROUP, name="Casa", members=(ES, BR))
-    assert say(db, "/t idioma en", sender=BR) == f"@{BR} In this group I now write in English."
+    assert say(db, "/t idioma grupo en", sender=BR) == f"@{BR} In this group I now write in English."
     assert say(db, "/t ver", sender=ES) == f"@{ES} No open tasks in this group."
     assert say(db, "/t ver", sender=BR, group=None) == "Você não tem tarefas abertas."
     assert say(db, "/t idioma", sender=ES) == (
-        f"@{ES} I write to you in Spanish (from your number's country code). In this group I write in English.\n"
-        "To change it: /t language es|pt|en")
+        f"@{ES} I write to you in Spanish (from your number's country code).\nTo change it: /t language es|pt|en\n"
+        "In this group I write in English. To change it: /t language group es|pt|en")
+
+
+def test_idioma_by_a_member_in_a_group_is_that_member_s_alone(db: Database) -> None:
+    """SPEC section 39 (measured: a member's ``/t language en`` switched the whole group)."""
+    make_group(db, GROUP, name="Casa", members=(ES, BR))
+    assert say(db, "/t language en", sender=BR) == f"@{BR} From now on I'll write to you in English."
+    assert say(db, "/t ver", sender=ES) == f"@{ES} No hay tareas abiertas en este grupo."
+    assert say(db, "/t ver", sender=BR, group=None) == "You have no open tasks."
 
 
 def test_an_unknown_language_is_refused_with_the_accepted_ones(db: Database) -> None:
     reply = say(db, "/t idioma fr", sender=BR, group=None)
-    assert reply.startswith("Idioma não disponível: «fr». Escolha es, pt ou en.\nUso: /t idioma [es|pt|en]")
+    assert reply.startswith("Idioma não disponível: «fr». Escolha es, pt ou en.\nUso: /t idioma [grupo] [es|pt|en]")

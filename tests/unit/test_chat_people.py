@@ -66,7 +66,7 @@ def test_a_summary_names_members_without_a_name_neutrally_and_leaves_the_bot_out
 
 
 def test_a_lid_only_person_s_private_link_is_in_the_group_s_language(db: Database) -> None:
-    run(db, lid_only("/t idioma en"))  # in the group: the group's language
+    run(db, lid_only("/t idioma grupo en"))  # the group's language, theirs while they chose none
     run(db, lid_only("/t web"))
     (link,) = [job for job in queued(db) if job.label == "login"]
     assert link.text.startswith("Your link")

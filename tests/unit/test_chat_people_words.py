@@ -54,22 +54,24 @@ def test_re_dating_to_a_past_date_warns_too(db: Database) -> None:
 
 def test_pasado_manana_is_one_token_refused_with_the_date_it_means(db: Database) -> None:
     reply = say(db, "/t nueva ir al médico pasado mañana", group=None)
-    assert reply.startswith("«pasado mañana» no es una fecha que acepte; si querías el 2026-11-24: "
-                            "/t nueva <texto> 2026-11-24.\nUso: /t nueva")
+    assert reply.startswith("«pasado mañana» no es una fecha que acepte.\nUso: /t nueva")
+    assert reply.endswith("\n💡 Si querías el 2026-11-24: /t nueva ir al médico 2026-11-24")
     assert task_rows(db) == []
 
 
 @pytest.mark.parametrize(("token", "meant"), [("31/12", "2026-12-31"), ("5/3", "2027-03-05"), ("22-11", "2026-11-22")])
 def test_a_day_and_month_is_refused_naming_the_next_such_date(db: Database, token: str, meant: str) -> None:
     reply = say(db, f"/t nueva pagar {token}", group=None)
-    assert reply.startswith(f"Fecha no válida: «{token}»; si querías el {meant}: /t nueva <texto> {meant}.\n")
+    assert reply.startswith(f"Fecha no válida: «{token}».\nUso: /t nueva")
+    assert reply.endswith(f"\n💡 Si querías el {meant}: /t nueva pagar {meant}")  # the command written (SPEC 39)
     assert task_rows(db) == []
 
 
 def test_a_day_and_month_in_fecha_names_the_command_with_the_task_s_id(db: Database) -> None:
     say(db, "/t nueva cena", group=None)
-    assert say(db, "/t fecha 1 31/12", group=None).startswith(
-        "Fecha no válida: «31/12»; si querías el 2026-12-31: /t fecha 1 2026-12-31.\n")
+    reply = say(db, "/t fecha 1 31/12", group=None)
+    assert reply.startswith("Fecha no válida: «31/12».\nUso: /t fecha")
+    assert reply.endswith("\n💡 Si querías el 2026-12-31: /t fecha 1 2026-12-31")
 
 
 @pytest.mark.parametrize(("text", "meant"), [

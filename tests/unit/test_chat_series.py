@@ -10,7 +10,7 @@ from taskcore.chat import ChatPolicy
 from taskcore.settings import load_settings
 from taskcore.storage.db import Database
 from tests.builders import GROUP, NOW, make_group, wa_text
-from tests.chat_support import assignees, run, task_rows, texts
+from tests.chat_support import assignees, queued, run, task_rows, texts
 
 ANA, LUIS, BOT = "34600111111", "34600222222", "15550100000"
 NURIA = "573001234567"  # a Colombian number: America/Bogota by default
@@ -47,10 +47,11 @@ def test_completing_the_chore_creates_the_next_one_and_says_when_and_whose_turn(
     say(db, f"/t nueva sacar la basura cada lunes y jueves @{ANA} @{LUIS} !turnos", mentioned=PEOPLE)
     monday = datetime(2026, 11, 23, 19, 0, tzinfo=UTC)
     assert say(db, "/t x 1", now=monday) == (f"@{ANA} Tarea #1 completada: sacar la basura\n"
-                                             "Próxima: #2, 26/11 · le toca a Luis")
+                                             f"Próxima: #2, 26/11 · le toca a @{LUIS}")
+    assert f"{LUIS}@s.whatsapp.net" in queued(db)[-1].payload["mentioned"]  # mentioned, so told (SPEC 39)
     assert assignees(db, 2) == {LUIS}
     thursday = datetime(2026, 11, 26, 19, 0, tzinfo=UTC)
-    assert say(db, "/t x 2", sender=LUIS, now=thursday).endswith("Próxima: #3, 30/11 · le toca a Ana")
+    assert say(db, "/t x 2", sender=LUIS, now=thursday).endswith(f"Próxima: #3, 30/11 · le toca a @{ANA}")
     assert assignees(db, 3) == {ANA}
 
 

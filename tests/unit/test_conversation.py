@@ -19,13 +19,19 @@ COMPLETE, CLAIM = ConversationAction.COMPLETE, ConversationAction.CLAIM
     ("terminado 🎉", COMPLETE), ("concluído", COMPLETE), ("finished", COMPLETE), ("Did it!", COMPLETE),
     ("me lo quedo", CLAIM), ("Lo hago yo.", CLAIM), ("yo mero", CLAIM), ("pego", CLAIM), ("Deixa comigo!", CLAIM),
     ("eu faço", CLAIM), ("on it", CLAIM), ("I'll do it", CLAIM), ("I’ll do it!", CLAIM), ("me", CLAIM),
+    # SPEC section 39: more phrases, and a phrase followed only by politeness, emoji or punctuation
+    ("ya quedó", COMPLETE), ("Ya está hecho", COMPLETE), ("terminé", COMPLETE), ("tá feito", COMPLETE),
+    ("Fiz!", COMPLETE), ("all done", COMPLETE), ("Sorted 👍", COMPLETE), ("finished it", COMPLETE),
+    ("Done, cheers!", COMPLETE), ("listo gracias", COMPLETE), ("Listo, muchas gracias 🙏", COMPLETE),
+    ("Feito, valeu!", COMPLETE), ("tá feito obrigada gente", COMPLETE), ("All done, thank you!", COMPLETE),
+    ("Yo, gracias", CLAIM), ("on it, thanks", CLAIM), ("I'll do it, cheers mate", CLAIM), ("eu, valeu", CLAIM),
 ])
 def test_a_whole_message_reply_word_says_what_it_does(text: str, action: ConversationAction) -> None:
     assert classify_reply_word(text) is action
 
 
 @pytest.mark.parametrize("text", [
-    "", " ", "hecho ya", "ya está hecho", "listo ya", "yo no", "done already", "on it later", "¿listo?x",
+    "", " ", "hecho ya", "listo ya", "hecho, pero mañana", "yo no", "done already", "on it later", "¿listo?x",
     "👍", "✔️", "🙋", "xx", "/t x", "h e c h o",
     "hecho" * 200,
 ])

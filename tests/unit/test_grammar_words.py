@@ -200,7 +200,7 @@ def test_pasado_manana_is_one_token_refused_with_the_date_it_means_and_the_comma
     error = refusal(f"/t nueva comprar pan {words}")
     assert (error.command, error.field) == ("nueva", "due_date")
     assert "2026-11-28" in said(error)
-    assert "/t nueva <texto> 2026-11-28" in said(error)
+    assert "/t nueva comprar pan 2026-11-28" in said(error)  # the command as written, ready to copy (SPEC 39)
     assert "Fechas: " in said(error)
 
 

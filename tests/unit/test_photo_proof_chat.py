@@ -20,7 +20,7 @@ from taskcore.storage.proof_tables import task_proofs
 from taskcore.storage.tasks import load_tasks
 from tasksvc_run import units
 from tests.builders import GROUP, NOW, make_group, wa_photo, wa_reaction, wa_text
-from tests.chat_support import policy, run, texts
+from tests.chat_support import policy, queued, run, texts
 
 ANA, LUIS, BEA, EVA = "34600111111", "34600333333", "34600444444", "34600555555"  # creator, assignee, admin, member
 OTHER_GROUP = "120363300000000099@g.us"
@@ -307,3 +307,16 @@ def test_the_pending_list_shows_a_waiting_photo_beside_a_reward_request(
     assert f"/t aprobar {task}" not in say(db, rules, "/t pendientes", EVA)
     say(db, rules, f"/t aprobar {task}", BEA)
     assert f"/t aprobar {task}" not in say(db, rules, "/t pendientes", BEA)
+
+
+def test_approving_a_turn_s_photo_mentions_whose_turn_is_next(db: Database, rules: ChatPolicy,
+                                                               files: PhotoFiles) -> None:
+    """SPEC section 39: the next person in a rotation is mentioned, so they are told."""
+    group_with_admin(db)
+    run(db, wa_text(f"/t nueva sacar la basura cada lunes @{LUIS} @{EVA} !turnos !foto", sender=ANA,
+                    message_id="ORIGIN1", mentioned=(f"{LUIS}@s.whatsapp.net", f"{EVA}@s.whatsapp.net")), rules)
+    send_photo(db, rules, "PHOTO1")
+    fetched(db, files)
+    said = say(db, rules, "/t aprobar 1", BEA)
+    assert said.endswith(f"· le toca a @{EVA}")
+    assert f"{EVA}@s.whatsapp.net" in queued(db)[-1].payload["mentioned"]

@@ -10,7 +10,7 @@ from taskcore.queue_rules import JobKind, QueueJob
 from tasksvc_run.bot.delivered import _quoted_send
 from tasksvc_run.bot.sending import Sending
 from tasksvc_run.bot.webhook import _for_delivery
-from tests.builders import BOT_PHONE, wa_reaction, wa_text
+from tests.builders import BOT_PHONE, GROUP, wa_reaction, wa_text
 
 
 def job(job_id: int, text: str) -> QueueJob:
@@ -33,13 +33,13 @@ def test_what_a_reply_or_reaction_names() -> None:
     bot = f"{BOT_PHONE}@s.whatsapp.net"
     reply = wa_text("hecho", quoted="3EB0A")
     reply["data"]["contextInfo"]["quotedMessage"] = {"conversation": "Tarea #1 creada: pan"}  # type: ignore[index]
-    assert _quoted_send(parse_event(reply)) == ("3EB0A", text_digest("Tarea #1 creada: pan"))
+    assert _quoted_send(parse_event(reply)) == ("3EB0A", text_digest("Tarea #1 creada: pan"), None)
     to_a_person = wa_text("hecho", quoted="AB12")
     to_a_person["data"]["contextInfo"]["participant"] = "34600999999@s.whatsapp.net"  # type: ignore[index]
     assert _quoted_send(parse_event(to_a_person)) is None
     assert to_a_person["data"]["contextInfo"]["participant"] != bot  # type: ignore[index]
     reaction = wa_reaction("👍", "3EB0B")
-    assert _quoted_send(parse_event(reaction)) == ("3EB0B", None)
+    assert _quoted_send(parse_event(reaction)) == ("3EB0B", None, GROUP)  # its chat: it carries no text (SPEC 39)
     on_theirs = wa_reaction("👍", "AB13", target_from_me=False, target_author="34600999999@s.whatsapp.net")
     assert _quoted_send(parse_event(on_theirs)) is None
     plain = wa_text("hola")
@@ -56,5 +56,5 @@ def test_a_photo_names_what_its_message_replies_to() -> None:
     data["messageType"] = "imageMessage"  # type: ignore[index]
     event = parse_event(photo)
     assert isinstance(event, InboundPhoto)
-    assert _quoted_send(event) == ("3EB0C", text_digest("#1 necesita una foto"))
+    assert _quoted_send(event) == ("3EB0C", text_digest("#1 necesita una foto"), None)
     assert _for_delivery(event)

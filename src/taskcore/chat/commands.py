@@ -32,14 +32,16 @@ class Command:
 class CommandSyntaxError(ValidationError):
     """A message that is a command but not a well-formed one: ``str()`` says why, in the language in force, as a
     sentence. The reply adds the accepted form, where the error is caught (``chat.usage.refusal``): the command's
-    usage line, and the date forms (``dates``) or the recurrence rules (``rules``) when they are what was wrong."""
+    usage line, and the date forms (``dates``) or the recurrence rules (``rules``) when they are what was wrong; and
+    last, ``hint``: the 💡 line with the command that was written, the date it most likely meant in it."""
 
     def __init__(self, reason: str, *, command: str | None, field: str | None = None, dates: bool = False,
-                 rules: bool = False) -> None:
+                 rules: bool = False, hint: str = "") -> None:
         super().__init__(reason[:1].upper() + reason[1:], field=field)  # a sentence (SPEC section 23)
         self.command = command
         self.dates = dates
         self.rules = rules
+        self.hint = hint
 
     @property
     def admin(self) -> bool:
@@ -181,11 +183,13 @@ class SetReminders(Command):
 
 @dataclass(frozen=True, slots=True)
 class SetLanguage(Command):
-    """``/t idioma``: with ``code`` (``es``, ``pt``, ``en``) choose the language, the sender's in a direct message
-    and the group's in a group; ``code is None`` (bare ``/t idioma``) shows the language in force."""
+    """``/t idioma``: with ``code`` (``es``, ``pt``, ``en``) choose the sender's language, wherever it is written;
+    ``group`` (``/t idioma grupo <code>``) the group's instead (SPEC section 39); ``code is None`` (bare ``/t
+    idioma``) shows the language in force."""
 
     name: ClassVar[str] = "idioma"
     code: str | None
+    group: bool = False
 
     @property
     def changes(self) -> bool:

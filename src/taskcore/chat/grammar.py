@@ -115,7 +115,8 @@ def parse_command(
     form = None if said is None else syntax.forms.get(f"{family}.{said}")
     if form is None:
         raise _error("admin" if family == "admin" else None, _("orden desconocida: {word}", word=shown(subcommand)))
-    return form.parse(args, Context(today, frozenset(mentioned), quoted_task, in_group, form.flags))
+    return form.parse(args, Context(today, frozenset(mentioned), quoted_task, in_group, form.flags,
+                                    f"{first} {subcommand}", args))
 
 
 # What a message asks, decided without reading or writing anything (STYLE habit 5: match apart from act).

@@ -37,9 +37,11 @@ LANGUAGE_SOURCES = {LanguageSource.USER: N_("lo elegiste con /t idioma"),
 def language_shown(own: str, source: LanguageSource, group: str | None) -> str:
     """/t idioma: the sender's language and where it comes from, and in a group the group's."""
     text = _("Te escribo en {language} ({source}).", language=language_name(own), source=_(LANGUAGE_SOURCES[source]))
+    text += "\n" + _("Para cambiarlo: /t idioma {codes}", codes="|".join(LANGUAGES))
     if group is not None:
-        text += " " + _("En este grupo escribo en {language}.", language=language_name(group))
-    return text + "\n" + _("Para cambiarlo: /t idioma {codes}", codes="|".join(LANGUAGES))
+        text += "\n" + _("En este grupo escribo en {language}. Para cambiarlo: /t idioma grupo {codes}",
+                         language=language_name(group), codes="|".join(LANGUAGES))
+    return text
 
 
 def language_set(code: str, *, group: bool) -> str:
@@ -47,6 +49,10 @@ def language_set(code: str, *, group: bool) -> str:
     if group:
         return _("En este grupo escribo ahora en {language}.", language=language_name(code))
     return _("A partir de ahora te escribo en {language}.", language=language_name(code))
+
+
+GROUP_LANGUAGE_IN_GROUPS = N_("El idioma de un grupo se elige en el grupo: /t idioma grupo <idioma>. Aquí, /t idioma "
+                              "<idioma> elige el tuyo.")
 
 
 def zone_used(zone: str) -> str:

@@ -12,7 +12,7 @@ from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
 from taskcore.chat.usage import command_word
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
-from taskcore.date_hints import day_month_guess
+from taskcore.date_hints import day_month_guess, day_month_words_guess, weekday_guess
 from taskcore.errors import InvalidChoreSetting, ValidationError
 from taskcore.i18n import _
 from taskcore.text import Description
@@ -20,6 +20,7 @@ from taskcore.words import meaning, phrase_at
 from taskcore.words.lexicon import any_rule_intro, flag, plain_dates_apart
 from taskcore.words.lexicon import due_date as read_due_date
 from taskcore.words.lexicon import is_date_like as is_due_word
+from taskcore.words.read import day_month
 
 __all__ = ["Context", "description", "due_date", "parse_new", "parse_new_chunks", "plain_words", "shown"]
 
@@ -41,6 +42,10 @@ class Context:
     in_group: bool = False
     flags: frozenset[str] = frozenset()
     """The flags the command takes (``each`` for ``!todos``...): its registry row's."""
+    written: str = ""
+    """The command as it was written (``/t due``, ``/tarefa fora``): what a suggestion repeats."""
+    args: str = ""
+    """Its arguments as they were written: a suggestion is them with the date it most likely meant (SPEC 39)."""
 
 
 def shown(token: str) -> str:
@@ -48,37 +53,53 @@ def shown(token: str) -> str:
     return f"«{token[:40]}…»" if len(token) > 40 else f"«{token}»"
 
 
-def due_date(token: str, name: str, today: date, *, task_id: int | None = None) -> date:
+def due_date(token: str, name: str, today: date, *, task_id: int | None = None, ctx: Context | None = None) -> date:
     """A due date of command ``name`` (a date word of any language too), or its usage error naming the date
-    forms; ``pasado mañana`` (and its kin) is refused naming the date it means and the command that sets it."""
+    forms; a date it does not accept but most likely means one (``pasado mañana``, ``31/12``, ``Dec 14``,
+    ``sexta``) is refused naming it, with the 💡 line of the command that was written (``ctx``) that sets it."""
     try:
         return read_due_date(token, today=today)
     except ValidationError as exc:
-        raise _error(name, _refused(token, name, today, task_id), field="due_date", dates=True) from exc
+        raise date_refusal(token, name, today, task_id=task_id, ctx=ctx) from exc
 
 
-def _fix(name: str, day: date, task_id: int | None) -> str:
-    """The command that sets ``day`` with the command that was written (``/t ausente 2026-11-29``), in the reader's
-    words."""
-    if name == "nueva":
-        return _("/t nueva <texto> {date}", date=day.isoformat())
+def date_refusal(token: str, name: str, today: date, *, task_id: int | None = None,
+                 ctx: Context | None = None) -> ValidationError:
+    """The usage error of command ``name`` refusing the date ``token`` (SPEC sections 23, 30 and 39)."""
+    guess = meant_date(token, today)
+    if meaning("date", token) == "after_tomorrow":
+        reason = _("«{words}» no es una fecha que acepte", words=" ".join(token.split()))
+    else:
+        reason = _("fecha no válida: {word}", word=shown(token))
+    hint = "" if guess is None else _("💡 Si querías el {date}: {command}", date=guess.isoformat(),
+                                      command=_fix(name, token, guess, task_id, ctx))
+    return _error(name, reason, field="due_date", dates=True, hint=hint)
+
+
+def meant_date(token: str, today: date) -> date | None:
+    """The date a refused date token most likely means: ``pasado mañana``'s day, a numeric day and month
+    (``31/12``, ``30/11/2026``), a day and month in words (``Dec 14``, ``1 dic``) or a weekday (``sexta``,
+    ``monday``, ``fri``); None when it means none."""
+    if meaning("date", token) == "after_tomorrow":
+        return today + timedelta(days=2)
+    words = token.split()
+    written = day_month(token)
+    if written is not None and written.month > 12 >= written.day:  # 12/14: only month first makes a date
+        token = f"{written.month}/{written.day}" + ("" if written.year is None else f"/{written.year}")
+    return (day_month_guess(token, today) or day_month_words_guess(words, today)
+            or (weekday_guess(words, today, short=True) if len(words) == 1 else None))
+
+
+def _fix(name: str, token: str, day: date, task_id: int | None, ctx: Context | None) -> str:
+    """The command that sets ``day``: the command that was written with the person's own words, the date in place
+    of ``token`` (``/t fora 2026-11-27``, ``/t nova dentista 2026-11-30``); in the reader's words when it is not
+    known how it was written."""
+    if ctx is not None and ctx.written:
+        written = re.sub(r"\s+".join(map(re.escape, token.split())), day.isoformat(), ctx.args, count=1)
+        return " ".join(f"{ctx.written} {written}".split())
     if name == "fecha":
         return f"/t {command_word(name)} {task_id} {day.isoformat()}"
     return f"/t {command_word(name)} {day.isoformat()}"
-
-
-def _refused(token: str, name: str, today: date, task_id: int | None) -> str:
-    """Why a date is refused; a day and month (``31/12``) also names the date it most likely means and the command
-    that sets it (SPEC section 23)."""
-    if meaning("date", token) == "after_tomorrow":
-        day = today + timedelta(days=2)
-        return _("«{words}» no es una fecha que acepte; si querías el {date}: {command}",
-                 words=" ".join(token.split()), date=day.isoformat(), command=_fix(name, day, task_id))
-    guess = day_month_guess(token, today)
-    if guess is None:
-        return _("fecha no válida: {word}", word=shown(token))
-    return _("fecha no válida: {word}; si querías el {date}: {command}", word=shown(token), date=guess.isoformat(),
-             command=_fix(name, guess, task_id))
 
 
 def description(text: str, name: str) -> Description:
@@ -164,7 +185,7 @@ def _new_task(parts: list[str], dates: list[str], mentions: list[str], ctx: Cont
               clause: Clause | None, names: list[str] | None = None) -> NewTask:
     if len(dates) > 1:
         raise _error("nueva", _("solo cabe una fecha por tarea"), field="due_date", dates=True)
-    due = due_date(dates[0], "nueva", ctx.today) if dates else None
+    due = due_date(dates[0], "nueva", ctx.today, ctx=ctx) if dates else None
     return NewTask(description(" ".join(parts), "nueva"), due, tuple(dict.fromkeys(mentions)), each,
                    clause.recurrence if clause else None, clause.rotation if clause else False,
                    tuple(dict.fromkeys(names or ())))

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from taskcore.chat.chore_commands import Back, SetAway, SetQuiet
 from taskcore.chat.commands import Command
-from taskcore.chat.new_task_args import Context, due_date, shown
+from taskcore.chat.new_task_args import Context, date_refusal, due_date, meant_date, shown
 from taskcore.chat.usage import usage_error as _error
 from taskcore.chores.quiet import parse_quiet
 from taskcore.errors import InvalidChoreSetting
@@ -30,10 +30,12 @@ def parse_quiet_command(args: str, ctx: Context) -> SetQuiet:
 def parse_away(args: str, ctx: Context) -> SetAway:
     """``/t ausente <fecha>``: any date form the chat accepts, date words of every language included."""
     words = join_phrases(args.split(), "date")
+    if len(words) > 1 and meant_date(" ".join(words), ctx.today) is not None:  # /t away Dec 14
+        raise date_refusal(" ".join(words), "ausente", ctx.today, ctx=ctx)
     if len(words) != 1:
         raise _error("ausente", _("faltan datos") if not words else _("sobran datos"), field="away_until",
                      dates=True)
-    return SetAway(due_date(words[0], "ausente", ctx.today))
+    return SetAway(due_date(words[0], "ausente", ctx.today, ctx=ctx))
 
 
 def parse_back(args: str, ctx: Context) -> Back:

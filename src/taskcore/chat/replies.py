@@ -78,7 +78,9 @@ def created(
     everyone taking them, in order; then its points when not one, and (given ``today``) the date hints."""
     head = _("Tarea #{id} creada: {text}", id=task_id, text=short(description)) + _due(due) + _repeats(series)
     if in_group:
-        if series and series.rotation:
+        if series and series.rotation and series.balanced:  # !reparto: named as a fair share (SPEC section 39)
+            who = _("Reparto justo: {people}", people=", ".join(assignee_tags))
+        elif series and series.rotation:
             who = _("Por turnos: {people}", people=", ".join(assignee_tags))
         else:
             who = _("Para {people}", people=", ".join(assignee_tags)) if assignee_tags else nobody().capitalize()
@@ -98,12 +100,13 @@ def completed(task: Task, next_task: Task | None = None) -> str:
     return done if next_task is None else f"{done}\n{next_occurrence(next_task)}"
 
 
-def next_occurrence(task: Task) -> str:
-    """The occurrence a completion created: "Próxima: #M, dd/MM", and whose turn it is when people take turns."""
+def next_occurrence(task: Task, tags: Sequence[str] = ()) -> str:
+    """The occurrence a completion created: "Próxima: #M, dd/MM", and whose turn it is when people take turns (as
+    ``tags`` mention them, else by name)."""
     day = format_due_date(task.due_date) if task.due_date else _("sin fecha")
     turn = ""
     if task.recurrence and task.recurrence.rotation:
-        people = ", ".join(nameless(p.name) for p in task.assignees) or nobody()
+        people = ", ".join(tags or [nameless(p.name) for p in task.assignees]) or nobody()
         turn = _(" · le toca a {people}", people=people)
     return _("Próxima: #{id}, {date}", id=task.id, date=day) + turn
 

@@ -21,7 +21,7 @@ from taskcore.chat.usage import usage_error
 from taskcore.chores.rewards import check_reward_points, reward_name
 from taskcore.errors import InvalidChoreSetting
 from taskcore.i18n import _
-from taskcore.words import meaning, split_first
+from taskcore.words import meaning, plain, split_first
 
 _MAX_PRICE_DIGITS = 6
 _PRICE = re.compile(r"!?[0-9]+")  # a word that reads as a price (its size is checked by _price)
@@ -89,14 +89,32 @@ def parse_reward(args: str, ctx: Context) -> NewReward | DeleteReward | ListRewa
         return DeleteReward(reward_number(words[0], "premio"))
     if said != "new":
         raise usage_error("premio", _("orden desconocida: {word}", word=shown(word)))
-    title, _sep, price = rest.rstrip().rpartition(" ")
-    if not _PRICE.fullmatch(price):
-        first, after = split_first(rest)
-        if _PRICE.fullmatch(first) and after.strip():
-            title, price = after, first
+    title, price = _priced(rest.split())
     if not title.strip():
         raise usage_error("premio", _("faltan datos"))
     return NewReward(_name(title), _price(price))
+
+
+def _priced(words: list[str]) -> tuple[str, str]:
+    """A reward's name and price as people write them: ``cine 50``, ``50 cine``, and with the price's words around
+    it, which are no part of the name (SPEC section 39): ``pizza por 15 puntos``, ``20 pontos: escolher o filme``,
+    ``movie night for 30 points``."""
+    tail = words[:-1] if len(words) > 1 and meaning("price", plain(words[-1])) == "unit" else words
+    if len(tail) > 1 and _PRICE.fullmatch(tail[-1]):
+        name = tail[:-1]
+        if len(name) > 1 and meaning("price", plain(name[-1])) == "for":
+            name = name[:-1]
+        return " ".join(name), tail[-1]
+    first = words[0].rstrip(":,;-–") if words else ""
+    if _PRICE.fullmatch(first):
+        name = words[1:]
+        if name and meaning("price", plain(name[0])) == "unit":
+            name = name[1:]
+        if name and not any(c.isalnum() for c in name[0]):  # a lone ``:`` or ``-``
+            name = name[1:]
+        if name:
+            return " ".join(name), first
+    return " ".join(words[:-1]), words[-1] if words else ""
 
 
 def _price(token: str) -> int:

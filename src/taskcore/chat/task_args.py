@@ -29,7 +29,7 @@ from taskcore.chat.commands import (
     SetMode,
     SetReminders,
 )
-from taskcore.chat.new_task_args import Context, description, due_date, shown
+from taskcore.chat.new_task_args import Context, date_refusal, description, due_date, meant_date, shown
 from taskcore.chat.summary_args import parse_points_command
 from taskcore.chat.usage import usage_error as _error
 from taskcore.completion import InvalidCompletion, parse_mode_word
@@ -89,11 +89,23 @@ def parse_set_due(args: str, ctx: Context) -> SetDue:
     if ctx.quoted_task is not None and len(words) == 1:
         task_id, due_token = ctx.quoted_task, words[0]
     else:
+        _several_words(words, ctx)
         id_token, due_token = _exact_args(words, "fecha", 2)
         task_id = read_id(id_token, "fecha")
     if meaning("due", due_token) == "none":
         return SetDue(task_id, None)
-    return SetDue(task_id, due_date(due_token, "fecha", ctx.today, task_id=task_id))
+    return SetDue(task_id, due_date(due_token, "fecha", ctx.today, task_id=task_id, ctx=ctx))
+
+
+def _several_words(words: list[str], ctx: Context) -> None:
+    """``/t due 52 Dec 14`` (or ``/t due Dec 14`` replying to the task's message): a date of several words is refused
+    with the 💡 line of the date it most likely means (SPEC section 39); other words are left to the usual refusal."""
+    named = len(words) > 2 and TASK_ID.fullmatch(words[0]) is not None
+    if named or (ctx.quoted_task is not None and len(words) > 1 and TASK_ID.fullmatch(words[0]) is None):
+        task_id = read_id(words[0], "fecha") if named else ctx.quoted_task
+        said = " ".join(words[1:] if named else words)
+        if meant_date(said, ctx.today) is not None:
+            raise date_refusal(said, "fecha", ctx.today, task_id=task_id, ctx=ctx)
 
 
 def parse_edit(args: str, ctx: Context) -> Edit:
@@ -122,8 +134,10 @@ def parse_mode(args: str, ctx: Context) -> SetMode:
 
 def parse_reminders(args: str, ctx: Context) -> SetReminders:
     words = join_phrases(args.split(), "freq")
-    if len(words) not in (1, 2):
-        raise _error("recordatorios", _("faltan datos") if not words else _("sobran datos"))
+    if len(words) > 2:  # the time as people write it (SPEC section 39): ``às 18h``, ``7 pm``, ``a las 8``
+        words = [words[0], " ".join(words[1:])]
+    if not words:
+        raise _error("recordatorios", _("faltan datos"))
     try:
         freq = parse_freq(meaning("freq", words[0]) or words[0])
     except ValueError as exc:
@@ -131,7 +145,8 @@ def parse_reminders(args: str, ctx: Context) -> SetReminders:
     try:
         time = normalize_reminder_time(words[1]) if len(words) == 2 else None
     except ValueError as exc:
-        raise _error("recordatorios", _("hora no válida: {word}", word=shown(words[1])), field="time") from exc
+        reason = _("hora no válida: {word}; escríbela como 8:30, 20h, 8 pm o a las 20", word=shown(words[1]))
+        raise _error("recordatorios", reason, field="time") from exc
     return SetReminders(freq, time)
 
 

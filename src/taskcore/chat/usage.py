@@ -33,10 +33,12 @@ def rule_forms() -> str:
 
 
 def usage_error(
-    name: str | None, reason: str, *, field: str | None = None, dates: bool = False, rules: bool = False
+    name: str | None, reason: str, *, field: str | None = None, dates: bool = False, rules: bool = False,
+    hint: str = "",
 ) -> CommandSyntaxError:
-    """The syntax error of command ``name``: the reason, and whether the date or rule forms belong in its reply."""
-    return CommandSyntaxError(reason, command=name, field=field, dates=dates, rules=rules)
+    """The syntax error of command ``name``: the reason, whether the date or rule forms belong in its reply, and
+    the 💡 line that ends it (``hint``)."""
+    return CommandSyntaxError(reason, command=name, field=field, dates=dates, rules=rules, hint=hint)
 
 
 def refusal(error: CommandSyntaxError, accepted: str) -> str:
@@ -46,6 +48,8 @@ def refusal(error: CommandSyntaxError, accepted: str) -> str:
         accepted = f"{accepted}\n{date_forms()}"
     if error.rules:
         accepted = f"{accepted}\n{rule_forms()}"
+    if error.hint:
+        accepted = f"{accepted}\n{error.hint}"
     return _("{reason}.\nUso: {accepted}", reason=str(error), accepted=accepted)
 
 

@@ -10,12 +10,16 @@ from zoneinfo import ZoneInfo
 from taskcore.chores.summary import MemberSummary, Period, Span
 from taskcore.chores.weekly import WeeklyMoment
 from taskcore.dates import format_due_date
-from taskcore.i18n import N_, _, ngettext, weekday_name
+from taskcore.i18n import N_, _, ngettext
 from taskcore.shown import shown_name
 
 WEEKLY_ONLY_IN_GROUPS = N_("El resumen semanal se programa en un grupo.")
 WEEKLY_STOPPED = N_("Resumen semanal desactivado.")
 NOTHING_TO_SUM = N_("Nada que resumir todavía.")
+# "Every <weekday>", Monday first, one text each: a language may agree the word with the day (Portuguese says
+# ``toda segunda-feira`` but ``todo domingo``: SPEC section 39).
+EVERY_WEEKDAY = (N_("cada lunes"), N_("cada martes"), N_("cada miércoles"), N_("cada jueves"), N_("cada viernes"),
+                 N_("cada sábado"), N_("cada domingo"))
 
 
 def points_set(task_id: int, points: int) -> str:
@@ -51,9 +55,8 @@ def summary_text(period: Period | str, span: Span, lines: Sequence[MemberSummary
 def weekly_set(moment: WeeklyMoment, next_at: datetime, zone: ZoneInfo) -> str:
     """/t resumen semanal <día> HH:MM."""
     first, at = next_at.astimezone(zone), moment.at.strftime("%H:%M")
-    return _("Resumen semanal: cada {day} a las {time} ({zone}); el primero, el {date}.",
-             day=weekday_name(moment.weekday), time=at, zone=zone.key,
-             date=format_due_date(first.date()))
+    return _("Resumen semanal: {every} a las {time} ({zone}); el primero, el {date}.",
+             every=_(EVERY_WEEKDAY[moment.weekday]), time=at, zone=zone.key, date=format_due_date(first.date()))
 
 
 def group_zone_shown(zone: ZoneInfo | None, fallback: ZoneInfo, now: datetime) -> str:

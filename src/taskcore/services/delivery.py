@@ -18,7 +18,7 @@ from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import _, speaking
 from taskcore.identity import GROUP_DOMAIN, jid_domain, user_jid
 from taskcore.queue_rules import DIGEST_LABEL, LOGIN_LINK_LABEL, JobKind, QueueJob
-from taskcore.services.languages import languages_of
+from taskcore.services.languages import group_language_of
 from taskcore.services.people import group_mentions
 from taskcore.storage import delivery as q
 from taskcore.storage import queue as qq
@@ -150,7 +150,7 @@ def _tell(conn: Connection, person: str, now: datetime, rules: DeliveryRules) ->
     if group is None or not q.note_told(conn, person, read=told, now=now):
         return 0
     digits, jid = group_mentions(conn, group, [person])[person]  # in the form the group uses (SPEC section 32)
-    with speaking(languages_of(conn, [person], rules.default_language)[person]):
+    with speaking(group_language_of(conn, group, rules.default_language)):  # what the bot starts in a group: SPEC 39
         text = unreachable_note(f"@{digits}")
     body = text_payload(chat_id=group, text=text, mentioned=[jid])
     enqueue(conn, chat_id=group, kind=JobKind.TEXT, payload=body, label=NOTE_LABEL,

@@ -7,8 +7,9 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from taskcore.languages import LanguageSource, effective_language
+from taskcore.languages import LanguageSource, effective_language, majority_language
 from taskcore.storage import groups as g
+from taskcore.storage import members as m
 from taskcore.storage import preferences as q
 from taskcore.storage.users import ensure_user
 from taskcore.unit import Reading, UnitOfWork
@@ -26,8 +27,13 @@ def languages_of(conn: Connection, user_ids: Collection[str], default: str) -> d
 
 
 def group_language_of(conn: Connection, group_id: str, default: str) -> str:
-    """The language of what the bot starts in the group: the group's choice, else ``default``."""
-    return g.group_language(conn, group_id) or default
+    """The language of what the bot starts in the group (SPEC section 39): the group's choice, else the one most
+    of its active members read (``majority_language``; ``default`` on a tie)."""
+    chosen = g.group_language(conn, group_id)
+    if chosen is not None:
+        return chosen
+    read = languages_of(conn, m.active_member_ids(conn, group_id), default)
+    return majority_language(list(read.values()), default)
 
 
 def user_language(uow: Reading, *, user_id: str, default: str) -> tuple[str, LanguageSource]:

@@ -30,6 +30,10 @@ _TASK_OF = union_all(
         tm.c.message_id == bindparam("message_id", type_=Text())),
     select(t.c.id.label("task_id"), literal(1).label("rank")).where(
         t.c.origin_message_id == bindparam("message_id", type_=Text())),
+    # A bot message about a task whose send is not settled yet: the id chosen before it (WAHA), its answer late
+    # (SPEC section 39: a ✅ on it is handled as on any message about the task).
+    select(oq.c.task_id.label("task_id"), literal(2).label("rank")).where(
+        oq.c.gateway_message_id == bindparam("message_id", type_=Text()), oq.c.task_id.is_not(None)),
 ).subquery()
 _TASK_OF_MESSAGE = select(_TASK_OF.c.task_id).order_by(_TASK_OF.c.rank, _TASK_OF.c.task_id).limit(1)
 

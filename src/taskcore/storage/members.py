@@ -96,6 +96,13 @@ def active_members(conn: Connection, group_id: str) -> list[Person]:
     return [Person(row.id, row.display_name) for row in rows]
 
 
+def active_member_ids(conn: Connection, group_id: str) -> list[str]:
+    """The ids of the group's active members (never the bot)."""
+    found = conn.execute(select(gm.c.user_id).where(gm.c.group_id == group_id, gm.c.active == true(),
+                                                    _not_the_bot(gm.c.user_id)))
+    return list(found.scalars())
+
+
 def active_among(conn: Connection, group_id: str, user_ids: Collection[str]) -> set[str]:
     """Those of ``user_ids`` who are active members of the group."""
     if not user_ids:

@@ -19,6 +19,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.web": ("web",),
     "task.calendario": ("calendar",),
     "task.idioma": ("language",),
+    "scope.group": ("group",),  # /t language group en
     "task.insistir": ("nag",),
     "flag.each": ("all", "each"),  # /t nueva !todos: each assignee does their part
     "task.pasar": ("pass",),
@@ -54,7 +55,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{f"month.{n}": (name,) for n, name in enumerate(
         ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
          "november", "december"), start=1)},
-    "reply.complete": ("done", "finished", "did it"),
+    "reply.complete": ("done", "finished", "did it", "all done", "sorted", "finished it", "done it", "all sorted"),
+    # What may follow a reply word and leave it one (SPEC section 39): ``Done, cheers!``.
+    "polite.thanks": ("cheers", "thanks", "thank you", "thx", "ty", "ta", "please", "pls", "mate", "lol", "guys",
+                      "folks", "everyone", "all"),
     "reply.claim": ("mine", "on it", "i'll do it", "i’ll do it", "me"),
     "task.puntos": ("points",),
     "task.resumen": ("summary",),
@@ -72,6 +76,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "period.month": ("month",),
     "range.to": ("to", "till", "until", "-", "–"),  # 10pm to 7am
     "clock.hour": ("h",),
+    "clock.at": ("at", "around"),  # at 7, at 7 pm
+    "range.from": ("from",),  # from 10pm to 7am
     "clock.am": ("am", "a.m."),
     "clock.pm": ("pm", "p.m."),
     "lang.es": ("es", "spanish"),
@@ -96,6 +102,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.pendientes": ("pending",),  # what waits for the sender's approval
     "reward.new": ("new", "add"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("delete", "remove"),  # /t premio borrar <n>
+    "price.unit": ("points", "point", "pts"),  # /t reward new movie night for 30 points
+    "price.for": ("for",),
     "task.plantilla": ("starter", "starters", "template", "templates"),  # starter chores (SPEC section 35)
     # The columns of a CSV file to import (SPEC section 35), as its header names them.
     "column.description": ("description", "task", "text"),

@@ -19,6 +19,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.web": ("web",),
     "task.calendario": ("calendario", "cal"),
     "task.idioma": ("idioma",),
+    "scope.group": ("grupo",),  # /t idioma grupo pt: the group's language, not the sender's (SPEC section 39)
     "task.insistir": ("insistir",),
     "flag.each": ("todos",),  # /t nueva !todos: each assignee does their part
     "task.pasar": ("pasar",),
@@ -60,7 +61,11 @@ WORDS: dict[str, tuple[str, ...]] = {
         ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
          "noviembre", "diciembre"), start=1)},
     "month.9": ("septiembre", "setiembre"),
-    "reply.complete": ("x", "hecho", "listo", "ya está", "terminado"),
+    "reply.complete": ("x", "hecho", "listo", "ya está", "terminado", "ya quedó", "ya está hecho", "terminé", "quedó",
+                       "ya lo hice"),
+    # What may follow a reply word and leave it one (SPEC section 39): ``listo gracias``.
+    "polite.thanks": ("gracias", "muchas gracias", "mil gracias", "porfa", "por favor", "saludos", "jaja", "jeje",
+                      "amigos", "chicos", "gente", "equipo"),
     "reply.claim": ("yo", "tomo", "me lo quedo", "lo hago yo", "yo mero"),
     "task.puntos": ("puntos",),
     "task.resumen": ("resumen",),
@@ -83,6 +88,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "period.month": ("mes",),
     "range.to": ("a", "hasta", "-", "–"),  # 23:00 a 7:30, 23h-7h
     "clock.hour": ("h",),  # 23h, 23h30
+    "clock.at": ("a las", "a la", "sobre las"),  # a las 8: an hour alone is a time after it (SPEC section 39)
+    "range.from": ("de", "desde"),  # de 23 a 7
     "clock.am": ("am", "a.m.", "a. m."),
     "clock.pm": ("pm", "p.m.", "p. m."),
     "lang.es": ("es", "español", "castellano"),
@@ -107,6 +114,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.pendientes": ("pendientes",),  # what waits for the sender's approval
     "reward.new": ("nuevo", "nueva"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("borrar", "quitar"),  # /t premio borrar <n>
+    "price.unit": ("puntos", "punto", "pts", "ptos"),  # /t premio nuevo pizza por 15 puntos: not the name
+    "price.for": ("por",),
     "task.plantilla": ("plantilla", "plantillas"),  # starter chores (SPEC section 35)
     # The columns of a CSV file to import (SPEC section 35), as its header names them.
     "column.description": ("descripción", "tarea", "texto"),

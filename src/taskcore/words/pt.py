@@ -11,7 +11,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.tomar": ("pegar",),
     "task.soltar": ("largar",),
     "task.modo": ("modo",),
-    "task.fecha": ("data",),
+    "task.fecha": ("data", "prazo"),
     "task.editar": ("editar",),
     "task.recordatorios": ("lembretes",),
     "task.parar": ("parar",),
@@ -19,6 +19,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.web": ("web",),
     "task.calendario": ("calendário",),
     "task.idioma": ("língua", "idioma"),
+    "scope.group": ("grupo",),  # /t idioma grupo en
     "task.insistir": ("insistir",),
     "flag.each": ("todos",),  # /t nueva !todos: each assignee does their part
     "task.pasar": ("passar",),
@@ -57,7 +58,11 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{f"month.{n}": (name,) for n, name in enumerate(
         ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
          "novembro", "dezembro"), start=1)},
-    "reply.complete": ("feito", "pronto", "concluído"),
+    "reply.complete": ("feito", "pronto", "concluído", "tá feito", "está feito", "fiz", "já fiz", "terminei", "acabei",
+                       "feitinho"),
+    # What may follow a reply word and leave it one (SPEC section 39): ``feito, valeu``.
+    "polite.thanks": ("obrigado", "obrigada", "brigado", "brigada", "valeu", "vlw", "por favor", "pfv", "abraços",
+                      "kkk", "kkkk", "haha", "gente", "pessoal", "galera"),
     "reply.claim": ("eu", "pego", "deixa comigo", "eu faço"),
     "task.puntos": ("pontos",),
     "task.resumen": ("resumo",),
@@ -79,6 +84,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "period.month": ("mês",),
     "range.to": ("a", "até", "às", "-", "–"),  # 23h até 7h
     "clock.hour": ("h",),
+    "clock.at": ("às", "à", "lá pelas"),  # às 18h, às 8
+    "range.from": ("de", "das", "da", "desde"),  # das 23h às 7h
     "clock.am": ("am", "a.m."),
     "clock.pm": ("pm", "p.m."),
     "lang.es": ("es", "espanhol"),
@@ -103,6 +110,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.pendientes": ("pendentes",),  # what waits for the sender's approval
     "reward.new": ("novo", "nova"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("apagar", "remover"),  # /t premio borrar <n>
+    "price.unit": ("pontos", "ponto", "pts"),  # /t prêmio novo 20 pontos: escolher o filme
+    "price.for": ("por",),
     "task.plantilla": ("modelo", "modelos"),  # starter chores (SPEC section 35)
     # The columns of a CSV file to import (SPEC section 35), as its header names them.
     "column.description": ("descrição", "tarefa"),

@@ -164,12 +164,27 @@ _CLOCKS: dict[int, re.Pattern[str]] = {}
 
 def time_of_day(text: str) -> time | None:
     """The time of day ``text`` writes (module docstring), else None."""
-    words = key(text)
+    words, introduced = _after(key(text), "clock", "at")
+    return _clock(words, bare=introduced)
+
+
+def _after(words: str, kind: str, name: str) -> tuple[str, bool]:
+    """``words`` without the phrase of ``kind.name`` that starts them (``a las``, ``às``, ``at``; ``de``, ``from``),
+    and whether there was one."""
+    for phrase in sorted(_words_of_kind(kind, name), key=len, reverse=True):
+        if words.startswith(phrase + " "):
+            return words[len(phrase) + 1:].strip(), True
+    return words, False
+
+
+def _clock(words: str, *, bare: bool) -> time | None:
+    """A time of day as ``key`` writes it; ``bare``: an hour alone (``8``, ``23``) is one too (after ``a las``,
+    ``às``, ``at``, or in a range after ``de``, ``from``)."""
     pattern = _CLOCKS.get(len(lookup("clock")))
     if pattern is None:  # built from the lexicons, again when a language is added
         pattern = _CLOCKS[len(lookup("clock"))] = _clock_pattern()
     match = pattern.fullmatch(words)
-    if match is None or (match.group(2) is None and match.group(3) is None and words == match.group(1)):
+    if match is None or (not bare and match.group(2) is None and match.group(3) is None and words == match.group(1)):
         return None
     hour, minute = int(match.group(1)), int(match.group(2) or 0)
     if ":" in words and match.group(2) is None:
@@ -185,14 +200,15 @@ def time_of_day(text: str) -> time | None:
 
 
 def time_range(text: str) -> tuple[time, time] | None:
-    """The two times of a range (``22:00-07:30``, ``23h-7h``, ``23:00 a 7:30``, ``10pm to 7am``), else None."""
+    """The two times of a range (``22:00-07:30``, ``23h-7h``, ``23:00 a 7:30``, ``10pm to 7am``; after ``de``,
+    ``das``, ``from`` hours alone too: ``de 23 a 7``), else None."""
     joiners = sorted((word for word, said in lookup("range").items() if said == "to"), key=len, reverse=True)
-    words = key(text)
+    words, introduced = _after(key(text), "range", "from")
     for joiner in joiners:
         spaced = joiner.isalpha()
         parts = re.split(rf"\s+{re.escape(joiner)}\s+" if spaced else rf"\s*{re.escape(joiner)}\s*", words)
         if len(parts) == 2:
-            start, end = time_of_day(parts[0]), time_of_day(parts[1])
+            start, end = _clock(parts[0], bare=introduced), _clock(parts[1], bare=introduced)
             if start is not None and end is not None:
                 return start, end
     return None

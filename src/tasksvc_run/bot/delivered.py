@@ -74,21 +74,22 @@ def _wake(app: web.Application) -> None:
         outbound.notify()
 
 
-def _quoted_send(event: GatewayEvent) -> tuple[str, str | None] | None:
+def _quoted_send(event: GatewayEvent) -> tuple[str, str | None, str | None] | None:
     """The id of the message a reply or reaction names when it may be one of the bot's (a reaction on a ``fromMe``
     message; a reply whose quoted author is the bot, a LID, or not given), with the quoted text's fingerprint when the
-    reply carries it; else None. A photo names what its message replies to."""
+    reply carries it, and a reaction's chat (it carries no text: a send to that chat under way may be it); else
+    None. A photo names what its message replies to."""
     if isinstance(event, InboundPhoto):
         event = event.message
     if isinstance(event, InboundReaction):
-        return (event.reacted.message_id, None) if event.reacted.from_me else None
+        return (event.reacted.message_id, None, event.chat_id) if event.reacted.from_me else None
     if not isinstance(event, InboundMessage) or not event.quoted_id:
         return None
     author = event.quoted_author
     if author and author.endswith(("@s.whatsapp.net", "@c.us")) and event.bot_id and \
             author.partition("@")[0].partition(":")[0] != event.bot_id:
         return None
-    return event.quoted_id, text_digest(event.quoted_text) if event.quoted_text is not None else None
+    return event.quoted_id, text_digest(event.quoted_text) if event.quoted_text is not None else None, None
 
 
 async def _quoted_recorded(app: web.Application, event: GatewayEvent) -> None:

@@ -30,7 +30,6 @@ from tasksvc_run.i18n import N_, _
 from tasksvc_run.keys import FATAL, USER
 from tasksvc_run.problems import problem
 from tasksvc_run.web.language import request_language
-from tasksvc_run.web.models import HHMM
 from tasksvc_run.web.templating import render
 
 log = logging.getLogger(__name__)
@@ -66,7 +65,6 @@ _PYDANTIC_MESSAGES = {
     "too_long": N_("tiene demasiados elementos"),
     "string_too_long": N_("es demasiado largo"),
 }
-_HOUR_PATTERN = N_("debe ser una hora HH:MM, de 00:00 a 23:59")
 INVALID = N_("Hay datos no válidos.")
 
 
@@ -91,8 +89,6 @@ def invalid_fields(exc: pydantic.ValidationError) -> RequestProblem:
 
 def _message(error: Any) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
-    if kind == "string_pattern_mismatch" and ctx.get("pattern") == HHMM:
-        return _(_HOUR_PATTERN)
     if kind in _PYDANTIC_MESSAGES:
         return _(_PYDANTIC_MESSAGES[kind])
     if kind == "value_error":

@@ -14,6 +14,7 @@ from taskcore.dates import parse_iso_date
 from taskcore.errors import InvalidDate
 from taskcore.services.task_lists import MyTasksQuery
 from taskcore.text import VISIBLE_CHARACTER
+from taskcore.words.read import time_of_day
 from taskcore.zones import known_zone_names
 from tasksvc_run.i18n import N_
 
@@ -98,7 +99,20 @@ def _not_text_nor_bool(value: Any) -> Any:
 
 
 WholeNumber = Annotated[int, BeforeValidator(_not_text_nor_bool)]
-TIME_PATTERN = r"^\s*([01]?[0-9]|2[0-3]):[0-5]?[0-9]\s*$"  # H:M or HH:MM, 24 h (normalize_reminder_time)
+MAX_TIME_WORDS = 40  # a time of day as people write it is short: ``a las 8 de la noche`` is far below
+
+
+def _time_words(value: str) -> str:
+    """A time of day as people write it (``18:30``, ``18h``, ``6:30 pm``, ``às 18h``, ``a las 8``: the chat's one
+    reader, SPEC section 39) -> ``HH:MM``."""
+    at = time_of_day(value)
+    if at is None:
+        raise ValueError(N_("debe ser una hora, como 18:30, 18h, 6:30 pm o a las 18"))
+    return f"{at:%H:%M}"
+
+
+TimeWords = Annotated[str, Field(min_length=1, max_length=MAX_TIME_WORDS), AfterValidator(_time_words)]
+"""A time of day as the chat reads it, stored and answered as ``HH:MM``."""
 
 
 def _zone_schema(schema: dict[str, Any]) -> None:
@@ -106,16 +120,14 @@ def _zone_schema(schema: dict[str, Any]) -> None:
     schema["anyOf"] = [{"type": "string", "enum": known_zone_names()}, {"type": "null"}]
 
 
-HHMM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
-
-
 class QuietWindow(BaseModel):
     """Quiet hours (SPEC section 25): local HH:MM, ``from`` included, ``to`` excluded; may cross midnight."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
-    start: str = Field(alias="from", pattern=HHMM, description="HH:MM, 24 h, in the user's zone.")
-    end: str = Field(alias="to", pattern=HHMM, description="HH:MM, 24 h; not the same as from.")
+    start: TimeWords = Field(alias="from", description="A time of day in the user's zone, as the chat reads it "
+                                                        "(23:00, 23h, 11 pm, a las 23); answered as HH:MM, 24 h.")
+    end: TimeWords = Field(alias="to", description="A time of day as the chat reads it; not the same as from.")
 
 
 class PreferencesBody(BaseModel):
@@ -125,9 +137,10 @@ class PreferencesBody(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     freq: Freq
-    time: Annotated[str | None, WithJsonSchema({"anyOf": [{"type": "string", "pattern": TIME_PATTERN},
-                                                          {"type": "null"}]})] = Field(
-        None, description="HH:MM or H:M, 24 h; normalised to HH:MM.")
+    time: Annotated[TimeWords | None, WithJsonSchema({"anyOf": [
+        {"type": "string", "minLength": 1, "maxLength": MAX_TIME_WORDS}, {"type": "null"}]})] = Field(
+        None, description="A time of day as the chat reads it (8:30, 8h30, 8:30 am, 20h, às 20h, a las 8); "
+                          "answered as HH:MM, 24 h.")
     tz: str | None = Field(None, description="An IANA time zone (any case is accepted), e.g. America/Bogota; null: "
                                              "the default.", json_schema_extra=_zone_schema)
     lang: Lang | None = Field(None, description="The language of the bot's messages and the pages (its code); "

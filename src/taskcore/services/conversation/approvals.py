@@ -17,7 +17,7 @@ from taskcore.chat.result import Answer, Mention, rejected
 from taskcore.reactions import completion_check
 from taskcore.services import held_points, proof
 from taskcore.services.conversation import rewards
-from taskcore.services.conversation.on_task import on_task
+from taskcore.services.conversation.on_task import next_turn, on_task
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.people import group_mentions
 from taskcore.shown import shown_name
@@ -66,10 +66,11 @@ def approve_task(turn: Turn, task_id: int) -> Answer:
         done = approval.done
         mention = _mention(turn, done.task.group_id, approval.sent_by)
         text = texts.approved(task_id, done.task.description, mention.tag if mention else shown_name(None))
+        turns = next_turn(turn, done.next_task)
         if done.next_task is not None:
-            text = f"{text}\n{replies.next_occurrence(done.next_task)}"
+            text = f"{text}\n{replies.next_occurrence(done.next_task, [m.tag for m in turns])}"
         check = completion_check(turn.policy.reactions, done, turn.moment.now)
-        return Answer(text, mentions=(mention,) if mention else (), reactions=(check,) if check else (),
+        return Answer(text, mentions=((mention,) if mention else ()) + turns, reactions=(check,) if check else (),
                       task_id=task_id)
 
     return refusing(turn, task_id, act)

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from taskcore.chat import replies
-from taskcore.chat.result import Answer, rejected
+from taskcore.chat.result import Answer, Mention, rejected
 from taskcore.errors import Conflict, Forbidden, NotFound
+from taskcore.model import Task
 from taskcore.services import tasks
 from taskcore.services.conversation.turn import Turn
+from taskcore.services.people import group_mentions
 
 
 class _NotHere(NotFound):
@@ -40,3 +42,14 @@ def on_task(turn: Turn, task_id: int, action: Callable[[], Any]) -> Answer:
     except Forbidden:
         return rejected(replies.forbidden(task_id), task_id)
     return result if isinstance(result, Answer) else Answer(str(result), task_id=task_id)
+
+
+def next_turn(turn: Turn, task: Task | None) -> tuple[Mention, ...]:
+    """Whose turn a completion's next occurrence is, mentioned so they are told (SPEC section 39); none without
+    turns."""
+    if task is None or task.group_id is None or not (task.recurrence and task.recurrence.rotation):
+        return ()
+    users = [person.id for person in task.assignees]
+    conn = turn.uow.conn
+    forms = group_mentions(conn, task.group_id, users)
+    return tuple(Mention(*forms[user]) for user in users if user in forms)

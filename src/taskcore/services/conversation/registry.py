@@ -159,7 +159,7 @@ ROWS: tuple[Row, ...] = (
         N_("/t zona [<ciudad>|sin]"), N_("/t zona Bogota")),
     Row("task.idioma", lambda args, ctx: parse_language_command(args),
         (on(commands.SetLanguage, language.set_language),),
-        N_("/t idioma [{codes}]"), N_("/t idioma pt")),
+        N_("/t idioma [grupo] [{codes}]"), N_("/t idioma pt")),
     Row("task.web", _bare(commands.WebLink()), (on(commands.WebLink, calendar.web_link),), N_("/t web")),
     Row("task.calendario", calendar_args.parse_calendar,
         (on(commands.CalendarLink, calendar.calendar_link), on(commands.CalendarRevoke, calendar.calendar_revoke)),

@@ -24,12 +24,12 @@ from taskcore.date_hints import hint_lines
 from taskcore.errors import InvalidRecurrence, PhotoRequired, ValidationError
 from taskcore.i18n import _
 from taskcore.model import Completion, Origin, Task
-from taskcore.names import match_members, surname_words
+from taskcore.names import match_named, surname_words
 from taskcore.reactions import ReactionRequest, completion_check
 from taskcore.services import identities, members, preferences, tasks, zones
 from taskcore.services.conversation import photos
 from taskcore.services.conversation.chores import with_nag
-from taskcore.services.conversation.on_task import on_task
+from taskcore.services.conversation.on_task import next_turn, on_task
 from taskcore.services.conversation.turn import Turn
 from taskcore.services.people import bot_ids, group_mentions
 from taskcore.shown import shown_name
@@ -84,7 +84,7 @@ def _named(turn: Turn, group_id: str, cmd: NewTask) -> tuple[list[tuple[str, Men
     words = cmd.description.split(" ")
     taken: list[tuple[int, int]] = []
     for name, at in zip(cmd.names, cmd.name_at or (len(words),) * len(cmd.names), strict=True):
-        found = match_members(name, known)
+        found = match_named(name, known, words[at:])
         if len(found) != 1:
             return rejected(replies.name_unknown(name, [shown[user] or shown_name(None) for user in found]))
         user = found[0]
@@ -143,8 +143,9 @@ def complete(turn: Turn, cmd: Complete) -> Answer:
     answers = [on_task(turn, task_id, partial(_complete_one, turn, task_id)) for task_id in cmd.task_ids]
     reactions = tuple(r for a in answers for r in a.reactions)
     about = answers[0].task_id if len(answers) == 1 else None
+    mentions = tuple(m for a in answers for m in a.mentions)
     return Answer("\n".join(a.text for a in answers), ok=all(a.ok for a in answers), reactions=reactions,
-                  task_id=about)
+                  task_id=about, mentions=mentions)
 
 
 def _complete_one(turn: Turn, task_id: int) -> Answer:
@@ -166,9 +167,10 @@ def _complete_one(turn: Turn, task_id: int) -> Answer:
     text = replies.last_part_done(_name(task, turn.user_id), task) if task.each else replies.completed(task)
     if done.points_held:
         text = f"{text}\n{witness_replies.points_wait(task_id, task.points)}"
+    mentions = next_turn(turn, done.next_task)
     if done.next_task is not None:
-        text = f"{text}\n{replies.next_occurrence(done.next_task)}"
-    return Answer(text, reactions=_check(turn, done), task_id=task_id)
+        text = f"{text}\n{replies.next_occurrence(done.next_task, [m.tag for m in mentions])}"
+    return Answer(text, reactions=_check(turn, done), task_id=task_id, mentions=mentions)
 
 
 def _name(task: Task, user_id: str) -> str | None:

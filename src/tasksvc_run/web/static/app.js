@@ -167,17 +167,22 @@
   async function savePreferences(form) {
     const freq = form.querySelector('input[name="freq"]:checked');
     const body = { freq: freq ? freq.value : "off" };
-    if (form.elements.time.value) { body.time = form.elements.time.value; }
+    if (form.elements.time.value.trim()) { body.time = form.elements.time.value.trim(); }  // as the chat reads it
     if (form.elements.tz) { body.tz = form.elements.tz.value.trim() || null; }
     if (form.elements.lang) { body.lang = form.elements.lang.value || null; }
     if (form.elements.quiet_from) {  // both or neither: one alone is refused by the API, naming quiet
-      const from = form.elements.quiet_from.value, to = form.elements.quiet_to.value;
+      const from = form.elements.quiet_from.value.trim(), to = form.elements.quiet_to.value.trim();
       body.quiet = from || to ? { from: from, to: to } : null;
     }
     if (form.elements.away_until) { body.away_until = form.elements.away_until.value || null; }
     const saved = await api("POST", "/api/me/preferences", body);
     if (saved.lang !== document.documentElement.lang) { window.location.reload(); return; }  // the page in it
     form.elements.time.value = saved.time;
+    if (form.elements.quiet_from) {  // shown back as read: 11 pm is 23:00
+      const quiet = saved.quiet || { from: "", to: "" };
+      form.elements.quiet_from.value = quiet.from;
+      form.elements.quiet_to.value = quiet.to;
+    }
     if (form.elements.tz) { form.elements.tz.placeholder = saved.tz; }
     const zone = document.querySelector('[data-field="tz"]');
     if (zone) { zone.textContent = saved.tz; }
