@@ -101,6 +101,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.premios": ("prêmios",),
     "task.canjear": ("resgatar",),
     "task.pendientes": ("pendentes",),  # what waits for the sender's approval
+    "task.penalizacion": ("penalidade",),  # SPEC section 41
+    "task.aplicar": ("aplicar",),
+    "task.excusar": ("desculpar",),
+    "task.pantalla": ("tela", "painel"),
     "reward.new": ("novo", "nova"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("apagar", "remover"),  # /t premio borrar <n>
     "task.plantilla": ("modelo", "modelos"),  # starter chores (SPEC section 35)

@@ -31,6 +31,7 @@ from tasksvc_run.keys import (
 )
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.calendar import add_calendar_routes
+from tasksvc_run.web.display import add_display_routes
 from tasksvc_run.web.errors import problem_middleware
 from tasksvc_run.web.import_page import add_import_routes
 from tasksvc_run.web.language import LanguageCache, add_content_language, language_middleware
@@ -86,6 +87,7 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     add_page_routes(app)
     add_import_routes(app)
     add_calendar_routes(app)
+    add_display_routes(app)
     app.router.add_get("/login", login)
     app.router.add_post("/login", confirm_login)
     app.router.add_post("/logout", logout)
