@@ -28,12 +28,13 @@ from taskcore.unit import Reading, UnitOfWork
 from taskcore.zones import parse_time_zone
 
 SHOWN = 60  # chores at most on one display: a kitchen's week, not an archive
+WEEK = timedelta(days=6)  # "this week": today and the six days after it (on a Sunday, the coming week)
 
 
 @dataclass(frozen=True, slots=True)
 class Display:
     """What a display shows: the group's name, its language and today (in its zone); the chores due today or late,
-    those due later this week (to Sunday), and this week's points by member (their shown names)."""
+    those due in the six days after today, and this calendar week's points by member (their shown names)."""
 
     group_name: str | None
     lang: str
@@ -82,8 +83,7 @@ def read_display(uow: Reading, mode: GatingMode, *, token: str, now: datetime, z
         raise NotFound("no such display")
     here = _zone(groups.group_zone(conn, group_id), zone)
     today = now.astimezone(here).date()
-    sunday = today + timedelta(days=6 - today.weekday())
-    shown = load_tasks(conn, q.open_until(conn, group_id=group_id, last=sunday, limit=SHOWN))
+    shown = load_tasks(conn, q.open_until(conn, group_id=group_id, last=today + WEEK, limit=SHOWN))
     due_today = tuple(task for task in shown if task.due_date is not None and task.due_date <= today)
     later = tuple(task for task in shown if task.due_date is not None and task.due_date > today)
     lang = groups.group_language(conn, group_id) or default_language
