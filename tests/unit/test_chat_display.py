@@ -45,7 +45,8 @@ def house(db: Database) -> str:
 
 @pytest.mark.parametrize(("text", "command"), [
     ("/t pantalla", DisplayLink()), ("/t tela", DisplayLink()), ("/t display", DisplayLink()),
-    ("/t pantalla borrar", DisplayRevoke()), ("/t tela apagar", DisplayRevoke()), ("/t display delete", DisplayRevoke())])
+    ("/t pantalla borrar", DisplayRevoke()), ("/t tela apagar", DisplayRevoke()),
+    ("/t display delete", DisplayRevoke())])
 def test_the_words_of_the_three_languages(text: str, command: object) -> None:
     assert parse_command(text, SYNTAX, today=TODAY) == command
 
