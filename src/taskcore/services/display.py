@@ -58,6 +58,12 @@ def issue_display(uow: UnitOfWork, *, group_id: str, user_id: str, now: datetime
     return token
 
 
+def group_name(uow: Reading, *, group_id: str) -> str | None:
+    """The group's name, as the display's link names it."""
+    record = groups.load_group(uow.conn, group_id)
+    return None if record is None else record.name
+
+
 def revoke_display(uow: UnitOfWork, *, group_id: str, user_id: str) -> bool:
     """Revoke the group's display (NotGroupAdmin unless an admin); True when it had one."""
     conn = uow.conn

@@ -11,18 +11,26 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from taskcore.access import GatingMode
+from taskcore.chat import penalty_replies as texts
 from taskcore.chores.missed import MAX_REASON, Missed, MissedState, check_penalty, counts_as_missed
 from taskcore.errors import Conflict, Forbidden, NotFound, TaskcoreError
+from taskcore.gateway.outbound import text_payload
+from taskcore.i18n import speaking
+from taskcore.queue_rules import JobKind
+from taskcore.services.languages import languages_of
+from taskcore.services.people import group_mentions
 from taskcore.services.rewards import require_admin, require_member
 from taskcore.storage import penalties as q
 from taskcore.storage import task_lists as lists
 from taskcore.storage.penalties import Candidate
+from taskcore.storage.queue import enqueue
 from taskcore.storage.rewards import admin_groups
 from taskcore.storage.tasks import load_tasks
 from taskcore.text import clean_text
 from taskcore.unit import Batch, Reading, UnitOfWork
 from taskcore.zones import parse_time_zone
 
+NOTICE_LABEL = "notice"
 BATCH = 200
 BATCHES_PER_TICK = 5  # at most BATCH * BATCHES_PER_TICK occurrences read a tick; the rest at the next one
 
@@ -136,3 +144,22 @@ def decide_missed(uow: UnitOfWork, mode: GatingMode, *, user_id: str, missed_id:
         raise AlreadyDecided(found)
     return replace(found, state=state, reason=why)
 
+
+
+def notice(uow: Reading, done: Missed, *, default_language: str) -> tuple[str, str]:
+    """What the person is told of a decided missed chore, in their language, mentioning them as its group does, and
+    the JID the mention names."""
+    conn = uow.conn
+    digits, jid = group_mentions(conn, done.group_id, [done.user_id])[done.user_id]
+    with speaking(languages_of(conn, [done.user_id], default_language)[done.user_id]):
+        return texts.decided(done, f"@{digits}"), jid
+
+
+def decide_and_tell(uow: UnitOfWork, mode: GatingMode, *, user_id: str, missed_id: int, apply: bool,
+                    reason: str | None, now: datetime, max_attempts: int, default_language: str) -> Missed:
+    """``decide_missed`` from the web: the person is told in the group by the bot, queued with the decision."""
+    done = decide_missed(uow, mode, user_id=user_id, missed_id=missed_id, apply=apply, reason=reason, now=now)
+    text, jid = notice(uow, done, default_language=default_language)
+    enqueue(uow.conn, chat_id=done.group_id, kind=JobKind.TEXT, label=NOTICE_LABEL, now=now,
+            payload=text_payload(chat_id=done.group_id, text=text, mentioned=[jid]), max_attempts=max_attempts)
+    return done

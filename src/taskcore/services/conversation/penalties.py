@@ -14,7 +14,6 @@ from collections.abc import Callable
 from taskcore.chat import penalty_replies as texts
 from taskcore.chat.penalty_args import ApplyMissed, DisplayLink, DisplayRevoke, ExcuseMissed, SetPenalty
 from taskcore.chat.result import Answer, Mention, OutgoingText, direct_message, rejected
-from taskcore.chores.missed import Missed
 from taskcore.errors import InvalidChoreSetting, NotFound
 from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import _, speaking
@@ -22,10 +21,7 @@ from taskcore.queue_rules import LOGIN_LINK_LABEL
 from taskcore.services import display, penalties
 from taskcore.services.conversation.calendar import held, in_group_notice
 from taskcore.services.conversation.turn import Turn
-from taskcore.services.languages import languages_of
-from taskcore.services.people import group_mentions
 from taskcore.services.rewards import NotGroupAdmin
-from taskcore.storage.groups import load_group
 
 NOTICE_LABEL = "notice"
 
@@ -67,19 +63,11 @@ def _decide(turn: Turn, missed_id: int, *, apply: bool, reason: str | None) -> A
         return rejected(_(texts.ONLY_ADMINS_DECIDE))
     except penalties.AlreadyDecided as exc:
         return rejected(texts.already_decided(exc.missed))
-    mention = _mention(turn, done)
-    with speaking(languages_of(turn.uow.conn, [done.user_id], turn.policy.language)[done.user_id]):
-        notice = texts.decided(done, mention.tag)
+    told, jid = penalties.notice(turn.uow, done, default_language=turn.policy.language)
     if turn.group_id == done.group_id:
-        return Answer(notice, mentions=(mention,))
-    body = text_payload(chat_id=done.group_id, text=notice, mentioned=[mention.jid])
+        return Answer(told, mentions=(Mention(jid.partition("@")[0], jid),))
+    body = text_payload(chat_id=done.group_id, text=told, mentioned=[jid])
     return Answer(texts.decided_elsewhere(done), extra=(OutgoingText(done.group_id, body, NOTICE_LABEL),))
-
-
-def _mention(turn: Turn, missed: Missed) -> Mention:
-    """The person as the group mentions them (SPEC section 31)."""
-    digits, jid = group_mentions(turn.uow.conn, missed.group_id, [missed.user_id])[missed.user_id]
-    return Mention(digits, jid)
 
 
 def display_link(turn: Turn, cmd: DisplayLink) -> Answer:
@@ -110,7 +98,7 @@ def _link(turn: Turn, group_id: str) -> Answer:
     if held(turn):
         return Answer("")
     token = display.issue_display(turn.uow, group_id=group_id, user_id=turn.user_id, now=turn.moment.now)
-    record = load_group(turn.uow.conn, group_id)
+    name = display.group_name(turn.uow, group_id=group_id) or ""
     with speaking(turn.own_language):
-        text = texts.display_link(display.display_url(base, token), (record.name if record else None) or "")
+        text = texts.display_link(display.display_url(base, token), name)
     return Answer(in_group_notice(turn), extra=(direct_message(turn.private_chat, text, label=LOGIN_LINK_LABEL),))
