@@ -18,6 +18,7 @@ from taskcore.services.conversation.registry import SYNTAX, help_text
 from taskcore.services.penalties import MissedTick
 from taskcore.storage import schema
 from taskcore.storage.db import Database
+from taskcore.storage.own_data import person_rows
 from taskcore.storage.penalty_tables import missed_chores
 from tasksvc_run import units
 from tests.builders import GROUP, NOW, TODAY, make_group, wa_text
@@ -173,3 +174,15 @@ def test_the_help_names_the_new_commands() -> None:
     shown = help_text()
     for usage in ("/t penalizacion [<0-100>]", "/t aplicar <n>", "/t excusar <n> [<motivo>]", "/t pantalla [borrar]"):
         assert usage in shown
+
+
+def test_a_persons_export_holds_their_missed_chores_and_forgetting_them_erases_them(db: Database,
+                                                                                    house: str) -> None:
+    say(db, "/t penalizacion 2")
+    say(db, f"/t nueva sacar la basura cada domingo @{BEA} @{LUIS} !turnos")
+    tick(db)
+    with db.read() as conn:
+        [row] = person_rows(conn, BEA)["missed_chores"]
+    assert (row["task_id"], row["points"], row["state"]) == (1, 2, "waiting")
+    say(db, "/t borrarme sí", BEA, group=None)
+    assert missed_rows(db) == []
