@@ -1,4 +1,5 @@
-"""The chat's replies about missed chores and the kitchen display (SPEC section 41), in the language in force."""
+"""The chat's replies about missed chores and the kitchen display (SPEC section 41), in the language in force; what
+the person is told of a decision is in ``chores.missed_texts`` (the web writes it too)."""
 
 from __future__ import annotations
 
@@ -62,17 +63,6 @@ def _who(missed: Missed) -> str:
     return shown_name(missed.user_name)
 
 
-def decided(missed: Missed, who: str) -> str:
-    """What the person (``who``: their mention) is told: applied, or excused with the reason when there is one."""
-    when = format_due_date(missed.due_date)
-    if missed.state is MissedState.APPLIED:
-        return _("{who}, se aplicó la penalización por no hacer #{id} «{task}» ({date}): −{points}.", who=who,
-                 id=missed.task_id, task=short(missed.description), date=when, points=points(missed.points))
-    text = _("{who}, se te excusa por no hacer #{id} «{task}» ({date}): no se te quita ningún punto.", who=who,
-             id=missed.task_id, task=short(missed.description), date=when)
-    return (f"{text} " + _("Motivo: {reason}", reason=missed.reason)) if missed.reason else text
-
-
 def decided_elsewhere(missed: Missed) -> str:
     """The reply in a direct message: done, and the group told."""
     if missed.state is MissedState.APPLIED:
@@ -83,13 +73,6 @@ def decided_elsewhere(missed: Missed) -> str:
 def missed_not_found(n: int) -> str:
     """No waiting missed chore with that number in the sender's groups."""
     return _("No encuentro la falta {n} en tus grupos. /t pendientes muestra las que esperan.", n=n)
-
-
-def already_decided(missed: Missed) -> str:
-    """A missed chore applied or excused before."""
-    if missed.state is MissedState.APPLIED:
-        return _("La falta {n} ya estaba aplicada.", n=missed.id)
-    return _("La falta {n} ya estaba excusada.", n=missed.id)
 
 
 def display_link(url: str, group: str) -> str:

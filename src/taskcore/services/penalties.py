@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from taskcore.access import GatingMode
-from taskcore.chat import penalty_replies as texts
+from taskcore.chores import missed_texts as texts
 from taskcore.chores.missed import MAX_REASON, Missed, MissedState, check_penalty, counts_as_missed
 from taskcore.errors import Conflict, Forbidden, NotFound, TaskcoreError
 from taskcore.gateway.outbound import text_payload

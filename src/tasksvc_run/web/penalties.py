@@ -11,7 +11,7 @@ from typing import Any, Literal
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field
 
-from taskcore.chat import penalty_replies as texts
+from taskcore.chores import missed_texts as texts
 from taskcore.chores.missed import MAX_REASON, Missed
 from taskcore.errors import Forbidden, NotFound
 from taskcore.services import penalties

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from taskcore.chat import penalty_replies as texts
 from taskcore.chat.penalty_args import ApplyMissed, DisplayLink, DisplayRevoke, ExcuseMissed, SetPenalty
 from taskcore.chat.result import Answer, Mention, OutgoingText, direct_message, rejected
+from taskcore.chores.missed_texts import already_decided
 from taskcore.errors import InvalidChoreSetting, NotFound
 from taskcore.gateway.outbound import text_payload
 from taskcore.i18n import _, speaking
@@ -62,7 +63,7 @@ def _decide(turn: Turn, missed_id: int, *, apply: bool, reason: str | None) -> A
     except NotGroupAdmin:
         return rejected(_(texts.ONLY_ADMINS_DECIDE))
     except penalties.AlreadyDecided as exc:
-        return rejected(texts.already_decided(exc.missed))
+        return rejected(already_decided(exc.missed))
     told, jid = penalties.notice(turn.uow, done, default_language=turn.policy.language)
     if turn.group_id == done.group_id:
         return Answer(told, mentions=(Mention(jid.partition("@")[0], jid),))
