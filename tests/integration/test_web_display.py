@@ -19,8 +19,9 @@ from taskcore.storage import schema
 from taskcore.storage.db import Database
 from taskcore.storage.users import ensure_user
 from tasksvc_run import units
+from tasksvc_run.web.routes import document
 from tests.builders import NOW, make_group, make_task
-from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, web_env
+from tests.integration.web_helpers import GROUP, ME, OTHER, WebEnv, check_documented, web_env
 
 THIRD = "447700900123"  # a British number: none of its digits may reach the page
 PHONES = (ME, OTHER, THIRD)
@@ -55,7 +56,7 @@ async def fetch(web: WebEnv, path: str) -> tuple[int, CIMultiDict[str], str]:
 
 
 def new_display(web: WebEnv, user: str = ME) -> str:
-    token = units.run(web.db, issue_display, group_id=GROUP, user_id=user, now=NOW)
+    token = units.run(web.db, issue_display, GatingMode.ENFORCE, group_id=GROUP, user_id=user, now=NOW)
     return f"/pantalla/{token}"
 
 
@@ -109,7 +110,7 @@ async def test_a_new_address_revokes_the_old_and_revoking_leaves_none(web: WebEn
     second = new_display(web)
     assert (await fetch(web, first))[0] == 404
     assert (await fetch(web, second))[0] == 200
-    assert units.run(web.db, revoke_display, group_id=GROUP, user_id=ME) is True
+    assert units.run(web.db, revoke_display, GatingMode.ENFORCE, group_id=GROUP, user_id=ME) is True
     assert (await fetch(web, second))[0] == 404
     assert (await fetch(web, "/pantalla/nunca-existio"))[0] == 404
 
@@ -125,3 +126,23 @@ async def test_a_blocked_group_shows_nothing(web: WebEnv) -> None:
         conn.execute(update(schema.allowed_groups).where(schema.allowed_groups.c.group_id == GROUP)
                      .values(status="blocked"))
     assert (await fetch(web, path))[0] == 404
+
+
+async def test_the_api_makes_replaces_and_revokes_a_groups_address(web: WebEnv) -> None:
+    path = f"/api/groups/{GROUP}/display"
+    status, body = await web.call("POST", path, user=ME)
+    assert status == 201
+    check_documented(document(), "/api/groups/{id}/display", "POST", 201, body)
+    first = str(body["url"]).removeprefix("https://tareas.example")
+    assert first.startswith("/pantalla/")
+    assert (await fetch(web, first))[0] == 200
+    status, body = await web.call("POST", path, user=ME)
+    second = str(body["url"]).removeprefix("https://tareas.example")
+    assert (await fetch(web, first))[0] == 404
+    assert (await web.call("POST", path, user=OTHER))[0] == 403  # a member, not an admin
+    assert (await web.call("DELETE", path, user=OTHER))[0] == 403
+    assert (await fetch(web, second))[0] == 200
+    status, _ = await web.call("DELETE", path, user=ME)
+    assert status == 204
+    assert (await fetch(web, second))[0] == 404
+    assert (await web.call("POST", "/api/groups/120363000000000099@g.us/display", user=ME))[0] == 403

@@ -18,7 +18,7 @@ from taskcore.access import GatingMode, effectively_allowed
 from taskcore.chores.summary import MemberSummary
 from taskcore.errors import NotFound, TaskcoreError
 from taskcore.model import Task
-from taskcore.services.rewards import require_admin
+from taskcore.services.rewards import require_admin, require_member
 from taskcore.services.summaries import group_week
 from taskcore.services.web_auth import SECRET_BYTES, hash_secret
 from taskcore.storage import displays as q
@@ -49,9 +49,11 @@ def display_url(base_url: str, token: str) -> str:
     return f"{base_url}/pantalla/{quote(token, safe='')}"
 
 
-def issue_display(uow: UnitOfWork, *, group_id: str, user_id: str, now: datetime) -> str:
-    """A new display token for the group (NotGroupAdmin unless the user is an admin of it); the old one stops."""
+def issue_display(uow: UnitOfWork, mode: GatingMode, *, group_id: str, user_id: str, now: datetime) -> str:
+    """A new display token for the group (Forbidden unless the user sees it and is one of its admins:
+    NotGroupAdmin); the old one stops working."""
     conn = uow.conn
+    require_member(conn, mode, group_id, user_id)
     require_admin(conn, group_id, user_id)
     token = secrets.token_urlsafe(SECRET_BYTES)
     q.put_display(conn, group_id=group_id, token_hash=hash_secret(token), by=user_id, now=now)
@@ -64,9 +66,10 @@ def group_name(uow: Reading, *, group_id: str) -> str | None:
     return None if record is None else record.name
 
 
-def revoke_display(uow: UnitOfWork, *, group_id: str, user_id: str) -> bool:
-    """Revoke the group's display (NotGroupAdmin unless an admin); True when it had one."""
+def revoke_display(uow: UnitOfWork, mode: GatingMode, *, group_id: str, user_id: str) -> bool:
+    """Revoke the group's display (Forbidden, NotGroupAdmin, as ``issue_display``); True when it had one."""
     conn = uow.conn
+    require_member(conn, mode, group_id, user_id)
     require_admin(conn, group_id, user_id)
     return q.delete_display(conn, group_id=group_id)
 

@@ -79,7 +79,8 @@ def display_link(turn: Turn, cmd: DisplayLink) -> Answer:
 def display_revoke(turn: Turn, cmd: DisplayRevoke) -> Answer:
     """/t pantalla borrar: the display's address answers 404 from now on."""
     return _by_admin(turn, lambda group_id: Answer(
-        _(texts.DISPLAY_REVOKED) if display.revoke_display(turn.uow, group_id=group_id, user_id=turn.user_id)
+        _(texts.DISPLAY_REVOKED) if display.revoke_display(turn.uow, turn.policy.mode, group_id=group_id,
+                                                                user_id=turn.user_id)
         else _(texts.NO_DISPLAY)))
 
 
@@ -98,7 +99,8 @@ def _link(turn: Turn, group_id: str) -> Answer:
         return rejected(_(texts.DISPLAY_UNAVAILABLE))
     if held(turn):
         return Answer("")
-    token = display.issue_display(turn.uow, group_id=group_id, user_id=turn.user_id, now=turn.moment.now)
+    token = display.issue_display(turn.uow, turn.policy.mode, group_id=group_id, user_id=turn.user_id,
+                                  now=turn.moment.now)
     name = display.group_name(turn.uow, group_id=group_id) or ""
     with speaking(turn.own_language):
         text = texts.display_link(display.display_url(base, token), name)
