@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from taskcore.access import GatingMode
@@ -77,18 +77,21 @@ class MissedTick:
     zone: ZoneInfo
 
     def read(self, uow: Reading, after: _Cursor | None) -> Batch[Candidate, _Cursor]:
-        """The next BATCH occurrences past their date in UTC's tomorrow (nobody's today is later)."""
+        """The next BATCH occurrences past their date in UTC's tomorrow (nobody's today is later), less those whose
+        date has not passed in their group's calendar yet: those are read again at later minutes but cost no unit."""
         last, batches = after or (0, 0)
         found = q.candidates(uow.conn, due_before=self.now.date() + timedelta(days=1), after=last, limit=BATCH)
         more = len(found) == BATCH and batches + 1 < BATCHES_PER_TICK
-        return Batch(found, (found[-1].task_id, batches + 1) if more else None)
+        past = [part for part in found if part.due < self._today(part)]
+        return Batch(past, (found[-1].task_id, batches + 1) if more else None)
+
+    def _today(self, part: Candidate) -> date:
+        return self.now.astimezone(_zone(part.zone, self.zone)).date()
 
     def write(self, uow: UnitOfWork, part: Candidate, before: Sequence[int]) -> int:
-        """Look at one occurrence when its group's day after its date has come: the missed rows it made."""
+        """Look at one occurrence whose group's day after its date has come: the missed rows it made."""
         zone = _zone(part.zone, self.zone)
         today = self.now.astimezone(zone).date()
-        if part.due >= today:
-            return 0  # not past in the group's calendar yet: read again at a later tick, nothing written
         conn = uow.conn
         if not q.mark_looked(conn, part.task_id, self.now):
             return 0
