@@ -80,6 +80,10 @@ async def test_the_display_shows_today_this_week_whose_turn_and_points_without_a
     assert re.findall(r'<tr><th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td></tr>', points) == [
         ("Bruno", "1", "1"), ("Ana", "0", "0"), ("Carla", "0", "0")]
     assert "Familia Souza" in html
+    assert '<link rel="stylesheet" href="/static/display.css">' in html
+    status, _headers, css = await fetch(web, "/static/display.css")
+    assert status == 200
+    assert "font: 1.5rem" in css  # large type
 
 
 async def test_the_page_carries_no_phone_number_no_id_and_no_group_address(web: WebEnv) -> None:
