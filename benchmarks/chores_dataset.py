@@ -1,8 +1,9 @@
 """SPEC section 25's state over the reminder dataset (issue 29), as a running bot leaves it at the simulated day's
 start: 10% of users with quiet hours (22:00-07:00 in their zone), 2% away for up to a week, a fifth of the open group
 tasks nagging every 24 h (the overdue ones' next nag spread over the day), a few rotations whose turns are two days
-late during the day, messages held overnight for a share of the quiet, and 300 groups with a Monday summary. Drawn
-with its own random stream, after the reminder rows."""
+late during the day, messages held overnight for a share of the quiet, 300 groups with a Monday summary, and the same
+300 with a penalty for missed chores (SPEC section 41: their occurrences due before the day were looked at already).
+Drawn with its own random stream, after the reminder rows."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ HELD_SHARE = 0.30  # of the quiet inside their window at the start: one or two m
 WEEKLY_GROUPS = 300
 NAG_EVERY = 24
 _TASK_DEFAULTS = dict.fromkeys(("nag_every_hours", "nag_escalated_at", "recurrence_rule", "recurrence_text",
-                                "rotation_people", "rotation_turn", "turn_passed_at"))
+                                "rotation_people", "rotation_turn", "turn_passed_at", "missed_at"))
 _PART_DEFAULTS = {"nag_count": 0, "nag_last_at": None, "nag_next_at": None}
 
 
@@ -42,6 +43,12 @@ def add_chores(rows: Rows, rng: random.Random, *, start: datetime, today: date, 
     chosen = set(rng.sample(range(len(rows["groups"])), min(WEEKLY_GROUPS, len(rows["groups"]))))
     for n, group in enumerate(rows["groups"]):
         group.update(_weekly(rng, start, fallback) if n in chosen else dict.fromkeys(_WEEKLY_KEYS))
+    penalised = {rows["groups"][n]["id"] for n in chosen}
+    rows["penalties"] = [{"group_id": group, "points": 1, "since": start - timedelta(days=30), "set_by": None}
+                         for group in sorted(penalised)]
+    for task in rows["tasks"]:  # a running bot looked at the occurrences past their date before the day began
+        if task["recurrence_rule"] and task["group_id"] in penalised and date.fromisoformat(task["due_date"]) < today:
+            task["missed_at"] = start
 
 
 def _person(pref: dict[str, Any], rng: random.Random, today: date) -> None:

@@ -17,6 +17,7 @@ from benchmarks.chores_dataset import add_chores
 from taskcore.reminders import next_slot
 from taskcore.storage import migrator, schema
 from taskcore.storage.db import Database, sqlite_url
+from taskcore.storage.penalty_tables import group_penalties
 from taskcore.zones import effective_zone
 
 CACHE = Path("tmp/bench")
@@ -33,7 +34,7 @@ ZONES = (
 )
 _FREQS = ("daily",) * 5 + ("weekdays",) * 3 + ("weekly",) + ("off",)
 _TIMES = [f"{h:02d}:{m:02d}" for h in range(6, 23) for m in (0, 15, 30, 45)]
-VERSION = 3  # of the generated data: a change makes a new master file
+VERSION = 4  # of the generated data: a change makes a new master file
 
 
 def _user(i: int) -> str:
@@ -88,7 +89,7 @@ def build(users: int = 100_000, groups: int = 1_000) -> Path:
         add_chores(rows, random.Random(25), start=START, today=TODAY, fallback=TZ)
         tables = {"users": schema.users, "groups": schema.groups, "members": schema.group_members,
                   "prefs": schema.user_preferences, "tasks": schema.tasks, "assign": schema.task_assignments,
-                  "held": schema.held_messages}
+                  "held": schema.held_messages, "penalties": group_penalties}
         with db.write() as conn:
             for key, table in tables.items():
                 conn.execute(table.insert(), rows[key])

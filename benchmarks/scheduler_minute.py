@@ -1,6 +1,7 @@
-"""The scheduler's running minute (issue 29): the reminder tick, the nag tick, the automatic pass of missed turns, the
-weekly summary tick and the release of held messages, each called as ``tasksvc_run.schedulers.jobs`` calls it (the
-settings' defaults, TZ Europe/Madrid), timed apart; the figures of a simulated day of such minutes."""
+"""The scheduler's running minute (issue 29): the reminder tick, the nag tick, the look for missed chores (SPEC
+section 41), the automatic pass of missed turns, the weekly summary tick and the release of held messages, each
+called as ``tasksvc_run.schedulers.jobs`` calls it (the settings' defaults, TZ Europe/Madrid), timed apart; the
+figures of a simulated day of such minutes."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from zoneinfo import ZoneInfo
 from taskcore.access import GatingMode
 from taskcore.services import quiet
 from taskcore.services.nag_tick import NagTick
+from taskcore.services.penalties import MissedTick
 from taskcore.services.reminder_tick import ReminderTick
 from taskcore.services.summaries import WeeklyTick
 from taskcore.services.turns import AutoPassTick
@@ -23,8 +25,9 @@ from taskcore.settings import Settings
 from taskcore.storage.db import Database
 from tasksvc_run import units
 
-PARTS = ("reminders", "nags", "turns", "weekly", "held")  # the jobs' order: reminders, chores, weekly_summary, held
-NAMES = {"reminders": "reminder tick", "nags": "nag tick", "turns": "auto pass of missed turns",
+PARTS = ("reminders", "nags", "missed", "turns", "weekly", "held")  # the jobs' order: reminders, chores, weekly, held
+NAMES = {"reminders": "reminder tick", "nags": "nag tick", "missed": "missed chores found",
+         "turns": "auto pass of missed turns",
          "weekly": "weekly summary tick", "held": "held release"}
 GATE_MS = 50.0
 
@@ -55,6 +58,7 @@ def calls(db: Database, now: datetime, c: Config) -> dict[str, Callable[[], Any]
                              max_attempts=c.max_attempts, sends_per_min=c.sends_per_min, default_language=c.language)
     return {"reminders": partial(units.run_batched, db, reminders),
             "nags": partial(units.run_batched, db, NagTick(**chores)),
+            "missed": partial(units.run_batched, db, MissedTick(now=now, zone=c.zone)),
             "turns": partial(units.run_batched, db, AutoPassTick(**chores)),
             "weekly": partial(units.run_batched, db, WeeklyTick(**chores)),
             "held": partial(units.run, db, quiet.release_held, now=now, max_attempts=c.max_attempts,
@@ -112,8 +116,8 @@ class MinuteFigures:
         return rows
 
 
-_DONE = {"reminders": "slots", "nags": "nags queued", "turns": "turns passed", "weekly": "summaries queued",
-         "held": "released messages queued"}
+_DONE = {"reminders": "slots", "nags": "nags queued", "missed": "missed chores found", "turns": "turns passed",
+         "weekly": "summaries queued", "held": "released messages queued"}
 
 
 def minute_figures(times: Sequence[Mapping[str, float]], ats: Sequence[datetime],
@@ -135,7 +139,7 @@ def done_counts(minutes: Sequence[Minute]) -> dict[str, int]:
     return {"reminders": sum(m.results["reminders"].sent + m.results["reminders"].late
                              + m.results["reminders"].skipped for m in minutes),
             "nags": sum(m.results["nags"].sent for m in minutes),
-            **{part: sum(int(m.results[part]) for m in minutes) for part in ("turns", "weekly", "held")}}
+            **{part: sum(int(m.results[part]) for m in minutes) for part in ("missed", "turns", "weekly", "held")}}
 
 
 def figures_of(minutes: Sequence[Minute]) -> MinuteFigures:

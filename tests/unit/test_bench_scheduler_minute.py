@@ -18,8 +18,8 @@ def test_the_figures_are_those_of_whole_minutes_and_each_part_has_its_share() ->
     times = [dict.fromkeys(PARTS, 1.0), {**dict.fromkeys(PARTS, 1.0), "reminders": 45.0}, dict.fromkeys(PARTS, 2.0)]
     ats = [START + timedelta(minutes=k) for k in range(3)]
     figures = minute_figures(times, ats, dict.fromkeys(PARTS, 0))
-    assert (figures.median_ms, figures.worst_ms, figures.worst_at, figures.minutes) == (10.0, 49.0, ats[1], 3)
-    assert figures.shares["reminders"] == 48 / 64
+    assert (figures.median_ms, figures.worst_ms, figures.worst_at, figures.minutes) == (12.0, 50.0, ats[1], 3)
+    assert figures.shares["reminders"] == 48 / 68  # six parts: 6 + 50 + 12 ms
     assert abs(sum(figures.shares.values()) - 1) < 1e-9
     assert (figures.median_part_ms["reminders"], figures.worst_part_ms["reminders"]) == (2.0, 45.0)
 

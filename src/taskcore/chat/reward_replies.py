@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from taskcore.chat.penalty_replies import missed_section
 from taskcore.chat.witness_replies import held_line
+from taskcore.chores.missed import Missed
 from taskcore.chores.proof import PendingPhoto
 from taskcore.chores.reward_texts import approve_command, balance_text, points, short
 from taskcore.chores.rewards import Balance, RequestState, Reward, RewardRequest
@@ -114,10 +116,10 @@ def _photo_line(photo: PendingPhoto, *, with_group: bool) -> str:
 
 
 def pending(requests: Sequence[RewardRequest], photos: Sequence[PendingPhoto], points: Sequence[HeldPoints] = (), *,
-            in_group: bool) -> str:
+            in_group: bool, missed: Sequence[Missed] = ()) -> str:
     """``/t pendientes``: how many things wait for the sender's approval, the reward requests, the photos and the
     points of self-made tasks (SPEC section 38), each with the command that approves it."""
-    count = len(requests) + len(photos) + len(points)
+    count = len(requests) + len(photos) + len(points) + len(missed)
     if not count:
         return _(NOTHING_WAITS)
     lines = [ngettext("{n} cosa espera tu aprobación:", "{n} cosas esperan tu aprobación:", count)]
@@ -130,4 +132,5 @@ def pending(requests: Sequence[RewardRequest], photos: Sequence[PendingPhoto], p
     if points:
         lines.append(_("⭐ Puntos por confirmar (tareas que alguien creó e hizo solo):"))
         lines.extend(held_line(held, with_group=not in_group) for held in points)
+    lines.extend(missed_section(missed, with_group=not in_group))
     return "\n".join(lines)

@@ -66,16 +66,17 @@ class RewardRequest:
 @dataclass(frozen=True, slots=True)
 class Balance:
     """A person's points in one group: ``earned`` by their completions, ``spent`` on approved rewards, ``reserved``
-    by their pending requests."""
+    by their pending requests, ``penalties`` taken by missed chores a group admin applied (SPEC section 41)."""
 
     earned: int = 0
     spent: int = 0
     reserved: int = 0
+    penalties: int = 0
 
     @property
     def points(self) -> int:
-        """The balance: earned less spent, never below zero."""
-        return max(0, self.earned - self.spent)
+        """The balance: earned less spent and less the applied penalties, never below zero."""
+        return max(0, self.earned - self.spent - self.penalties)
 
     @property
     def available(self) -> int:

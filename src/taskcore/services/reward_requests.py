@@ -12,13 +12,14 @@ in the same transaction as the change.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode
 from taskcore.chores import reward_texts as texts
+from taskcore.chores.missed import Missed
 from taskcore.chores.proof import PendingPhoto
 from taskcore.chores.rewards import Balance, RequestState, RewardRequest
 from taskcore.chores.witness import HeldPoints
@@ -28,6 +29,7 @@ from taskcore.i18n import SOURCE, speaking
 from taskcore.queue_rules import JobKind
 from taskcore.services.held_points import held_for
 from taskcore.services.languages import group_language_of
+from taskcore.services.penalties import waiting_missed
 from taskcore.services.people import group_mentions
 from taskcore.services.proof import pending_photos
 from taskcore.services.rewards import offered, require_admin, require_member
@@ -92,11 +94,12 @@ class Waiting:
     requests: list[RewardRequest]
     photos: list[PendingPhoto]
     points: list[HeldPoints] = field(default_factory=list)  # a self-made task's points (SPEC section 38)
+    missed: list[Missed] = field(default_factory=list)  # missed chores to apply or excuse (SPEC section 41)
 
     @property
     def count(self) -> int:
         """How many things wait."""
-        return len(self.requests) + len(self.photos) + len(self.points)
+        return len(self.requests) + len(self.photos) + len(self.points) + len(self.missed)
 
 
 def redeem(uow: UnitOfWork, mode: GatingMode, *, user_id: str, reward_id: int, group_id: str | None, now: datetime,
@@ -120,7 +123,7 @@ def redeem(uow: UnitOfWork, mode: GatingMode, *, user_id: str, reward_id: int, g
         raise ShortBalance(balance, reward.points, reward.name)
     made = _read(conn, q.add_request(conn, reward, requester=user_id, now=now))
     _tell(conn, tell, made, lambda who: texts.requested(made, who), now)
-    return Outcome(made, Balance(balance.earned, balance.spent, balance.reserved + reward.points))
+    return Outcome(made, replace(balance, reserved=balance.reserved + reward.points))
 
 
 def approve(uow: UnitOfWork, mode: GatingMode, *, user_id: str, request_id: int, now: datetime,
@@ -139,7 +142,7 @@ def approve(uow: UnitOfWork, mode: GatingMode, *, user_id: str, request_id: int,
     if not q.decide(conn, request_id, RequestState.APPROVED, by=user_id, now=now, reason=None):
         raise AlreadyDecided(_read(conn, request_id))  # pragma: no cover - the lock keeps it pending
     done = _read(conn, request_id)
-    left = Balance(balance.earned, balance.spent + found.points, balance.reserved - found.points)
+    left = replace(balance, spent=balance.spent + found.points, reserved=balance.reserved - found.points)
     _tell(conn, tell, done, lambda who: texts.approved(done, who, left), now)
     return Outcome(done, left)
 
@@ -208,7 +211,7 @@ def waiting(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str | Non
     requests = q.pending_in(conn, [group for group in mine if group_id in (None, group)])
     photos = [photo for photo in pending_photos(uow, user_id) if group_id in (None, photo.group_id)]
     points = held_for(uow, user_id=user_id, group_ids=[group for group in seen if group_id in (None, group)])
-    return Waiting(requests, photos, points)
+    return Waiting(requests, photos, points, waiting_missed(uow, mode, user_id=user_id, group_id=group_id))
 
 
 def my_requests(uow: Reading, *, user_id: str, limit: int = MY_REQUESTS) -> list[RewardRequest]:

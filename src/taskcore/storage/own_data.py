@@ -1,8 +1,8 @@
 """Queries on everything the service keeps about one person (SPEC section 32): read it all, or erase it.
 
 Erasure: the person's rows go (identity, name, aliases, preferences, sessions, login links, tokens, calendar,
-memberships, assignments, reminders held or delivered, their personal tasks, their reward requests by the
-foreign key's cascade); the group tasks they created stay with the forgotten creator ``FORGOTTEN_ID``
+memberships, assignments, reminders held or delivered, their personal tasks, their reward requests and missed
+chores by the foreign keys' cascade); the group tasks they created stay with the forgotten creator ``FORGOTTEN_ID``
 (``tasks.created_by`` is NOT NULL), their completions stay, credited to it (counts without a name); queued and
 received messages that carry their digits are deleted.
 """
@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, delete, or_, select, update
 
+from taskcore.storage.penalty_tables import missed_chores
 from taskcore.storage.reward_tables import reward_requests
 from taskcore.storage.schema import (
     allowed_groups,
@@ -91,6 +92,10 @@ def person_rows(conn: Connection, user_id: str) -> dict[str, list[dict[str, Any]
                                   reward_requests.c.points, reward_requests.c.state, reward_requests.c.requested_at,
                                   reward_requests.c.decided_at, reward_requests.c.reason)
         .where(reward_requests.c.requester == user_id).order_by(reward_requests.c.id),
+        "missed_chores": select(missed_chores.c.id, missed_chores.c.group_id, missed_chores.c.task_id,
+                                missed_chores.c.due_date, missed_chores.c.points, missed_chores.c.state,
+                                missed_chores.c.found_at, missed_chores.c.decided_at, missed_chores.c.reason)
+        .where(missed_chores.c.user_id == user_id).order_by(missed_chores.c.id),
     }
     return {name: [_plain(row) for row in conn.execute(stmt)] for name, stmt in found.items()}
 

@@ -15,6 +15,7 @@ from sqlalchemy import Connection, func, insert, select, true, union_all, update
 
 from taskcore.chores.rewards import Balance, RequestState, Reward, RewardRequest
 from taskcore.completion import CompletionMode
+from taskcore.storage.penalties import applied_points
 from taskcore.storage.reward_tables import reward_requests, rewards
 from taskcore.storage.schema import group_members, groups, task_assignments, tasks, users
 
@@ -99,7 +100,8 @@ def balances(conn: Connection, user_id: str, group_ids: Iterable[str]) -> dict[s
     """The user's balance in each of the groups."""
     wanted = list(group_ids)
     got, used = earned(conn, user_id, wanted), redeemed(conn, user_id, wanted)
-    return {group: Balance(got.get(group, 0), *used.get(group, (0, 0))) for group in wanted}
+    taken = applied_points(conn, user_id, wanted)
+    return {group: Balance(got.get(group, 0), *used.get(group, (0, 0)), taken.get(group, 0)) for group in wanted}
 
 
 def lock_person(conn: Connection, user_id: str, group_id: str) -> None:

@@ -106,6 +106,7 @@ tasks = Table(
     Column("nag_escalated_at", TS),
     Column("turn_passed_at", TS),
     Column("points_held_at", TS),  # SPEC section 38: its self-made points wait for someone else's approval since
+    Column("missed_at", TS),  # SPEC section 41: when the tick looked at it past its date
 )
 
 task_assignments = Table(

@@ -100,6 +100,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.premios": ("rewards",),
     "task.canjear": ("redeem",),
     "task.pendientes": ("pending",),  # what waits for the sender's approval
+    "task.penalizacion": ("penalty",),  # SPEC section 41
+    "task.aplicar": ("apply",),
+    "task.excusar": ("excuse",),
+    "task.pantalla": ("display", "screen"),
     "reward.new": ("new", "add"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("delete", "remove"),  # /t premio borrar <n>
     "price.unit": ("points", "point", "pts"),  # /t reward new movie night for 30 points

@@ -112,6 +112,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.premios": ("premios",),
     "task.canjear": ("canjear",),
     "task.pendientes": ("pendientes",),  # what waits for the sender's approval
+    "task.penalizacion": ("penalizacion", "penalización"),  # SPEC section 41
+    "task.aplicar": ("aplicar",),
+    "task.excusar": ("excusar", "perdonar"),
+    "task.pantalla": ("pantalla",),
     "reward.new": ("nuevo", "nueva"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("borrar", "quitar"),  # /t premio borrar <n>
     "price.unit": ("puntos", "punto", "pts", "ptos"),  # /t premio nuevo pizza por 15 puntos: not the name

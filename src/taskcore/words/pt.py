@@ -108,6 +108,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "task.premios": ("prêmios",),
     "task.canjear": ("resgatar",),
     "task.pendientes": ("pendentes",),  # what waits for the sender's approval
+    "task.penalizacion": ("penalidade",),  # SPEC section 41
+    "task.aplicar": ("aplicar",),
+    "task.excusar": ("desculpar",),
+    "task.pantalla": ("tela", "painel"),
     "reward.new": ("novo", "nova"),  # /t premio nuevo <nombre> <puntos>
     "reward.delete": ("apagar", "remover"),  # /t premio borrar <n>
     "price.unit": ("pontos", "ponto", "pts"),  # /t prêmio novo 20 pontos: escolher o filme

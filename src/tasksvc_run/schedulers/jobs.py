@@ -20,6 +20,7 @@ from taskcore.services import Database, people, quiet, sync
 from taskcore.services import groups as group_service
 from taskcore.services.maintenance import run_maintenance
 from taskcore.services.nag_tick import NagTick
+from taskcore.services.penalties import MissedTick
 from taskcore.services.reminder_tick import ReminderTick
 from taskcore.services.turns import AutoPassTick
 from taskcore.settings import Settings
@@ -162,13 +163,18 @@ async def maintenance(ctx: JobContext) -> None:
 
 
 async def chores(ctx: JobContext) -> None:
-    """The minute tick of SPEC section 25's chores: the nags due, then the turns two days late."""
+    """The minute tick of SPEC section 25's chores: the nags due, the occurrences missed in groups with a penalty
+    (SPEC section 41: before a late turn passes on, so the one who missed it is the one it counts for), then the
+    turns two days late."""
     s, now = ctx.settings, ctx.clock.now()
     nags = await asyncio.to_thread(units.run_batched, ctx.db,
                                    NagTick(now=now, zone=s.zone, max_attempts=s.rq_max_attempts,
                                            default_language=s.default_language))
+    missed = await asyncio.to_thread(units.run_batched, ctx.db, MissedTick(now=now, zone=s.zone))
     passed = await asyncio.to_thread(units.run_batched, ctx.db, AutoPassTick(
         now=now, zone=s.zone, max_attempts=s.rq_max_attempts, default_language=s.default_language))
+    if missed:
+        log.info("missed chores found", extra={"missed": missed})
     if nags.sent or nags.notices or passed:
         ctx.notify()
         log.info("chores done", extra={"nags": nags.sent, "nag_notices": nags.notices, "turns_passed": passed})

@@ -31,11 +31,13 @@ from tasksvc_run.keys import (
 )
 from tasksvc_run.outage import FatalStop
 from tasksvc_run.web.calendar import add_calendar_routes
+from tasksvc_run.web.display import add_display_routes
 from tasksvc_run.web.errors import problem_middleware
 from tasksvc_run.web.import_page import add_import_routes
 from tasksvc_run.web.language import LanguageCache, add_content_language, language_middleware
 from tasksvc_run.web.list_cache import ListCache
 from tasksvc_run.web.pages import add_page_routes
+from tasksvc_run.web.penalties import add_penalty_pages
 from tasksvc_run.web.routes import add_api_routes
 from tasksvc_run.web.session import api_guard, confirm_login, login, logout, session_middleware
 from tasksvc_run.web.templating import STATIC_DIR, add_security_headers, make_templates
@@ -86,6 +88,8 @@ def make_web_app(settings: Settings, *, db: Database | None = None, clock: Clock
     add_page_routes(app)
     add_import_routes(app)
     add_calendar_routes(app)
+    add_display_routes(app)
+    add_penalty_pages(app)
     app.router.add_get("/login", login)
     app.router.add_post("/login", confirm_login)
     app.router.add_post("/logout", logout)

@@ -103,8 +103,11 @@ def _message(error: Any) -> str:
 
 
 def loggable_path(path: str) -> str:
-    """The path as a log line may show it: a calendar feed's path is its secret token, so it is cut off."""
-    return "/cal/…" if path.startswith("/cal/") else path
+    """The path as a log line may show it: a calendar feed's or a display's path is its secret token, cut off."""
+    for secret in ("/cal/", "/pantalla/"):
+        if path.startswith(secret):
+            return f"{secret}…"
+    return path
 
 
 def is_api(request: web.Request) -> bool:

@@ -31,7 +31,7 @@ GONE = N_("Ese canje ya no existe o no es de tus grupos.")
 ONLY_ADMINS = N_("Solo un administrador del grupo (de WhatsApp) puede aprobar o rechazar canjes.")
 
 
-def _signed_in(request: web.Request) -> str:
+def signed_in(request: web.Request) -> str:
     user: str | None = request.get(USER)
     if user is None:
         raise web.HTTPSeeOther("/")
@@ -45,7 +45,7 @@ def _common(request: web.Request, user: str, section: str) -> dict[str, Any]:
 
 async def group_rewards(request: web.Request) -> web.Response:
     """GET /grupos/{id}/premios."""
-    return _rewards_page(request, _signed_in(request))
+    return _rewards_page(request, signed_in(request))
 
 
 def _rewards_page(request: web.Request, user: str, *, error: str = "", status: int = 200) -> web.Response:
@@ -59,7 +59,7 @@ def _rewards_page(request: web.Request, user: str, *, error: str = "", status: i
 
 async def redeem(request: web.Request) -> web.Response:
     """POST /grupos/{id}/premios/{rid}/canjear: ask for the reward; 303 back, or the page with why not."""
-    user = _signed_in(request)
+    user = signed_in(request)
     await checked_form(request, user)
     group_id, raw = request.match_info["id"], request.match_info["rid"]
     app = request.app
@@ -77,10 +77,10 @@ async def redeem(request: web.Request) -> web.Response:
 
 async def approvals(request: web.Request) -> web.Response:
     """GET /aprobaciones: what waits for my approval."""
-    return _approvals_page(request, _signed_in(request))
+    return approvals_page(request, signed_in(request))
 
 
-def _approvals_page(request: web.Request, user: str, *, error: str = "", status: int = 200) -> web.Response:
+def approvals_page(request: web.Request, user: str, *, error: str = "", status: int = 200) -> web.Response:
     found = units.look(request.app[DB], requests.waiting, gating(request), user_id=user)
     return render(request, "approvals.html", status=status, **_common(request, user, "aprobaciones"),
                   waiting=found, error=error)
@@ -97,16 +97,16 @@ async def refuse(request: web.Request) -> web.Response:
 
 
 async def _decided(request: web.Request, *, approve: bool) -> web.Response:
-    user = _signed_in(request)
+    user = signed_in(request)
     sent = await checked_form(request, user)
     try:
         await decide(request, approve=approve, reason=sent.get("reason", "").strip() or None)
     except RequestProblem as exc:  # a balance too low, a request decided already: said on the page
-        return _approvals_page(request, user, error=exc.detail, status=exc.status)
+        return approvals_page(request, user, error=exc.detail, status=exc.status)
     except NotFound:
-        return _approvals_page(request, user, error=_(GONE), status=404)
+        return approvals_page(request, user, error=_(GONE), status=404)
     except Forbidden:
-        return _approvals_page(request, user, error=_(ONLY_ADMINS), status=403)
+        return approvals_page(request, user, error=_(ONLY_ADMINS), status=403)
     raise web.HTTPSeeOther("/aprobaciones")
 
 

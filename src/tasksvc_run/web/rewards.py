@@ -32,6 +32,7 @@ from tasksvc_run.web.me import ids
 from tasksvc_run.web.models import PUBLIC_ID
 from tasksvc_run.web.openapi import ApiRoute
 from tasksvc_run.web.parsing import group_id_of, parse_body
+from tasksvc_run.web.penalties import MissedItem, missed_item
 
 _MAX_ID = 2**63 - 1
 MAX_REASON = requests.MAX_REASON
@@ -111,12 +112,13 @@ class HeldPointsItem(BaseModel):
 
 
 class Approvals(BaseModel):
-    """What waits for my approval: reward requests of groups I administer, photos, and points people gave
-    themselves."""
+    """What waits for my approval: reward requests and missed chores of groups I administer, photos, and points
+    people gave themselves."""
 
     requests: list[RewardRequestItem]
     photos: list[PhotoItem]
     points: list[HeldPointsItem]
+    missed: list[MissedItem] = Field(description="Missed chores waiting to be applied or excused (SPEC section 41)")
 
 
 class RefuseBody(BaseModel):
@@ -225,7 +227,8 @@ async def my_approvals(request: web.Request) -> web.Response:
     found = units.look(request.app[DB], requests.waiting, gating(request), user_id=request[USER])
     return ok({"requests": [request_item(item, ids(request)) for item in found.requests],
                "photos": [photo_item(photo) for photo in found.photos],
-               "points": [points_item(held) for held in found.points]})
+               "points": [points_item(held) for held in found.points],
+               "missed": [missed_item(item, ids(request)) for item in found.missed]})
 
 
 async def decide(request: web.Request, *, approve: bool, reason: str | None = None) -> requests.Outcome:
@@ -268,8 +271,8 @@ REWARD_ROUTES = (
     ApiRoute("GET", "/api/me/reward-requests", my_reward_requests, "listMyRewardRequests",
              "My reward requests, newest first", RequestList),
     ApiRoute("GET", "/api/me/approvals", my_approvals, "listMyApprovals",
-             "What waits for my approval: reward requests of groups I administer, photos, and points people gave "
-             "themselves", Approvals),
+             "What waits for my approval: reward requests and missed chores of groups I administer, photos, and points "
+             "people gave themselves", Approvals),
     ApiRoute("POST", "/api/reward-requests/{id}/approve", approve_request, "approveRewardRequest",
              "Approve a reward request (a group admin); 409 naming the balance when the requester is short",
              RewardRequestItem, path_schemas={"id": _ID}, errors=(403, 404, 409, 415, 429)),

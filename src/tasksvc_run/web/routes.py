@@ -12,7 +12,7 @@ from aiohttp import web
 
 from tasksvc_run.web import access_models as am
 from tasksvc_run.web import answer_models as out
-from tasksvc_run.web import calendar, me, proof, rewards, task_files, tokens
+from tasksvc_run.web import calendar, display, me, penalties, proof, rewards, task_files, tokens
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
 from tasksvc_run.web import problem_models as pm
@@ -91,6 +91,7 @@ ROUTES: tuple[ApiRoute, ...] = (
              "A group's active members, by public id (never the bot)", cm.MemberList, path_schemas=_GROUP_ID,
              errors=(403,)),
     *me.ME_ROUTES, *proof.PROOF_ROUTES, *rewards.REWARD_ROUTES,  # SPEC section 34
+    *penalties.PENALTY_ROUTES, *display.DISPLAY_ROUTES,  # SPEC section 41
     *task_files.FILE_ROUTES,  # CSV export and import (SPEC section 35)
 )
 

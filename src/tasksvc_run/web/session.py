@@ -63,8 +63,8 @@ async def _resolve_user(request: web.Request) -> str | None:
     return app[SETTINGS].default_user  # DEV_DEFAULT_USER, only ever set in development
 
 
-# Static files and calendar feeds (whose token is in the URL) are served without looking for a session.
-SESSIONLESS = ("/static/", "/cal/")
+# Static files, calendar feeds and kitchen displays (whose token is in the URL) are served without a session.
+SESSIONLESS = ("/static/", "/cal/", "/pantalla/")
 
 
 @web.middleware

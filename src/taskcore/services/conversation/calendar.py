@@ -28,14 +28,14 @@ def calendar_link(turn: Turn, cmd: CalendarLink) -> Answer:
     base = turn.policy.web_base_url
     if not base:
         return rejected(_(replies.CALENDAR_UNAVAILABLE))
-    if _held(turn):
+    if held(turn):
         return Answer("")
     token = calendar.issue_calendar_feed(turn.uow, user_id=turn.user_id, now=turn.moment.now)
     with speaking(turn.own_language):
         text = replies.calendar_link(feed_url(base, token))
     if turn.group_id is None:
         return Answer(text, label=LOGIN_LINK_LABEL)
-    return Answer(_in_group(turn), extra=(direct_message(turn.private_chat, text, label=LOGIN_LINK_LABEL),))
+    return Answer(in_group_notice(turn), extra=(direct_message(turn.private_chat, text, label=LOGIN_LINK_LABEL),))
 
 
 def calendar_revoke(turn: Turn, cmd: CalendarRevoke) -> Answer:
@@ -49,23 +49,23 @@ def web_link(turn: Turn, cmd: WebLink) -> Answer:
     base = turn.policy.web_base_url
     if not base:
         return rejected(_(replies.WEB_UNAVAILABLE))
-    if _held(turn):
+    if held(turn):
         return Answer("")
     token = web_auth.issue_login_token(turn.uow, user_id=turn.user_id, now=turn.moment.now)
     with speaking(turn.own_language):
         link = replies.web_link(f"{base}/login?token={quote(token, safe='')}")
     if turn.group_id is None:
         return Answer(link, label=LOGIN_LINK_LABEL)
-    return Answer(_in_group(turn), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
+    return Answer(in_group_notice(turn), extra=(direct_message(turn.private_chat, link, label=LOGIN_LINK_LABEL),))
 
 
-def _held(turn: Turn) -> bool:
+def held(turn: Turn) -> bool:
     """Whether the person's replies are capped now (the draw the reply makes: ``Moment.sends`` answers an event the
     same each time): the link would not be sent."""
     return not turn.moment.sends.take(turn.user_id).allowed
 
 
-def _in_group(turn: Turn) -> str:
+def in_group_notice(turn: Turn) -> str:
     """What a group hears of a link sent in private: nothing but the 🤖 mark on the command when reactions are on
     there (SPEC section 32: one member's burst of /t web costs the group no messages), else the short text."""
     if turn.marks and turn.group_id is not None and turn.policy.reactions.in_scope(turn.group_id):

@@ -15,4 +15,5 @@ from taskcore.services.reward_requests import waiting
 def list_pending(turn: Turn, _cmd: ListPending) -> Answer:
     """/t pendientes: reward requests and photos, each with the command that approves it."""
     found = waiting(turn.uow, turn.policy.mode, user_id=turn.user_id, group_id=turn.group_id)
-    return Answer(replies.pending(found.requests, found.photos, found.points, in_group=turn.group_id is not None))
+    return Answer(replies.pending(found.requests, found.photos, found.points, in_group=turn.group_id is not None,
+                                 missed=found.missed))
