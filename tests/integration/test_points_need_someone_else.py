@@ -64,7 +64,10 @@ async def test_held_points_wait_on_the_approvals_page_and_in_the_api_of_the_othe
     assert {k: held[k] for k in ("task_id", "group_id", "description", "completer_name", "points")} == {
         "task_id": 1, "group_id": GROUP, "description": "regar las plantas", "completer_name": "Ana", "points": 10}
     assert held["since"].endswith("Z")
-    assert own["points"] == [] and after["points"] == []  # never the completer's; gone once approved
+    assert own["points"] == []  # never the completer's
+    assert after["points"] == []  # gone once approved
     assert "1 cosa espera tu aprobación" in page
-    assert 'id="points-list"' in page and "regar las plantas" in page and "/t aprobar 1" in page
+    assert 'id="points-list"' in page
+    assert "regar las plantas" in page
+    assert "/t aprobar 1" in page
     assert ANA not in page  # the completer by name, never by number
