@@ -15,8 +15,7 @@ import jinja2
 from aiohttp import web
 from markupsafe import Markup
 
-from taskcore.dates import format_due_date
-from taskcore.i18n import current_language
+from taskcore.i18n import current_language, day_and_month
 from tasksvc_run.i18n import catalog
 from tasksvc_run.keys import TEMPLATES
 from tasksvc_run.web.script_texts import script_texts
@@ -48,7 +47,7 @@ def make_templates() -> jinja2.Environment:
     env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.globals["lang"] = current_language
     env.globals["script_texts"] = script_texts
-    env.filters["ddmm"] = format_due_date
+    env.filters["ddmm"] = day_and_month
     return env
 
 
