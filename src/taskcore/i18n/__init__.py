@@ -26,7 +26,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 __all__ = ["LIBRARY_LANGUAGE", "N_", "SOURCE", "_", "clock_time", "current_language", "current_locale", "date_and_time",
-           "day_and_month", "ngettext", "speak_by_default", "speaking", "translations", "weekday_name"]
+           "day_and_month", "month_first", "ngettext", "speak_by_default", "speaking", "translations", "weekday_name"]
 
 SOURCE = "es"
 """The language the message ids are written in."""
@@ -94,6 +94,15 @@ def current_locale() -> str:
     """The CLDR locale texts are composed for: the language in force and, when Babel knows it, the reader's country
     (``en_GB``, ``en_US``; ``en`` alone writes as the United States)."""
     return _locale_of(current_language(), _region.get())
+
+
+def month_first() -> bool:
+    """Whether the reader writes a date's month before its day (CLDR's short date of their locale: ``en`` of the
+    United States, and English of no known country, which CLDR writes so; not ``en_GB``, Spanish or Portuguese)."""
+    from babel.dates import get_date_format  # noqa: PLC0415 - CLDR data loads only when a file's dates are read
+
+    pattern = str(get_date_format("short", locale=current_locale()).pattern)
+    return pattern.lstrip().startswith("M")
 
 
 def day_and_month(day: date) -> str:

@@ -95,8 +95,9 @@ def request_language(request: web.Request) -> str:
 def reader_region(request: web.Request, user: str | None) -> str | None:
     """The reader's country, for how dates and times are written: their number's, else the browser's first
     language tag's (``en-GB``: GB)."""
-    if user is not None:
-        return phone_region(user)
+    by_phone = phone_region(user) if user is not None else None
+    if by_phone is not None:
+        return by_phone
     tags = (request.headers.get("Accept-Language") or "").split(",")[0].split(";")[0].strip().split("-")
     return tags[1].upper() if len(tags) > 1 and len(tags[1]) == 2 and tags[1].isalpha() else None
 
