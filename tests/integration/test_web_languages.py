@@ -102,8 +102,10 @@ async def test_a_problem_is_in_the_english_users_language(web: WebEnv) -> None:
     (PREFS, {"freq": "daily", "quiet": {"from": "25:00", "to": "07:00"}}, "quiet.from",
      "debe ser una hora HH:MM, de 00:00 a 23:59", "must be a time HH:MM, from 00:00 to 23:59"),
     (PREFS, {"freq": "daily", "tz": "Mars/Olympus"}, "tz",
-     "zona horaria desconocida: «Mars/Olympus»; escribe una zona como America/Bogota o Europe/Madrid",
-     "unknown time zone: «Mars/Olympus»; write a zone like America/New_York or Europe/London"),
+     "zona horaria desconocida: «Mars/Olympus»; escribe una ciudad grande de tu zona (Bogota, Madrid) o una zona "
+     "como America/Bogota",
+     "unknown time zone: «Mars/Olympus»; write a big city in your zone (New York, London) or a zone like "
+     "America/New_York"),
     ("/api/tasks", {"description": "Comprar pan", "group_id": GROUP, "assignees": ME}, "assignees",
      "debe ser una lista", "must be a list"),
 ])

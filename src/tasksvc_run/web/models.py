@@ -103,7 +103,8 @@ TIME_PATTERN = r"^\s*([01]?[0-9]|2[0-3]):[0-5]?[0-9]\s*$"  # H:M or HH:MM, 24 h 
 
 def _zone_schema(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
-    schema["anyOf"] = [{"type": "string", "enum": known_zone_names()}, {"type": "null"}]
+    schema["anyOf"] = [{"type": "string", "minLength": 1, "maxLength": 64}, {"type": "null"}]
+    schema["examples"] = ["America/Bogota", "Tijuana", known_zone_names()[0]]
 
 
 HHMM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
@@ -128,8 +129,10 @@ class PreferencesBody(BaseModel):
     time: Annotated[str | None, WithJsonSchema({"anyOf": [{"type": "string", "pattern": TIME_PATTERN},
                                                           {"type": "null"}]})] = Field(
         None, description="HH:MM or H:M, 24 h; normalised to HH:MM.")
-    tz: str | None = Field(None, description="An IANA time zone (any case is accepted), e.g. America/Bogota; null: "
-                                             "the default.", json_schema_extra=_zone_schema)
+    tz: str | None = Field(None, max_length=64, description="An IANA time zone (any case is accepted), e.g. "
+                                                            "America/Bogota, or a city's name as /t zona takes it "
+                                                            "(Tijuana, Ciudad de México, Córdoba, AR); null: the "
+                                                            "default.", json_schema_extra=_zone_schema)
     lang: Lang | None = Field(None, description="The language of the bot's messages and the pages (its code); "
                                                 "null forgets the choice (the phone number's country's, else "
                                                 "DEFAULT_LANGUAGE); absent keeps it.", json_schema_extra=_no_default)

@@ -212,10 +212,10 @@ _GROUP_ID = {"id": {"type": "string", "pattern": r"^[0-9]+(-[0-9]+)?@g\.us$"}}
 FILE_ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("GET", "/api/me/tasks.csv", my_tasks_csv, "exportMyTasks",
              "My tasks, open and completed, as a CSV file (UTF-8 with a byte-order mark; names, never numbers)",
-             None, query=ExportParams, media=MEDIA_TYPE),
+             None, query=ExportParams, errors=(422,), media=MEDIA_TYPE),
     ApiRoute("GET", "/api/groups/{id}/tasks.csv", group_tasks_csv, "exportGroupTasks",
              "A group's tasks, open and completed, as a CSV file (UTF-8 with a byte-order mark; names, never numbers)",
-             None, query=ExportParams, path_schemas=_GROUP_ID, errors=(403,), media=MEDIA_TYPE),
+             None, query=ExportParams, path_schemas=_GROUP_ID, errors=(403, 422), media=MEDIA_TYPE),
     ApiRoute("POST", "/api/groups/{id}/tasks/import", import_file, "importGroupTasks",
              "Create a group's tasks from a CSV file (at most 500 lines), announced there as one message; "
              "dry_run=true only previews", ImportCreated, query=ImportParams, path_schemas=_GROUP_ID,

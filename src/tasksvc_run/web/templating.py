@@ -16,6 +16,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from taskcore.i18n import current_language, day_and_month
+from taskcore.recurrence import rule_text
 from tasksvc_run.i18n import catalog
 from tasksvc_run.keys import TEMPLATES
 from tasksvc_run.web.script_texts import script_texts
@@ -48,6 +49,7 @@ def make_templates() -> jinja2.Environment:
     env.globals["lang"] = current_language
     env.globals["script_texts"] = script_texts
     env.filters["ddmm"] = day_and_month
+    env.filters["rule"] = rule_text  # a recurrence in the reader's words (SPEC section 39), never the stored Spanish
     return env
 
 
