@@ -50,7 +50,13 @@
     return data;
   }
 
+  // A date as the reader reads it (SPEC section 39): dd/MM in Spanish and Portuguese; in English the month by name,
+  // in the order of the reader's country (6 Dec, Dec 6), as the server writes it.
+  const locale = document.body.dataset.locale || document.documentElement.lang || "es";
+  const byName = locale.slice(0, 2) === "en"
+    ? new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" }) : null;
   function ddmm(iso) {
+    if (byName) { return byName.format(new Date(iso.slice(0, 10) + "T00:00:00Z")); }
     return iso.slice(8, 10) + "/" + iso.slice(5, 7);
   }
 
