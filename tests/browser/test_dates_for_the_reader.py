@@ -55,3 +55,23 @@ def test_a_date_is_the_reader_s_before_and_after_the_script_redraws_it(
         expect(item.get_by_role("button", name=claim)).to_be_hidden()  # drawn again by the script
         expect(item.locator('[data-field="due"]')).to_have_text(shown)
         browser.close()
+
+
+@pytest.mark.parametrize(("user", "said"), [
+    (AMERICAN, "Saved: we will remind you at 7:15 AM (America/Los_Angeles)."),
+    (BRITON, "Saved: we will remind you at 07:15 (Europe/London)."),
+])
+def test_the_saved_reminder_time_is_on_the_reader_s_clock(server: tuple[ThreadedServer, Database], user: str,
+                                                         said: str) -> None:
+    running, db = server
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_context(viewport={"width": 360, "height": 760}).new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"{running.url}/login?token={units.run(db, issue_login_token, user_id=user, now=NOW)}")
+        page.goto(f"{running.url}/recordatorios")
+        page.get_by_label("Monday to Friday").check()
+        page.get_by_label("Time", exact=True).fill("07:15")
+        page.get_by_role("button", name="Save").click()
+        expect(page.get_by_role("status")).to_have_text(said)
+        browser.close()
