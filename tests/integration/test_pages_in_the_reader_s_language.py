@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from urllib.parse import quote
 
 import pytest
@@ -94,3 +95,15 @@ async def test_a_place_the_form_cannot_tell_apart_is_a_422_naming_the_zone_field
     assert status == 422
     assert [error["field"] for error in problem["errors"]] == ["tz"]
     assert problem["errors"][0]["message"].startswith("unknown time zone: «Xq»")
+
+
+async def test_the_group_page_s_week_counts_overdue_in_the_group_s_zone(web: WebEnv) -> None:
+    """SPEC section 39: never the server's day (TZ is Madrid's here: already 23/11 at 23:30 UTC)."""
+    with web.db.write() as conn:
+        conn.execute(update(schema.groups).values(time_zone="America/Sao_Paulo"))
+    make_task(web.db, creator=BRITON, group_id=GROUP, description="Wash up", due="2026-11-22", assignees=(BRITON,))
+    web.clock.current = datetime(2026, 11, 22, 23, 30, tzinfo=UTC)  # 20:30 in São Paulo, still the 22nd
+    html = await page(web, f"/grupos/{quote(GROUP, safe='@')}")
+    row = re.search(rf'<tr data-person="{web.pid(BRITON)}"><th scope="row">Harry</th>(.*?)</tr>', html)
+    assert row is not None
+    assert re.findall(r"<td>(\d+)</td>", row.group(1)) == ["0", "0", "0"]  # done, points, overdue
