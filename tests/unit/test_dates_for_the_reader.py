@@ -90,3 +90,12 @@ def test_a_group_without_a_zone_sums_up_in_the_asker_s(db: Database) -> None:
     assert f"#{task.id}" not in say(db, "/t resumo", BR, now=LATE_EVENING_IN_BRAZIL)
     late = make_task(db, creator=BR, group_id=GROUP, description="Tirar o lixo", due="2026-11-21", assignees=(BR,))
     assert f"#{late.id}" in say(db, "/t resumo", BR, now=LATE_EVENING_IN_BRAZIL)
+
+
+def test_an_american_s_reminders_and_quiet_hours_are_on_a_12_hour_clock(db: Database) -> None:
+    make_group(db, GROUP, members=(YANK, BRIT))
+    assert say(db, "/t reminders daily 18:00", YANK).endswith(
+        "Reminders every day at 6:00 PM (America/Los_Angeles time).")
+    assert "Quiet hours from 10:00 PM to 7:00 AM" in say(db, "/t quiet 22:00-07:00", YANK)
+    assert say(db, "/t reminders daily 18:00", BRIT).endswith("Reminders every day at 18:00 (Europe/London time).")
+    assert "Quiet hours from 22:00 to 07:00" in say(db, "/t quiet 22:00-07:00", BRIT)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date
+from datetime import time as dt_time
 
 from taskcore.chat.quiet_replies import away_mark
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.date_hints import hint_lines, shown_due
-from taskcore.i18n import N_, _, day_and_month
+from taskcore.i18n import N_, _, clock_time, day_and_month
 from taskcore.model import Series, Task
 from taskcore.recurrence import rule_text
 
@@ -195,7 +196,9 @@ def reminders_set(freq: str, time: str, zone: str) -> str:
     """/t recordatorios: the choice confirmed, naming the zone the hour is read in (SPEC section 23)."""
     if freq == "off":
         return _(REMINDERS_OFF)
-    return _("Recordatorios {when} a las {time} (hora de {zone}).", when=_(FREQ_NAMES[freq]), time=time, zone=zone)
+    hour, _colon, minute = time.partition(":")
+    shown = clock_time(dt_time(int(hour), int(minute))) if hour.isdigit() and minute.isdigit() else time
+    return _("Recordatorios {when} a las {time} (hora de {zone}).", when=_(FREQ_NAMES[freq]), time=shown, zone=zone)
 
 
 def web_link(url: str) -> str:
