@@ -22,7 +22,7 @@ import enum
 from collections.abc import Sequence
 from datetime import MAXYEAR, date, timedelta
 
-from taskcore.i18n import N_, _
+from taskcore.i18n import N_, _, day_and_month
 from taskcore.words.read import day_month, day_months, weekday
 
 __all__ = [
@@ -130,10 +130,10 @@ _MARKS = {When.TODAY: N_("(hoy)"), When.TOMORROW: N_("(mañana)"), When.OVERDUE:
 
 
 def shown_due(due: date, today: date) -> str:
-    """A due date as listings show it (D4), followed by ``(hoy)``, ``(mañana)`` or ``(vencida)`` when it is today,
-    tomorrow or before today, in the language in force."""
+    """A due date as listings show it (D4; in English by the month's name, ``Dec 6``), followed by ``(hoy)``,
+    ``(mañana)`` or ``(vencida)`` when it is today, tomorrow or before today, in the language in force."""
     mark = when_mark(due, today)
-    return format_due_date(due) + (f" {_(_MARKS[mark])}" if mark is not None else "")
+    return day_and_month(due) + (f" {_(_MARKS[mark])}" if mark is not None else "")
 
 
 def hint_lines(task_id: int, due: date | None, description: str, today: date) -> str:

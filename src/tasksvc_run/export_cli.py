@@ -45,7 +45,8 @@ def run_export(settings: Settings, args: argparse.Namespace) -> int:
         return exits.FAILED
     db = Database.from_url(settings.sqlalchemy_url)
     try:
-        body = units.look(db, operator_group_csv, group_id=group_id, default_lang=settings.default_language)
+        body = units.look(db, operator_group_csv, group_id=group_id, default_lang=settings.default_language,
+                          fallback=settings.zone)
     except NotFound:
         print(f"tasksvc export: the bot knows no group {group_id}", file=sys.stderr)
         return exits.FAILED

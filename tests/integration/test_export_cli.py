@@ -8,6 +8,7 @@ import io
 import subprocess
 import sys
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -48,7 +49,8 @@ def test_the_command_writes_the_group_s_file_with_its_bom_and_names(group: Datab
     assert rows[1][1:6] == ["Sacar la basura, ya", "Casa", "", "Ána, Miembro sin nombre", "open"]
     assert ANA not in body.decode()
     assert BRUNO not in body.decode()
-    assert body == units.look(group, operator_group_csv, group_id=GROUP, default_lang="es")
+    assert body == units.look(group, operator_group_csv, group_id=GROUP, default_lang="es",
+                               fallback=ZoneInfo("Europe/Madrid"))
 
 
 def test_without_output_the_file_goes_to_standard_output_in_the_group_s_language(

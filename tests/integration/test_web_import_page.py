@@ -142,3 +142,20 @@ async def test_the_page_is_in_the_person_s_language(web: WebEnv) -> None:
     units.run(web.db, choose_language, user_id=ME, lang="en", default="es", now=NOW)
     _, text = await page(web)
     assert "Import tasks from a file" in text
+
+
+async def test_an_american_s_preview_says_how_its_dates_were_read_and_flags_a_past_one(web: WebEnv) -> None:
+    """SPEC section 39 (measured: an American's 12/01/2026 became 12 January without a word)."""
+    american, house = "13105550123", "120363000000000002@g.us"
+    make_group(web.db, house, name="House", members=(american,))
+    path = f"/grupos/{quote(house, safe='@')}/importar"
+    cookie = web.session_for(american)
+    check = CHECK.search((await page(web, path, cookie=cookie))[1])
+    assert check is not None
+    body = b"description,due date\nPay the rent,12/01/2026\nOld bill,03/02/2025\n"
+    status, text, _ = await send(web, {"form_check": check.group(1), "step": "preview", "file": body}, cookie, path)
+    assert status == 200
+    assert ("Dates are read month first (MM/DD/YYYY): 12/01/2026 is December 1, 2026. If your sheet puts the day "
+            "first, write them as YYYY-MM-DD.") in text
+    assert "Due 2026-12-01" in text
+    assert "⚠️ The date 2025-03-02 has already passed: is that the one you meant?" in html.unescape(text)

@@ -103,8 +103,10 @@ async def test_a_problem_is_in_the_english_users_language(web: WebEnv) -> None:
      "debe ser una hora, como 18:30, 18h, 6:30 pm o a las 18",
      "must be a time, such as 6:30 pm, 18:30, 18h or at 6 pm"),
     (PREFS, {"freq": "daily", "tz": "Mars/Olympus"}, "tz",
-     "zona horaria desconocida: «Mars/Olympus»; escribe una zona como America/Bogota o Europe/Madrid",
-     "unknown time zone: «Mars/Olympus»; write a zone like America/New_York or Europe/London"),
+     "zona horaria desconocida: «Mars/Olympus»; escribe una ciudad grande de tu zona (Bogota, Madrid) o una zona "
+     "como America/Bogota",
+     "unknown time zone: «Mars/Olympus»; write a big city in your zone (New York, London) or a zone like "
+     "America/New_York"),
     ("/api/tasks", {"description": "Comprar pan", "group_id": GROUP, "assignees": ME}, "assignees",
      "debe ser una lista", "must be a list"),
 ])

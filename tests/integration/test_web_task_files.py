@@ -92,11 +92,11 @@ class TestExport:
         assert rows[0] == ["id", "description", "group", "due_date", "assignees", "state", "recurrence", "points",
                            "created_at", "completed_at"]
         assert rows[1] == [str(first.id), "Comprar \"pan\", leche y café", "Piso Ñandú", "2026-12-01", "Ana, Bruno",
-                           "open", "", "1", "2026-11-22T10:00:00Z", ""]
+                           "open", "", "1", "2026-11-22T11:00:00+01:00", ""]  # the reader's zone: no group one
         assert rows[2][1] == "'=1+2 señal"  # a spreadsheet shows it, never computes it
         assert rows[2][4] == "Miembro sin nombre"
         assert rows[2][5] == "completed"
-        assert rows[2][9] == "2026-11-22T10:00:00Z"
+        assert rows[2][9] == "2026-11-22T11:00:00+01:00"
         for digits in (ME, OTHER, THIRD):
             assert digits not in text
 
@@ -154,11 +154,14 @@ class TestImport:
         check_documented(document(), "/api/groups/{id}/tasks/import", "POST", 200, preview)
         assert preview["rows"] == [
             {"line": 2, "description": "Sacar la basura", "due_date": "2026-12-05", "assignees": ["Ana", "Bruno"],
-             "recurrence": "cada lunes", "points": 2},
+             "recurrence": "cada lunes", "points": 2, "warning": None},
             {"line": 4, "description": "Comprar pan; y leche", "due_date": "2026-12-01", "assignees": ["Bruno"],
-             "recurrence": None, "points": 1},
+             "recurrence": None, "points": 1, "warning": None},
             {"line": 8, "description": "Fregar", "due_date": "2026-12-07", "assignees": ["Ana"],
-             "recurrence": None, "points": 3}]
+             "recurrence": None, "points": 3, "warning": None}]
+        assert (preview["date_order"], preview["notes"]) == ("day_first", [
+            "Las fechas se leen con el día primero (DD/MM/AAAA): 05/12/2026 es el 5 de diciembre de 2026. Si en tu "
+            "hoja va el mes primero, escríbelas como AAAA-MM-DD."])
         assert [(error["line"], error["message"]) for error in preview["errors"]] == [
             (3, "Fecha no válida: «31/02/2026»; usa AAAA-MM-DD o DD/MM/AAAA"),
             (6, "Nadie del grupo se llama «Pedro»"),
@@ -222,7 +225,7 @@ class TestImport:
                                       headers={**CSV, "Accept-Language": "en"})
         assert status == 200
         assert done["rows"] == [{"line": 2, "description": "Water the plants", "due_date": "2026-12-01",
-                                 "assignees": ["Bruno"], "recurrence": None, "points": 1}]
+                                 "assignees": ["Bruno"], "recurrence": None, "points": 1, "warning": None}]
 
     async def test_line_errors_are_in_the_reader_s_language(self, web: WebEnv) -> None:
         units.run(web.db, languages.choose_language, user_id=ME, lang="pt", default="es", now=NOW)
@@ -247,3 +250,74 @@ class TestImport:
                                    headers={"Content-Type": "text/plain"})
         assert status == 415
         assert task_rows(web.db) == []
+
+
+AMERICAN, BRITON = "13105550123", "447812345678"
+HOUSE = "120363000000000002@g.us"
+
+
+class TestSpreadsheetDates:
+    """SPEC section 39: dates as spreadsheets write them, and times in the group's zone."""
+
+    async def test_an_american_s_12_01_2026_is_december_1_and_the_preview_says_so(self, web: WebEnv) -> None:
+        """Measured: an American's 12/01/2026 became 12 January without a word."""
+        make_group(web.db, HOUSE, name="House", members=(AMERICAN,))
+        body = b"description,due date\nPay the rent,12/01/2026\nClean the gutters,01/02/2027\n"
+        url = f"/api/groups/{HOUSE}/tasks/import"
+        status, preview = await web.call("POST", f"{url}?dry_run=true", user=AMERICAN, data=body, headers=CSV)
+        assert status == 200
+        check_documented(document(), "/api/groups/{id}/tasks/import", "POST", 200, preview)
+        assert [row["due_date"] for row in preview["rows"]] == ["2026-12-01", "2027-01-02"]
+        assert preview["date_order"] == "month_first"
+        assert preview["notes"] == ["Dates are read month first (MM/DD/YYYY): 12/01/2026 is December 1, 2026. If "
+                                    "your sheet puts the day first, write them as YYYY-MM-DD."]
+        status, _ = await web.call("POST", url, user=AMERICAN, data=body, headers=CSV)
+        assert status == 201
+        assert [str(row.due_date) for row in task_rows(web.db)] == ["2026-12-01", "2027-01-02"]
+
+    async def test_a_briton_reads_the_same_file_day_first(self, web: WebEnv) -> None:
+        make_group(web.db, HOUSE, name="House", members=(BRITON,))
+        body = b"description,due date\nPay the rent,12/01/2027\n"
+        _, preview = await web.call("POST", f"/api/groups/{HOUSE}/tasks/import?dry_run=true", user=BRITON,
+                                    data=body, headers=CSV)
+        assert [row["due_date"] for row in preview["rows"]] == ["2027-01-12"]
+        assert preview["notes"] == ["Dates are read day first (DD/MM/YYYY): 12/01/2027 is 12 January 2027. If your "
+                                    "sheet puts the month first, write them as YYYY-MM-DD."]
+
+    async def test_a_file_that_tells_its_order_is_read_so_whoever_uploads_it(self, web: WebEnv) -> None:
+        make_group(web.db, HOUSE, name="House", members=(AMERICAN,))
+        body = b"description,due date\nPay the rent,25/12/2026\nWater,05/12/2026\n"
+        _, preview = await web.call("POST", f"/api/groups/{HOUSE}/tasks/import?dry_run=true", user=AMERICAN,
+                                    data=body, headers=CSV)
+        assert [row["due_date"] for row in preview["rows"]] == ["2026-12-25", "2026-12-05"]
+        assert preview["date_order"] == "day_first"
+
+    async def test_a_date_in_the_past_or_over_a_year_ahead_is_flagged_as_the_chat_flags_it(self,
+                                                                                       web: WebEnv) -> None:
+        body = "descripción,fecha\nPasado,2025-03-26\nLejos,2028-01-01\nBien,2026-12-01\n".encode()
+        _, preview = await web.call("POST", f"/api/groups/{GROUP}/tasks/import?dry_run=true", data=body, headers=CSV)
+        assert [row["warning"] for row in preview["rows"]] == [
+            "⚠️ La fecha 2025-03-26 ya pasó: ¿es la que querías?",
+            "⚠️ La fecha 2028-01-01 está a más de un año: ¿es la que querías?", None]
+
+    async def test_the_export_writes_times_in_the_group_s_zone_with_its_offset(self, web: WebEnv) -> None:
+        with web.db.write() as conn:
+            conn.execute(schema.groups.update().values(time_zone="America/Sao_Paulo"))
+        make_task(web.db, creator=ME, group_id=GROUP, description="Lavar", due="2026-12-01")
+        _, _, body = await fetch(web, f"/api/groups/{GROUP}/tasks.csv")
+        row = next(csv.DictReader(io.StringIO(body.decode("utf-8-sig"), newline="")))
+        assert row["created_at"] == "2026-11-22T07:00:00-03:00"
+
+    async def test_the_semicolon_variant_names_its_delimiter_and_reads_back(self, web: WebEnv) -> None:
+        make_task(web.db, creator=ME, group_id=GROUP, description="Comprar pan, leche", due="2026-12-01",
+                  assignees=(ME, OTHER))
+        status, _, body = await fetch(web, f"/api/groups/{GROUP}/tasks.csv?sep=semicolon")
+        assert status == 200
+        text = body.decode("utf-8-sig")
+        assert text.startswith("sep=;\r\nid;description;group;due_date;")
+        assert ";Comprar pan, leche;Piso Ñandú;2026-12-01;Ana, Bruno;open;" in text
+        _, preview = await web.call("POST", f"/api/groups/{GROUP}/tasks/import?dry_run=true", data=body,
+                                    headers=CSV)
+        assert [(row["line"], row["description"], row["assignees"]) for row in preview["rows"]] == [
+            (3, "Comprar pan, leche", ["Ana", "Bruno"])]
+        assert (await fetch(web, f"/api/groups/{GROUP}/tasks.csv?sep=tab"))[0] == 422

@@ -110,9 +110,9 @@ def test_a_brazilian_creates_a_task_with_portuguese_words_and_is_answered_in_por
 
 def test_an_english_speaker_s_task_with_a_rule_reads_in_english(db: Database) -> None:
     reply = say(db, "/t new take out the bins every monday and thursday", sender=GB, group=None)
-    assert reply == "Task #1 created: take out the bins (due 23/11) ↻ every Monday and Thursday"
+    assert reply == "Task #1 created: take out the bins (due 23 Nov) ↻ every Monday and Thursday"
     assert say(db, "/t list", sender=GB, group=None) == (
-        "Your open tasks (1):\n*Personal*\n#1 take out the bins · 23/11 (tomorrow) · ↻ every Monday and Thursday")
+        "Your open tasks (1):\n*Personal*\n#1 take out the bins · 23 Nov (tomorrow) · ↻ every Monday and Thursday")
 
 
 def test_a_spanish_reader_sees_the_rule_as_it_was_read(db: Database) -> None:

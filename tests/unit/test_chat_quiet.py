@@ -71,7 +71,7 @@ def test_away_in_the_past_is_refused_and_back_clears_it(db: Database) -> None:
 
 def test_replies_follow_the_language_in_force(db: Database) -> None:
     say(db, "/t idioma en", group=None)
-    assert say(db, "/t away 2026-12-05", group=None).startswith("Away until 05/12 (included)")
+    assert say(db, "/t away 2026-12-05", group=None).startswith("Away until 5 Dec (included)")
     assert say(db, "/t back", group=None).startswith("Welcome back!")
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 import csv
 import io
 from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from taskcore.csvfiles.dates import date_warning, order_note, read_order
 from taskcore.csvfiles.reading import MAX_LINES, TooManyLines, UnreadableFile, delimiter, read_sheet
 from taskcore.csvfiles.writing import BOM, COLUMNS, export_csv
 from taskcore.errors import InvalidDescription, ValidationError
@@ -95,3 +97,61 @@ def test_a_file_refused_whole_names_its_field(body: bytes, kind: type[Exception]
     with pytest.raises(kind) as caught:
         read_sheet(body, MEMBERS)
     assert getattr(caught.value, "field", None) == field
+
+
+@pytest.mark.parametrize(("cells", "month_first", "order", "example"), [
+    (["12/01/2026", "03/04/2026"], True, "month_first", "12/01/2026"),  # nothing tells: the uploader's
+    (["12/01/2026"], False, "day_first", "12/01/2026"),
+    (["25/12/2026", "12/01/2026"], True, "day_first", "12/01/2026"),  # 25 can only be a day: the file's order
+    (["12/25/2026", "12/01/2026"], False, "month_first", "12/01/2026"),
+    (["2026-12-01", "25/12/2026"], True, "day_first", None),  # nothing read both ways: nothing to say
+    (["25/12/2026", "12/25/2026"], False, "day_first", None),  # the file contradicts itself: the uploader's
+])
+def test_a_file_s_date_order_is_the_one_its_cells_tell_else_the_uploader_s(
+        cells: list[str], month_first: bool, order: str, example: str | None) -> None:
+    dates = read_order(cells, month_first=month_first)
+    assert (dates.order.value, dates.example) == (order, example)
+
+
+def test_a_date_that_does_not_fit_the_order_taken_is_an_error_line() -> None:
+    sheet = read_sheet(b"description,due\nA,12/25/2026\nB,01/02/2026\n", MEMBERS, month_first=False)
+    assert [row.due for row in sheet.rows] == [date(2026, 12, 25), date(2026, 1, 2)]
+    sheet = read_sheet(b"description,due\nA,25/12/2026\nB,12/25/2026\n", MEMBERS, month_first=True)
+    assert [row.due for row in sheet.rows] == [date(2026, 12, 25)]
+    with speaking("en"):
+        sheet = read_sheet(b"description,due\nA,25/12/2026\nB,12/25/2026\n", MEMBERS, month_first=True)
+    assert [(error.line, error.message) for error in sheet.errors] == [
+        (2, "Invalid date: “25/12/2026”; use YYYY-MM-DD or MM/DD/YYYY")]
+
+
+def test_the_preview_note_names_one_of_the_file_s_own_cells_in_the_reader_s_words() -> None:
+    with speaking("pt", region="BR"):
+        assert order_note(read_order(["05/03/2027"], month_first=False)) == (
+            "As datas são lidas com o dia primeiro (DD/MM/AAAA): 05/03/2027 é 5 de março de 2027. Se na sua planilha "
+            "o mês vem primeiro, escreva-as como AAAA-MM-DD.")
+    assert order_note(read_order(["25/03/2027"], month_first=False)) is None
+
+
+def test_a_sep_line_names_the_delimiter_and_is_no_header() -> None:
+    assert delimiter("sep=;\r\ndescription,x;y\r\n") == ";"
+    sheet = read_sheet("\ufeffsep=;\r\ndescripción;fecha\r\nRegar, ya;2026-12-01\r\n".encode(), MEMBERS)
+    assert [(row.line, row.description, row.due) for row in sheet.rows] == [(3, "Regar, ya", date(2026, 12, 1))]
+
+
+def test_the_semicolon_export_reads_back_and_writes_times_in_the_zone_given() -> None:
+    one = task("Regar, ya")
+    text = export_csv([one], zone_of=lambda _task: ZoneInfo("America/Sao_Paulo"), semicolon=True).decode("utf-8")
+    assert text.startswith(BOM + "sep=;\r\nid;description;")
+    assert "2026-11-22T07:00:00-03:00" in text
+    assert [row.description for row in read_sheet(text.encode(), MEMBERS).rows] == ["Regar, ya"]
+
+
+def test_a_date_before_today_or_beyond_a_year_is_flagged() -> None:
+    today = date(2026, 11, 22)
+    assert date_warning(date(2026, 11, 22), today) is None
+    assert date_warning(date(2027, 11, 22), today) is None
+    with speaking("en"):
+        assert date_warning(date(2027, 11, 23), today) == (
+            "⚠️ The date 2027-11-23 is more than a year away: is that the one you meant?")
+        assert date_warning(date(2026, 11, 21), today) == (
+            "⚠️ The date 2026-11-21 has already passed: is that the one you meant?")

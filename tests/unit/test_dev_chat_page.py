@@ -28,7 +28,7 @@ def test_anyone_can_be_added_and_a_pending_group_says_why_it_is_silent() -> None
     assert 'id="person-number"' in PAGE
     assert 'id="person-name"' in PAGE
     assert "/admin permitir aquí" in PAGE
-    assert 'statuses[$("chat").value] !== "pending"' in PAGE
+    assert 'statuses[group] !== "pending"' in PAGE
 
 
 def test_the_simulator_s_groups_carry_their_status(db: Database) -> None:

@@ -55,7 +55,7 @@ def test_a_long_description_is_shortened_as_in_the_chat() -> None:
 def test_it_is_written_in_the_language_in_force() -> None:
     with speaking("en"):
         text = announcement(task(due_date=date(2026, 12, 1)), "Ana")["text"]
-    assert text == "Ana created task #7 on the web: Sacar la basura\nDue 01/12. Unassigned."
+    assert text == "Ana created task #7 on the web: Sacar la basura\nDue Dec 1. Unassigned."  # never 01/12 (SPEC 39)
 
 
 def test_assignees_are_refused_on_a_personal_task(db: Database) -> None:

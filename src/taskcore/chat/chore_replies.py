@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from taskcore.dates import format_due_date
-from taskcore.i18n import _
+from taskcore.i18n import _, day_and_month
 
 
 def _short(text: str, limit: int = 80) -> str:
@@ -33,7 +32,7 @@ def nag_message(task_id: int, description: str, due: date) -> str:
     """The direct message of one nag."""
     return _("🔔 «{description}» (#{id}) venció el {date} y tu parte sigue pendiente. Cuando esté, responde «hecho» "
              "a este mensaje o escribe /t x {id}.", description=_short(description), id=task_id,
-             date=format_due_date(due))
+             date=day_and_month(due))
 
 
 def nag_escalation(task_id: int, description: str, people: Sequence[str], nags: int) -> str:

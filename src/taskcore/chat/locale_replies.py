@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from taskcore.i18n import N_, _
+from taskcore.i18n import N_, _, clock_time
 from taskcore.languages import LanguageSource, language_name
 from taskcore.words import LANGUAGES
 from taskcore.zones import UserZone, ZoneSource
@@ -18,14 +18,14 @@ def zone_shown(zone: UserZone, now: datetime) -> str:
     """/t zona: the sender's zone, where it comes from, and how to change it."""
     return _("Tu zona horaria es {zone} ({source}); allí son las {time}.\n"
              "Para cambiarla: /t zona <ciudad>, p. ej. /t zona Bogota",
-             zone=zone.name, source=_(ZONE_SOURCES[zone.source]), time=now.astimezone(zone.zone).strftime("%H:%M"))
+             zone=zone.name, source=_(ZONE_SOURCES[zone.source]), time=clock_time(now.astimezone(zone.zone)))
 
 
 def zone_set(zone: UserZone, now: datetime) -> str:
     """/t zona <IANA> or /t zona sin."""
     if zone.source is ZoneSource.USER:
         return _("Tu zona horaria es ahora {zone}; allí son las {time}.", zone=zone.name,
-                 time=now.astimezone(zone.zone).strftime("%H:%M"))
+                 time=clock_time(now.astimezone(zone.zone)))
     return _("Vuelves a la zona por defecto: {zone} ({source}).", zone=zone.name, source=_(ZONE_SOURCES[zone.source]))
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date
+from datetime import time as dt_time
 
 from taskcore.chat.quiet_replies import away_mark
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.date_hints import hint_lines, shown_due
-from taskcore.dates import format_due_date
-from taskcore.i18n import N_, _
+from taskcore.i18n import N_, _, clock_time, day_and_month
 from taskcore.model import Series, Task
 from taskcore.recurrence import rule_text
 
@@ -50,7 +50,7 @@ def short(text: str, limit: int = SHORT_DESCRIPTION) -> str:
 
 
 def _due(day: date | None) -> str:
-    return _(" (vence {date})", date=format_due_date(day)) if day else ""
+    return _(" (vence {date})", date=day_and_month(day)) if day else ""
 
 
 def _repeats(series: Series | None) -> str:
@@ -103,7 +103,7 @@ def completed(task: Task, next_task: Task | None = None) -> str:
 def next_occurrence(task: Task, tags: Sequence[str] = ()) -> str:
     """The occurrence a completion created: "Próxima: #M, dd/MM", and whose turn it is when people take turns (as
     ``tags`` mention them, else by name)."""
-    day = format_due_date(task.due_date) if task.due_date else _("sin fecha")
+    day = day_and_month(task.due_date) if task.due_date else _("sin fecha")
     turn = ""
     if task.recurrence and task.recurrence.rotation:
         people = ", ".join(tags or [nameless(p.name) for p in task.assignees]) or nobody()
@@ -187,7 +187,7 @@ def due_set(task: Task) -> str:
     """/t fecha."""
     if task.due_date is None:
         return _("La tarea #{id} ya no tiene fecha.", id=task.id)
-    return _("La tarea #{id} vence el {date}.", id=task.id, date=format_due_date(task.due_date))
+    return _("La tarea #{id} vence el {date}.", id=task.id, date=day_and_month(task.due_date))
 
 
 def edited(task: Task) -> str:
@@ -199,7 +199,9 @@ def reminders_set(freq: str, time: str, zone: str) -> str:
     """/t recordatorios: the choice confirmed, naming the zone the hour is read in (SPEC section 23)."""
     if freq == "off":
         return _(REMINDERS_OFF)
-    return _("Recordatorios {when} a las {time} (hora de {zone}).", when=_(FREQ_NAMES[freq]), time=time, zone=zone)
+    hour, _colon, minute = time.partition(":")
+    shown = clock_time(dt_time(int(hour), int(minute))) if hour.isdigit() and minute.isdigit() else time
+    return _("Recordatorios {when} a las {time} (hora de {zone}).", when=_(FREQ_NAMES[freq]), time=shown, zone=zone)
 
 
 def web_link(url: str) -> str:

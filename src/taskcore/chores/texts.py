@@ -9,8 +9,7 @@ from zoneinfo import ZoneInfo
 
 from taskcore.chores.summary import MemberSummary, Period, Span
 from taskcore.chores.weekly import WeeklyMoment
-from taskcore.dates import format_due_date
-from taskcore.i18n import N_, _, ngettext
+from taskcore.i18n import N_, _, clock_time, day_and_month, ngettext
 from taskcore.shown import shown_name
 
 WEEKLY_ONLY_IN_GROUPS = N_("El resumen semanal se programa en un grupo.")
@@ -28,7 +27,7 @@ def points_set(task_id: int, points: int) -> str:
 
 
 def _heading(period: Period | str, span: Span) -> str:
-    dates = f"{format_due_date(span.first)}–{format_due_date(span.last)}"
+    dates = f"{day_and_month(span.first)}–{day_and_month(span.last)}"
     if period == Period.MONTH:
         return _("Resumen del mes ({dates}):", dates=dates)
     return _("Resumen de la semana ({dates}):", dates=dates)
@@ -54,9 +53,9 @@ def summary_text(period: Period | str, span: Span, lines: Sequence[MemberSummary
 
 def weekly_set(moment: WeeklyMoment, next_at: datetime, zone: ZoneInfo) -> str:
     """/t resumen semanal <día> HH:MM."""
-    first, at = next_at.astimezone(zone), moment.at.strftime("%H:%M")
+    first, at = next_at.astimezone(zone), clock_time(moment.at)
     return _("Resumen semanal: {every} a las {time} ({zone}); el primero, el {date}.",
-             every=_(EVERY_WEEKDAY[moment.weekday]), time=at, zone=zone.key, date=format_due_date(first.date()))
+             every=_(EVERY_WEEKDAY[moment.weekday]), time=at, zone=zone.key, date=day_and_month(first.date()))
 
 
 def group_zone_shown(zone: ZoneInfo | None, fallback: ZoneInfo, now: datetime) -> str:
@@ -65,7 +64,7 @@ def group_zone_shown(zone: ZoneInfo | None, fallback: ZoneInfo, now: datetime) -
         return _("El grupo aún no tiene zona horaria: lo que programa va en {zone}. Para elegirla: /t zona <ciudad>",
                  zone=fallback.key)
     return _("La zona horaria del grupo es {zone}; allí son las {time}. Para cambiarla: /t zona <ciudad>",
-             zone=zone.key, time=now.astimezone(zone).strftime("%H:%M"))
+             zone=zone.key, time=clock_time(now.astimezone(zone)))
 
 
 def group_zone_set(zone: ZoneInfo | None, fallback: ZoneInfo, now: datetime) -> str:
@@ -73,4 +72,4 @@ def group_zone_set(zone: ZoneInfo | None, fallback: ZoneInfo, now: datetime) -> 
     if zone is None:
         return _("El grupo ya no tiene zona horaria propia: lo que programa va en {zone}.", zone=fallback.key)
     return _("La zona horaria del grupo es ahora {zone}; allí son las {time}. La tuya no cambia.", zone=zone.key,
-             time=now.astimezone(zone).strftime("%H:%M"))
+             time=clock_time(now.astimezone(zone)))

@@ -10,8 +10,10 @@ Choices the SPEC leaves open:
   (``column.*``: ``descripción``, ``descrição``, ``description``...), read ignoring case, accents and punctuation
   around it. Unknown columns are ignored (an export's ``id``, ``state``...). Without a description column the file
   is refused, naming the names accepted.
-- A date is ``YYYY-MM-DD`` or ``DD/MM/YYYY`` (``words.read.table_date``), cell by cell: the two forms cannot be
-  mistaken for each other. ``MM/DD/YYYY`` is not read (``12/31/2026`` is an error line).
+- A date is ``YYYY-MM-DD``, or ``DD/MM/YYYY`` or ``MM/DD/YYYY`` as the file's cells and its uploader's language tell
+  (``csvfiles.dates``, SPEC section 39; ``words.read.table_date``).
+- A first line ``sep=;`` (what spreadsheets write to name their delimiter, and the export's ``?sep=semicolon``)
+  names the delimiter and is no header.
 - Assignees are member names separated by commas, semicolons, ``/``, ``+``, ``&`` or a joining word (``y``, ``e``,
   ``and``), each matched as a typed ``@Name`` is (``names.match_members``); a name that is nobody's or several
   people's makes the line an error (never a task for the wrong person).
@@ -28,11 +30,12 @@ import csv
 import io
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TypeVar
 
 from taskcore.chores.points import DEFAULT_POINTS, check_points, is_points_token, parse_points
+from taskcore.csvfiles.dates import DateOrder, DatesRead, read_order
 from taskcore.csvfiles.writing import FORMULA_STARTS
 from taskcore.errors import ValidationError
 from taskcore.i18n import _
@@ -85,10 +88,11 @@ class LineError:
 
 @dataclass(frozen=True, slots=True)
 class Sheet:
-    """What a file holds: the lines that make tasks and those that do not."""
+    """What a file holds: the lines that make tasks and those that do not, and how its dates were read."""
 
     rows: tuple[Row, ...]
     errors: tuple[LineError, ...]
+    dates: DatesRead = field(default_factory=lambda: DatesRead(DateOrder.DAY_FIRST))
 
 
 def decode(raw: bytes) -> str:
@@ -99,8 +103,20 @@ def decode(raw: bytes) -> str:
         raise UnreadableFile(_("el archivo no está en UTF-8: guárdalo como «CSV UTF-8»"), field="body") from exc
 
 
+def _named_delimiter(text: str) -> tuple[str | None, str]:
+    """The delimiter a first line ``sep=X`` names, and the text after that line (None and the text without one)."""
+    head, _newline, rest = text.partition("\n")
+    head = head.rstrip("\r")
+    if len(head) == len("sep=;") and head[:4].lower() == "sep=":
+        return head[4], rest
+    return None, text
+
+
 def delimiter(text: str) -> str:
     """The delimiter of the file's first line (module docstring)."""
+    named, _rest = _named_delimiter(text)
+    if named is not None:
+        return named
     first, quoted = [], False
     for char in text.lstrip("\r\n"):
         if char == '"':
@@ -122,16 +138,17 @@ def _cell(text: str) -> str:
 
 def _lines(text: str) -> Iterator[tuple[int, list[str]]]:
     """Each line that is not blank, with the number of the file's line it starts on."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(text))
-    start = 1
+    mark, body = _named_delimiter(text)
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=mark or delimiter(text))
+    start = 1 if mark is None else 2
     try:
         for cells in reader:
             if any(cell.strip() for cell in cells):
                 yield start, cells
-            start = reader.line_num + 1
+            start = reader.line_num + (1 if mark is None else 2)
     except csv.Error as exc:
-        raise UnreadableFile(_("la línea {line} no se puede leer como CSV", line=reader.line_num + 1),
-                             field="body") from exc
+        raise UnreadableFile(_("la línea {line} no se puede leer como CSV",
+                               line=reader.line_num + (1 if mark is None else 2)), field="body") from exc
 
 
 def _columns(header: Sequence[str]) -> dict[str, int]:
@@ -148,8 +165,9 @@ def _columns(header: Sequence[str]) -> dict[str, int]:
     return found
 
 
-def read_sheet(raw: bytes, members: Members) -> Sheet:
-    """The file's tasks and errors; ``members`` are the group's (user id, known name). UnreadableFile,
+def read_sheet(raw: bytes, members: Members, *, month_first: bool = False) -> Sheet:
+    """The file's tasks and errors; ``members`` are the group's (user id, known name); ``month_first``: the
+    uploader's language writes the month first (its dates' order when the file does not tell). UnreadableFile,
     TooManyLines, or ValidationError (an empty file, no description column) refuse it whole."""
     lines = list(_lines(decode(raw)))
     if not lines:
@@ -161,17 +179,19 @@ def read_sheet(raw: bytes, members: Members) -> Sheet:
                              limit=MAX_LINES), field="body")
     rows: list[Row] = []
     errors: list[LineError] = []
-    for number, cells in data:
-        found = _row(number, {name: _cell(cells[at]) if at < len(cells) else "" for name, at in columns.items()},
-                     members)
+    table = [(number, {name: _cell(cells[at]) if at < len(cells) else "" for name, at in columns.items()})
+             for number, cells in data]
+    dates = read_order((cells.get("due_date", "") for _number, cells in table), month_first=month_first)
+    for number, cells in table:
+        found = _row(number, cells, members, dates)
         if isinstance(found, Row):
             rows.append(found)
         else:
             errors += found
-    return Sheet(tuple(rows), tuple(errors))
+    return Sheet(tuple(rows), tuple(errors), dates)
 
 
-def _row(line: int, cells: dict[str, str], members: Members) -> Row | list[LineError]:
+def _row(line: int, cells: dict[str, str], members: Members, dates: DatesRead) -> Row | list[LineError]:
     problems: list[str] = []
 
     def read(name: str, reader: Callable[[str], T]) -> T | None:
@@ -182,7 +202,7 @@ def _row(line: int, cells: dict[str, str], members: Members) -> Row | list[LineE
             return None
 
     description = read("description", Description.of)
-    due = read("due_date", _due)
+    due = read("due_date", lambda cell: _due(cell, dates))
     people = read("assignees", lambda cell: _people(cell, members))
     recurrence, rotation, balanced = read("recurrence", _rule) or (None, False, False)
     points = read("points", _points)
@@ -195,11 +215,14 @@ def _row(line: int, cells: dict[str, str], members: Members) -> Row | list[LineE
                recurrence, rotation, balanced, points or DEFAULT_POINTS)
 
 
-def _due(cell: str) -> date | None:
+def _due(cell: str, dates: DatesRead) -> date | None:
     if not cell:
         return None
-    found = table_date(cell)
+    found = table_date(cell, month_first=dates.month_first)
     if found is None:
+        if dates.month_first:
+            raise ValidationError(_("fecha no válida: «{value}»; usa AAAA-MM-DD o MM/DD/AAAA", value=cell[:40]),
+                                  field="due_date")
         raise ValidationError(_("fecha no válida: «{value}»; usa AAAA-MM-DD o DD/MM/AAAA", value=cell[:40]),
                               field="due_date")
     return found

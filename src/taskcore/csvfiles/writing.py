@@ -5,8 +5,13 @@ read accents.
 Choices the SPEC leaves open:
 
 - The header is the SPEC's column names, in English whatever the reader's language (a file's columns are names
-  programs read too; the import reads them back). Dates are ``YYYY-MM-DD``; instants ISO 8601 in UTC
-  (``2026-11-22T10:00:00Z``), as the JSON API writes them. ``state`` is ``open`` or ``completed``.
+  programs read too; the import reads them back). Dates are ``YYYY-MM-DD``; instants ISO 8601 in the zone of the
+  task's group with its offset (``2026-11-22T07:00:00-03:00``, SPEC section 39: a spreadsheet shows the hour the
+  group lived; a personal task, or a group without a zone, in the reader's). ``state`` is ``open`` or
+  ``completed``.
+- ``?sep=semicolon`` (for spreadsheets set to a comma decimal, whose lists are separated by ``;``) writes ``;``
+  between cells and a first line ``sep=;`` after the byte-order mark, which spreadsheet programs take as the
+  delimiter's name; the import reads that line back.
 - People by name, never by number (SPEC section 32): assignees joined by ``, ``, one unknown by the neutral label.
 - ``recurrence`` in words of the reader's language (``cada lunes y jueves``, ``every Monday and Thursday``).
 - A text cell that a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a
@@ -18,8 +23,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from taskcore.model import Task
 from taskcore.recurrence import rule_text
@@ -32,6 +38,7 @@ COLUMNS = ("id", "description", "group", "due_date", "assignees", "state", "recu
 BOM = "\ufeff"
 MEDIA_TYPE = "text/csv"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+UTC_ZONE = ZoneInfo("UTC")
 
 
 def defused(text: str) -> str:
@@ -39,27 +46,31 @@ def defused(text: str) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
-def _instant(moment: datetime | None) -> str:
+def _instant(moment: datetime | None, zone: ZoneInfo) -> str:
     if moment is None:
         return ""
     aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return aware.astimezone(zone).isoformat(timespec="seconds")
 
 
-def _row(task: Task) -> list[str | int]:
+def _row(task: Task, zone: ZoneInfo) -> list[str | int]:
     names = ", ".join(shown_name(person.name) for person in task.assignees)
     return [
         task.id, defused(task.description), defused(task.group_name or ""),
         task.due_date.isoformat() if task.due_date else "", defused(names),
         "completed" if task.completed else "open", rule_text(task.recurrence) if task.recurrence else "",
-        task.points, _instant(task.created_at), _instant(task.completed_at),
+        task.points, _instant(task.created_at, zone), _instant(task.completed_at, zone),
     ]
 
 
-def export_csv(tasks: Iterable[Task]) -> bytes:
-    """The tasks as a CSV file with its header, in the language in force: UTF-8 bytes, a byte-order mark first."""
+def export_csv(tasks: Iterable[Task], *, zone_of: Callable[[Task], ZoneInfo] = lambda _task: UTC_ZONE,
+               semicolon: bool = False) -> bytes:
+    """The tasks as a CSV file with its header, in the language in force: UTF-8 bytes, a byte-order mark first;
+    ``zone_of``: the zone each task's instants are written in; ``semicolon``: the ``sep=;`` variant."""
     out = io.StringIO()
-    writer = csv.writer(out, dialect="excel")  # RFC 4180: QUOTE_MINIMAL, '"' doubled, CRLF
+    writer = csv.writer(out, dialect="excel", delimiter=";" if semicolon else ",")  # RFC 4180: '"' doubled, CRLF
+    if semicolon:
+        out.write("sep=;\r\n")
     writer.writerow(COLUMNS)
-    writer.writerows(_row(task) for task in tasks)
+    writer.writerows(_row(task, zone_of(task)) for task in tasks)
     return (BOM + out.getvalue()).encode("utf-8")

@@ -21,11 +21,12 @@ import gettext as _gettext
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import date, datetime, time
 from functools import cache, lru_cache
 from pathlib import Path
 
-__all__ = ["LIBRARY_LANGUAGE", "N_", "SOURCE", "_", "current_language", "ngettext", "speak_by_default", "speaking",
-           "translations", "weekday_name"]
+__all__ = ["LIBRARY_LANGUAGE", "N_", "SOURCE", "_", "clock_time", "current_language", "current_locale", "date_and_time",
+           "day_and_month", "month_first", "ngettext", "speak_by_default", "speaking", "translations", "weekday_name"]
 
 SOURCE = "es"
 """The language the message ids are written in."""
@@ -35,6 +36,7 @@ DOMAIN = "taskcore"
 LOCALES = Path(__file__).parent / "locales"
 
 _current: ContextVar[str | None] = ContextVar("taskcore_language", default=None)
+_region: ContextVar[str | None] = ContextVar("taskcore_region", default=None)
 _default = {"lang": LIBRARY_LANGUAGE}  # this process's language outside any block (speak_by_default)
 
 
@@ -67,13 +69,72 @@ def speak_by_default(lang: str) -> None:
 
 
 @contextmanager
-def speaking(lang: str) -> Iterator[str]:
-    """Compose texts in ``lang`` inside the block (an unknown code: the source language)."""
+def speaking(lang: str, *, region: str | None = None) -> Iterator[str]:
+    """Compose texts in ``lang`` inside the block (an unknown code: the source language); ``region``, the reader's
+    country (ISO code, from their phone number) when one reader is known, decides how dates and times are written
+    (``6 Dec`` or ``Dec 6``); None keeps the enclosing block's."""
     token = _current.set(lang if _spoken(lang) else SOURCE)
+    place = _region.set(region) if region is not None else None
     try:
         yield current_language()
     finally:
+        if place is not None:
+            _region.reset(place)
         _current.reset(token)
+
+
+@lru_cache(maxsize=64)
+def _locale_of(lang: str, region: str | None) -> str:
+    from babel.localedata import exists  # noqa: PLC0415 - CLDR data loads only when a date is written
+
+    return f"{lang}_{region}" if region is not None and exists(f"{lang}_{region}") else lang
+
+
+def current_locale() -> str:
+    """The CLDR locale texts are composed for: the language in force and, when Babel knows it, the reader's country
+    (``en_GB``, ``en_US``; ``en`` alone writes as the United States)."""
+    return _locale_of(current_language(), _region.get())
+
+
+def month_first() -> bool:
+    """Whether the reader writes a date's month before its day (CLDR's short date of their locale: ``en`` of the
+    United States, and English of no known country, which CLDR writes so; not ``en_GB``, Spanish or Portuguese)."""
+    from babel.dates import get_date_format  # noqa: PLC0415 - CLDR data loads only when a file's dates are read
+
+    pattern = str(get_date_format("short", locale=current_locale()).pattern)
+    return pattern.lstrip().startswith("M")
+
+
+def day_and_month(day: date) -> str:
+    """A day and month as the reader reads it (SPEC section 39): ``dd/MM`` in Spanish and Portuguese (D4); in English,
+    the month by name in CLDR's order for the reader's country (``6 Dec`` in Britain, ``Dec 6`` in the United
+    States), never a ``06/12`` one could read either way."""
+    if current_language() != "en":
+        return f"{day.day:02d}/{day.month:02d}"
+    from babel.dates import format_skeleton  # noqa: PLC0415 - CLDR data loads only when a date is written
+
+    return str(format_skeleton("MMMd", day, locale=current_locale()))
+
+
+def date_and_time(moment: datetime) -> str:
+    """A moment as pages write it: ``06/12/2026 18:05`` in Spanish and Portuguese; in English the month by name and
+    the reader's clock (``6 Dec 2026 18:05``, ``Dec 6, 2026 6:05 PM``)."""
+    if current_language() != "en":
+        return f"{moment.day:02d}/{moment.month:02d}/{moment.year} {clock_time(moment)}"
+    from babel.dates import format_skeleton  # noqa: PLC0415 - CLDR data loads only when a date is written
+
+    return f"{format_skeleton('yMMMd', moment.date(), locale=current_locale())} {clock_time(moment)}"
+
+
+def clock_time(moment: time | datetime) -> str:
+    """A time of day as the reader reads it: ``18:05`` in Spanish and Portuguese; in English CLDR's short time of
+    the reader's country (``6:05 PM`` in the United States, ``18:05`` in Britain), its narrow space a plain one."""
+    at = moment.time() if isinstance(moment, datetime) else moment
+    if current_language() != "en":
+        return f"{at.hour:02d}:{at.minute:02d}"
+    from babel.dates import format_time  # noqa: PLC0415 - CLDR data loads only when a time is written
+
+    return str(format_time(at, "short", locale=current_locale())).replace("\u202f", " ")
 
 
 def _(message: str, /, **params: object) -> str:

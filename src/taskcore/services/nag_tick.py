@@ -25,6 +25,7 @@ from taskcore.chores.away import is_away
 from taskcore.chores.nagging import ESCALATE_AFTER, Nag, NagKind, first_nag_at, group_notice, nag_due, next_nag_at
 from taskcore.gateway.outbound import chat_jid
 from taskcore.i18n import speaking
+from taskcore.phones import phone_region
 from taskcore.services.chore_notices import post_in_group, tags
 from taskcore.services.languages import group_language_of, languages_of
 from taskcore.services.outreach import start_message
@@ -102,7 +103,8 @@ def _move(conn: Connection, item: q.DueNag, **values: Any) -> bool:
 
 
 def _send(conn: Connection, item: q.DueNag, facts: q.NagFacts, tick: NagTick) -> None:
-    with speaking(languages_of(conn, [item.user_id], tick.default_language)[item.user_id]):
+    with speaking(languages_of(conn, [item.user_id], tick.default_language)[item.user_id],
+                  region=phone_region(item.user_id)):
         text = texts.nag_message(item.task_id, facts.description, facts.due_date or tick.now.date())
     key = f"nag:{item.task_id}:{item.user_id}:{facts.count + 1}:{int(item.next_at.timestamp())}"
     start_message(conn, user_id=item.user_id, chat_id=chat_jid(item.user_id), text=text, label=NAG_LABEL,

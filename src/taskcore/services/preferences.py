@@ -10,7 +10,7 @@ from taskcore.services.tasks import UNSET, _Unset
 from taskcore.storage import preferences as q
 from taskcore.storage.users import ensure_user
 from taskcore.unit import Reading, UnitOfWork
-from taskcore.zones import parse_time_zone
+from taskcore.zones import zone_by_city
 
 DEFAULT_PREFERENCE = Preference(freq=ReminderFreq.OFF.value, time=DEFAULT_TIME, updated_at=None)
 
@@ -27,10 +27,11 @@ def set_preference(
     tz: str | _Unset | None = UNSET,
 ) -> Preference:
     """Validate and save; an absent ``time`` keeps the saved time (08:30 if none) whatever the freq. ``tz`` chooses
-    the user's zone (an IANA name; None goes back to the default; absent keeps it)."""
+    the user's zone (an IANA name or a city's, as ``/t zona`` takes it: ``Tijuana``, ``Ciudad de México``; None goes
+    back to the default; absent keeps it)."""
     schedule = freq if isinstance(freq, ReminderFreq) else parse_freq(freq)
     new_time = None if time is None else normalize_reminder_time(time)
-    zone = tz if isinstance(tz, _Unset) or tz is None else parse_time_zone(tz).key
+    zone = tz if isinstance(tz, _Unset) or tz is None else zone_by_city(tz).key
 
     conn = uow.conn
     ensure_user(conn, user_id, now)

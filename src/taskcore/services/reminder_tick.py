@@ -24,6 +24,7 @@ from taskcore.gateway.outbound import chat_jid, text_payload
 from taskcore.i18n import SOURCE, speaking
 from taskcore.languages import effective_language
 from taskcore.pacing import digest_due
+from taskcore.phones import phone_region
 from taskcore.queue_rules import DIGEST_LABEL, JobKind
 from taskcore.reminders.digest import digest_text, digest_until
 from taskcore.reminders.slots import DueReminder, Plan, Planner, slot_outcome
@@ -139,7 +140,8 @@ def _digests(conn: Connection, mode: GatingMode, due: Sequence[DueReminder], cho
         if not mine and free <= 0:
             texts[item.user_id] = None  # most users due at a peak: nothing to tell, no language to look up
             continue
-        with speaking(effective_language(chosen.get(item.user_id), item.user_id, default)[0]):
+        with speaking(effective_language(chosen.get(item.user_id), item.user_id, default)[0],
+                      region=phone_region(item.user_id)):
             texts[item.user_id] = digest_text(mine, today=item.today, unassigned=free)
     return texts
 

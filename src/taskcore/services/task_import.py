@@ -42,28 +42,30 @@ class Imported:
     errors: tuple[LineError, ...]
 
 
-def _sheet(conn: Connection, mode: GatingMode, user_id: str, group_id: str, raw: bytes) -> Sheet:
+def _sheet(conn: Connection, mode: GatingMode, user_id: str, group_id: str, raw: bytes, *, month_first: bool
+           ) -> Sheet:
     if not sees_group(mode, q.group_facts(conn, group_id, user_id)):
         raise Forbidden("the group is not available to this user")
     people = [(person.id, person.name) for person in members.active_members(conn, group_id)]
-    return read_sheet(raw, people)
+    return read_sheet(raw, people, month_first=month_first)
 
 
-def preview_import(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str, raw: bytes) -> Sheet:
+def preview_import(uow: Reading, mode: GatingMode, *, user_id: str, group_id: str, raw: bytes,
+                   month_first: bool = False) -> Sheet:
     """What importing ``raw`` would create, and its errors per line; nothing is written. Forbidden unless the user
     is an active member of a group they see; UnreadableFile, TooManyLines or ValidationError for a file refused
-    whole."""
+    whole. ``month_first``: the uploader writes dates month first (their order when the file does not tell)."""
     conn = uow.conn
-    return _sheet(conn, mode, user_id, group_id, raw)
+    return _sheet(conn, mode, user_id, group_id, raw, month_first=month_first)
 
 
 def import_tasks(uow: UnitOfWork, mode: GatingMode, *, user_id: str, group_id: str, raw: bytes, now: datetime,
-                 today: date, announcing: Announcing) -> Imported:
+                 today: date, announcing: Announcing, month_first: bool = False) -> Imported:
     """Create the valid lines of ``raw`` in one transaction (``today``: the importer's, for a recurring line without
     a date), and queue one message in the group that says how many; the same refusals as ``preview_import``."""
 
     conn = uow.conn
-    sheet = _sheet(conn, mode, user_id, group_id, raw)
+    sheet = _sheet(conn, mode, user_id, group_id, raw, month_first=month_first)
     created = tuple((row.line, _create(uow, row, user_id, group_id, now=now, today=today)) for row in sheet.rows)
     if created:
         _announce(conn, user_id, group_id, [task for _line, task in created], now=now,

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from taskcore.dates import format_due_date
-from taskcore.i18n import _, speaking
+from taskcore.i18n import _, day_and_month, speaking
 from taskcore.services.delivery import unreachable_people
 from taskcore.storage.delivery import Unreachable
 from taskcore.unit import UnitOfWork
@@ -19,7 +18,7 @@ def unreachable_text(people: Sequence[Unreachable]) -> str:
         return _("Puedo escribir por privado a todo el mundo.")
     lines = [_("Personas a las que no puedo escribir por privado ({total}):", total=len(people))]
     lines += [_("• {name}, desde el {date}", name=person.name or _("Miembro sin nombre"),
-                date=format_due_date(person.since.date())) for person in people]
+                date=day_and_month(person.since.date())) for person in people]
     lines.append(_("A cada persona se le avisó en un grupo; en cuanto me escriba por privado, le envío lo pendiente."))
     return "\n".join(lines)
 

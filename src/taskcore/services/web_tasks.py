@@ -14,10 +14,9 @@ from sqlalchemy import Connection
 from taskcore.access import GatingMode, sees_group
 from taskcore.chores.nagging import Nag
 from taskcore.chores.points import DEFAULT_POINTS, check_points
-from taskcore.dates import format_due_date
 from taskcore.errors import Forbidden, InvalidChoreSetting, ValidationError
 from taskcore.gateway.outbound import text_payload
-from taskcore.i18n import SOURCE, _, speaking
+from taskcore.i18n import SOURCE, _, day_and_month, speaking
 from taskcore.model import Task
 from taskcore.public_ids import public_id
 from taskcore.queue_rules import JobKind
@@ -138,7 +137,7 @@ def announcement(task: Task, creator_name: str | None,
     name = creator_name or f"@{form[task.created_by][0]}"
     head = _("{name} ha creado la tarea #{id} desde la web: {text}", name=name, id=task.id,
              text=_short(task.description))
-    details = [_("Vence el {date}.", date=format_due_date(task.due_date))] if task.due_date else []
+    details = [_("Vence el {date}.", date=day_and_month(task.due_date))] if task.due_date else []
     tags = [f"@{form[person.id][0]}" for person in task.assignees]
     details.append(_("Para {people}.", people=", ".join(tags)) if tags else _("Sin asignar."))
     mentioned = [form[person.id][1] for person in task.assignees] + ([] if creator_name else

@@ -110,9 +110,10 @@ def day_month(token: str) -> DayMonth | None:
     return DayMonth(int(match.group(1)), int(match.group(2)), None if year is None else int(year))
 
 
-def table_date(text: str) -> date | None:
+def table_date(text: str, *, month_first: bool = False) -> date | None:
     """A date of a spreadsheet's cell (SPEC section 35): ``YYYY-MM-DD``, or day first with a year of four digits
-    (``DD/MM/YYYY``, also with ``-`` or ``.``); None for anything else, an impossible date included."""
+    (``DD/MM/YYYY``, also with ``-`` or ``.``; month first, ``MM/DD/YYYY``, with ``month_first``); None for anything
+    else, an impossible date included."""
     token = text.strip()
     try:
         return iso_date(token)
@@ -121,8 +122,9 @@ def table_date(text: str) -> date | None:
     found = day_month(token)
     if found is None or found.year is None:
         return None
+    day, month = (found.month, found.day) if month_first else (found.day, found.month)
     try:
-        return date(found.year, found.month, found.day)
+        return date(found.year, month, day)
     except ValueError:
         return None
 

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from aiohttp import web
 
 from tasksvc_run.devgateway import upserts, wire
-from tasksvc_run.devgateway.acts import BOT_JID, BotSent, Group, Reacted, Written, user_of
+from tasksvc_run.devgateway.acts import BOT_JID, BotSent, Group, Member, Reacted, Written, user_of
 from tasksvc_run.devgateway.delivery import (
     Deliveries,
     Posted,
@@ -145,6 +145,11 @@ class FakeGateway(LoopbackFake[GatewayCall]):
         self.groups.append(upserts.group_row(group))
         return await self.post("groups.upsert", upserts.groups_upsert_data(group))
 
+    async def change(self, group: Group, action: str, member: Member) -> int | None:
+        """A member added or promoted: the group listed as it is now, told by ``group-participants.update``."""
+        self.groups = [row for row in self.groups if row.get("id") != group.id] + [upserts.group_row(group)]
+        return await self.post("group-participants.update", upserts.participants_data(group.id, action, member))
+
     async def post(self, event: str, data: Any) -> int | None:
         """Post one event to the registered webhook (waiting a while for the bot to register one); its answer."""
         if not await self.listening(lambda fake: fake.webhook_row is not None):
@@ -225,6 +230,8 @@ def _same(post: Posted, data: Any) -> bool:
     posted = post.body.get("data")
     if isinstance(data, list):
         return isinstance(posted, list) and [g.get("id") for g in posted] == [g.get("id") for g in data]
+    if "key" not in data:  # a group's participants changed
+        return isinstance(posted, dict) and (posted.get("id"), posted.get("action")) == (data["id"], data["action"])
     return isinstance(posted, dict) and posted.get("key", {}).get("id") == data["key"]["id"]
 
 

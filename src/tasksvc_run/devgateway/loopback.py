@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from aiohttp import web
 
-from tasksvc_run.devgateway.acts import BOT_JID, BotSent, Group, Reacted, Written
+from tasksvc_run.devgateway.acts import BOT_JID, BotSent, Group, Member, Reacted, Written
 
 LISTEN_WITHIN = 10.0  # seconds a person's message waits for the bot to set its webhook (``tasksvc dev`` starting)
 ANSWER_WITHIN = 10.0  # seconds a person's message waits for the webhook's answer
@@ -144,6 +144,11 @@ class LoopbackFake(Generic[CallT]):
 
     async def join(self, group: Group) -> int | None:
         """The bot is added to ``group`` (listed from now on); what the bot's webhook answered."""
+        raise NotImplementedError
+
+    async def change(self, group: Group, action: str, member: Member) -> int | None:
+        """In ``group`` (as it is after the change, listed from now on), ``member`` was added (``action`` ``add``)
+        or made an admin (``promote``); what the bot's webhook answered."""
         raise NotImplementedError
 
     def read_send(self, call: CallT) -> BotSent | None:

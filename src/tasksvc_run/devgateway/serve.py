@@ -23,11 +23,15 @@ def local_gateway(settings: Settings, db: Database) -> LocalGateway | LocalWaha:
     key = settings.gateway_api_key.get_secret_value() if settings.gateway_api_key else DEV_GATEWAY_KEY
     instance = settings.gateway_api_instance or DEV_INSTANCE
     port = int(os.environ.get(GATEWAY_PORT_VAR, DEV_GATEWAY_PORT))
+    local: LocalGateway | LocalWaha
     if settings.gateway_kind == "waha":
-        return LocalWaha(api_key=key, instance=instance, db=db, port=port)
-    return LocalGateway(
-        api_key=key, instance=instance, db=db, port=port, webhook_url=f"http://127.0.0.1:{settings.port}/webhook",
-        webhook_secret=settings.webhook_secret.get_secret_value() if settings.webhook_secret else None)
+        local = LocalWaha(api_key=key, instance=instance, db=db, port=port)
+    else:
+        local = LocalGateway(
+            api_key=key, instance=instance, db=db, port=port, webhook_url=f"http://127.0.0.1:{settings.port}/webhook",
+            webhook_secret=settings.webhook_secret.get_secret_value() if settings.webhook_secret else None)
+    local.simulator.default_language = settings.default_language  # who the page speaks to before they choose
+    return local
 
 
 def run_local_gateway(settings: Settings) -> int:

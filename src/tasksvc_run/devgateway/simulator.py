@@ -1,6 +1,7 @@
 """The chat simulator of `tasksvc dev` (SPEC section 12), over whichever local gateway is running: its page
 (``/dev/chat``), the transcript of what people and the bot wrote, and its JSON routes (``state``, ``send``,
-``react``, ``switches``), with the database's people and groups to pick from.
+``react``, ``switches``; ``group``, ``members``, ``person``: ``devgateway.households``), with the database's people
+and groups to pick from, each person with their language (the page speaks the writer's: ``chat_texts``).
 
 The simulator speaks the port's words (``devgateway.acts``); the local gateway behind it (``devgateway.local``:
 Evolution API's, ``devgateway.local_waha``: WAHA's) writes what a person does in its own wire to the bot's webhook,
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -19,7 +21,9 @@ from typing import Any, ClassVar, Protocol
 
 from aiohttp import web
 
+from taskcore.languages import phone_language
 from taskcore.services import Database, directory
+from taskcore.services.languages import languages_of
 from tasksvc_run import units
 from tasksvc_run.devgateway.acts import (
     BOT_JID,
@@ -32,6 +36,8 @@ from tasksvc_run.devgateway.acts import (
     mentioned_in,
     phone_jid,
 )
+from tasksvc_run.devgateway.chat_texts import page_texts
+from tasksvc_run.devgateway.households import Households, is_person_key
 from tasksvc_run.devgateway.loopback import CallT, LoopbackFake
 from tasksvc_run.devgateway.media import SAMPLE_PNG
 
@@ -61,6 +67,18 @@ class ChatFake(Protocol):
         """A person reacts; the webhook's answer."""
         ...
 
+    async def join(self, group: Group) -> int | None:
+        """The bot is added to a group; the webhook's answer."""
+        ...
+
+    async def change(self, group: Group, action: str, member: Member) -> int | None:
+        """Someone is added to a group or made its admin; the webhook's answer."""
+        ...
+
+    def listed_groups(self) -> list[Group]:
+        """The groups the gateway lists now."""
+        ...
+
 
 def photo_bytes(value: object) -> bytes | None:
     """A photo sent from the simulator: ``"sample"`` (a built-in PNG) or base64 of a file; None for none (or
@@ -86,10 +104,14 @@ def directory_groups(db: Database, bot: str = BOT_JID) -> list[Group]:
     return [Group(gid, name or gid, tuple(people[gid])) for gid, name in groups]
 
 
-def database_people(db: Database, bot: str = BOT_JID) -> tuple[list[dict[str, str]], list[dict[str, str | None]]]:
-    """Users and groups to pick from in the simulator, each group with its status (pending: the bot is silent)."""
+def database_people(db: Database, bot: str = BOT_JID, default_language: str = "es"
+                    ) -> tuple[list[dict[str, str]], list[dict[str, str | None]]]:
+    """Users (with their language in force) and groups to pick from in the simulator, each group with its status
+    (pending: the bot is silent)."""
     users, rows = units.look(db, directory.people_and_groups)
-    people = [{"id": uid, "name": name or uid} for uid, name in users if phone_jid(uid) != bot]
+    found = [(uid, name) for uid, name in users if phone_jid(uid) != bot]
+    langs = units.look(db, lambda uow: languages_of(uow.conn, [uid for uid, _ in found], default_language))
+    people = [{"id": uid, "name": name or uid, "lang": langs[uid]} for uid, name in found]
     groups = [{"id": gid, "name": name or gid, "status": status} for gid, name, status in rows]
     return people, groups
 
@@ -108,15 +130,23 @@ class Simulator:
     db: Database | None
     switches: tuple[str, ...]
     bot: str = BOT_JID
+    default_language: str = "es"
     transcript: list[dict[str, Any]] = field(default_factory=list)
+    households: Households = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.households = Households(self.bot)
 
     def add_routes(self, app: web.Application) -> None:
         """The page, its state and its actions."""
+        from tasksvc_run.devgateway.household_routes import HouseholdRoutes  # noqa: PLC0415 - it imports this module
+
         app.router.add_get("/dev/chat", self._page)
         app.router.add_get("/dev/chat/api/state", self._state)
         app.router.add_post("/dev/chat/api/send", self._send)
         app.router.add_post("/dev/chat/api/react", self._react)
         app.router.add_post("/dev/chat/api/switches", self._switches)
+        HouseholdRoutes(self).add_routes(app)
 
     def bot_sent(self, sent: BotSent) -> None:
         """Note a send of the bot's: a text (with the message it quotes) or a reaction."""
@@ -136,11 +166,25 @@ class Simulator:
 
     async def _page(self, _: web.Request) -> web.Response:
         html = resources.files("tasksvc_run.devgateway").joinpath("chat.html").read_text(encoding="utf-8")
-        return web.Response(text=html, content_type="text/html")
+        texts = json.dumps(page_texts(), ensure_ascii=False).replace("</", "<\\/")
+        return web.Response(text=html.replace("{/*TEXTS*/}", texts), content_type="text/html")
+
+    def language_of(self, key: str) -> str:
+        """The language of someone the database does not know yet: their number's country's, else the default."""
+        return (None if key.endswith("@lid") else phone_language(key)) or self.default_language
 
     async def _state(self, request: web.Request) -> web.Response:
         since = int(request.query.get("since", "0") or 0)
-        users, groups = await asyncio.to_thread(database_people, self.db, self.bot) if self.db else ([], [])
+        users, groups = (await asyncio.to_thread(database_people, self.db, self.bot, self.default_language)
+                         if self.db else ([], []))
+        known = {user["id"] for user in users}
+        lids = {person.key.partition("@")[0] for person in self.households.people.values() if person.lid_only}
+        users = [user for user in users if user["id"] not in lids] + [
+            {"id": person.key, "name": person.name, "lang": self.language_of(person.key)}
+            for person in self.households.people.values() if person.key not in known]
+        listed = {group["id"] for group in groups}
+        groups += [{"id": gid, "name": made.subject, "status": None}
+                   for gid, made in self.households.groups.items() if gid not in listed]
         return web.json_response({"users": users, "groups": groups, "bot": self.bot,
                                   "messages": [m for m in self.transcript if m["seq"] > since]})
 
@@ -151,12 +195,14 @@ class Simulator:
         body = await request.json()
         user, chat, text = str(body.get("user", "")), str(body.get("chat", "")), str(body.get("text", ""))
         photo = photo_bytes(body.get("photo"))
-        if not user.isdigit() or not (text.strip() or photo):
-            return web.json_response({"error": "user (digits) and a text or a photo are required"}, status=422)
+        if not is_person_key(user) or not (text.strip() or photo):
+            return web.json_response({"error": "user (digits or <lid>@lid) and a text or a photo are required"},
+                                     status=422)
         quoted = self.quoted(body.get("quoted")) if body.get("quoted") else None
         name = str(body.get("name") or user)
-        written = Written(chat or phone_jid(user), phone_jid(user), text, self.fake.new_id(), name, quoted,
-                          mentioned_in(text), photo)
+        sender, phone = self.households.sender(user, chat)
+        written = Written(chat or phone_jid(user), sender, text, self.fake.new_id(), name, quoted,
+                          mentioned_in(text), photo, phone)
         self._note("in", written.chat, written.sender, text=f"📷 {text}" if photo else text, id=written.id,
                    name=name, quoted=quoted.id if quoted else None)
         return _answer(await self.fake.write(written))
@@ -166,10 +212,12 @@ class Simulator:
         body = await request.json()
         user, chat, emoji = str(body.get("user", "")), str(body.get("chat", "")), str(body.get("emoji", ""))
         target = self.quoted(body.get("target"))
-        if not user.isdigit() or target is None:
-            return web.json_response({"error": "user (digits) and a target message id are required"}, status=422)
+        if not is_person_key(user) or target is None:
+            return web.json_response({"error": "user (digits or <lid>@lid) and a target message id are required"},
+                                     status=422)
         name = str(body.get("name") or user)
-        reacted = Reacted(chat or phone_jid(user), phone_jid(user), emoji, target, self.fake.new_id(), name)
+        sender, _phone = self.households.sender(user, chat)
+        reacted = Reacted(chat or phone_jid(user), sender, emoji, target, self.fake.new_id(), name)
         self._note("in", reacted.chat, reacted.sender, reaction=emoji, quoted=target.id, name=name)
         return _answer(await self.fake.react(reacted))
 
@@ -219,5 +267,6 @@ class Simulated(LoopbackFake[CallT]):
             self.simulator.bot_sent(sent)
 
     def listed_groups(self) -> list[Group]:
-        """The database's groups as they are now (none without a database)."""
-        return directory_groups(self.db, self.owner_jid or BOT_JID) if self.db is not None else []
+        """The database's groups as they are now (none without a database), the simulator's as it made them."""
+        found = directory_groups(self.db, self.owner_jid or BOT_JID) if self.db is not None else []
+        return self.simulator.households.listed(found)

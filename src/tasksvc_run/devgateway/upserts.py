@@ -88,6 +88,15 @@ def group_row(group: Group) -> dict[str, Any]:
             "participants": [_participant(member) for member in group.members]}
 
 
+def participants_data(group_id: str, action: str, member: Member) -> dict[str, Any]:
+    """The ``data`` of a ``group-participants.update``: ``member`` added or promoted (2.3.7's shape: the JIDs, and
+    each one's number in ``participantsData`` when the group names them by LID)."""
+    data: dict[str, Any] = {"id": group_id, "action": action, "participants": [member.jid]}
+    if member.phone and member.phone != member.jid:
+        data["participantsData"] = [{"jid": member.jid, "phoneNumber": member.phone}]
+    return data
+
+
 def groups_upsert_data(group: Group) -> list[dict[str, Any]]:
     """The ``data`` of the ``groups.upsert`` that says the bot is in ``group`` (it joined or was added)."""
     return [group_row(group) | {"addressingMode": group.addressing}]

@@ -29,7 +29,7 @@ from aiohttp import web
 from taskcore.gateway.waha.decode import EVENTS
 from tasksvc_run.devgateway import waha_records as records
 from tasksvc_run.devgateway import waha_wire as wire
-from tasksvc_run.devgateway.acts import BotSent, Group, Reacted, Written
+from tasksvc_run.devgateway.acts import BotSent, Group, Member, Reacted, Written
 from tasksvc_run.devgateway.delivery import json_or_none
 from tasksvc_run.devgateway.loopback import LoopbackFake, answered
 from tasksvc_run.devgateway.waha_hooks import Posted, WahaDeliveries, WahaEffects, subscribed
@@ -171,6 +171,13 @@ class FakeWaha(LoopbackFake[WahaCall]):
         self.groups.append(records.group_info(group))
         payload = records.join_payload(group, time.time())
         return await self._posted(("group.v2.join",), group.id, lambda: self._emit("group.v2.join", payload))
+
+    async def change(self, group: Group, action: str, member: Member) -> int | None:
+        """A member added or promoted: the group listed as it is now, told by ``group.v2.participants``."""
+        self.groups = [row for row in self.groups if row.get("JID") != group.id] + [records.group_info(group)]
+        payload = records.participants_payload(group.id, action, member, time.time())
+        return await self._posted(("group.v2.participants",), group.id,
+                                  lambda: self._emit("group.v2.participants", payload))
 
     def read_send(self, call: WahaCall) -> BotSent | None:
         """A sendText or reaction in the port's words."""

@@ -197,6 +197,17 @@ def group_info(group: Group) -> dict[str, Any]:
             "Participants": [_raw_member(member) for member in group.members]}
 
 
+def _v2_person(member: Member) -> dict[str, Any]:
+    phone = waha_jid(member.phone) if member.phone else (None if member.jid.endswith("@lid") else waha_jid(member.jid))
+    return {"id": waha_jid(member.jid), "pn": phone, "role": "admin" if member.admin else "participant"}
+
+
+def participants_payload(group_id: str, action: str, member: Member, at: float) -> dict[str, Any]:
+    """The ``group.v2.participants`` payload of ``member`` added (``join``) or promoted in the group."""
+    return {"type": "join" if action == "add" else action, "timestamp": int(at * 1000), "group": {"id": group_id},
+            "participants": [_v2_person(member)]}
+
+
 def join_payload(group: Group, at: float) -> dict[str, Any]:
     """The ``group.v2.join`` payload of the bot added to ``group``."""
     people = [{"id": waha_jid(m.jid), "pn": waha_jid(m.phone) if m.phone else (

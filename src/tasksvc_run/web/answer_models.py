@@ -27,7 +27,7 @@ class RecurrenceOut(BaseModel):
     """How a recurring task repeats (SPEC section 20)."""
 
     rule: str = Field(description="RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,TH")
-    text: str = Field(description="In Spanish, e.g. cada lunes y jueves")
+    text: str = Field(description="In the reader's language, e.g. cada lunes y jueves, every Monday and Thursday")
     rotation: list[str] = Field(description="Who takes turns, public ids (p_…) in order; empty when nobody does.")
 
 

@@ -17,6 +17,7 @@ from aiohttp import web
 from taskcore.access import GatingMode
 from taskcore.completion import CompletionMode, InvalidCompletion
 from taskcore.errors import InvalidChoreSetting
+from taskcore.i18n import current_language
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
 from taskcore.services import Database, languages, task_lists, web_tasks, zones
@@ -60,7 +61,7 @@ async def my_tasks(request: web.Request) -> web.Response:
     now = app[CLOCK].now()
     today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
     cache, mode = app[LIST_CACHE], gating(request)
-    key = (user, mode, query, today if query.soon_days is not None else None)
+    key = (user, mode, query, today if query.soon_days is not None else None, current_language())  # texts read
     found = units.look_prepared(app[DB], task_lists.my_task_items_since, mode, user_id=user, query=query,
                                 today=today, now=now, known=cache.stamp_of(key))
     if found.page is None:  # the answer kept at this stamp (SPEC section 42: web/list_cache.py)

@@ -15,6 +15,7 @@ from aiohttp.typedefs import Handler
 from babel.core import negotiate_locale
 
 from taskcore.i18n import speaking
+from taskcore.phones import phone_region
 from taskcore.services.languages import user_language
 from taskcore.services.web_auth import SESSION_CACHE_TTL
 from taskcore.words import LANGUAGES
@@ -91,13 +92,23 @@ def request_language(request: web.Request) -> str:
     return request.get(LANG) or visitor_language(request)
 
 
+def reader_region(request: web.Request, user: str | None) -> str | None:
+    """The reader's country, for how dates and times are written: their number's, else the browser's first
+    language tag's (``en-GB``: GB)."""
+    by_phone = phone_region(user) if user is not None else None
+    if by_phone is not None:
+        return by_phone
+    tags = (request.headers.get("Accept-Language") or "").split(",")[0].split(";")[0].strip().split("-")
+    return tags[1].upper() if len(tags) > 1 and len(tags[1]) == 2 and tags[1].isalpha() else None
+
+
 @web.middleware
 async def language_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Decide the request's language (after the session is known) and compose the answer in it."""
     user = request.get(USER)
     lang = person_language(request, user) if user is not None else visitor_language(request)
     request[LANG] = lang
-    with speaking(lang):
+    with speaking(lang, region=reader_region(request, user)):
         return await handler(request)
 
 

@@ -117,7 +117,8 @@ TimeWords = Annotated[str, Field(min_length=1, max_length=MAX_TIME_WORDS), After
 
 def _zone_schema(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
-    schema["anyOf"] = [{"type": "string", "enum": known_zone_names()}, {"type": "null"}]
+    schema["anyOf"] = [{"type": "string", "minLength": 1, "maxLength": 64}, {"type": "null"}]
+    schema["examples"] = ["America/Bogota", "Tijuana", known_zone_names()[0]]
 
 
 class QuietWindow(BaseModel):
@@ -141,8 +142,10 @@ class PreferencesBody(BaseModel):
         {"type": "string", "minLength": 1, "maxLength": MAX_TIME_WORDS}, {"type": "null"}]})] = Field(
         None, description="A time of day as the chat reads it (8:30, 8h30, 8:30 am, 20h, às 20h, a las 8); "
                           "answered as HH:MM, 24 h.")
-    tz: str | None = Field(None, description="An IANA time zone (any case is accepted), e.g. America/Bogota; null: "
-                                             "the default.", json_schema_extra=_zone_schema)
+    tz: str | None = Field(None, max_length=64, description="An IANA time zone (any case is accepted), e.g. "
+                                                            "America/Bogota, or a city's name as /t zona takes it "
+                                                            "(Tijuana, Ciudad de México, Córdoba, AR); null: the "
+                                                            "default.", json_schema_extra=_zone_schema)
     lang: Lang | None = Field(None, description="The language of the bot's messages and the pages (its code); "
                                                 "null forgets the choice (the phone number's country's, else "
                                                 "DEFAULT_LANGUAGE); absent keeps it.", json_schema_extra=_no_default)

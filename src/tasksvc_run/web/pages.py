@@ -116,8 +116,10 @@ def _group(request: web.Request, user: str, form: TaskForm, status: int = 200) -
                       unassigned_first=True, limit=100)
     people = units.look(request.app[DB], task_lists.list_group_members, gating(request), user_id=user,
                         group_id=group_id)
+    zone = units.look(request.app[DB], zones.group_zone, group_id=group_id) or units.look(
+        request.app[DB], zones.user_zone, user_id=user, fallback=request.app[SETTINGS].zone).zone
     week = units.look(request.app[DB], summaries.group_week, group_id=group_id, now=request.app[CLOCK].now(),
-                      zone=request.app[SETTINGS].zone)
+                      zone=zone)  # the group's week and overdue, in its zone (SPEC section 39), never the server's
     return render(request, "group.html", status=status, **_common(request, user, "grupos"),
                   **form_context(request, form), group=summary, page=page, members=people, week=week)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from taskcore.model import GroupSummary, Person, Preference, Series, Task
 from taskcore.pagination import Page
+from taskcore.recurrence import Recurrence, rule_text
 from taskcore.services.own_data import FORGOTTEN_ID
 from taskcore.zones import UserZone
 
@@ -79,7 +80,7 @@ def recurrence(series: Series | None, ids: Ids) -> dict[str, Any] | None:
     """{rule, text, rotation} of a recurring task, else None."""
     if series is None:
         return None
-    return {"rule": series.rule, "text": series.text, "rotation": [ids(person) for person in series.rotation]}
+    return {"rule": series.rule, "text": rule_text(series), "rotation": [ids(person) for person in series.rotation]}
 
 
 def completed_item(task: Task, next_task: Task | None, ids: Ids) -> dict[str, Any]:
@@ -107,6 +108,7 @@ def _named(item: dict[str, Any], ids: Ids) -> dict[str, Any]:
     item["created_by"] = _maybe(ids, item["created_by"])
     item["completed_by"] = _maybe(ids, item["completed_by"])
     if item["recurrence"] is not None:
+        item["recurrence"]["text"] = rule_text(Recurrence(item["recurrence"]["rule"], item["recurrence"]["text"]))
         item["recurrence"]["rotation"] = [ids(person) for person in item["recurrence"]["rotation"]]
     if item["proof"] is not None:
         kept = item["proof"]

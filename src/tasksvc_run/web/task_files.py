@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field
 
 from taskcore.access import GatingMode
+from taskcore.csvfiles.dates import date_warning, order_note
 from taskcore.csvfiles.reading import MAX_BYTES, Row, Sheet, TooManyLines, UnreadableFile
 from taskcore.csvfiles.writing import MEDIA_TYPE
+from taskcore.i18n import month_first
 from taskcore.recurrence import rule_text
 from taskcore.services import task_export, task_import, zones
 from taskcore.services.web_tasks import Announcing
@@ -41,6 +43,16 @@ class ImportParams(BaseModel):
                                                   "0).")
 
 
+class ExportParams(BaseModel):
+    """Query of the CSV exports."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    sep: Literal["comma", "semicolon"] = Field("comma", description="semicolon: cells separated by ';' and a first "
+                                                                    "line 'sep=;', for spreadsheets set to a comma "
+                                                                    "decimal.")
+
+
 class ImportLine(BaseModel):
     """A line that makes a task: its description, date and assignees by name."""
 
@@ -50,6 +62,8 @@ class ImportLine(BaseModel):
     assignees: list[str] = Field(description="Members' names, never numbers.")
     recurrence: str | None = Field(description="The rule in words of the reader's language.")
     points: int
+    warning: str | None = Field(None, description="A date before today or more than a year ahead, flagged in the "
+                                                  "reader's language (the line is still imported).")
 
 
 class ImportLineError(BaseModel):
@@ -64,6 +78,11 @@ class ImportPreview(BaseModel):
 
     rows: list[ImportLine]
     errors: list[ImportLineError]
+    date_order: Literal["day_first", "month_first"] = Field(
+        description="How dates like 12/01/2026 were read: as the file tells, else as the uploader's language writes "
+                    "them (month first for English of the United States).")
+    notes: list[str] = Field(description="Sentences for the reader about how the file was read (which order a date "
+                                         "that reads both ways took).")
 
 
 class CreatedLine(BaseModel):
@@ -98,17 +117,20 @@ def csv_file(body: bytes, name: str) -> web.Response:
 
 async def my_tasks_csv(request: web.Request) -> web.Response:
     """GET /api/me/tasks.csv."""
+    params = parse_query(request, ExportParams)
     body = await asyncio.to_thread(units.look, request.app[DB], task_export.my_csv, gating(request),
-                                   user_id=request[USER])
+                                   user_id=request[USER], fallback=request.app[SETTINGS].zone,
+                                   semicolon=params.sep == "semicolon")
     return csv_file(body, task_export.file_name(_today(request), group=False))
 
 
 async def group_tasks_csv(request: web.Request) -> web.Response:
     """GET /api/groups/{id}/tasks.csv."""
     group_id = group_id_of(request)
+    params = parse_query(request, ExportParams)
     body = await asyncio.to_thread(units.look, request.app[DB], task_export.group_csv, gating(request),
-                                   user_id=request[USER],
-                                   group_id=group_id)
+                                   user_id=request[USER], group_id=group_id, fallback=request.app[SETTINGS].zone,
+                                   semicolon=params.sep == "semicolon")
     return csv_file(body, task_export.file_name(_today(request), group=True))
 
 
@@ -139,12 +161,15 @@ def refusal(exc: UnreadableFile | TooManyLines) -> RequestProblem:
                                                                                   "message": message}])
 
 
-def preview_body(sheet: Sheet) -> dict[str, Any]:
-    """A dry run's answer."""
+def preview_body(sheet: Sheet, today: date) -> dict[str, Any]:
+    """A dry run's answer (``today``: the uploader's, for the dates that look wrong)."""
+    note = order_note(sheet.dates)
     return {"rows": [{"line": row.line, "description": row.description,
                       "due_date": row.due.isoformat() if row.due else None, "assignees": list(row.names),
-                      "recurrence": _rule(row), "points": row.points} for row in sheet.rows],
-            "errors": [{"line": error.line, "message": error.message} for error in sheet.errors]}
+                      "recurrence": _rule(row), "points": row.points, "warning": date_warning(row.due, today)}
+                     for row in sheet.rows],
+            "errors": [{"line": error.line, "message": error.message} for error in sheet.errors],
+            "date_order": sheet.dates.order.value, "notes": [note] if note else []}
 
 
 def _rule(row: Row) -> str | None:
@@ -157,13 +182,12 @@ async def run_import(request: web.Request, group_id: str, raw: bytes, *, dry_run
     try:
         if dry_run:
             sheet = await asyncio.to_thread(units.look, app[DB], task_import.preview_import, gating(request),
-                                            user_id=user,
-                                            group_id=group_id, raw=raw)
-            return preview_body(sheet)
+                                            user_id=user, group_id=group_id, raw=raw, month_first=month_first())
+            return preview_body(sheet, _today(request))
         announcing = Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
         done = await asyncio.to_thread(units.run, app[DB], task_import.import_tasks, gating(request), user_id=user,
                                        group_id=group_id, raw=raw, now=app[CLOCK].now(), today=_today(request),
-                                       announcing=announcing)
+                                       announcing=announcing, month_first=month_first())
     except (UnreadableFile, TooManyLines) as exc:
         raise refusal(exc) from exc
     errors = [{"line": error.line, "message": error.message} for error in done.errors]
@@ -188,10 +212,10 @@ _GROUP_ID = {"id": {"type": "string", "pattern": r"^[0-9]+(-[0-9]+)?@g\.us$"}}
 FILE_ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("GET", "/api/me/tasks.csv", my_tasks_csv, "exportMyTasks",
              "My tasks, open and completed, as a CSV file (UTF-8 with a byte-order mark; names, never numbers)",
-             None, media=MEDIA_TYPE),
+             None, query=ExportParams, errors=(422,), media=MEDIA_TYPE),
     ApiRoute("GET", "/api/groups/{id}/tasks.csv", group_tasks_csv, "exportGroupTasks",
              "A group's tasks, open and completed, as a CSV file (UTF-8 with a byte-order mark; names, never numbers)",
-             None, path_schemas=_GROUP_ID, errors=(403,), media=MEDIA_TYPE),
+             None, query=ExportParams, path_schemas=_GROUP_ID, errors=(403, 422), media=MEDIA_TYPE),
     ApiRoute("POST", "/api/groups/{id}/tasks/import", import_file, "importGroupTasks",
              "Create a group's tasks from a CSV file (at most 500 lines), announced there as one message; "
              "dry_run=true only previews", ImportCreated, query=ImportParams, path_schemas=_GROUP_ID,

@@ -15,8 +15,8 @@ import jinja2
 from aiohttp import web
 from markupsafe import Markup
 
-from taskcore.dates import format_due_date
-from taskcore.i18n import current_language
+from taskcore.i18n import current_language, current_locale, day_and_month
+from taskcore.recurrence import rule_text
 from tasksvc_run.i18n import catalog
 from tasksvc_run.keys import TEMPLATES
 from tasksvc_run.web.script_texts import script_texts
@@ -47,8 +47,10 @@ def make_templates() -> jinja2.Environment:
     env.policies["ext.i18n.trimmed"] = True  # as the catalogs' extraction reads them
     env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.globals["lang"] = current_language
+    env.globals["locale"] = lambda: current_locale().replace("_", "-")  # the reader's, for the script's dates
     env.globals["script_texts"] = script_texts
-    env.filters["ddmm"] = format_due_date
+    env.filters["ddmm"] = day_and_month
+    env.filters["rule"] = rule_text  # a recurrence in the reader's words (SPEC section 39), never the stored Spanish
     return env
 
 

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import orjson
 from aiohttp import web
 
+from taskcore.i18n import date_and_time
 from taskcore.services import tokens as svc
 from taskcore.services.tokens import TokenRow
 from tasksvc_run import units
@@ -54,8 +55,8 @@ async def delete_token(request: web.Request) -> web.Response:
 
 
 def local_stamp(moment: Any, zone: ZoneInfo) -> str:
-    """dd/MM/yyyy HH:MM in TZ, for the pages."""
-    return str(moment.astimezone(zone).strftime("%d/%m/%Y %H:%M"))
+    """The moment in ``zone`` as the reader reads it (``06/12/2026 18:05``; ``Dec 6, 2026 6:05 PM``), for the pages."""
+    return date_and_time(moment.astimezone(zone))
 
 
 async def tokens_page(request: web.Request) -> web.Response:

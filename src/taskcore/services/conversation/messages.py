@@ -27,6 +27,7 @@ from taskcore.gateway.events import InboundMessage, InboundReaction
 from taskcore.gateway.outbound import Quote
 from taskcore.i18n import speaking
 from taskcore.identity import user_jid
+from taskcore.phones import phone_region
 from taskcore.services.conversation.admission import Admitted, admit
 from taskcore.services.conversation.registry import SYNTAX, act
 from taskcore.services.conversation.store import ConversationUnit
@@ -41,7 +42,7 @@ def handle_message(uow: ConversationUnit, policy: ChatPolicy, msg: InboundMessag
     admitted = admit(uow, policy, msg, moment, family=head, reply=reply, sighted=sighted, linked=msg.quoted_id)
     if isinstance(admitted, ChatResult):
         return admitted
-    with speaking(admitted.language):
+    with speaking(admitted.language, region=phone_region(admitted.user_id)):
         mentioned = msg.mentioned_digits if msg.mentioned else ()
         decision = decide(msg.text, head, SYNTAX, today=admitted.today, quoted_task=admitted.quoted_task, reply=reply,
                           mentioned=mentioned, token=admitted.token, in_group=msg.group_id is not None)
@@ -68,7 +69,7 @@ def handle_reaction(uow: ConversationUnit, policy: ChatPolicy, reaction: Inbound
     turn = Turn(uow, policy, moment, msg, admitted.user_id, admitted.private_chat, admitted.today,
                 quote=reacted_quote(reaction), marks=False, language=admitted.language,
                 own_language=admitted.own_language)
-    with speaking(admitted.language):
+    with speaking(admitted.language, region=phone_region(admitted.user_id)):
         return answer(turn, admitted, decision)
 
 

@@ -21,10 +21,12 @@ def set_points(turn: Turn, cmd: SetPoints) -> Answer:
 
 
 def show_summary(turn: Turn, cmd: ShowSummary) -> Answer:
-    """/t resumen [semana|mes]: the group's, in TZ; in a direct message the sender's own, in their zone."""
+    """/t resumen [semana|mes]: the group's, in the group's zone (SPEC section 39: what is overdue is decided there,
+    never on the server's clock; a group without one, the asker's); in a direct message the sender's own, in their
+    zone."""
     group = turn.group_id
-    zone = turn.policy.zone if group else zones.user_zone(
-        turn.uow, user_id=turn.user_id, fallback=turn.policy.zone).zone
+    own = zones.user_zone(turn.uow, user_id=turn.user_id, fallback=turn.policy.zone).zone
+    zone = (zones.group_zone(turn.uow, group_id=group) or own) if group else own
     today = turn.moment.now.astimezone(zone).date()
     return Answer(summary_for(turn.uow.conn, Whose(group, None if group else turn.user_id), cmd.period, today=today,
                               zone=zone))

@@ -50,8 +50,22 @@
     return data;
   }
 
+  // A date as the reader reads it (SPEC section 39): dd/MM in Spanish and Portuguese; in English the month by name,
+  // in the order of the reader's country (6 Dec, Dec 6), as the server writes it.
+  const locale = document.body.dataset.locale || document.documentElement.lang || "es";
+  const byName = locale.slice(0, 2) === "en"
+    ? new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" }) : null;
   function ddmm(iso) {
+    if (byName) { return byName.format(new Date(iso.slice(0, 10) + "T00:00:00Z")); }
     return iso.slice(8, 10) + "/" + iso.slice(5, 7);
+  }
+  // A time of day (HH:MM) as the reader reads it: 24 hours, or 12 where the reader's English has them (7:15 AM).
+  const twelve = byName
+    ? new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" }) : null;
+  const byClock = twelve && twelve.resolvedOptions().hour12 ? twelve : null;  // 24 hours: HH:MM as it is
+  function clock(hhmm) {
+    if (!byClock || !/^\d\d:\d\d$/.test(hhmm || "")) { return hhmm; }
+    return byClock.format(new Date("1970-01-01T" + hhmm + ":00Z")).replace(/\u202f/g, " ");
   }
 
   function setText(item, field, text) {
@@ -188,7 +202,7 @@
     if (zone) { zone.textContent = saved.tz; }
     const source = document.querySelector('[data-field="tz-source"]');
     if (source) { source.textContent = ZONE_SOURCES[saved.tz_source] || ""; }
-    say(saved.freq === "off" ? t("remindersOff") : t("remindersOn", { time: saved.time, zone: saved.tz }));
+    say(saved.freq === "off" ? t("remindersOff") : t("remindersOn", { time: clock(saved.time), zone: saved.tz }));
   }
 
   document.addEventListener("submit", function (event) {
