@@ -129,7 +129,7 @@ def test_a_range_as_people_write_it(text: str, window: tuple[time, time]) -> Non
 @pytest.mark.parametrize(("sender", "text", "said", "at"), [
     (BR, "/t lembretes diário às 18h", "Lembretes todo dia às 18:00", "18:00"),
     (UK, "/t reminders daily 7 pm", "Reminders every day at 19:00", "19:00"),
-    (US, "/t reminders weekdays 8:00 am", "Reminders Monday to Friday at 08:00", "08:00"),
+    (US, "/t reminders weekdays 8:00 am", "Reminders Monday to Friday at 8:00 AM", "08:00"),
     (MX, "/t recordatorios diario a las 8", "Recordatorios cada día a las 08:00", "08:00"),
 ])
 def test_reminder_times_as_people_write_them(db: Database, sender: str, text: str, said: str, at: str) -> None:
