@@ -7,6 +7,7 @@ Debian's /usr/bin/chromium is driven through playwright (no browser download). T
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -104,7 +105,7 @@ def test_sign_in_see_tasks_complete_one_and_set_reminders(tab: Tab, server: Thre
 
     page.get_by_role("link", name="Recordatorios").click()
     page.get_by_label("De lunes a viernes").check()
-    page.get_by_label("Hora", exact=True).fill("07:15")
+    page.get_by_label(re.compile(r"^Hora\b")).fill("07:15")
     page.get_by_role("button", name="Guardar").click()
     expect(page.get_by_role("status")).to_have_text("Guardado: te avisaremos a las 07:15 (Europe/Madrid).")
     page.screenshot(path=str(ARTIFACTS / "browser-recordatorios.png"), full_page=True)

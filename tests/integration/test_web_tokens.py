@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import update
 
 from taskcore.access import GatingMode
-from taskcore.services import reward_requests, rewards
+from taskcore.services import penalties, reward_requests, rewards
 from taskcore.services import tasks as task_service
 from taskcore.services.tokens import MAX_TOKENS, create_api_token
 from taskcore.storage import schema
@@ -145,6 +147,11 @@ SAMPLES: dict[str, tuple[str, str, Any]] = {
     "exportMyTasks": ("GET", "/api/me/tasks.csv", None),
     "exportGroupTasks": ("GET", f"/api/groups/{GROUP}/tasks.csv", None),
     "importGroupTasks": ("POST", f"/api/groups/{GROUP}/tasks/import", b"description\nPan\n"),  # a CSV file
+    # Chores as households run them (SPEC section 41): as the group's admin, with a chore of the other's missed.
+    "createGroupDisplay": ("POST", f"/api/groups/{GROUP}/display", None),
+    "deleteGroupDisplay": ("DELETE", f"/api/groups/{GROUP}/display", None),
+    "applyMissedChore": ("POST", "/api/missed-chores/1/apply", None),
+    "excuseMissedChore": ("POST", "/api/missed-chores/1/excuse", {"reason": "estaba de viaje"}),
 }
 
 
@@ -161,6 +168,18 @@ def rewarded(db: Database) -> None:
     units.run(db, reward_requests.redeem, GatingMode.OFF, user_id=ME, reward_id=1, group_id=GROUP, now=NOW)
 
 
+def missed_by_the_other(db: Database) -> None:
+    """As well as ``rewarded``: a penalty of 2 in the group, and a daily chore of the other's left undone, found."""
+    units.run(db, penalties.set_penalty, group_id=GROUP, user_id=ME, points=2, now=NOW)
+    chore = units.run(db, task_service.create_task, creator=ME, description="Regar", group_id=GROUP,
+                      assignees=(OTHER,), now=NOW, due=NOW.date())
+    with db.write() as conn:  # a recurring occurrence: what the chores tick looks at
+        conn.execute(update(schema.tasks).where(schema.tasks.c.id == chore.id)
+                     .values(recurrence_rule="FREQ=DAILY", recurrence_text="cada día"))
+    later = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+    assert units.run_batched(db, penalties.MissedTick(now=later, zone=ZoneInfo("Europe/Madrid"))) == 1
+
+
 def test_every_operation_has_a_sample() -> None:
     assert set(SAMPLES) == {route.operation_id for route in ROUTES}
 
@@ -173,8 +192,11 @@ async def test_a_token_authenticates_each_endpoint_as_its_user(web: WebEnv, rout
     made = await new_token(web)
     spare = await new_token(web, name="de sobra")
     task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME,), due="2026-11-30")
-    if route.path.startswith(("/api/groups/{id}/rewards", "/api/me/reward", "/api/me/approvals", "/api/reward")):
+    if route.path.startswith(("/api/groups/{id}/rewards", "/api/me/reward", "/api/me/approvals", "/api/reward",
+                              "/api/groups/{id}/display", "/api/missed-chores")):
         rewarded(web.db)
+    if route.path.startswith("/api/missed-chores"):
+        missed_by_the_other(web.db)
     method, path, body = SAMPLES[route.operation_id]
     url = path.replace("{task}", str(task.id)).replace("{token}", str(spare["id"]))
     if isinstance(body, dict) and body.get("assignees"):

@@ -87,7 +87,8 @@ async def test_a_monday_post_tells_about_last_week_in_the_groups_language(db: Da
     say(db, "/t resumen semanal lunes 09:00")
     monday = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
     assert await WeeklySummaryJob(context(db, monday))() == 1
-    assert summaries_queued(db)[0].startswith("Summary of the week (16/11–22/11):")
+    # an English reader: no day/month doubt (SPEC section 39)
+    assert summaries_queued(db)[0].startswith("Summary of the week (Nov 16–Nov 22):")
 
 
 def test_two_instances_at_once_queue_the_summary_once(db: Database, group: str,

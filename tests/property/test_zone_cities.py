@@ -7,20 +7,17 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taskcore.errors import AmbiguousTimeZone
 from taskcore.zones import known_zone_names, parse_time_zone, zone_by_city
 
 NAMES = st.sampled_from(known_zone_names())
+# What is asserted is the answer, not its time: a collection of the places' index (tens of thousands of objects) or a
+# busy machine made a first example pass hypothesis' 200 ms deadline in CI, then not when shrunk ("flaky").
+UNTIMED = settings(deadline=None)
 MOMENTS = [datetime(2000, 1, 1, tzinfo=UTC) + timedelta(days=45 * n) for n in range(300)]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def places_loaded() -> None:
-    """The places' index is read once, on the first lookup: not inside a timed example."""
-    zone_by_city("Lisboa")
 
 
 def settled(city: str) -> ZoneInfo | AmbiguousTimeZone:
@@ -44,11 +41,13 @@ def as_written(draw: st.DrawFn, name: str) -> str:
     return draw(st.sampled_from([spaced, spaced.lower(), spaced.upper()]))
 
 
+@UNTIMED
 @given(NAMES, st.data())
 def test_a_whole_name_as_people_write_it_is_that_zone(name: str, data: st.DataObject) -> None:
     assert zone_by_city(as_written(data.draw, name)).key == name
 
 
+@UNTIMED
 @given(NAMES, st.data())
 def test_a_last_part_is_a_zone_keeping_the_same_clock_or_lists_it(name: str, data: st.DataObject) -> None:
     zone = settled(as_written(data.draw, name.rsplit("/", 1)[-1]))
@@ -59,6 +58,7 @@ def test_a_last_part_is_a_zone_keeping_the_same_clock_or_lists_it(name: str, dat
         moment.astimezone(parse_time_zone(name)).utcoffset() for moment in MOMENTS]
 
 
+@UNTIMED
 @given(st.text(max_size=30))
 def test_a_refusal_suggests_at_most_three_real_names(text: str) -> None:
     refusal = settled(text)
