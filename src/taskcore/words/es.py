@@ -114,4 +114,12 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.assignees": ("asignados", "asignado", "responsables", "responsable"),
     "column.recurrence": ("repetición", "se repite", "recurrencia", "regla"),
     "column.points": ("puntos",),
+    # Seasons of a recurrence (SPEC section 41): cada semana de abril a septiembre, cada 2 semanas el resto
+    "season.from": ("de", "desde"),
+    "season.to": ("a", "hasta"),
+    "season.in": ("en",),
+    "season.rest": ("el resto", "resto", "el resto del año"),
+    # Checklists (SPEC section 41): /t añadir 12 horno, /t quitar 12 2
+    "task.añadir": ("añadir", "agregar"),
+    "task.quitar": ("quitar",),
 }
