@@ -24,8 +24,19 @@ from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
 
-__all__ = ["LIBRARY_LANGUAGE", "N_", "SOURCE", "_", "current_language", "ngettext", "speak_by_default", "speaking",
-           "month_name", "translations", "weekday_name"]
+__all__ = [
+    "LIBRARY_LANGUAGE",
+    "N_",
+    "SOURCE",
+    "_",
+    "current_language",
+    "month_name",
+    "ngettext",
+    "speak_by_default",
+    "speaking",
+    "translations",
+    "weekday_name",
+]
 
 SOURCE = "es"
 """The language the message ids are written in."""

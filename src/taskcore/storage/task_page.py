@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, Integer, bindparam, func, select
 
 from taskcore.access import GatingMode
+from taskcore.storage.checklists import item_rows
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.proof_tables import PROOF_COLUMNS, proof_of_row, task_proofs
 from taskcore.storage.schema import list_stamps, task_assignments, tasks, users, utc_from_db
@@ -113,10 +114,12 @@ def my_task_items(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasks
     for task_id, person, name, done_at in _assignees_statement(len(rows)).raw(conn, ids):
         part = {"id": person, "name": name, "done": done_at is not None, "done_at": json_stamp(done_at)}
         people.setdefault(task_id, []).append(part)
-    return [_item(row, people) for row in rows], int(rows[0][0])
+    lists = item_rows(conn, [row[1] for row in rows])  # SPEC section 41: one more statement
+    return [_item(row, people, lists) for row in rows], int(rows[0][0])
 
 
-def _item(row: Any, people: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+def _item(row: Any, people: dict[int, list[dict[str, Any]]], lists: dict[int, list[dict[str, Any]]]
+          ) -> dict[str, Any]:
     (_, task_id, description, due, group_id, group_name, completion, created_by, created_at, completed,
      completed_at, completed_by, rule, text, rotation, points) = row[:16]
     required, state, at, file_name, nag = row[16:21]
@@ -141,4 +144,5 @@ def _item(row: Any, people: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
         "photo_required": bool(required),
         "proof": None if proof is None else {"state": proof.state.value, "at": json_stamp(proof.at),
                                              "file": proof.file_name},
+        "items": lists.get(task_id, []),
     }

@@ -51,7 +51,8 @@ def utc_stamp(moment: datetime | None) -> str | None:
 
 def task_item(task: Task, ids: Ids) -> dict[str, Any]:
     """One task item: {id, description, due_date, group_id, group_name, completion, assignees (each with their
-    part: done, done_at), created_*, completed*, recurrence, nag, photo_required, proof}."""
+    part: done, done_at), created_*, completed*, recurrence, nag, photo_required, proof, items (the checklist:
+    n, text, done)}."""
     return {
         "id": task.id,
         "description": task.description,
@@ -72,6 +73,7 @@ def task_item(task: Task, ids: Ids) -> dict[str, Any]:
         "photo_required": task.photo_required,
         "proof": None if task.proof is None else proof(task.id, task.proof.state.value, utc_stamp(task.proof.at),
                                                        task.proof.file_name, ids),
+        "items": [{"n": item.n, "text": item.text, "done": item.done} for item in task.items],
     }
 
 
