@@ -36,7 +36,8 @@ __all__ = ["ACCEPTED_RULES", "MAX_INTERVAL", "Recurrence", "describe", "first_oc
 MAX_INTERVAL = 99
 ACCEPTED_RULES = N_(
     "cada día|semana|mes, cada lunes (varios: cada lunes, miércoles y viernes), cada laborable, "
-    "cada N días|semanas|meses (N de 1 a 99); en inglés: every day|week|month|monday…"
+    "cada N días|semanas|meses (N de 1 a 99); en inglés: every day|week|month|monday…; con temporada: cada semana "
+    "de abril a septiembre[, cada 2 semanas el resto]"
 )
 """The accepted forms, as the chat's replies show them."""
 

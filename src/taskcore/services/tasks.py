@@ -80,8 +80,9 @@ def create_task(
     each next occurrence goes to the one with the fewest points. ``points``: 1 to 10 (SPEC section 25). ``items``:
     its checklist, at most 20 (SPEC section 41; ``checklists.item_texts`` of them, InvalidItem otherwise)."""
     text = Description.of(description)
-    items = item_texts(items) if items else ()
-    check_count(0, len(items))
+    if items:
+        check_count(0, len(items))
+        items = item_texts(items)
     points = points if points == DEFAULT_POINTS else check_points(points)
     series = None
     if recurrence is not None:
