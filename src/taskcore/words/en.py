@@ -102,6 +102,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.due_date": ("due date", "due_date", "due", "date", "deadline"),
     "column.assignees": ("assignees", "assignee", "assigned to", "who"),
     "column.recurrence": ("recurrence", "repeat", "repeats", "rule"),
+    "column.items": ("items", "checklist", "list"),
     "column.points": ("points",),
     # Seasons of a recurrence (SPEC section 41): every week from April to September, every 2 weeks the rest
     "season.from": ("from",),

@@ -113,6 +113,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.due_date": ("fecha", "vence", "vencimiento", "fecha límite"),
     "column.assignees": ("asignados", "asignado", "responsables", "responsable"),
     "column.recurrence": ("repetición", "se repite", "recurrencia", "regla"),
+    "column.items": ("elementos", "lista", "checklist"),
     "column.points": ("puntos",),
     # Seasons of a recurrence (SPEC section 41): cada semana de abril a septiembre, cada 2 semanas el resto
     "season.from": ("de", "desde"),

@@ -109,6 +109,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.due_date": ("data", "prazo", "vencimento", "data limite"),
     "column.assignees": ("responsáveis", "responsável", "atribuídos"),
     "column.recurrence": ("repetição", "recorrência", "repete"),
+    "column.items": ("itens", "lista", "checklist"),
     "column.points": ("pontos",),
     # Seasons of a recurrence (SPEC section 41): toda semana de abril a setembro, a cada 2 semanas o resto
     "season.from": ("de", "desde"),
