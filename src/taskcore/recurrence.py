@@ -134,7 +134,8 @@ def _seasons(found: Recurrence, terms: Sequence[str], at: int) -> tuple[Recurren
         seasons.check_apart(months, second)
     else:
         raise InvalidRecurrence(_("la segunda regla necesita sus meses o «el resto»"), field="recurrence")
-    parts = (seasons.with_months(found.rule, months), seasons.with_months(other.rule, second))
+    parts = (seasons.with_months(found.rule, months),
+             seasons.with_months(seasons.with_days_of(found.rule, other.rule), second))
     return _spanish(seasons.joined(parts)), end
 
 
@@ -215,7 +216,8 @@ def pinned(recurrence: Recurrence, first: date) -> Recurrence:
 
 
 def _pinned(rule: str, first: date) -> str:
-    parts = rule.split(";")
+    parts = [part for part in rule.split(";") if not part.startswith("BYMONTH=")]
+    months = [part for part in rule.split(";") if part.startswith("BYMONTH=")]  # kept last, as a season writes it
     keys = {part.partition("=")[0] for part in parts}
     if "FREQ=WEEKLY" in parts and "BYDAY" not in keys:
         parts.append(f"BYDAY={_CODES[first.weekday()]}")
@@ -223,7 +225,7 @@ def _pinned(rule: str, first: date) -> str:
         day = first.day
         parts += [f"BYMONTHDAY={day}"] if day <= 28 else [
             "BYMONTHDAY=" + ",".join(str(d) for d in range(28, day + 1)), "BYSETPOS=-1"]
-    return ";".join(parts)
+    return ";".join(parts + months)
 
 
 class _Ruled(Protocol):
@@ -252,7 +254,7 @@ def describe(rule: str) -> str:
     first, *rest = seasons.split(rule) or [""]
     texts = [_windowed(first)]
     if rest:
-        second = rest[0]
+        second = seasons.as_written(first, rest[0])
         months = seasons.months_of(first) or frozenset()
         texts.append(seasons.rest_text(_describe(second)) if seasons.months_of(second) == seasons.YEAR - months
                      else _windowed(second))

@@ -56,6 +56,24 @@ def without(part: str, name: str) -> str:
     return ";".join(piece for piece in part.split(";") if piece.partition("=")[0] != name)
 
 
+def _value(part: str, name: str) -> str | None:
+    return next((piece.partition("=")[2] for piece in part.split(";") if piece.partition("=")[0] == name), None)
+
+
+def with_days_of(first: str, second: str) -> str:
+    """A weekly second rule written without days (``cada 2 semanas el resto``) on the first rule's days (``cada
+    lunes de abril a septiembre``: Mondays all year)."""
+    days = _value(first, "BYDAY")
+    weekly = "FREQ=WEEKLY" in second.split(";")
+    return f"{second};BYDAY={days}" if days and weekly and _value(second, "BYDAY") is None else second
+
+
+def as_written(first: str, second: str) -> str:
+    """The second rule as it is written after the first: without its days when they are the first's."""
+    same = _value(second, "BYDAY") is not None and _value(second, "BYDAY") == _value(first, "BYDAY")
+    return without(second, "BYDAY") if same else second
+
+
 def with_months(part: str, months: Collection[int]) -> str:
     """The RRULE active in ``months`` only (all of them: active all year)."""
     bare = without(part, _KEY)
