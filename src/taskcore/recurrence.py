@@ -128,7 +128,7 @@ def _seasons(found: Recurrence, terms: Sequence[str], at: int) -> tuple[Recurren
     other, used = _read_terms(terms[at + gap + 1:])
     end = at + gap + 1 + used
     if seasons.is_rest(terms, end):
-        second, end = seasons.YEAR - months, end + 1
+        second, end = seasons.rest_of(months), end + 1
     elif (own := seasons.read_window(terms, end)) is not None:
         second, end = own[0], end + own[1]
         seasons.check_apart(months, second)

@@ -143,6 +143,13 @@ def _month(terms: Sequence[str], at: int) -> int | None:
     return None if said is None else int(said)
 
 
+def rest_of(months: frozenset[int]) -> frozenset[int]:
+    """The months ``el resto`` covers; InvalidRecurrence when the first window is the whole year."""
+    if months >= YEAR:
+        raise InvalidRecurrence(_("la primera temporada ya es todo el año: no queda resto"), field="recurrence")
+    return YEAR - months
+
+
 def check_apart(first: frozenset[int], second: frozenset[int]) -> None:
     """Two windows of one chore share no month (InvalidRecurrence naming the first they share)."""
     shared = sorted(first & second)
