@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from taskcore.storage.checklists import task_items
 from taskcore.storage.db import Database
+from taskcore.storage.task_page import list_stamp
 from tests.builders import GROUP, make_group, wa_text
 from tests.chat_support import run, task_rows, texts
 
@@ -126,3 +127,18 @@ def test_a_completed_task_s_items_are_not_ticked_again(db: Database, group: str)
     say(db, "/t nueva limpiar la cocina: encimera, horno")
     say(db, "/t x 1")
     assert say(db, "/t x 1.1") == f"@{ANA} La tarea #1 ya está completada."
+
+
+def _stamp(db: Database, user_id: str) -> int | None:
+    with db.engine.connect() as conn:
+        return list_stamp(conn, user_id)
+
+
+def test_adding_ticking_and_removing_an_item_moves_the_assignee_s_list_stamp(db: Database, group: str) -> None:
+    say(db, f"/t nueva limpiar la cocina @{ANA}: encimera, horno", mentioned=(f"{ANA}@s.whatsapp.net",))
+    seen = {_stamp(db, ANA)}
+    for command in ("/t añadir 1 nevera", "/t x 1.2", "/t quitar 1 3"):
+        say(db, command)
+        stamp = _stamp(db, ANA)
+        assert stamp not in seen, command
+        seen.add(stamp)
