@@ -162,6 +162,7 @@ def _expected_item(task: dict[str, Any], people: list[dict[str, Any]], names: di
         "points": task.get("points") or 1,
         "nag": None if task.get("nag_every_hours") is None else {"every_hours": task["nag_every_hours"]},
         "photo_required": False, "proof": None,  # no task of these worlds needs a photo (SPEC section 34)
+        "items": [],  # nor has a checklist (SPEC section 41): test_web_api.py reads one through both paths
     }
 
 

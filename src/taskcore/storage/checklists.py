@@ -25,7 +25,7 @@ from sqlalchemy import (
 from taskcore.model import Item
 from taskcore.storage.schema import UtcDateTime, metadata
 
-__all__ = ["add_items", "copy_items", "item_rows", "items_of", "remove_item", "task_items", "tick", "tick_all"]
+__all__ = ["add_items", "copy_items", "count", "items_of", "remove_item", "task_items", "tick", "tick_all"]
 
 task_items = Table(
     "task_items",
@@ -50,12 +50,6 @@ def items_of(conn: Connection, task_ids: Iterable[int]) -> dict[int, tuple[Item,
         for task_id, n, text, done_at in conn.execute(_OF_TASKS, {"ids": ids}):
             found.setdefault(int(task_id), []).append(Item(int(n), text, done_at is not None))
     return {task_id: tuple(items) for task_id, items in found.items()}
-
-
-def item_rows(conn: Connection, task_ids: Sequence[int]) -> dict[int, list[dict[str, object]]]:
-    """Each task's items as the API shows them (``{n, text, done}``), for the JSON pages."""
-    return {task_id: [{"n": item.n, "text": item.text, "done": item.done} for item in items]
-            for task_id, items in items_of(conn, task_ids).items()}
 
 
 def add_items(conn: Connection, task_id: int, texts: Sequence[str], *, first: int = 1) -> None:

@@ -29,7 +29,8 @@ class RecurrenceOut(BaseModel):
     rule: str = Field(description="RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,TH; a season is its BYMONTH, and a "
                       "chore with two seasons has two RRULEs, one per line (SPEC section 41), e.g. "
                       "FREQ=WEEKLY;BYDAY=MO;BYMONTH=4,5,6,7,8,9\nFREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYMONTH=1,2,3,10,11,12")
-    text: str = Field(description="In Spanish, e.g. cada lunes y jueves")
+    text: str = Field(description="In the reader's language, e.g. cada lunes y jueves, every Monday from April to "
+                      "September, every 2 weeks the rest")
     rotation: list[str] = Field(description="Who takes turns, public ids (p_…) in order; empty when nobody does.")
 
 

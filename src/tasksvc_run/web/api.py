@@ -17,6 +17,7 @@ from aiohttp import web
 from taskcore.access import GatingMode
 from taskcore.completion import CompletionMode, InvalidCompletion
 from taskcore.errors import InvalidChoreSetting
+from taskcore.i18n import current_language
 from taskcore.model import Completion, Task
 from taskcore.reactions import ReactionPolicy
 from taskcore.services import Database, languages, task_lists, web_tasks, zones
@@ -60,7 +61,7 @@ async def my_tasks(request: web.Request) -> web.Response:
     now = app[CLOCK].now()
     today = now.date() if query.soon_days is None else user_today(request, user)  # read only when it counts
     cache, mode = app[LIST_CACHE], gating(request)
-    key = (user, mode, query, today if query.soon_days is not None else None)
+    key = (user, mode, query, today if query.soon_days is not None else None, current_language())  # its words too
     found = units.look_prepared(app[DB], task_lists.my_task_items_since, mode, user_id=user, query=query,
                                 today=today, now=now, known=cache.stamp_of(key))
     if found.page is None:  # the answer kept at this stamp (SPEC section 42: web/list_cache.py)
@@ -150,7 +151,7 @@ async def unassign(request: web.Request) -> web.Response:
     task = await asyncio.to_thread(units.run, app[DB], svc.unassign_task, gating(request), user_id=request[USER],
                                    task_id=task_id, now=now)
     if task.completed:
-        await _react(request, Completion(task, newly_completed=True), now)
+        await react(request, Completion(task, newly_completed=True), now)
     return ok(render.task_item(task, ids(request)))
 
 
@@ -161,11 +162,11 @@ async def complete(request: web.Request) -> web.Response:
     done = await asyncio.to_thread(units.run, app[DB], svc.complete_task, gating(request), user_id=user,
                                    task_id=task_id,
                                    now=now, today=user_today(request, user))
-    await _react(request, done, now)
+    await react(request, done, now)
     return ok(render.completed_item(done.task, done.next_task, ids(request)))
 
 
-async def _react(request: web.Request, done: Completion, now: datetime) -> None:
+async def react(request: web.Request, done: Completion, now: datetime) -> None:
     policy = ReactionPolicy.from_settings(request.app[SETTINGS])
     try:
         await asyncio.to_thread(units.run, request.app[DB], react_to_completion, policy, done, now=now)

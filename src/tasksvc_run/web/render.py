@@ -8,6 +8,7 @@ from typing import Any
 
 from taskcore.model import GroupSummary, Person, Preference, Series, Task
 from taskcore.pagination import Page
+from taskcore.recurrence import Recurrence, rule_text
 from taskcore.services.own_data import FORGOTTEN_ID
 from taskcore.zones import UserZone
 
@@ -78,10 +79,11 @@ def task_item(task: Task, ids: Ids) -> dict[str, Any]:
 
 
 def recurrence(series: Series | None, ids: Ids) -> dict[str, Any] | None:
-    """{rule, text, rotation} of a recurring task, else None."""
+    """{rule, text, rotation} of a recurring task, else None; the text in the reader's language (SPEC sections 24 and
+    41: ``every Monday from April to September``)."""
     if series is None:
         return None
-    return {"rule": series.rule, "text": series.text, "rotation": [ids(person) for person in series.rotation]}
+    return {"rule": series.rule, "text": rule_text(series), "rotation": [ids(person) for person in series.rotation]}
 
 
 def completed_item(task: Task, next_task: Task | None, ids: Ids) -> dict[str, Any]:
@@ -109,7 +111,9 @@ def _named(item: dict[str, Any], ids: Ids) -> dict[str, Any]:
     item["created_by"] = _maybe(ids, item["created_by"])
     item["completed_by"] = _maybe(ids, item["completed_by"])
     if item["recurrence"] is not None:
-        item["recurrence"]["rotation"] = [ids(person) for person in item["recurrence"]["rotation"]]
+        kept = item["recurrence"]
+        kept["text"] = rule_text(Recurrence(kept["rule"], kept["text"]))  # the reader's words, as task_item's
+        kept["rotation"] = [ids(person) for person in kept["rotation"]]
     if item["proof"] is not None:
         kept = item["proof"]
         item["proof"] = proof(item["id"], kept["state"], kept["at"], kept["file"], ids)

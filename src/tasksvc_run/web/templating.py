@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from taskcore.dates import format_due_date
 from taskcore.i18n import current_language
+from taskcore.recurrence import rule_text
 from tasksvc_run.i18n import catalog
 from tasksvc_run.keys import TEMPLATES
 from tasksvc_run.web.script_texts import script_texts
@@ -49,6 +50,7 @@ def make_templates() -> jinja2.Environment:
     env.globals["lang"] = current_language
     env.globals["script_texts"] = script_texts
     env.filters["ddmm"] = format_due_date
+    env.filters["rule_text"] = rule_text  # a series in the reader's words (SPEC sections 24 and 41)
     return env
 
 
