@@ -45,8 +45,10 @@ def _series(rule: str, start: date) -> rrule:
 
 def first_occurrence(rule: _Rule | str, *, today: date) -> date | None:
     """The first date of the series on or after ``today`` (the first due date when the command gives none); a
-    season's first date in its window (SPEC section 41)."""
-    return _earliest(_in_season(part, today, inc=True) for part in seasons.split(_rule_text(rule)))
+    season's first date in its window (SPEC section 41). A step (``INTERVAL``) counts from the first date, so it
+    never delays it: ``cada 2 semanas`` on Mondays starts on the first Monday, not on the one after."""
+    parts = seasons.split(_rule_text(rule))
+    return _earliest(_in_season(seasons.without(part, "INTERVAL"), today, inc=True) for part in parts)
 
 
 def next_occurrence(rule: _Rule | str, after: date, *, today: date) -> date | None:
