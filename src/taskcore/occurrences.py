@@ -6,7 +6,7 @@ never move an occurrence to another day. ``taskcore.recurrence`` reads and write
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
@@ -47,8 +47,8 @@ def first_occurrence(rule: _Rule | str, *, today: date) -> date | None:
     """The first date of the series on or after ``today`` (the first due date when the command gives none); a
     season's first date in its window (SPEC section 41). A step (``INTERVAL``) counts from the first date, so it
     never delays it: ``cada 2 semanas`` on Mondays starts on the first Monday, not on the one after."""
-    parts = seasons.split(_rule_text(rule))
-    return _earliest(_in_season(seasons.without(part, "INTERVAL"), today, inc=True) for part in parts)
+    return _earliest(seasons.split(_rule_text(rule)), today,
+                     lambda part: _in_season(seasons.without(part, "INTERVAL"), today, inc=True))
 
 
 def next_occurrence(rule: _Rule | str, after: date, *, today: date) -> date | None:
@@ -57,7 +57,7 @@ def next_occurrence(rule: _Rule | str, after: date, *, today: date) -> date | No
     the series has ended (an RRULE with COUNT or UNTIL). A rule with seasons (SPEC section 41) has none outside its
     windows: a date that falls outside moves to the rule's first date when its window opens again."""
     floor = max(after, today - _DAY)
-    return _earliest(_in_season(part, floor, start=after) for part in seasons.split(_rule_text(rule)))
+    return _earliest(seasons.split(_rule_text(rule)), floor + _DAY, lambda part: _in_season(part, floor, start=after))
 
 
 def _in_season(part: str, floor: date, *, start: date | None = None, inc: bool = False) -> date | None:
@@ -76,5 +76,19 @@ def _after(rule: str, start: date, floor: date, *, inc: bool) -> date | None:
     return None if found is None else found.date()
 
 
-def _earliest(found: Iterable[date | None]) -> date | None:
-    return min((day for day in found if day is not None), default=None)
+def _earliest(parts: Sequence[str], first: date, date_of: Callable[[str], date | None]) -> date | None:
+    """The earliest of the parts' dates (none before ``first``), computing a part's only while its window can still
+    open before the earliest found: with two seasons, the one in force usually answers alone."""
+    best: date | None = None
+    for opens, part in sorted((_opens(part, first), part) for part in parts):
+        if best is not None and best < opens:
+            break
+        found = date_of(part)
+        best = found if best is None or (found is not None and found < best) else best
+    return best
+
+
+def _opens(part: str, day: date) -> date:
+    """The first day on or after ``day`` in the part's window: none of its dates from ``day`` on is earlier."""
+    months = seasons.months_of(part)
+    return day if months is None else seasons.window_start(day, months)

@@ -85,3 +85,43 @@ def test_a_malformed_season_is_refused_saying_why(text: str, reason: str) -> Non
     with speaking("es"), pytest.raises(InvalidRecurrence) as raised:
         parse_recurrence(text)
     assert str(raised.value) == reason
+
+
+def _series_built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every series (an RRULE parsed into dateutil's rrule) the next occurrence builds, as it builds it."""
+    from taskcore import occurrences  # noqa: PLC0415 - the module whose work is counted
+
+    built: list[str] = []
+    real = occurrences._series
+
+    def counted(rule: str, start: date) -> object:
+        built.append(rule)
+        return real(rule, start)
+
+    monkeypatch.setattr(occurrences, "_series", counted)
+    return built
+
+
+def test_an_occurrence_inside_its_window_costs_what_one_without_a_window_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cost of a next occurrence is the series it builds (parsing an RRULE and stepping it: the rest is a few
+    string operations): one inside a window, as today's rule; two only at a season's edge."""
+    built = _series_built(monkeypatch)
+    plain = pinned(parse_recurrence("cada lunes"), date(2026, 4, 6)).rule
+    seasonal = pinned(parse_recurrence("cada lunes de abril a septiembre"), date(2026, 4, 6)).rule
+    next_occurrence(plain, date(2026, 6, 1), today=date(2026, 6, 1))
+    assert len(built) == 1
+    built.clear()
+    next_occurrence(seasonal, date(2026, 6, 1), today=date(2026, 6, 1))
+    assert len(built) == 1
+    built.clear()
+    next_occurrence(seasonal, date(2026, 9, 28), today=date(2026, 9, 28))  # the edge: the window opens in April
+    assert len(built) == 2
+
+
+def test_two_seasons_cost_one_series_while_the_season_in_force_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = _series_built(monkeypatch)
+    rule = pinned(parse_recurrence("cada lunes de abril a septiembre, cada 2 semanas el resto"), date(2026, 4, 6)).rule
+    for day, following in [(date(2026, 6, 1), date(2026, 6, 8)), (date(2026, 12, 7), date(2026, 12, 21))]:
+        built.clear()
+        assert next_occurrence(rule, day, today=day) == following
+        assert len(built) == 1, day
