@@ -97,3 +97,14 @@ async def test_a_season_is_shown_in_the_reader_s_language_on_the_page_and_in_the
                                                       "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYMONTH=1,2,3,10,11,12")
     async with web.client.get("/", headers=web.session_for(ME)) as response:
         assert f"↻ {words}" in await response.text()
+
+
+async def test_a_task_made_on_the_web_may_bring_its_checklist_and_too_many_items_are_a_422(web: WebEnv) -> None:
+    status, body = await web.call("POST", "/api/tasks", json={"description": "Mudanza", "items": ["cajas", "cinta"]})
+    assert status == 201
+    assert body["items"] == [{"n": 1, "text": "cajas", "done": False}, {"n": 2, "text": "cinta", "done": False}]
+    check_documented(document(), "/api/tasks", "post", 201, body)
+    status, problem = await web.call("POST", "/api/tasks", json={"description": "x", "items": ["a"] * 21})
+    assert (status, [error["field"] for error in problem["errors"]]) == (422, ["items"])
+    status, problem = await web.call("POST", "/api/tasks", json={"description": "x", "items": ["a", " "]})
+    assert (status, problem["errors"]) == (422, [{"field": "items", "message": "el elemento 2 está vacío"}])

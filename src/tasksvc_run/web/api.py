@@ -219,7 +219,7 @@ async def create(request: web.Request) -> web.Response:
     body, _ = await parse_body(request, cm.TaskCreate)
     app = request.app
     new = web_tasks.NewTask(body.description, body.due_date, body.group_id, tuple(body.assignees), body.points,
-                            None if body.nag is None else body.nag.every_hours)
+                            None if body.nag is None else body.nag.every_hours, tuple(body.items))
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
     key = await asyncio.to_thread(app[PUBLIC_IDS].key)
     task = await asyncio.to_thread(units.run, app[DB], web_tasks.create_from_web, gating(request),
