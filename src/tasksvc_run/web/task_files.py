@@ -50,6 +50,7 @@ class ImportLine(BaseModel):
     assignees: list[str] = Field(description="Members' names, never numbers.")
     recurrence: str | None = Field(description="The rule in words of the reader's language.")
     points: int
+    items: list[str] = Field(default_factory=list, description="Its checklist (SPEC section 41), in order.")
 
 
 class ImportLineError(BaseModel):
@@ -143,7 +144,8 @@ def preview_body(sheet: Sheet) -> dict[str, Any]:
     """A dry run's answer."""
     return {"rows": [{"line": row.line, "description": row.description,
                       "due_date": row.due.isoformat() if row.due else None, "assignees": list(row.names),
-                      "recurrence": _rule(row), "points": row.points} for row in sheet.rows],
+                      "recurrence": _rule(row), "points": row.points, "items": list(row.items)}
+                     for row in sheet.rows],
             "errors": [{"line": error.line, "message": error.message} for error in sheet.errors]}
 
 
