@@ -142,3 +142,19 @@ def test_adding_ticking_and_removing_an_item_moves_the_assignee_s_list_stamp(db:
         stamp = _stamp(db, ANA)
         assert stamp not in seen, command
         seen.add(stamp)
+
+
+def test_a_task_that_needs_a_photo_waits_for_it_once_every_item_is_ticked(db: Database, group: str) -> None:
+    say(db, "/t nueva limpiar el baño !foto: lavabo")
+    assert say(db, "/t x 1.1") == (f"@{ANA} Todos los elementos de la tarea #1 están hechos; falta la foto para "
+                                   "completarla.")
+    assert items(db, 1) == [(1, "lavabo", True)]
+    assert not done(db, 1)
+
+
+def test_items_of_a_task_in_another_group_are_not_touched_from_here(db: Database, group: str) -> None:
+    say(db, "/t nueva limpiar la cocina: encimera")
+    other = make_group(db, "120363300000000099@g.us", name="Otro", members=(ANA,))
+    assert say(db, "/t x 1.1", group=other) == f"@{ANA} No encuentro la tarea #1 en este grupo."
+    assert say(db, "/t añadir 1 horno", group=other) == f"@{ANA} No encuentro la tarea #1 en este grupo."
+    assert items(db, 1) == [(1, "encimera", False)]
