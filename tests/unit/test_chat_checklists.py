@@ -70,7 +70,7 @@ def test_portuguese_and_english_words_add_and_remove_items(db: Database, group: 
 def test_ticking_items_by_number_and_the_last_completes_the_task(db: Database, group: str) -> None:
     say(db, "/t nueva limpiar la cocina: encimera, horno, nevera")
     assert say(db, "/t x 1.2") == (f"@{ANA} Tarea #1: 1 de 3 hechos.\n☐ 1 encimera\n☑ 2 horno\n☐ 3 nevera")
-    assert say(db, "/t x 1.2,3").startswith(f"@{ANA} Tarea #1: 2 de 3 hechos.\nEl elemento 2 ya estaba marcado.")
+    assert say(db, "/t x 1.2, 1.3").startswith(f"@{ANA} Tarea #1: 2 de 3 hechos.\nEl elemento 2 ya estaba marcado.")
     assert not done(db, 1)
     assert say(db, "/t x 1.1").startswith(f"@{ANA} Tarea #1 completada: limpiar la cocina\n")
     assert done(db, 1)
@@ -158,3 +158,8 @@ def test_items_of_a_task_in_another_group_are_not_touched_from_here(db: Database
     assert say(db, "/t x 1.1", group=other) == f"@{ANA} No encuentro la tarea #1 en este grupo."
     assert say(db, "/t añadir 1 horno", group=other) == f"@{ANA} No encuentro la tarea #1 en este grupo."
     assert items(db, 1) == [(1, "encimera", False)]
+
+
+def test_several_items_are_ticked_at_once_with_a_comma_list(db: Database, group: str) -> None:
+    say(db, "/t nueva limpiar la cocina: encimera, horno, nevera")
+    assert say(db, "/t x 1.1,3").startswith(f"@{ANA} Tarea #1: 2 de 3 hechos.\n☑ 1 encimera\n☐ 2 horno\n☑ 3 nevera")

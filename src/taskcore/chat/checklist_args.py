@@ -88,7 +88,7 @@ def _number(token: str, name: str) -> int:
 
 def parse_complete_or_tick(args: str, ctx: Context) -> Complete | TickItems:
     """``/t x 12 15`` completes tasks; ``/t x 12.2`` (``12.2,3``, ``12.2 12.3``) ticks items of one task."""
-    tokens = [token for token in args.split() if token]
+    tokens = [token.strip(",") for token in args.split() if token.strip(",")]  # ``12.2, 12.3`` too
     ticks = [_TICK.fullmatch(token) for token in tokens]
     if not tokens or not any(ticks):
         return parse_complete(args, ctx)
