@@ -68,3 +68,11 @@ def test_a_malformed_season_is_answered_with_why_and_the_rule_forms(db: Database
     reply = say(db, "/t nueva regar cada semana de abril a septiembre, cada mes")
     assert reply.startswith(f"@{ANA} La segunda regla necesita sus meses o «el resto».\nUso: /t nueva")
     assert "con temporada: cada semana de abril a septiembre[, cada 2 semanas el resto]" in reply
+
+
+def test_a_date_given_with_a_season_is_the_first_and_the_next_one_is_in_the_window(db: Database, group: str) -> None:
+    say(db, "/t nueva cortar el césped cada lunes de abril a septiembre 2026-11-30")
+    assert task_rows(db)[0].due_date == "2026-11-30"  # the date the person wrote
+    reply = say(db, "/t x 1", now=datetime(2026, 11, 30, 18, 0, tzinfo=UTC))
+    assert "\nPróxima: #2, 05/04" in reply
+    assert task_rows(db)[1].due_date == "2027-04-05"
