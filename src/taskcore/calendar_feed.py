@@ -53,7 +53,12 @@ def task_uid(task_id: int, domain: str) -> str:
 
 
 def _details(task: Task) -> str:
-    """Where the task lives and who has it; a shared task (each mode) ticks the parts done, as ``/t ver`` does."""
+    """Where the task lives and who has it; a shared task (each mode) ticks the parts done, as ``/t ver`` does; then
+    its checklist's items, ticked or not (SPEC section 41)."""
+    return _holders(task) + "".join(f"\n{'☑' if item.done else '☐'} {item.n} {item.text}" for item in task.items)
+
+
+def _holders(task: Task) -> str:
     where = _("Grupo: {group}", group=task.group_name or task.group_id) if task.group_id else _(PERSONAL)
     tick = " ✓" if task.each else ""
     people = ", ".join(f"{shown_name(person.name)}{tick if person.done else ''}" for person in task.assignees)
@@ -132,7 +137,8 @@ def feed_etag(tasks: Iterable[Task], *, domain: str, base_url: str | None = None
         if task.due_date is None or task.completed:
             continue
         people = "\x1f".join(f"{person.id}\x1e{person.name or ''}\x1e{person.done}" for person in task.assignees)
+        items = "\x1f".join(f"{item.n}\x1e{item.text}\x1e{item.done}" for item in task.items)
         fields = (task.id, task.description, task.due_date, task.group_id or "", task.group_name or "",
-                  task.created_at.isoformat(), people, task.completion.value)
+                  task.created_at.isoformat(), people, task.completion.value, items)
         digest.update(("\0" + "\x1d".join(map(str, fields))).encode("utf-8", "surrogatepass"))
     return '"' + digest.hexdigest()[:32] + '"'

@@ -11,7 +11,9 @@ emoji without what keyboards add around the same symbol (variation selectors, sk
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypeAlias
 
 from taskcore.words import key, lookup, meaning, phrase_lengths, plain
 
@@ -65,6 +67,30 @@ def _only_politeness(words: list[str]) -> bool:
             return False
         at += width
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class ItemsDone:
+    """A reply ``2 hecho`` (``2 feito``, ``2, 3 done``) to a task's message: those items of its checklist are done
+    (SPEC section 41)."""
+
+    numbers: tuple[int, ...]
+
+
+Reply: TypeAlias = ConversationAction | ItemsDone
+"""What a reply (or a reaction) asks of the task it answers."""
+
+_NUMBERED = re.compile(r"\s*([0-9]{1,2}(?:\s*,\s*[0-9]{1,2})*)\s+(\S.*)", re.DOTALL)
+
+
+def classify_reply(text: str) -> Reply | None:
+    """What a reply's whole text asks for: a reply word (``classify_reply_word``), or item numbers followed by a
+    word that completes (``2 hecho``, ``2, 3 done``: those items ticked); None for any other text."""
+    found = _NUMBERED.fullmatch(text) if len(text) <= _LONGEST else None
+    if found is None or classify_reply_word(found[2]) != ConversationAction.COMPLETE:
+        return classify_reply_word(text)
+    numbers = tuple(dict.fromkeys(int(n) for n in found[1].replace(",", " ").split()))
+    return None if 0 in numbers else ItemsDone(numbers)
 
 
 def classify_reaction_emoji(emoji: str) -> ConversationAction | None:

@@ -48,6 +48,15 @@ class Series:
 
 
 @dataclass(frozen=True, slots=True)
+class Item:
+    """An item of a task's checklist (SPEC section 41): its number (from 1), its text, whether it is ticked."""
+
+    n: int
+    text: str
+    done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Task:
     """A task as the API and the chat show it."""
 
@@ -69,6 +78,7 @@ class Task:
     points: int = 1
     photo_required: bool = False  # done only with a photo, once approved (SPEC section 34)
     proof: Proof | None = None  # the photo kept for it (None while none is)
+    items: tuple[Item, ...] = ()  # its checklist (SPEC section 41), in order
 
     @property
     def assignee_ids(self) -> frozenset[str]:
@@ -100,6 +110,7 @@ class CreatedTask:
     group_id: str | None
     assignee_ids: tuple[str, ...]
     recurrence: Series | None = None
+    items: tuple[str, ...] = ()  # its checklist (SPEC section 41)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,29 +19,32 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Protocol
+from datetime import date
+from typing import Protocol
 
+from taskcore import seasons
 from taskcore.errors import InvalidRecurrence
 from taskcore.i18n import N_, SOURCE, _, current_language, speaking, weekday_name
+from taskcore.occurrences import first_occurrence, next_occurrence
 from taskcore.words import join_phrases, key, meaning
 from taskcore.words.lexicon import is_rule_intro
 
-if TYPE_CHECKING:
-    from dateutil.rrule import rrule
+__all__ = ["ACCEPTED_RULES", "MAX_INTERVAL", "Recurrence", "describe", "first_occurrence", "is_intro",
+           "next_occurrence", "opens_rule", "parse_recurrence", "pieces", "pinned", "read_rule", "rule_text",
+           "starts_rule"]
 
 MAX_INTERVAL = 99
 ACCEPTED_RULES = N_(
     "cada día|semana|mes, cada lunes (varios: cada lunes, miércoles y viernes), cada laborable, "
-    "cada N días|semanas|meses (N de 1 a 99); en inglés: every day|week|month|monday…"
+    "cada N días|semanas|meses (N de 1 a 99); en inglés: every day|week|month|monday…; con temporada: cada semana "
+    "de abril a septiembre[, cada 2 semanas el resto]"
 )
 """The accepted forms, as the chat's replies show them."""
 
 _CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _UNITS = ("DAILY", "WEEKLY", "MONTHLY")
 _PIECE = re.compile(r",|[^\s,]+")
-_DAY = timedelta(days=1)
-_RULE_KINDS = ("rule", "weekday")
+_RULE_KINDS = ("rule", "weekday", "season")
 
 
 def _unit(word: str) -> str | None:
@@ -107,7 +110,33 @@ def read_rule(words: Sequence[str]) -> tuple[Recurrence, int]:
     (``dias úteis``, ``segunda feira``) are read as one word."""
     terms = join_phrases(words, *_RULE_KINDS)
     found, used = _read_terms(terms)
+    found, used = _seasons(found, terms, used)
     return found, sum(len(term.split()) for term in terms[:used])
+
+
+def _seasons(found: Recurrence, terms: Sequence[str], at: int) -> tuple[Recurrence, int]:
+    """The rule read with its window (``de abril a septiembre``) and a second rule for another window (``, cada 2
+    semanas el resto``) when they follow it (SPEC section 41)."""
+    window = seasons.read_window(terms, at)
+    if window is None:
+        return found, at
+    months, width = window
+    at += width
+    gap = 1 if at < len(terms) and _is_joiner(key(terms[at])) else 0
+    if at + gap + 1 >= len(terms) or not is_intro(terms[at + gap]) or not starts_rule(terms[at + gap + 1]):
+        return _spanish(seasons.with_months(found.rule, months)), at
+    other, used = _read_terms(terms[at + gap + 1:])
+    end = at + gap + 1 + used
+    if seasons.is_rest(terms, end):
+        second, end = seasons.rest_of(months), end + 1
+    elif (own := seasons.read_window(terms, end)) is not None:
+        second, end = own[0], end + own[1]
+        seasons.check_apart(months, second)
+    else:
+        raise InvalidRecurrence(_("la segunda regla necesita sus meses o «el resto»"), field="recurrence")
+    parts = (seasons.with_months(found.rule, months),
+             seasons.with_months(seasons.with_days_of(found.rule, other.rule), second))
+    return _spanish(seasons.joined(parts)), end
 
 
 def _read_terms(words: Sequence[str]) -> tuple[Recurrence, int]:
@@ -179,43 +208,16 @@ def parse_recurrence(text: str) -> Recurrence:
     return found
 
 
-def _rule_text(rule: Recurrence | str) -> str:
-    return rule.rule if isinstance(rule, Recurrence) else rule
-
-
-def _series(rule: str, start: date) -> rrule:
-    # Loaded with the first series computed: a process that never meets a recurring task (the proxy, the supervisor,
-    # a bot whose groups use none) never holds dateutil's rrule and its parser.
-    from dateutil.rrule import rrule, rrulestr  # noqa: PLC0415
-
-    try:
-        series = rrulestr(rule, dtstart=datetime(start.year, start.month, start.day))
-    except (ValueError, TypeError) as exc:
-        raise InvalidRecurrence(_("RRULE no válida: {rule}", rule=repr(rule[:80])), field="recurrence") from exc
-    if not isinstance(series, rrule):  # an RRULE value, never a set with EXDATE and the like
-        raise InvalidRecurrence(_("RRULE no válida: {rule}", rule=repr(rule[:80])), field="recurrence")
-    return series
-
-
-def first_occurrence(rule: Recurrence | str, *, today: date) -> date | None:
-    """The first date of the series on or after ``today`` (the first due date when the command gives none)."""
-    found = _series(_rule_text(rule), today).after(datetime(today.year, today.month, today.day), inc=True)
-    return None if found is None else found.date()
-
-
-def next_occurrence(rule: Recurrence | str, after: date, *, today: date) -> date | None:
-    """The date of the occurrence that follows the one due on ``after``: the first date of the series (started on
-    ``after``) later than ``after`` and not before ``today``, so missed dates are skipped, never piled up. None when
-    the series has ended (an RRULE with COUNT or UNTIL)."""
-    floor = max(after, today - _DAY)
-    found = _series(_rule_text(rule), after).after(datetime(floor.year, floor.month, floor.day), inc=False)
-    return None if found is None else found.date()
-
-
 def pinned(recurrence: Recurrence, first: date) -> Recurrence:
     """The rule fixed to its first date: a weekly rule without days keeps that weekday, a monthly one that day of the
-    month (the 29th to 31st fall on the last day of shorter months)."""
-    parts = recurrence.rule.split(";")
+    month (the 29th to 31st fall on the last day of shorter months); each of a chore's seasons alike."""
+    return Recurrence(seasons.joined(_pinned(part, first) for part in seasons.split(recurrence.rule)),
+                      recurrence.text)
+
+
+def _pinned(rule: str, first: date) -> str:
+    parts = [part for part in rule.split(";") if not part.startswith("BYMONTH=")]
+    months = [part for part in rule.split(";") if part.startswith("BYMONTH=")]  # kept last, as a season writes it
     keys = {part.partition("=")[0] for part in parts}
     if "FREQ=WEEKLY" in parts and "BYDAY" not in keys:
         parts.append(f"BYDAY={_CODES[first.weekday()]}")
@@ -223,7 +225,7 @@ def pinned(recurrence: Recurrence, first: date) -> Recurrence:
         day = first.day
         parts += [f"BYMONTHDAY={day}"] if day <= 28 else [
             "BYMONTHDAY=" + ",".join(str(d) for d in range(28, day + 1)), "BYSETPOS=-1"]
-    return Recurrence(";".join(parts), recurrence.text)
+    return ";".join(parts + months)
 
 
 class _Ruled(Protocol):
@@ -247,7 +249,24 @@ _WORKDAYS = ["MO", "TU", "WE", "TH", "FR"]
 
 def describe(rule: str) -> str:
     """An RRULE of section 20 in words, in the language in force (``FREQ=WEEKLY;BYDAY=MO,TH``: every Monday and
-    Thursday); the days are CLDR's names."""
+    Thursday); the days and months are CLDR's names. Seasons (SPEC section 41): ``every week from April to
+    September, every 2 weeks the rest``."""
+    first, *rest = seasons.split(rule) or [""]
+    texts = [_windowed(first)]
+    if rest:
+        second = seasons.as_written(first, rest[0])
+        months = seasons.months_of(first) or frozenset()
+        texts.append(seasons.rest_text(_describe(second)) if seasons.months_of(second) == seasons.YEAR - months
+                     else _windowed(second))
+    return ", ".join(texts)
+
+
+def _windowed(rule: str) -> str:
+    months = seasons.months_of(rule)
+    return _describe(rule) if months is None else f"{_describe(rule)} {seasons.window_text(months)}"
+
+
+def _describe(rule: str) -> str:
     parts = dict(part.partition("=")[::2] for part in rule.split(";") if "=" in part)
     every = int(parts.get("INTERVAL", "1") or 1)
     days = [d for d in parts.get("BYDAY", "").split(",") if d in _CODES]

@@ -152,6 +152,27 @@ def test_a_recurring_chore_shows_its_rule_and_completing_it_names_the_next(
     expect(page.get_by_role("alert")).to_contain_text("zona horaria desconocida")
 
 
+def test_a_checklist_is_ticked_item_by_item_and_the_last_completes_the_task(
+    tab: Tab, server: ThreadedServer, db: Database
+) -> None:
+    """SPEC section 41: each item a button; the page changes in place, and the last tick completes the task."""
+    units.run(db, create_task, creator=ME, description="Ordenar el trastero", group_id=None, now=NOW,
+              items=("estantes", "cajas"))
+    page = tab.page
+    page.goto(f"{server.url}/login?token={units.run(db, issue_login_token, user_id=ME, now=NOW)}")
+    item = page.locator("li.task", has_text="Ordenar el trastero")
+    item.get_by_role("button", name="☐ (marcar como hecho)").first.click()
+    expect(page.get_by_role("status")).to_have_text("Elemento marcado.")
+    expect(item.get_by_role("button", name="☑ (hecho)")).to_be_disabled()
+    item.get_by_role("button", name="☐ (marcar como hecho)").click()
+    expect(page.get_by_role("status")).to_have_text("Tarea completada.")
+    expect(item.get_by_text("Completada")).to_be_visible()
+    done = units.look(db, get_task, GatingMode.ENFORCE, user_id=ME, task_id=_task_id(db, "Ordenar el trastero"))
+    assert done.completed
+    assert [entry.done for entry in done.items] == [True, True]
+    assert tab.console_errors == []
+
+
 def _get(url: str, **headers: str) -> tuple[int, str, bytes]:
     request = urllib.request.Request(url, headers=headers)  # noqa: S310 - the loopback server under test
     try:

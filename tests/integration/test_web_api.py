@@ -43,7 +43,7 @@ class TestMyTasks:
             "assignees": [{"id": web.pid(ME), "name": None, "done": False, "done_at": None}],
             "created_by": web.pid(OTHER),
             "created_at": "2026-11-22T10:00:00Z", "completed": False, "completed_at": None, "completed_by": None,
-            "recurrence": None, "points": 1, "nag": None, "photo_required": False, "proof": None,
+            "recurrence": None, "points": 1, "nag": None, "photo_required": False, "proof": None, "items": [],
         }], "page": 1, "limit": 20, "total": 1, "hasMore": False}
 
     async def test_mine_means_assigned_to_me_or_personal_and_created_by_me(self, web: WebEnv) -> None:

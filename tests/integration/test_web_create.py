@@ -60,7 +60,8 @@ class TestPersonalTask:
             "assignees": [{"id": web.pid(ME), "name": "Ana", "done": False, "done_at": None}],
             "created_by": web.pid(ME),
             "created_at": "2026-11-22T10:00:00Z", "completed": False, "completed_at": None, "completed_by": None,
-            "recurrence": None, "points": 1, "nag": None, "photo_required": False, "proof": None}
+            "recurrence": None, "points": 1, "nag": None, "photo_required": False, "proof": None,
+            "items": []}
         assert queued(web.db) == []
         _, mine = await web.call("GET", "/api/me/tasks")
         assert [item["id"] for item in mine["items"]] == [body["id"]]

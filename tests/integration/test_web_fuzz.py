@@ -85,6 +85,8 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "points": st.sampled_from([1, 5, 10, 0, 11, 3.0, 2.5, "3", True, None]) | json_values,
     "nag": st.sampled_from([{"every_hours": 24}, {"every_hours": 0}, {"every_hours": 169}, {}, None]) | json_values,
     "reason": st.text(max_size=20) | st.sampled_from(["hoy no", "x" * 301, "\x00", None]) | json_values,
+    "items": st.lists(st.sampled_from(["horno", "", " ", "x" * 201, "a|b"]) | texts, max_size=22)
+    | json_values,  # a checklist (SPEC section 41)
 }
 
 
@@ -104,6 +106,7 @@ def requests(draw: st.DrawFn) -> tuple[str, str, str, dict[str, str], bytes | No
     path, method, op = draw(st.sampled_from(OPERATIONS))
     url = path.replace("{id}", quote(draw(path_values), safe="%@"))
     url = url.replace("{rid}", quote(draw(path_values), safe="%@"))  # a reward of a group (SPEC section 34)
+    url = url.replace("{n}", quote(draw(path_values), safe="%@"))  # an item of a task's checklist (SPEC section 41)
     names = [p["name"] for p in op["parameters"] if p["in"] == "query"]
     query = draw(st.dictionaries(st.sampled_from(names) if names else texts, query_values, max_size=4)
                  | st.dictionaries(texts, texts, max_size=2))

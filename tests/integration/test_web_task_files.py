@@ -90,9 +90,9 @@ class TestExport:
         assert "\r\n" in text
         rows = list(csv.reader(io.StringIO(text, newline="")))
         assert rows[0] == ["id", "description", "group", "due_date", "assignees", "state", "recurrence", "points",
-                           "created_at", "completed_at"]
+                           "created_at", "completed_at", "items"]
         assert rows[1] == [str(first.id), "Comprar \"pan\", leche y café", "Piso Ñandú", "2026-12-01", "Ana, Bruno",
-                           "open", "", "1", "2026-11-22T11:00:00+01:00", ""]  # the reader's zone: no group one
+                           "open", "", "1", "2026-11-22T11:00:00+01:00", "", ""]  # the reader's zone: no group one
         assert rows[2][1] == "'=1+2 señal"  # a spreadsheet shows it, never computes it
         assert rows[2][4] == "Miembro sin nombre"
         assert rows[2][5] == "completed"
@@ -154,11 +154,11 @@ class TestImport:
         check_documented(document(), "/api/groups/{id}/tasks/import", "POST", 200, preview)
         assert preview["rows"] == [
             {"line": 2, "description": "Sacar la basura", "due_date": "2026-12-05", "assignees": ["Ana", "Bruno"],
-             "recurrence": "cada lunes", "points": 2, "warning": None},
+             "recurrence": "cada lunes", "points": 2, "warning": None, "items": []},
             {"line": 4, "description": "Comprar pan; y leche", "due_date": "2026-12-01", "assignees": ["Bruno"],
-             "recurrence": None, "points": 1, "warning": None},
+             "recurrence": None, "points": 1, "warning": None, "items": []},
             {"line": 8, "description": "Fregar", "due_date": "2026-12-07", "assignees": ["Ana"],
-             "recurrence": None, "points": 3, "warning": None}]
+             "recurrence": None, "points": 3, "warning": None, "items": []}]
         assert (preview["date_order"], preview["notes"]) == ("day_first", [
             "Las fechas se leen con el día primero (DD/MM/AAAA): 05/12/2026 es el 5 de diciembre de 2026. Si en tu "
             "hoja va el mes primero, escríbelas como AAAA-MM-DD."])
@@ -225,7 +225,7 @@ class TestImport:
                                       headers={**CSV, "Accept-Language": "en"})
         assert status == 200
         assert done["rows"] == [{"line": 2, "description": "Water the plants", "due_date": "2026-12-01",
-                                 "assignees": ["Bruno"], "recurrence": None, "points": 1, "warning": None}]
+                                 "assignees": ["Bruno"], "recurrence": None, "points": 1, "warning": None, "items": []}]
 
     async def test_line_errors_are_in_the_reader_s_language(self, web: WebEnv) -> None:
         units.run(web.db, languages.choose_language, user_id=ME, lang="pt", default="es", now=NOW)
@@ -321,3 +321,35 @@ class TestSpreadsheetDates:
         assert [(row["line"], row["description"], row["assignees"]) for row in preview["rows"]] == [
             (3, "Comprar pan, leche", ["Ana", "Bruno"])]
         assert (await fetch(web, f"/api/groups/{GROUP}/tasks.csv?sep=tab"))[0] == 422
+
+
+class TestChecklistsAndSeasons:
+    """SPEC section 41: a task's checklist and a seasonal rule survive the export and the import."""
+
+    async def test_an_exported_checklist_and_season_come_back_on_import_in_the_reader_s_language(
+            self, web: WebEnv) -> None:
+        from taskcore.recurrence import parse_recurrence  # noqa: PLC0415 - only this class reads a rule
+
+        rule = parse_recurrence("cada lunes de abril a septiembre, cada 2 semanas el resto")
+        units.run(web.db, task_service.create_task, creator=ME, description="Cortar el césped", group_id=GROUP,
+                  assignees=(ME,), now=NOW, recurrence=rule, today=NOW.date(), items=("bordes", "recoger"))
+        status, _headers, body = await fetch(web, f"/api/groups/{GROUP}/tasks.csv")
+        assert status == 200
+        rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"), newline="")))
+        shown = dict(zip(rows[0], rows[1], strict=True))
+        assert (shown["recurrence"], shown["items"]) == (
+            "cada lunes de abril a septiembre, cada 2 semanas el resto", "bordes | recoger")
+        english = body.decode("utf-8-sig").replace(shown["recurrence"],
+                                                   "every Monday from April to September, every 2 weeks the rest")
+        url = f"/api/groups/{GROUP}/tasks/import"
+        status, preview = await web.call("POST", f"{url}?dry_run=true", data=english.encode(),
+                                         headers=CSV)
+        assert status == 200
+        assert [(row["recurrence"], row["items"]) for row in preview["rows"]] == [  # read in English, shown in Ana's
+            ("cada lunes de abril a septiembre, cada 2 semanas el resto", ["bordes", "recoger"])]
+        status, _done = await web.call("POST", url, data=english.encode(), headers=CSV)
+        assert status == 201
+        first, again = task_rows(web.db)
+        assert again.recurrence_rule == first.recurrence_rule
+        _, listed = await web.call("GET", f"/api/groups/{GROUP}/tasks")
+        assert [[item["text"] for item in task["items"]] for task in listed["items"]] == [["bordes", "recoger"]] * 2

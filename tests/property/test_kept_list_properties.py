@@ -1,8 +1,9 @@
 """GET /api/me/tasks' kept answers (SPEC section 42) against today's query on random histories: after every step of
-a history of creates, claims, unassignments, completions (parts too), edits, deletions, photos, renames, memberships
-and gating changes, made through the use cases the bot and the web run (a deletion and a photo by plain SQL: no use
-case deletes a task but forgetting a person), a reader that keeps its answers with the person's list stamp answers
-byte for byte what the query answers without any keeping, for every person, gating mode and page asked.
+a history of creates, claims, unassignments, completions (parts too), edits, deletions, photos, checklists' items
+added, removed and ticked, renames, memberships and gating changes, made through the use cases the bot and the web
+run (a deletion and a photo by plain SQL: no use case deletes a task but forgetting a person), a reader that keeps
+its answers with the person's list stamp answers byte for byte what the query answers without any keeping, for every
+person, gating mode and page asked.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from sqlalchemy import delete, select
 from taskcore.access import GatingMode, GroupStatus
 from taskcore.completion import CompletionMode
 from taskcore.errors import TaskcoreError
-from taskcore.services import groups, identities, members, own_data, task_lists
+from taskcore.services import checklists, groups, identities, members, own_data, task_lists
 from taskcore.services import tasks as task_service
 from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage import schema
+from taskcore.storage.checklists import task_items
 from taskcore.storage.db import Database
 from taskcore.storage.proof_tables import task_proofs
 from taskcore.storage.users import ensure_users
@@ -39,7 +41,7 @@ GROUPS = ("120363000000000100@g.us", "120363000000000200@g.us")
 QUERIES = (MyTasksQuery(), MyTasksQuery(limit=2, page=2), MyTasksQuery(search="a"),
            MyTasksQuery(due_before=date(2026, 11, 30)))
 MODES = (GatingMode.ENFORCE, GatingMode.OFF)
-TABLES = (task_proofs, schema.task_assignments, schema.tasks, schema.group_members, schema.allowed_groups,
+TABLES = (task_items, task_proofs, schema.task_assignments, schema.tasks, schema.group_members, schema.allowed_groups,
           schema.groups, schema.identity_aliases, schema.users, schema.list_stamps)
 
 
@@ -126,6 +128,14 @@ STEPS = st.one_of(
               st.sampled_from(MODES)),
     st.builds(_edit, USER, TASK, st.sampled_from(MODES), DUE, st.sampled_from(("pan", "agua fría"))),
     st.builds(_deleted, TASK),
+    # A checklist's items added, removed and ticked (SPEC section 41; the last tick completes the task).
+    st.builds(_task_step("add items", checklists.add_items, texts=("horno", "nevera")), USER, TASK,
+              st.sampled_from(MODES)),
+    st.builds(lambda user, task, mode, n: _task_step(f"remove item {n}", checklists.remove_item, n=n)(user, task, mode),
+              USER, TASK, st.sampled_from(MODES), st.integers(1, 3)),
+    st.builds(lambda user, task, mode, n: _task_step(f"tick item {n}", checklists.tick_items, numbers=(n,), now=NOW,
+                                                     today=TODAY)(user, task, mode),
+              USER, TASK, st.sampled_from(MODES), st.integers(1, 3)),
     st.builds(_photo, TASK, st.sampled_from((None, "waiting", "approved"))),
     st.builds(lambda user, name: Step(f"name({user}, {name})", _use(
         identities.resolve_user, phone=user, lid=None, name=name, now=NOW)), USER, st.sampled_from(("Ana", "Bea"))),

@@ -21,6 +21,7 @@ from taskcore.access import GatingMode
 from taskcore.services import task_lists
 from taskcore.services.task_lists import MyTasksQuery
 from taskcore.storage import schema
+from taskcore.storage.checklists import task_items
 from taskcore.storage.db import Database
 from tasksvc_run import units
 from tasksvc_run.web import render
@@ -29,7 +30,7 @@ from tests.builders import NOW, TODAY
 REUSED_DB = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 USERS = ("111", "222", "333", "444")
 GROUPS = ("100@g.us", "200@g.us", "300@g.us")
-TABLES = (schema.task_assignments, schema.tasks, schema.group_members, schema.allowed_groups, schema.groups,
+TABLES = (task_items, schema.task_assignments, schema.tasks, schema.group_members, schema.allowed_groups, schema.groups,
           schema.users)
 # Letters of both cases, a non-ASCII pair (not folded by LIKE), and LIKE's special characters.
 TEXT = st.text(alphabet="aAbBñÑ%_\\ ", min_size=1, max_size=6)
@@ -46,6 +47,7 @@ class World:
     members: dict[tuple[str, str], bool]  # (group, user) -> active
     tasks: list[dict[str, Any]]
     assignments: list[dict[str, Any]]
+    items: list[dict[str, Any]]  # checklists (SPEC section 41)
 
 
 @st.composite
@@ -57,7 +59,10 @@ def worlds(draw: st.DrawFn) -> World:
                if (active := draw(st.sampled_from((None, True, True, False)))) is not None}
     tasks: list[dict[str, Any]] = []
     assignments: list[dict[str, Any]] = []
+    items: list[dict[str, Any]] = []
     for task_id in range(1, draw(st.integers(1, 16)) + 1):
+        items += [{"task_id": task_id, "n": n, "text": draw(TEXT), "done_at": draw(st.none() | MOMENTS)}
+                  for n in range(1, draw(st.integers(0, 3)) + 1)]
         completed = draw(st.booleans())
         each = draw(st.booleans())
         rule = draw(st.sampled_from((None, "FREQ=WEEKLY", "FREQ=DAILY")))
@@ -74,7 +79,7 @@ def worlds(draw: st.DrawFn) -> World:
         for user in draw(st.lists(st.sampled_from(USERS), unique=True, min_size=draw(st.integers(0, 2)), max_size=3)):
             assignments.append({"task_id": task_id, "user_id": user, "assigned_at": draw(MOMENTS),
                                 "assigned_by": None, "done_at": draw(st.none() | MOMENTS) if each else None})
-    return World(names, groups, members, tasks, assignments)
+    return World(names, groups, members, tasks, assignments, items)
 
 
 def _store(db: Database, world: World) -> None:
@@ -97,6 +102,8 @@ def _store(db: Database, world: World) -> None:
             conn.execute(schema.tasks.insert(), world.tasks)
         if world.assignments:
             conn.execute(schema.task_assignments.insert(), world.assignments)
+        if world.items:
+            conn.execute(task_items.insert(), world.items)
 
 
 # --- the reference: every row read plainly, the rules applied in Python -------------------------------------------
@@ -114,6 +121,7 @@ def _reference(db: Database, user: str, mode: GatingMode, query: MyTasksQuery) -
     with db.read() as conn:
         rows = [row._asdict() for row in conn.execute(select(schema.tasks))]
         people = [row._asdict() for row in conn.execute(select(schema.task_assignments))]
+        lists = [row._asdict() for row in conn.execute(select(task_items))]
         names = dict(conn.execute(select(schema.users.c.id, schema.users.c.display_name)).all())
         group_names = dict(conn.execute(select(schema.groups.c.id, schema.groups.c.name)).all())
         status = dict(conn.execute(select(schema.allowed_groups.c.group_id, schema.allowed_groups.c.status)).all())
@@ -141,7 +149,9 @@ def _reference(db: Database, user: str, mode: GatingMode, query: MyTasksQuery) -
         chosen.sort(key=lambda task: (task["completed_at"], task["id"]), reverse=True)
     else:
         chosen.sort(key=lambda task: (task["due_date"] is None, task["due_date"] or "", task["id"]))
-    return [_expected_item(task, people, names, group_names) for task in chosen]
+    return [_expected_item(task, people, names, group_names) | {"items": [
+        {"n": item["n"], "text": item["text"], "done": item["done_at"] is not None}
+        for item in sorted(lists, key=lambda item: item["n"]) if item["task_id"] == task["id"]]} for task in chosen]
 
 
 def _expected_item(task: dict[str, Any], people: list[dict[str, Any]], names: dict[str, str | None],
@@ -162,6 +172,7 @@ def _expected_item(task: dict[str, Any], people: list[dict[str, Any]], names: di
         "points": task.get("points") or 1,
         "nag": None if task.get("nag_every_hours") is None else {"every_hours": task["nag_every_hours"]},
         "photo_required": False, "proof": None,  # no task of these worlds needs a photo (SPEC section 34)
+        "items": [],  # its checklist (SPEC section 41): _reference's, from the items' rows
     }
 
 

@@ -19,7 +19,7 @@ from taskcore.calendar_feed import (
     uid_domain,
 )
 from taskcore.completion import CompletionMode
-from taskcore.model import Person, Task
+from taskcore.model import Item, Person, Task
 from tests.builders import NOW
 
 GROUP = "120363000000000001@g.us"
@@ -48,6 +48,12 @@ def test_each_open_dated_task_is_one_all_day_event_named_by_id_and_description()
         "end": date(2026, 12, 1), "description": "Grupo: Casa\nResponsables: Ana",
         "url": "https://tareas.example/grupos/120363000000000001%40g.us"}]
     assert b"DTSTART;VALUE=DATE:20261130\r\n" in body  # a date, not a time: an all-day event in every client
+
+
+def test_a_task_s_checklist_is_in_its_event_ticked_or_not() -> None:
+    listed = replace(task(), items=(Item(1, "encimera", done=True), Item(2, "horno")))
+    (event,) = events(build_calendar([listed], domain="x"))
+    assert event["description"] == "Grupo: Casa\nResponsables: Ana\n☑ 1 encimera\n☐ 2 horno"
 
 
 def test_tasks_without_a_due_date_or_completed_are_left_out() -> None:
@@ -108,6 +114,8 @@ CHANGES = {
     "shared": lambda t: replace(t, completion=CompletionMode.EACH),
     "part done": lambda t: replace(t, completion=CompletionMode.EACH,
                                    assignees=(Person("34600000001", "Ana", NOW),)),
+    "an item": lambda t: replace(t, items=(Item(1, "horno"),)),
+    "an item ticked": lambda t: replace(t, items=(Item(1, "horno", done=True),)),
 }
 
 

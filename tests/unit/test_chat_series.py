@@ -91,7 +91,8 @@ def test_a_malformed_rule_rejects_the_command_showing_the_accepted_forms(
     db: Database, group: str, command: str, reason: str
 ) -> None:
     reply = say(db, command)
-    usage = "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]"
+    usage = ("/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir] "
+             "[: <elemento>, <elemento>...]")
     assert reply.startswith(f"@{ANA} {reason}\nUso: {usage}")
     assert "\nReglas: cada día|semana|mes" in reply
     assert task_rows(db) == []

@@ -218,7 +218,8 @@ def test_a_task_of_only_a_date_and_mentions_is_rejected_for_lack_of_text() -> No
 
 def test_nueva_without_text_is_rejected_with_its_usage() -> None:
     assert accepted_of(rejection("/t nueva")) == (
-        "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]")
+        "/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir] "
+        "[: <elemento>, <elemento>...]")
 
 
 def test_a_description_over_1000_characters_is_rejected() -> None:
@@ -254,11 +255,17 @@ def test_x_without_ids_is_rejected() -> None:
     assert rejection("/t x").field == "task_id"
 
 
-@pytest.mark.parametrize("bad", ["0", "-1", "abc", "#", "##3", "1.5", "3a", "１２", "1" * 19])
+@pytest.mark.parametrize("bad", ["0", "-1", "abc", "#", "##3", "3a", "１２", "1" * 19])
 def test_a_task_id_that_is_not_a_positive_integer_is_rejected(bad: str) -> None:
     error = rejection(f"/t x 1 {bad}")
     assert error.command == "x"
     assert error.field == "task_id"
+
+
+def test_an_item_beside_a_whole_task_is_rejected_naming_the_items() -> None:
+    """``1.5`` is item 5 of task 1 (SPEC section 41): ticked alone, never beside a task completed whole."""
+    error = rejection("/t x 1 1.5")
+    assert (error.command, error.field) == ("x", "items")
 
 
 # tomar / soltar

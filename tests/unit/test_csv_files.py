@@ -17,7 +17,8 @@ from taskcore.csvfiles.reading import MAX_LINES, TooManyLines, UnreadableFile, d
 from taskcore.csvfiles.writing import BOM, COLUMNS, export_csv
 from taskcore.errors import InvalidDescription, ValidationError
 from taskcore.i18n import speaking
-from taskcore.model import Person, Series, Task
+from taskcore.model import Item, Person, Series, Task
+from taskcore.recurrence import pinned
 from taskcore.text import sanitize_description
 from taskcore.words.read import table_date
 
@@ -30,6 +31,37 @@ def task(description: str, **fields: object) -> Task:
                                  "created_at": datetime(2026, 11, 22, 10, tzinfo=UTC), "completed": False,
                                  "completed_at": None, "completed_by": None}
     return Task(**{**values, **fields})  # type: ignore[arg-type]
+
+
+def test_a_checklist_is_one_cell_of_items_joined_by_a_bar_and_reads_back() -> None:
+    listed = task("Limpiar la cocina", items=(Item(1, "encimera", done=True), Item(2, "horno")))
+    text = export_csv([listed]).decode("utf-8")
+    assert text.splitlines()[1].endswith(",encimera | horno")
+    (row,) = read_sheet(text.encode("utf-8"), MEMBERS).rows
+    assert row.items == ("encimera", "horno")
+
+
+def test_a_season_is_written_in_the_reader_s_words_and_reads_back() -> None:
+    rule = "FREQ=WEEKLY;BYDAY=MO;BYMONTH=4,5,6,7,8,9\nFREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYMONTH=1,2,3,10,11,12"
+    seasonal = task("Cortar el césped", recurrence=Series(rule, "cada lunes de abril a septiembre, cada 2 semanas el "
+                                                                "resto"))
+    for lang, words in [("es", "cada lunes de abril a septiembre, cada 2 semanas el resto"),
+                        ("pt", "a cada segunda-feira de abril a setembro, a cada 2 semanas o resto"),
+                        ("en", "every Monday from April to September, every 2 weeks the rest")]:
+        with speaking(lang):
+            text = export_csv([seasonal]).decode("utf-8")
+        assert f'"{words}"' in text
+        (row,) = read_sheet(text.encode("utf-8"), MEMBERS).rows
+        assert row.recurrence is not None
+        assert pinned(row.recurrence, date(2026, 11, 23)).rule.split("\n") == [  # a Monday: its parts pinned to it
+            "FREQ=WEEKLY;BYDAY=MO;BYMONTH=4,5,6,7,8,9", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYMONTH=1,2,3,10,11,12"]
+
+
+def test_too_many_or_empty_items_make_an_error_line() -> None:
+    many = " | ".join(f"cosa {n}" for n in range(21))
+    sheet = read_sheet(f"descripción,elementos\nmudanza,{many}\nlimpiar,horno | | nevera\n".encode(), MEMBERS)
+    assert [(error.line, error.message) for error in sheet.errors] == [
+        (2, "Una tarea tiene como mucho 20 elementos (esta tendría 21)"), (3, "El elemento 2 está vacío")]
 
 
 def test_the_export_starts_with_a_bom_and_the_header() -> None:

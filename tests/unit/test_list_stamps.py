@@ -20,10 +20,12 @@ from taskcore.storage.task_page import _ITEM_COLUMNS
 from tasksvc_run.web.list_cache import ListCache
 
 MIGRATION = next(m for m in migrator.load_migrations() if m.name == "list_stamps")
+CHECKLISTS = next(m for m in migrator.load_migrations() if m.name == "checklists")  # SPEC section 41's items
 # What else decides whose list a task is on and in which order (storage.task_lists.mine_candidates).
 DECIDING = {"tasks": {"id", "group_id", "created_by", "completed", "due_date", "completed_at"},
             "task_assignments": {"task_id", "user_id", "assigned_at", "done_at"},
-            "task_proofs": {"task_id"}}
+            "task_proofs": {"task_id"},
+            "task_items": {"task_id", "n"}}
 
 
 def _columns_of(elements: Any, table: Any) -> set[str]:
@@ -38,7 +40,7 @@ def _columns_of(elements: Any, table: Any) -> set[str]:
 def _watched(dialect: str, table: str) -> set[str]:
     """The columns an UPDATE trigger on ``table`` watches (its ``UPDATE OF`` list)."""
     watched: set[str] = set()
-    for statement in MIGRATION.statements(dialect):
+    for statement in MIGRATION.statements(dialect) + CHECKLISTS.statements(dialect):
         found = re.search(r"UPDATE OF ([\w\s,]+?)\s+ON\s+(\w+)", statement)
         if found and found[2] == table:
             watched |= {name.strip() for name in found[1].split(",")}
@@ -50,12 +52,24 @@ def _watched(dialect: str, table: str) -> set[str]:
     ("tasks", _columns_of(_ITEM_COLUMNS, tasks)),
     ("task_proofs", _columns_of(PROOF_COLUMNS, task_proofs)),
     ("task_assignments", {"user_id", "assigned_at", "done_at"}),
+    ("task_items", {"text", "done_at"}),  # what a list shows of an item: its number, text and tick
 ])
 def test_an_update_of_any_column_a_list_shows_or_is_decided_by_moves_the_stamps(
     dialect: str, table: str, shown: set[str]
 ) -> None:
     assert shown
     assert shown | DECIDING[table] <= _watched(dialect, table)
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgresql"])
+def test_an_item_added_or_removed_moves_the_stamps_on_both_databases(dialect: str) -> None:
+    statements = " ".join(CHECKLISTS.statements(dialect))
+    if dialect == "sqlite":
+        assert "AFTER INSERT ON task_items" in statements
+        assert "AFTER DELETE ON task_items" in statements
+    else:
+        assert "AFTER INSERT OR DELETE OR UPDATE OF" in statements
+        assert "ON task_items FOR EACH ROW EXECUTE FUNCTION list_stamps_item()" in statements
 
 
 def test_the_probe_of_the_shown_columns_reads_the_item_s_columns() -> None:

@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 
+from taskcore.chat.checklist_args import TickItems
 from taskcore.chat.commands import (
     Claim,
     Command,
@@ -18,9 +19,9 @@ from taskcore.chat.commands import (
     Unassign,
     command_for,
 )
-from taskcore.chat.grammar import parse_command
+from taskcore.chat.grammar import decide, head_of, parse_command
 from taskcore.completion import CompletionMode
-from taskcore.conversation import ConversationAction
+from taskcore.conversation import ConversationAction, classify_reply
 from taskcore.services.conversation.registry import SYNTAX
 from tests.chat_support import accepted_of
 
@@ -107,3 +108,24 @@ def test_a_bad_modo_is_refused_with_its_usage(text: str, reason: str) -> None:
     with pytest.raises(CommandSyntaxError, match=reason) as caught:
         in_reply(text, quoted=None)
     assert accepted_of(caught.value) == "/t modo <id> todos|uno"
+
+
+# Checklists (SPEC section 41): item numbers before a word that completes, in a reply.
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("2 hecho", (2,)), ("2 feito", (2,)), ("2 done", (2,)), ("2, 3 ¡listo!", (2, 3)), ("12 Done.", (12,)),
+])
+def test_a_reply_of_item_numbers_and_a_done_word_ticks_those_items(text: str, numbers: tuple[int, ...]) -> None:
+    family, reply = head_of(text, "QUOTED-MESSAGE")
+    assert family is None
+    assert decide(text, family, SYNTAX, today=TODAY, quoted_task=QUOTED, reply=reply) == TickItems(QUOTED, numbers)
+
+
+@pytest.mark.parametrize("text", ["2 hecho ya", "0 hecho", "2 yo", "123 hecho", "hecho 2"])
+def test_other_numbered_replies_are_chat(text: str) -> None:
+    assert classify_reply(text) is None
+
+
+def test_a_numbered_done_word_that_quotes_nothing_is_chat() -> None:
+    assert head_of("2 hecho", None) == (None, None)

@@ -77,6 +77,7 @@ class NewTask(Command):
     balanced: bool = False  # !reparto: a rotation by the fewest points (``rotation`` is True too)
     name_at: tuple[int, ...] = ()  # for each of ``names``, the word of the description its surname would start at
     photo: bool = False  # !foto: done only with a photo, once approved (SPEC section 34)
+    items: tuple[str, ...] = ()  # its checklist, after a colon (SPEC section 41)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TypeAlias
 
+from taskcore.chat.checklist_args import TickItems
 from taskcore.chat.commands import Command, CommandSyntaxError, command_for
 from taskcore.chat.new_task_args import Context, shown
 from taskcore.chat.usage import MAX_COMMAND_LENGTH
 from taskcore.chat.usage import usage_error as _error
-from taskcore.conversation import ConversationAction, classify_reply_word
+from taskcore.conversation import ItemsDone, Reply, classify_reply
 from taskcore.i18n import _
 from taskcore.ratelimit import Decision as RateDecision
 from taskcore.words import meaning
@@ -154,23 +155,28 @@ Decision: TypeAlias = Command | CommandSyntaxError | TooLong | Throttled | Chat
 """What a message asks: a command, a malformed one, one too long to read, nothing now (throttled) or nothing."""
 
 
-def head_of(text: str, quoted_id: str | None) -> tuple[str | None, ConversationAction | None]:
+def head_of(text: str, quoted_id: str | None) -> tuple[str | None, Reply | None]:
     """The command family of the first word (``"admin"``, ``"task"`` or None for chat) and, for a reply that is
     only a reply word (``hecho``, ``yo``...), what it asks (None for a command, a message quoting nothing, or any
-    other chat)."""
+    other chat); item numbers before such a word (``2 hecho``) tick those items (SPEC section 41)."""
     family = command_family(text)
-    return family, classify_reply_word(text) if family is None and quoted_id else None
+    return family, classify_reply(text) if family is None and quoted_id else None
+
+
+def _replied(reply: Reply, task_id: int) -> Command:
+    """The command a reply (or a reaction) on the message of task ``task_id`` stands for."""
+    return TickItems(task_id, reply.numbers) if isinstance(reply, ItemsDone) else command_for(reply, task_id)
 
 
 def decide(text: str, family_of_text: str | None, syntax: Syntax, *, today: date, quoted_task: int | None,
-           reply: ConversationAction | None = None, mentioned: Sequence[str] = (),
+           reply: Reply | None = None, mentioned: Sequence[str] = (),
            token: RateDecision | None = None, in_group: bool = False) -> Decision:
     """What the admitted message asks (module docstring): ``today`` is the sender's, ``reply`` what its reply word
     or reaction asks, ``mentioned`` the digits of its mentions, ``token`` what the sender's bucket answered."""
     if token is not None and not token.allowed:
         return Throttled(token.retry_after, token.notify)
     if family_of_text is None:
-        return Chat() if reply is None or quoted_task is None else command_for(reply, quoted_task)
+        return Chat() if reply is None or quoted_task is None else _replied(reply, quoted_task)
     if len(text) > MAX_COMMAND_LENGTH:
         return TooLong()
     try:

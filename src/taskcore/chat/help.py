@@ -58,6 +58,10 @@ def help_text(entries: Iterable[Entry]) -> str:
         rule_forms(),
         _("Al completar una tarea que se repite se crea la siguiente; con !turnos le toca a la siguiente persona "
           "mencionada: /t nueva sacar la basura cada lunes y jueves @Ana @Luis !turnos"),
+        _("Listas (hasta 20 elementos): /t nueva limpiar la cocina: encimera, horno, nevera. Marca uno con /t x 12.2 "
+          "o respondiendo «2 hecho» al mensaje de la tarea; queda hecha cuando lo están todos."),
+        _("Temporadas: /t nueva cortar el césped cada semana de abril a septiembre, cada 2 semanas el resto; fuera "
+          "de su temporada no se crea ninguna."),
         _("!N (1 a 10): los puntos de la tarea (1 si no). Con !reparto en vez de !turnos, le toca a quien menos "
           "puntos ha completado en el grupo en 30 días: /t nueva limpiar el baño cada sábado @Ana @Luis !3 !reparto"),
         _("Premios: los administradores del grupo los ofrecen por puntos (/t premio nuevo); los puntos de tus tareas "

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
+from taskcore.chat.checklist_replies import items_block
 from taskcore.chat.replies import nameless, short
 from taskcore.date_hints import shown_due
 from taskcore.i18n import _, ngettext
@@ -16,7 +17,7 @@ from taskcore.recurrence import rule_text
 
 def task_info(task: Task, *, today: date, names: Mapping[str, str | None]) -> str:
     """The lines of ``/t info <id>``; ``names`` the shown names of the people a turn order names."""
-    lines = [f"#{task.id} {short(task.description, 200)}", _where(task, names)]
+    lines = [f"#{task.id} {short(task.description, 200)}{items_block(task.items)}", _where(task, names)]
     lines.append(_("Vence: {due}", due=shown_due(task.due_date, today)) if task.due_date else _("Sin fecha"))
     tick = " ✓" if task.each else ""
     people = ", ".join(f"{nameless(p.name)}{tick if p.done else ''}" for p in task.assignees)

@@ -11,6 +11,7 @@ from taskcore.chat.commands import NewTask
 from taskcore.chat.recurrence_clause import Chunk, Clause, take_clause
 from taskcore.chat.usage import command_word
 from taskcore.chat.usage import usage_error as _error
+from taskcore.checklists import InvalidItem, list_after_colon
 from taskcore.chores.points import DEFAULT_POINTS, is_points_token, parse_points
 from taskcore.date_hints import day_month_guess, day_month_words_guess, weekday_guess
 from taskcore.errors import InvalidChoreSetting, ValidationError
@@ -111,7 +112,19 @@ def description(text: str, name: str) -> Description:
 
 
 def parse_new(args: str, ctx: Context) -> NewTask:
-    """``/t nueva``: the description, at most one date, mentions, ``!todos`` and a recurrence clause."""
+    """``/t nueva``: the description, at most one date, mentions, ``!todos`` and a recurrence clause; after a colon,
+    the items of its checklist (SPEC section 41: ``limpiar la cocina: encimera, horno, nevera``)."""
+    if ":" not in args:
+        return _parse_new(args, ctx)
+    try:
+        before, items = list_after_colon(args)
+    except InvalidItem as exc:
+        raise _error("nueva", str(exc), field="items") from exc
+    task = _parse_new(before, ctx)
+    return replace(task, items=items) if items else task
+
+
+def _parse_new(args: str, ctx: Context) -> NewTask:
     parted = None if _NOT_PLAIN.search(args) else plain_dates_apart(args.split())
     if parted is None:  # quotes, mentions, flags or a rule: the chunks' reading
         return parse_new_chunks(args, ctx)

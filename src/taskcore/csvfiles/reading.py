@@ -19,7 +19,7 @@ Choices the SPEC leaves open:
   people's makes the line an error (never a task for the wrong person).
 - A recurrence is a rule in the chat's words, with or without ``cada``/``every`` (``cada lunes``, ``every week``),
   optionally with ``!turnos`` or ``!reparto``, which need two assignees or more; points are 1 to 10 (``3`` or
-  ``!3``).
+  ``!3``). Items are joined by ``|`` (``encimera | horno``, SPEC section 41), at most 20.
 - A blank line is skipped and not counted; more than ``MAX_LINES`` data lines refuse the file whole
   (``TooManyLines``). A line's number is the file's line it starts on (the header is line 1).
 """
@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TypeVar
 
+from taskcore.checklists import check_count, item_texts, split_cell
 from taskcore.chores.points import DEFAULT_POINTS, check_points, is_points_token, parse_points
 from taskcore.csvfiles.dates import DateOrder, DatesRead, read_order
 from taskcore.csvfiles.writing import FORMULA_STARTS
@@ -76,6 +77,7 @@ class Row:
     rotation: bool = False
     balanced: bool = False
     points: int = 1
+    items: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,13 +208,14 @@ def _row(line: int, cells: dict[str, str], members: Members, dates: DatesRead) -
     people = read("assignees", lambda cell: _people(cell, members))
     recurrence, rotation, balanced = read("recurrence", _rule) or (None, False, False)
     points = read("points", _points)
+    items = read("items", _items) or ()
     if rotation and people is not None and len(people) < 2:
         problems.append(_("!turnos y !reparto necesitan dos responsables o más"))
     if problems or description is None:
         return [LineError(line, message[:1].upper() + message[1:]) for message in problems]
     people = people or []
     return Row(line, description, due, tuple(user for user, _name in people), tuple(name for _user, name in people),
-               recurrence, rotation, balanced, points or DEFAULT_POINTS)
+               recurrence, rotation, balanced, points or DEFAULT_POINTS, items)
 
 
 def _due(cell: str, dates: DatesRead) -> date | None:
@@ -266,6 +269,13 @@ def _rule(cell: str) -> tuple[Recurrence | None, bool, bool]:
     flags = [flag(word) for word in words]
     text = " ".join(word for word, said in zip(words, flags, strict=True) if said not in ("rotation", "balanced"))
     return parse_recurrence(text), "rotation" in flags or "balanced" in flags, "balanced" in flags
+
+
+def _items(cell: str) -> tuple[str, ...]:
+    """A checklist cell (``encimera | horno``): at most 20 items, none empty (SPEC section 41)."""
+    texts = split_cell(cell)
+    check_count(0, len(texts))
+    return item_texts(texts)
 
 
 def _points(cell: str) -> int | None:

@@ -13,7 +13,9 @@ Choices the SPEC leaves open:
   between cells and a first line ``sep=;`` after the byte-order mark, which spreadsheet programs take as the
   delimiter's name; the import reads that line back.
 - People by name, never by number (SPEC section 32): assignees joined by ``, ``, one unknown by the neutral label.
-- ``recurrence`` in words of the reader's language (``cada lunes y jueves``, ``every Monday and Thursday``).
+- ``recurrence`` in words of the reader's language (``cada lunes y jueves``, ``every Monday and Thursday``; a season
+  too: ``every week from April to September, every 2 weeks the rest``).
+- ``items``: the checklist's items joined by `` | `` (SPEC section 41), last, so the columns before keep their places.
 - A text cell that a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a
   carriage return) is written after a ``'``, the mark spreadsheets take for "text": a member's task cannot make the
   exporter's spreadsheet compute anything. The import drops that mark again.
@@ -27,6 +29,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from taskcore.checklists import joined_cell
 from taskcore.model import Task
 from taskcore.recurrence import rule_text
 from taskcore.shown import shown_name
@@ -34,7 +37,7 @@ from taskcore.shown import shown_name
 __all__ = ["BOM", "COLUMNS", "FORMULA_STARTS", "MEDIA_TYPE", "defused", "export_csv"]
 
 COLUMNS = ("id", "description", "group", "due_date", "assignees", "state", "recurrence", "points", "created_at",
-           "completed_at")
+           "completed_at", "items")
 BOM = "\ufeff"
 MEDIA_TYPE = "text/csv"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -60,6 +63,7 @@ def _row(task: Task, zone: ZoneInfo) -> list[str | int]:
         task.due_date.isoformat() if task.due_date else "", defused(names),
         "completed" if task.completed else "open", rule_text(task.recurrence) if task.recurrence else "",
         task.points, _instant(task.created_at, zone), _instant(task.completed_at, zone),
+        defused(joined_cell([item.text for item in task.items])),
     ]
 
 

@@ -26,7 +26,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 __all__ = ["LIBRARY_LANGUAGE", "N_", "SOURCE", "_", "clock_time", "current_language", "current_locale", "date_and_time",
-           "day_and_month", "month_first", "ngettext", "speak_by_default", "speaking", "translations", "weekday_name"]
+           "day_and_month", "month_first", "month_name", "ngettext", "speak_by_default", "speaking", "translations",
+           "weekday_name"]
 
 SOURCE = "es"
 """The language the message ids are written in."""
@@ -167,3 +168,17 @@ def weekday_name(weekday: int) -> str:
     """Monday (0) to Sunday (6) as the language in force names it in a sentence (CLDR's, through Babel: ``lunes``,
     ``segunda-feira``, ``Monday``)."""
     return _day_names(current_language())[weekday]
+
+
+@cache
+def _month_names(lang: str) -> tuple[str, ...]:
+    from babel.dates import get_month_names  # noqa: PLC0415 - CLDR data loads only when a month is named
+
+    names = get_month_names("wide", context="format", locale=lang)
+    return tuple(names[month] for month in range(1, 13))
+
+
+def month_name(month: int) -> str:
+    """January (1) to December (12) as the language in force names it in a sentence (CLDR's, through Babel:
+    ``abril``, ``setembro``, ``April``)."""
+    return _month_names(current_language())[month - 1]

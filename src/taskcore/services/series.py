@@ -17,6 +17,7 @@ from taskcore.model import Series, Task
 from taskcore.recurrence import Recurrence, first_occurrence, next_occurrence, pinned
 from taskcore.services.nagging import restart
 from taskcore.storage import series as q
+from taskcore.storage.checklists import copy_items
 from taskcore.storage.quiet import away_dates
 from taskcore.storage.summaries import away_users, completion_rows
 from taskcore.storage.tasks import insert_assignments, load_tasks
@@ -76,6 +77,8 @@ def follow_up(
         people = [known[series.rotation[turn]]] if series.rotation[turn] in known else []
     new_id = q.insert_next(conn, task_id, due=due, turn=turn, now=now)
     insert_assignments(conn, new_id, people, by=by, now=now)
+    if done.items:
+        copy_items(conn, task_id, new_id)  # the checklist again, nothing ticked (SPEC section 41)
     restart(conn, new_id)
     return load_tasks(conn, [new_id])[0]
 

@@ -77,7 +77,7 @@ def _create(uow: UnitOfWork, row: Row, user_id: str, group_id: str, *, now: date
     made = create_task(uow, creator=user_id, description=row.description, group_id=group_id, due=row.due,
                        assignees=row.assignees, now=now, recurrence=row.recurrence,
                        rotation=row.assignees if row.rotation else (), today=today, points=row.points,
-                       balanced=row.balanced)
+                       balanced=row.balanced, items=row.items)
     return made.id
 
 

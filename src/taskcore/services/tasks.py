@@ -19,6 +19,7 @@ from taskcore.access import (
     check_action,
     completion_assigns_completer,
 )
+from taskcore.checklists import check_count, item_texts
 from taskcore.chores.nagging import Nag
 from taskcore.chores.points import DEFAULT_POINTS, check_points
 from taskcore.chores.witness import needs_witness
@@ -29,7 +30,7 @@ from taskcore.model import Completion, CreatedTask, Origin, Task
 from taskcore.recurrence import Recurrence
 from taskcore.services import nagging
 from taskcore.services import series as recurring
-from taskcore.storage import held_points, proofs
+from taskcore.storage import checklists, held_points, proofs
 from taskcore.storage import tasks as q
 from taskcore.text import Description
 from taskcore.unit import Reading, UnitOfWork
@@ -63,6 +64,7 @@ def create_task(
     today: date | None = None,
     points: int = 1,
     balanced: bool = False,
+    items: Sequence[str] = (),
 ) -> CreatedTask:
     """Create a group task assigned to ``assignees`` (none: unassigned) or a personal task assigned to its creator.
     ``completion`` each (every assignee completes their part) is for group tasks only (InvalidCompletion).
@@ -75,8 +77,12 @@ def create_task(
     With ``recurrence`` the task is the first of a series (SPEC section 20): without ``due`` it is due on the rule's
     first date on or after ``today`` (the creator's today; UTC's when None). With ``rotation`` (people in turn order,
     a group task only) the first of them is its assignee, whoever ``assignees`` names; ``balanced`` (``!reparto``):
-    each next occurrence goes to the one with the fewest points. ``points``: 1 to 10 (SPEC section 25)."""
+    each next occurrence goes to the one with the fewest points. ``points``: 1 to 10 (SPEC section 25). ``items``:
+    its checklist, at most 20 (SPEC section 41; ``checklists.item_texts`` of them, InvalidItem otherwise)."""
     text = Description.of(description)
+    if items:
+        check_count(0, len(items))
+        items = item_texts(items)
     points = points if points == DEFAULT_POINTS else check_points(points)
     series = None
     if recurrence is not None:
@@ -96,17 +102,19 @@ def create_task(
                             origin=origin, completion=completion, series=chosen, points=points)
     if assigned:
         q.insert_assignments(conn, task_id, assigned, by=creator, now=now)
-    return CreatedTask(task_id, text, due, group_id, assigned, chosen)
+    if items:
+        checklists.add_items(conn, task_id, items)
+    return CreatedTask(task_id, text, due, group_id, assigned, chosen, tuple(items))
 
 
 def get_task(uow: Reading, mode: GatingMode, *, user_id: str, task_id: int) -> Task:
     """One task the user may see; NotFound otherwise."""
     conn = uow.conn
-    _checked(conn, mode, TaskAction.VIEW, user_id, task_id)
+    checked(conn, mode, TaskAction.VIEW, user_id, task_id)
     return q.load_tasks(conn, [task_id])[0]
 
 
-def _checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: str, task_id: int) -> TaskFacts:
+def checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: str, task_id: int) -> TaskFacts:
     """Apply the access rules inside the transaction; return what they read of the task."""
     found = q.task_facts(conn, task_id, user_id)
     if found is None:
@@ -119,7 +127,7 @@ def _checked(conn: Connection, mode: GatingMode, action: TaskAction, user_id: st
 def claim_task(uow: UnitOfWork, mode: GatingMode, *, user_id: str, task_id: int, now: datetime) -> Task:
     """Add the user as an assignee of an open task they can see (idempotent); a nagging task nags them too."""
     conn = uow.conn
-    _checked(conn, mode, TaskAction.CLAIM, user_id, task_id)
+    checked(conn, mode, TaskAction.CLAIM, user_id, task_id)
     if q.add_assignment(conn, task_id, user_id, by=user_id, now=now):
         nagging.joined(conn, task_id, user_id)
     return q.load_tasks(conn, [task_id])[0]
@@ -133,7 +141,7 @@ def unassign_task(
     part was done) by whoever did the last part: the returned task says so (``completed``)."""
 
     conn = uow.conn
-    facts = _checked(conn, mode, TaskAction.UNASSIGN, user_id, task_id)
+    facts = checked(conn, mode, TaskAction.UNASSIGN, user_id, task_id)
     if q.remove_assignment(conn, task_id, user_id) and facts.each:
         _complete_when_every_part_is_done(conn, task_id, now)
     return q.load_tasks(conn, [task_id])[0]
@@ -148,6 +156,7 @@ def _complete_when_every_part_is_done(conn: Connection, task_id: int, now: datet
     when = now or done[last]
     if not q.mark_completed(conn, task_id, last, when):
         return False
+    checklists.tick_all(conn, task_id, when)
     nagging.settle(conn, task_id)
     # A recurring shared task completed this way goes on like any other completion (SPEC section 20).
     recurring.follow_up(conn, task_id, previous_assignees=list(parts), by=last, today=when.date(), now=when)
@@ -167,7 +176,7 @@ def complete_task(
     photo was just approved). The points of a group task its completer created and held alone wait for someone
     else's approval (SPEC section 38: ``points_held``)."""
     conn = uow.conn
-    facts = _checked(conn, mode, TaskAction.COMPLETE, user_id, task_id)
+    facts = checked(conn, mode, TaskAction.COMPLETE, user_id, task_id)
     if not proven and not facts.completed:
         proofs.check_unproven(conn, task_id)
     assigns = completion_assigns_completer(facts)
@@ -185,6 +194,9 @@ def complete_task(
     following = recurring.follow_up(conn, task_id, previous_assignees=before, by=user_id, today=today or now.date(),
                                     now=now) if newly else None
     task = q.load_tasks(conn, [task_id])[0]
+    if newly and not all(item.done for item in task.items):  # its own done word ticks the rest (SPEC section 41)
+        checklists.tick_all(conn, task_id, now)
+        task = replace(task, items=tuple(replace(item, done=True) for item in task.items))
     held = newly and not proven and needs_witness(task, user_id)  # points need someone else (SPEC section 38)
     if held:
         held_points.hold(conn, task_id, now)
@@ -228,7 +240,7 @@ def edit_task(
         Nag(nag)  # InvalidChoreSetting outside 1..168
 
     conn = uow.conn
-    facts = _checked(conn, mode, TaskAction.EDIT, user_id, task_id)
+    facts = checked(conn, mode, TaskAction.EDIT, user_id, task_id)
     if "completion" in values and facts.group_id is None:
         raise InvalidCompletion(_(PARTS_IN_GROUPS), field="completion")
     if values.get("completion") == CompletionMode.EACH.value and proofs.requires_photo(conn, task_id):

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Connection
 
 from taskcore.access import GatingMode, sees_group
+from taskcore.checklists import check_count, item_texts
 from taskcore.chores.nagging import Nag
 from taskcore.chores.points import DEFAULT_POINTS, check_points
 from taskcore.errors import Forbidden, InvalidChoreSetting, ValidationError
@@ -46,6 +47,7 @@ class NewTask:
     assignees: tuple[str, ...] = ()
     points: int = DEFAULT_POINTS
     nag: int | None = None
+    items: tuple[str, ...] = ()  # its checklist (SPEC section 41)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +65,11 @@ def create_from_web(
 ) -> Task:
     """Create the task as ``/t nueva`` would and return it; in a group, queue the bot's announcement there.
 
-    ValidationError (field ``description``, ``assignees``, ``points`` or ``nag``) for an empty or too long
+    ValidationError (field ``description``, ``assignees``, ``points``, ``nag`` or ``items``) for an empty or too long
     description, assignees on a personal task (it is its creator's) or someone who is not an active member of the
-    group, points outside 1..10, or a nag (1..168 hours) on a personal or undated task (``!insistir``'s rules);
-    Forbidden unless the group is effectively allowed and the user an active member of it. Nothing is written then.
+    group, points outside 1..10, more than 20 items or an empty one, or a nag (1..168 hours) on a personal or undated
+    task (``!insistir``'s rules); Forbidden unless the group is effectively allowed and the user an active member of
+    it. Nothing is written then.
     ``zone``: TZ, for the first nags of assignees with no zone of their own. With ``key`` (the web's case) the
     assignees are public ids (SPEC section 32), each resolved among the group's active members."""
     text = Description.of(new.description)
@@ -74,6 +77,9 @@ def create_from_web(
         raise ValidationError(_("una tarea personal es solo de quien la crea: no lleva asignados"),
                               field="assignees")
     _check_chores(new)
+    if new.items:  # before anything is written: InvalidItem (field items)
+        check_count(0, len(new.items))
+        new = replace(new, items=item_texts(new.items))
     new = replace(new, description=text, assignees=tuple(dict.fromkeys(new.assignees)))
     return _create(uow, mode, user_id=user_id, new=new, now=now, announcing=announcing, zone=zone, key=key)
 
@@ -96,7 +102,7 @@ def _create(uow: UnitOfWork, mode: GatingMode, *, user_id: str, new: NewTask, no
     if new.group_id is not None:
         new = replace(new, assignees=_check_group(conn, mode, user_id, new.group_id, new.assignees, key=key))
     made = create_task(uow, creator=user_id, description=new.description, group_id=new.group_id,
-                       due=new.due, assignees=new.assignees, now=now, points=new.points)
+                       due=new.due, assignees=new.assignees, now=now, points=new.points, items=new.items)
     if new.nag is not None:
         nagging.start_nagging(conn, made.id, new.nag, zone)
     task = q.load_tasks(conn, [made.id])[0]

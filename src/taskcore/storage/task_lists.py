@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from itertools import groupby
@@ -38,6 +38,7 @@ from taskcore.completion import CompletionMode
 from taskcore.model import GroupSummary, Origin, Person, Task
 from taskcore.pagination import Page, offset_of
 from taskcore.search import like_contains
+from taskcore.storage import checklists
 from taskcore.storage.proof_tables import PROOF_COLUMNS, proof_of_row, task_proofs
 from taskcore.storage.schema import (
     UtcDateTime,
@@ -204,6 +205,8 @@ def my_tasks(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasksFilte
     # Past the last page there is no row to carry the total, so count separately.
     total = rows[0][0] if rows else conn.execute(count_stmt, params).scalar_one()
     items = [_task_from_row(task_rows) for _, task_rows in groupby(rows, itemgetter(1))]
+    lists = checklists.items_of(conn, [task.id for task in items])  # SPEC section 41
+    items = [replace(task, items=lists[task.id]) if task.id in lists else task for task in items]
     return Page(items=items, page=flt.page, limit=flt.limit, total=int(total))
 
 

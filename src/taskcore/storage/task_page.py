@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, Integer, bindparam, func, select
 
 from taskcore.access import GatingMode
+from taskcore.storage.checklists import task_items
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.proof_tables import PROOF_COLUMNS, proof_of_row, task_proofs
 from taskcore.storage.schema import list_stamps, task_assignments, tasks, users, utc_from_db
@@ -86,6 +87,15 @@ def _assignees_statement(count: int) -> Prepared:
     return Prepared(query, [f"t{i}" for i in range(count)])
 
 
+@lru_cache(maxsize=128)
+def _items_statement(count: int) -> Prepared:
+    """(task id, n, text, done at) of ``count`` tasks' checklist items (SPEC section 41), by task, in order."""
+    ids = [bindparam(f"t{i}", type_=Integer()) for i in range(count)]
+    query = (select(task_items.c.task_id, task_items.c.n, task_items.c.text, raw_column(task_items.c.done_at))
+             .where(task_items.c.task_id.in_(ids)).order_by(task_items.c.task_id, task_items.c.n))
+    return Prepared(query, [f"t{i}" for i in range(count)])
+
+
 def json_stamp(value: str | datetime | None) -> str | None:
     """A stored timestamp as the driver returns it, as ISO 8601 UTC with a Z: what ``render.utc_stamp`` writes for
     the aware value (microseconds only when not zero). SQLite's text form is rewritten without parsing it."""
@@ -113,10 +123,14 @@ def my_task_items(conn: Connection, user_id: str, mode: GatingMode, flt: MyTasks
     for task_id, person, name, done_at in _assignees_statement(len(rows)).raw(conn, ids):
         part = {"id": person, "name": name, "done": done_at is not None, "done_at": json_stamp(done_at)}
         people.setdefault(task_id, []).append(part)
-    return [_item(row, people) for row in rows], int(rows[0][0])
+    lists: dict[int, list[dict[str, Any]]] = {}  # SPEC section 41: one more statement, by the same ids
+    for task_id, n, text, done_at in _items_statement(len(rows)).raw(conn, ids):
+        lists.setdefault(task_id, []).append({"n": n, "text": text, "done": done_at is not None})
+    return [_item(row, people, lists) for row in rows], int(rows[0][0])
 
 
-def _item(row: Any, people: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+def _item(row: Any, people: dict[int, list[dict[str, Any]]], lists: dict[int, list[dict[str, Any]]]
+          ) -> dict[str, Any]:
     (_, task_id, description, due, group_id, group_name, completion, created_by, created_at, completed,
      completed_at, completed_by, rule, text, rotation, points) = row[:16]
     required, state, at, file_name, nag = row[16:21]
@@ -141,4 +155,5 @@ def _item(row: Any, people: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
         "photo_required": bool(required),
         "proof": None if proof is None else {"state": proof.state.value, "at": json_stamp(proof.at),
                                              "file": proof.file_name},
+        "items": lists.get(task_id, []),
     }

@@ -10,7 +10,8 @@ from sqlalchemy import Connection, Row, Select, bindparam, delete, false, insert
 
 from taskcore.access import GroupFacts, GroupStatus, TaskFacts
 from taskcore.completion import CompletionMode
-from taskcore.model import Origin, Person, Series, Task
+from taskcore.model import Item, Origin, Person, Series, Task
+from taskcore.storage import checklists
 from taskcore.storage.prepared import Prepared
 from taskcore.storage.proof_tables import PROOF_COLUMNS, proof_of_row, task_proofs
 from taskcore.storage.schema import allowed_groups, group_members, groups, task_assignments, tasks, users
@@ -192,12 +193,13 @@ def _assignees(conn: Connection, task_ids: Iterable[int]) -> dict[int, list[Pers
 
 
 def with_assignees(conn: Connection, rows: Sequence[Row[Any]]) -> list[Task]:
-    """The tasks of ``task_columns`` rows, with their assignees (one more statement)."""
-    people = _assignees(conn, (row.id for row in rows))
-    return [_task(row, people.get(row.id, ())) for row in rows]
+    """The tasks of ``task_columns`` rows, with their assignees and their checklists (two more statements)."""
+    ids = [int(row.id) for row in rows]
+    people, items = _assignees(conn, ids), checklists.items_of(conn, ids)
+    return [_task(row, people.get(row.id, ()), items.get(int(row.id), ())) for row in rows]
 
 
-def _task(row: Row[Any], assignees: Iterable[Person]) -> Task:
+def _task(row: Row[Any], assignees: Iterable[Person], items: tuple[Item, ...] = ()) -> Task:
     origin = (
         Origin(row.origin_chat_id, row.origin_message_id, row.origin_participant, row.origin_message_at)
         if row.origin_chat_id and row.origin_message_id
@@ -222,4 +224,5 @@ def _task(row: Row[Any], assignees: Iterable[Person]) -> Task:
         points=int(row.points),
         photo_required=bool(row.photo_required),
         proof=proof_of_row(row.proof_state, row.proof_at, row.proof_file),
+        items=items,
     )

@@ -114,5 +114,14 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.due_date": ("due date", "due_date", "due", "date", "deadline"),
     "column.assignees": ("assignees", "assignee", "assigned to", "who"),
     "column.recurrence": ("recurrence", "repeat", "repeats", "rule"),
+    "column.items": ("items", "checklist", "list"),
     "column.points": ("points",),
+    # Seasons of a recurrence (SPEC section 41): every week from April to September, every 2 weeks the rest
+    "season.from": ("from",),
+    "season.to": ("to", "till", "until", "through"),
+    "season.in": ("in",),
+    "season.rest": ("the rest", "rest", "the rest of the year"),
+    # Checklists (SPEC section 41): /t add 12 oven, /t remove 12 2
+    "task.añadir": ("add",),
+    "task.quitar": ("remove",),
 }

@@ -126,5 +126,14 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.due_date": ("fecha", "vence", "vencimiento", "fecha límite"),
     "column.assignees": ("asignados", "asignado", "responsables", "responsable"),
     "column.recurrence": ("repetición", "se repite", "recurrencia", "regla"),
+    "column.items": ("elementos", "lista", "checklist"),
     "column.points": ("puntos",),
+    # Seasons of a recurrence (SPEC section 41): cada semana de abril a septiembre, cada 2 semanas el resto
+    "season.from": ("de", "desde"),
+    "season.to": ("a", "hasta"),
+    "season.in": ("en",),
+    "season.rest": ("el resto", "resto", "el resto del año"),
+    # Checklists (SPEC section 41): /t añadir 12 horno, /t quitar 12 2
+    "task.añadir": ("añadir", "agregar"),
+    "task.quitar": ("quitar",),
 }

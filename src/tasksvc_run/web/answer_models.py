@@ -26,9 +26,20 @@ class PersonOut(BaseModel):
 class RecurrenceOut(BaseModel):
     """How a recurring task repeats (SPEC section 20)."""
 
-    rule: str = Field(description="RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,TH")
-    text: str = Field(description="In the reader's language, e.g. cada lunes y jueves, every Monday and Thursday")
+    rule: str = Field(description="RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,TH; a season is its BYMONTH, and a "
+                      "chore with two seasons has two RRULEs, one per line (SPEC section 41), e.g. "
+                      "FREQ=WEEKLY;BYDAY=MO;BYMONTH=4,5,6,7,8,9\nFREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYMONTH=1,2,3,10,11,12")
+    text: str = Field(description="In the reader's language, e.g. cada lunes y jueves, every Monday from April to "
+                      "September, every 2 weeks the rest")
     rotation: list[str] = Field(description="Who takes turns, public ids (p_…) in order; empty when nobody does.")
+
+
+class ItemOut(BaseModel):
+    """An item of a task's checklist (SPEC section 41)."""
+
+    n: int = Field(ge=1, le=20, description="Its number in the task, from 1 (what /t x 12.2 ticks).")
+    text: str
+    done: bool = Field(description="Ticked.")
 
 
 class NagOut(BaseModel):
@@ -57,6 +68,8 @@ class TaskItem(BaseModel):
     nag: NagOut | None = Field(None, description="Nagging (SPEC section 25): null when the task does not nag.")
     photo_required: bool = Field(False, description="Done only with a photo, once approved (SPEC section 34).")
     proof: ProofOut | None = Field(None, description="The photo kept for the task; null while none is.")
+    items: list[ItemOut] = Field(default_factory=list, description="Its checklist, in order (SPEC section 41): up "
+                                 "to 20 items; the task is done when every one is ticked.")
 
 
 class CompletedTask(TaskItem):

@@ -151,7 +151,7 @@ async def unassign(request: web.Request) -> web.Response:
     task = await asyncio.to_thread(units.run, app[DB], svc.unassign_task, gating(request), user_id=request[USER],
                                    task_id=task_id, now=now)
     if task.completed:
-        await _react(request, Completion(task, newly_completed=True), now)
+        await react(request, Completion(task, newly_completed=True), now)
     return ok(render.task_item(task, ids(request)))
 
 
@@ -162,11 +162,11 @@ async def complete(request: web.Request) -> web.Response:
     done = await asyncio.to_thread(units.run, app[DB], svc.complete_task, gating(request), user_id=user,
                                    task_id=task_id,
                                    now=now, today=user_today(request, user))
-    await _react(request, done, now)
+    await react(request, done, now)
     return ok(render.completed_item(done.task, done.next_task, ids(request)))
 
 
-async def _react(request: web.Request, done: Completion, now: datetime) -> None:
+async def react(request: web.Request, done: Completion, now: datetime) -> None:
     policy = ReactionPolicy.from_settings(request.app[SETTINGS])
     try:
         await asyncio.to_thread(units.run, request.app[DB], react_to_completion, policy, done, now=now)
@@ -219,7 +219,7 @@ async def create(request: web.Request) -> web.Response:
     body, _ = await parse_body(request, cm.TaskCreate)
     app = request.app
     new = web_tasks.NewTask(body.description, body.due_date, body.group_id, tuple(body.assignees), body.points,
-                            None if body.nag is None else body.nag.every_hours)
+                            None if body.nag is None else body.nag.every_hours, tuple(body.items))
     announcing = web_tasks.Announcing(app[SETTINGS].rq_max_attempts, app[SETTINGS].default_language)
     key = await asyncio.to_thread(app[PUBLIC_IDS].key)
     task = await asyncio.to_thread(units.run, app[DB], web_tasks.create_from_web, gating(request),

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
+from taskcore.checklists import MAX_ITEM_LENGTH, MAX_ITEMS
 from taskcore.chores.points import DEFAULT_POINTS
 from taskcore.public_ids import PUBLIC_ID_PATTERN
 from taskcore.text import MAX_DESCRIPTION
@@ -71,6 +72,10 @@ class TaskCreate(BaseModel):
         DEFAULT_POINTS, ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25); absent: 1.")
     nag: NagIn | None = Field(None, description="Nag every N hours once overdue: a group task with a due date "
                                                 "only; absent or null: it does not nag.")
+    items: Annotated[list[str], _at_most(MAX_ITEMS, f"admite hasta {MAX_ITEMS} elementos")] = Field(
+        default_factory=list, json_schema_extra={"maxItems": MAX_ITEMS},
+        description=f"Its checklist (SPEC section 41): up to {MAX_ITEMS} items, each 1 to {MAX_ITEM_LENGTH} "
+                    "characters after sanitising; absent: none.")
 
 
 class MemberOut(BaseModel):

@@ -52,7 +52,8 @@ def utc_stamp(moment: datetime | None) -> str | None:
 
 def task_item(task: Task, ids: Ids) -> dict[str, Any]:
     """One task item: {id, description, due_date, group_id, group_name, completion, assignees (each with their
-    part: done, done_at), created_*, completed*, recurrence, nag, photo_required, proof}."""
+    part: done, done_at), created_*, completed*, recurrence, nag, photo_required, proof, items (the checklist:
+    n, text, done)}."""
     return {
         "id": task.id,
         "description": task.description,
@@ -73,11 +74,13 @@ def task_item(task: Task, ids: Ids) -> dict[str, Any]:
         "photo_required": task.photo_required,
         "proof": None if task.proof is None else proof(task.id, task.proof.state.value, utc_stamp(task.proof.at),
                                                        task.proof.file_name, ids),
+        "items": [{"n": item.n, "text": item.text, "done": item.done} for item in task.items],
     }
 
 
 def recurrence(series: Series | None, ids: Ids) -> dict[str, Any] | None:
-    """{rule, text, rotation} of a recurring task, else None."""
+    """{rule, text, rotation} of a recurring task, else None; the text in the reader's language (SPEC sections 24 and
+    41: ``every Monday from April to September``)."""
     if series is None:
         return None
     return {"rule": series.rule, "text": rule_text(series), "rotation": [ids(person) for person in series.rotation]}
@@ -108,8 +111,9 @@ def _named(item: dict[str, Any], ids: Ids) -> dict[str, Any]:
     item["created_by"] = _maybe(ids, item["created_by"])
     item["completed_by"] = _maybe(ids, item["completed_by"])
     if item["recurrence"] is not None:
-        item["recurrence"]["text"] = rule_text(Recurrence(item["recurrence"]["rule"], item["recurrence"]["text"]))
-        item["recurrence"]["rotation"] = [ids(person) for person in item["recurrence"]["rotation"]]
+        kept = item["recurrence"]
+        kept["text"] = rule_text(Recurrence(kept["rule"], kept["text"]))  # the reader's words, as task_item's
+        kept["rotation"] = [ids(person) for person in kept["rotation"]]
     if item["proof"] is not None:
         kept = item["proof"]
         item["proof"] = proof(item["id"], kept["state"], kept["at"], kept["file"], ids)

@@ -12,7 +12,7 @@ from aiohttp import web
 
 from tasksvc_run.web import access_models as am
 from tasksvc_run.web import answer_models as out
-from tasksvc_run.web import calendar, display, me, penalties, proof, rewards, task_files, tokens
+from tasksvc_run.web import calendar, checklists, display, me, penalties, proof, rewards, task_files, tokens
 from tasksvc_run.web import creation_models as cm
 from tasksvc_run.web import models as m
 from tasksvc_run.web import problem_models as pm
@@ -93,6 +93,7 @@ ROUTES: tuple[ApiRoute, ...] = (
     *me.ME_ROUTES, *proof.PROOF_ROUTES, *rewards.REWARD_ROUTES,  # SPEC section 34
     *penalties.PENALTY_ROUTES, *display.DISPLAY_ROUTES,  # SPEC section 41
     *task_files.FILE_ROUTES,  # CSV export and import (SPEC section 35)
+    *checklists.CHECKLIST_ROUTES,  # a checklist's item ticked (SPEC section 41)
 )
 
 

@@ -64,6 +64,7 @@ class ImportLine(BaseModel):
     points: int
     warning: str | None = Field(None, description="A date before today or more than a year ahead, flagged in the "
                                                   "reader's language (the line is still imported).")
+    items: list[str] = Field(default_factory=list, description="Its checklist (SPEC section 41), in order.")
 
 
 class ImportLineError(BaseModel):
@@ -166,7 +167,8 @@ def preview_body(sheet: Sheet, today: date) -> dict[str, Any]:
     note = order_note(sheet.dates)
     return {"rows": [{"line": row.line, "description": row.description,
                       "due_date": row.due.isoformat() if row.due else None, "assignees": list(row.names),
-                      "recurrence": _rule(row), "points": row.points, "warning": date_warning(row.due, today)}
+                      "recurrence": _rule(row), "points": row.points, "warning": date_warning(row.due, today),
+                      "items": list(row.items)}
                      for row in sheet.rows],
             "errors": [{"line": error.line, "message": error.message} for error in sheet.errors],
             "date_order": sheet.dates.order.value, "notes": [note] if note else []}

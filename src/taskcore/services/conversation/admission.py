@@ -26,7 +26,7 @@ from taskcore.chat.decide import ADMIN_FAMILY
 from taskcore.chat.notices import discovery
 from taskcore.chat.policy import ChatPolicy, Moment
 from taskcore.chat.result import ChatResult, MetricEvent
-from taskcore.conversation import ConversationAction
+from taskcore.conversation import Reply
 from taskcore.gateway.events import InboundMessage
 from taskcore.identity import needs_rekey, user_jid
 from taskcore.languages import effective_language
@@ -55,7 +55,7 @@ class Admitted:
 
 
 def admit(store: ConversationStore, policy: ChatPolicy, msg: InboundMessage, moment: Moment, *,
-          family: str | None, reply: ConversationAction | None, sighted: bool | None = None,
+          family: str | None, reply: Reply | None, sighted: bool | None = None,
           linked: str | None = None) -> Admitted | ChatResult:
     """Steps 1-6 of the module docstring: the message admitted, or the result it ends with. ``family`` is the
     command family of its first word, ``reply`` what its reply word or reaction asks; ``sighted`` whether the

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from taskcore.chat import replies
+from taskcore.chat.checklist_replies import items_inline
 from taskcore.chat.commands import ListTasks, TaskInfo
 from taskcore.chat.info_replies import task_info
 from taskcore.chat.result import Answer, rejected
@@ -43,7 +44,7 @@ def _group_list(turn: Turn, group_id: str) -> Answer:
     today = turn.today
     away = quiet.away_today(turn.uow, user_ids={p.id for t in page.items for p in t.assignees}, today=today)
     lines = [replies.list_heading(page.total, group=True),
-             *(replies.task_line(t, group=True, today=today, away=away) for t in page.items)]
+             *(replies.task_line(t, group=True, today=today, away=away) + items_inline(t.items) for t in page.items)]
     return Answer(_with_more(lines, page.total - len(page.items)))
 
 
@@ -56,7 +57,7 @@ def _by_group(items: Sequence[Task], today: date) -> list[str]:
     lines: list[str] = []
     for (in_group, name, _gid), group_tasks in sorted(sections.items(), key=lambda item: item[0]):
         lines.append(f"*{name if in_group else _(replies.PERSONAL_HEADING)}*")
-        lines.extend(replies.task_line(t, group=False, today=today) for t in group_tasks)
+        lines.extend(replies.task_line(t, group=False, today=today) + items_inline(t.items) for t in group_tasks)
     return lines
 
 

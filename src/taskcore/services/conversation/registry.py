@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from taskcore.chat import (
     calendar_args,
+    checklist_args,
     chore_args,
     chore_commands,
     commands,
@@ -48,6 +49,7 @@ from taskcore.services.conversation import (
     admin,
     approvals,
     calendar,
+    checklists,
     chores,
     language,
     listing,
@@ -133,13 +135,19 @@ def _one_id(make: Callable[[int], Command], name: str) -> Parser:
 ROWS: tuple[Row, ...] = (
     Row("task.ayuda", _bare(commands.Help()), (on(commands.Help, _help),), N_("/t ayuda"), checked_first=True),
     Row("task.nueva", parse_new, (on(commands.NewTask, tasks.new_task_nagged),),
-        N_("/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir]"),
+        N_("/t nueva <texto> [cada <regla>] [fecha] [@mención...] [!todos] [!turnos|!reparto] [!N] [!insistir] "
+           "[: <elemento>, <elemento>...]"),
         N_("/t nueva comprar pan mañana @Ana"), checked_first=True,
         flags=frozenset({"each", "nag", "photo", "rotation", "balanced"})),
     Row("task.ver", _bare(commands.ListTasks()), (on(commands.ListTasks, listing.list_tasks),), N_("/t ver"),
         checked_first=True),
-    Row("task.x", task_args.parse_complete, (on(commands.Complete, tasks.complete),), N_("/t x <id> [<id>...]"),
-        N_("/t x 12 15")),
+    Row("task.x", checklist_args.parse_complete_or_tick,
+        (on(commands.Complete, tasks.complete), on(checklist_args.TickItems, checklists.tick_items)),
+        N_("/t x <id> [<id>...] · /t x <id>.<n> (un elemento de su lista)"), N_("/t x 12 15")),
+    Row("task.añadir", checklist_args.parse_add, (on(checklist_args.AddItems, checklists.add_items),),
+        N_("/t añadir <id> <elemento>[, <elemento>...]"), N_("/t añadir 12 horno, nevera")),
+    Row("task.quitar", checklist_args.parse_remove, (on(checklist_args.RemoveItem, checklists.remove_item),),
+        N_("/t quitar <id> <n>"), N_("/t quitar 12 2")),
     Row("task.info", _one_id(commands.TaskInfo, "info"), (on(commands.TaskInfo, listing.show_task),),
         N_("/t info <id>"), N_("/t info 12"), checked_first=True),
     Row("task.tomar", _one_id(commands.Claim, "tomar"), (on(commands.Claim, tasks.claim),), N_("/t tomar <id>"),

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from taskcore.chat import replies, witness_replies
+from taskcore.chat import checklist_replies, replies, witness_replies
 from taskcore.chat.commands import (
     Claim,
     Complete,
@@ -112,11 +112,13 @@ def _create(turn: Turn, cmd: NewTask, people: list[tuple[str, Mention]]) -> Answ
     task = tasks.create_task(turn.uow, creator=turn.user_id, description=cmd.description, group_id=turn.group_id,
                              due=cmd.due, assignees=users, origin=origin, completion=completion, now=now,
                              recurrence=cmd.recurrence, rotation=users if cmd.rotation else (),
-                             today=turn.today, points=cmd.points, balanced=cmd.balanced)
+                             today=turn.today, points=cmd.points, balanced=cmd.balanced, items=cmd.items)
     mentions = tuple(mention for _, mention in people)
     text = replies.created(task.id, task.description, task.due_date, [m.shown for m in mentions],
                            in_group=turn.group_id is not None, each=cmd.each, series=task.recurrence,
                            points=cmd.points, today=turn.today)
+    if task.items:  # its checklist (SPEC section 41)
+        text += checklist_replies.new_items(task.items)
     return Answer(text, mentions=mentions, task_id=task.id)
 
 

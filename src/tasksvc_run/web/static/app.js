@@ -102,6 +102,28 @@
     progress.hidden = !each;
   }
 
+  // The checklist (SPEC section 41): one tick button per item, disabled once ticked or the task is done.
+  function fillItems(item, task) {
+    const list = item.querySelector('[data-field="items"]');
+    if (!list) { return; }
+    list.replaceChildren();
+    list.hidden = !task.items.length;
+    task.items.forEach(function (entry) {
+      const row = document.createElement("li");
+      row.className = "task-item" + (entry.done ? " is-done" : "");
+      row.dataset.item = String(entry.n);
+      const tick = document.createElement("button");
+      tick.type = "button";
+      tick.className = "tick";
+      tick.dataset.tick = String(entry.n);
+      tick.setAttribute("aria-pressed", entry.done ? "true" : "false");
+      tick.disabled = entry.done || task.completed;
+      tick.append(entry.done ? "☑" : "☐", span("visually-hidden", " " + (entry.done ? t("itemDone") : t("itemPending"))));
+      row.append(tick, span("item-text", entry.n + ". " + entry.text));
+      list.append(row);
+    });
+  }
+
   // Mirrors templates/_task.html for one task item returned by the API.
   function fill(item, task) {
     const part = task.assignees.find(function (p) { return p.id === me; });
@@ -115,6 +137,7 @@
     const repeats = setText(item, "recurrence", task.recurrence
       ? "↻ " + task.recurrence.text + (task.recurrence.rotation.length ? " · " + t("turns") : "") : "");
     if (repeats) { repeats.hidden = !task.recurrence; }
+    fillItems(item, task);
     item.querySelector('[data-field="done"]').hidden = !task.completed;
     item.classList.toggle("is-done", task.completed);
     item.querySelector(".task-actions").hidden = task.completed;
@@ -147,6 +170,19 @@
       if (item) { item.removeAttribute("aria-busy"); }
     }
   }
+
+  document.addEventListener("click", function (event) {
+    const tick = event.target.closest("button[data-tick]");
+    if (!tick) { return; }
+    const item = tick.closest("[data-task-id]");
+    busy(tick, item, async function () {
+      const task = await api("POST", "/api/tasks/" + item.dataset.taskId + "/items/" + tick.dataset.tick + "/tick");
+      fill(item, task);
+      say((task.completed ? DONE_TEXT.complete : t("doneTick")) + (task.next ? " " + t("next", { id: task.next.id,
+        date: task.next.due_date ? ddmm(task.next.due_date) : t("noDateLower") }) : ""));
+      item.querySelector(".task-desc").focus({ preventScroll: true });
+    });
+  });
 
   document.addEventListener("click", function (event) {
     const button = event.target.closest("button[data-action]");
