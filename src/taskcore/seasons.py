@@ -114,10 +114,11 @@ def runs(months: frozenset[int]) -> list[tuple[int, int]]:
 def read_window(terms: Sequence[str], at: int) -> tuple[frozenset[int], int] | None:
     """The window at ``terms[at]`` (``de abril a septiembre``, ``from November to March``, ``en abril``) and how many
     terms it takes; None when none starts there."""
-    said = _said(terms, at, "season")
-    if said == "in" and (month := _month(terms, at + 1)) is not None:
+    if _said(terms, at, "season") == "in" and (month := _month(terms, at + 1)) is not None:
         return frozenset({month}), 2
-    if said != "from" or (first := _month(terms, at + 1)) is None or _said(terms, at + 2, "season") != "to":
+    # its ends are a range's (the lexicons' ``range`` words: ``de ... a``, ``from ... to``), as in quiet hours
+    if _said(terms, at, "range") != "from" or (first := _month(terms, at + 1)) is None or \
+            _said(terms, at + 2, "range") != "to":
         return None
     last = _month(terms, at + 3)
     if last is None:

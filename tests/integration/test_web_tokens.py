@@ -152,6 +152,7 @@ SAMPLES: dict[str, tuple[str, str, Any]] = {
     "deleteGroupDisplay": ("DELETE", f"/api/groups/{GROUP}/display", None),
     "applyMissedChore": ("POST", "/api/missed-chores/1/apply", None),
     "excuseMissedChore": ("POST", "/api/missed-chores/1/excuse", {"reason": "estaba de viaje"}),
+    "tickTaskItem": ("POST", "/api/tasks/{task}/items/1/tick", None),  # the sample task has a checklist
 }
 
 
@@ -192,6 +193,9 @@ async def test_a_token_authenticates_each_endpoint_as_its_user(web: WebEnv, rout
     made = await new_token(web)
     spare = await new_token(web, name="de sobra")
     task = make_task(web.db, creator=OTHER, group_id=GROUP, assignees=(ME,), due="2026-11-30")
+    if route.operation_id == "tickTaskItem":  # a checklist to tick (SPEC section 41)
+        task = units.run(web.db, task_service.create_task, creator=OTHER, description="Limpiar", group_id=GROUP,
+                         assignees=(ME,), now=NOW, items=("horno", "nevera"))
     if route.path.startswith(("/api/groups/{id}/rewards", "/api/me/reward", "/api/me/approvals", "/api/reward",
                               "/api/groups/{id}/display", "/api/missed-chores")):
         rewarded(web.db)

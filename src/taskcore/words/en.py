@@ -117,8 +117,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.items": ("items", "checklist", "list"),
     "column.points": ("points",),
     # Seasons of a recurrence (SPEC section 41): every week from April to September, every 2 weeks the rest
-    "season.from": ("from",),
-    "season.to": ("to", "till", "until", "through"),
     "season.in": ("in",),
     "season.rest": ("the rest", "rest", "the rest of the year"),
     # Checklists (SPEC section 41): /t add 12 oven, /t remove 12 2

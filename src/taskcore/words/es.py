@@ -128,9 +128,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.recurrence": ("repetición", "se repite", "recurrencia", "regla"),
     "column.items": ("elementos", "lista", "checklist"),
     "column.points": ("puntos",),
-    # Seasons of a recurrence (SPEC section 41): cada semana de abril a septiembre, cada 2 semanas el resto
-    "season.from": ("de", "desde"),
-    "season.to": ("a", "hasta"),
+    # Seasons of a recurrence (SPEC section 41): cada semana de abril a septiembre (its ends are the range words),
+    # cada 2 semanas el resto
     "season.in": ("en",),
     "season.rest": ("el resto", "resto", "el resto del año"),
     # Checklists (SPEC section 41): /t añadir 12 horno, /t quitar 12 2

@@ -125,8 +125,6 @@ WORDS: dict[str, tuple[str, ...]] = {
     "column.items": ("itens", "lista", "checklist"),
     "column.points": ("pontos",),
     # Seasons of a recurrence (SPEC section 41): toda semana de abril a setembro, a cada 2 semanas o resto
-    "season.from": ("de", "desde"),
-    "season.to": ("a", "até"),
     "season.in": ("em",),
     "season.rest": ("o resto", "resto", "o resto do ano"),
     # Checklists (SPEC section 41): /t adicionar 12 forno, /t remover 12 2

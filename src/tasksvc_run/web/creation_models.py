@@ -72,7 +72,8 @@ class TaskCreate(BaseModel):
         DEFAULT_POINTS, ge=1, le=10, description="Effort, 1 to 10 (SPEC section 25); absent: 1.")
     nag: NagIn | None = Field(None, description="Nag every N hours once overdue: a group task with a due date "
                                                 "only; absent or null: it does not nag.")
-    items: Annotated[list[str], _at_most(MAX_ITEMS, f"admite hasta {MAX_ITEMS} elementos")] = Field(
+    items: Annotated[list[Annotated[str, WithJsonSchema(TEXT)]],
+                     _at_most(MAX_ITEMS, f"admite hasta {MAX_ITEMS} elementos")] = Field(
         default_factory=list, json_schema_extra={"maxItems": MAX_ITEMS},
         description=f"Its checklist (SPEC section 41): up to {MAX_ITEMS} items, each 1 to {MAX_ITEM_LENGTH} "
                     "characters after sanitising; absent: none.")
