@@ -22,7 +22,7 @@ from tasksvc_run import units
 from tasksvc_run.bot.runner import EventRunner
 from tasksvc_run.metrics import Metrics
 from tests.builders import NOW, wa_text
-from tests.chat_support import CODECS, policy, queued, run_all, store_events, task_rows, texts
+from tests.chat_support import CODECS, group_status, policy, queued, run_all, store_events, task_rows, texts
 from tests.fakes.clock import FrozenClock
 
 
@@ -182,3 +182,24 @@ async def test_admin_sync_asked_from_the_worker_thread_runs_on_the_event_loop(db
     await asyncio.wait_for(done.wait(), 5)
     assert [h.result.outcome for h in outcome.handled if isinstance(h.result, ChatResult)] == ["admin sync done"]
     assert asked_on == [threading.main_thread()]
+
+
+async def test_a_group_allowed_by_an_admin_is_synced_at_once_after_its_unit_commits(db: Database) -> None:
+    """Its members and their admin flags come from the gateway's participants: a group admin's commands
+    (``/t penalizacion``, ``/t pantalla``) work right after ``/admin permitir``, not at the next member sync."""
+    loop = asyncio.get_running_loop()
+    seen: list[str | None] = []
+    done = asyncio.Event()
+
+    class Sync:
+        def request_sync(self) -> None:
+            seen.append(group_status(db, "1@g.us"))
+            done.set()
+
+    bot = runner(db, sync=Sync)
+    bot.bind_loop(loop)
+    await asyncio.to_thread(bot.run_arrived, arrived(wa_text("hola", sender="34600999999", group="1@g.us")), 1000)
+    assert not done.is_set()  # a message in a group does not sync it
+    await asyncio.to_thread(bot.run_arrived, arrived(wa_text("/admin permitir 1@g.us", group=None)), 1000)
+    await asyncio.wait_for(done.wait(), 5)
+    assert seen == ["allowed"]  # asked after the commit: the sync reads the group allowed

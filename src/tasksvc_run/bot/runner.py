@@ -122,6 +122,8 @@ class EventRunner:
     def _count(self, result: ChatResult) -> None:
         for metric in result.metrics:
             self._counters[metric]()
+        if MetricEvent.ADMIN_ALLOW in result.metrics and (trigger := self._sync_trigger()) is not None:
+            trigger()  # committed: the group just allowed gets its members and admins now, not at the next sync
 
     def _moment_factory(self) -> Callable[[InboxRow | None], Moment]:
         """One instant for the batch; each event its own draw on the buckets (handled again alone, it gets the same
