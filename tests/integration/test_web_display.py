@@ -13,6 +13,7 @@ from sqlalchemy import update
 
 from taskcore.access import GatingMode
 from taskcore.errors import Forbidden
+from taskcore.services import languages
 from taskcore.services.display import issue_display, revoke_display
 from taskcore.services.tasks import complete_task
 from taskcore.storage import schema
@@ -150,3 +151,14 @@ async def test_the_api_makes_replaces_and_revokes_a_groups_address(web: WebEnv) 
     assert status == 204
     assert (await fetch(web, second))[0] == 404
     assert (await web.call("POST", "/api/groups/120363000000000099@g.us/display", user=ME))[0] == 403
+
+
+async def test_a_group_that_chose_no_language_is_shown_in_the_one_most_of_its_members_read(web: WebEnv) -> None:
+    """SPEC section 39 (found trying a British flatshare: its display was in Spanish)."""
+    for user in (OTHER, THIRD):
+        units.run(web.db, languages.choose_language, user_id=user, lang="en", default="es", now=NOW)
+    seed(web.db)
+    _status, headers, html = await fetch(web, new_display(web))
+    assert headers["Content-Language"] == "en"
+    assert '<html lang="en">' in html
+    assert "Para hoy" not in html

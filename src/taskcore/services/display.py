@@ -18,6 +18,7 @@ from taskcore.access import GatingMode, effectively_allowed
 from taskcore.chores.summary import MemberSummary
 from taskcore.errors import NotFound, TaskcoreError
 from taskcore.model import Task
+from taskcore.services.languages import group_language_of
 from taskcore.services.rewards import require_admin, require_member
 from taskcore.services.summaries import group_week
 from taskcore.services.web_auth import SECRET_BYTES, hash_secret
@@ -95,7 +96,7 @@ def read_display(uow: Reading, mode: GatingMode, *, token: str, now: datetime, z
     shown = load_tasks(conn, q.open_until(conn, group_id=group_id, last=today + WEEK, limit=SHOWN))
     due_today = tuple(task for task in shown if task.due_date is not None and task.due_date <= today)
     later = tuple(task for task in shown if task.due_date is not None and task.due_date > today)
-    lang = groups.group_language(conn, group_id) or default_language
+    lang = group_language_of(conn, group_id, default_language)  # chosen, else its members' (SPEC section 39)
     week = group_week(uow, group_id=group_id, now=now, zone=here)
     ranked = sorted(week, key=lambda line: (-line[1].points, line[0].casefold()))
     return Display(record.name, lang, today, due_today, later, tuple(ranked))
