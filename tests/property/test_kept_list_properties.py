@@ -190,7 +190,10 @@ def _kept(db: Database, cache: ListCache, user: str, mode: GatingMode, query: My
 def test_a_kept_answer_is_todays_answer_after_every_step_of_any_history(db: Database, history: list[Step]) -> None:
     _fresh(db)
     cache = ListCache(lambda: 0)
-    asked = [(user, mode, query) for user in USERS for mode in MODES for query in QUERIES]
+    # What PostgreSQL changes is the stamps' triggers (the cache and the queries are the same code): there, the page
+    # that shows everything a person sees is asked, which any missed stamp makes stale (a quarter of SQLite's reads).
+    queries = QUERIES if db.dialect == "sqlite" else QUERIES[:1]
+    asked = [(user, mode, query) for user in USERS for mode in MODES for query in queries]
     for user, mode, query in asked:  # every answer kept before the history starts
         assert _kept(db, cache, user, mode, query) == _unkept(db, user, mode, query)
     for step in history:

@@ -7,6 +7,7 @@ import asyncio
 
 from aiohttp import web
 
+from taskcore.checklists import InvalidItem
 from taskcore.errors import NotFound
 from taskcore.services import checklists as svc
 from tasksvc_run import units
@@ -14,6 +15,7 @@ from tasksvc_run.keys import CLOCK, DB, USER
 from tasksvc_run.web import answer_models as out
 from tasksvc_run.web import render
 from tasksvc_run.web.api import gating, ok, react, user_today
+from tasksvc_run.web.errors import RequestProblem
 from tasksvc_run.web.me import ids
 from tasksvc_run.web.openapi import ApiRoute
 from tasksvc_run.web.parsing import task_id_of
@@ -36,8 +38,11 @@ async def tick_item(request: web.Request) -> web.Response:
     is the occurrence a recurring task's completion created)."""
     task_id, n = task_id_of(request), _item_number(request)
     app, now, user = request.app, request.app[CLOCK].now(), request[USER]
-    done = await asyncio.to_thread(units.run, app[DB], svc.tick_items, gating(request), user_id=user,
-                                   task_id=task_id, numbers=(n,), now=now, today=user_today(request, user))
+    try:
+        done = await asyncio.to_thread(units.run, app[DB], svc.tick_items, gating(request), user_id=user,
+                                       task_id=task_id, numbers=(n,), now=now, today=user_today(request, user))
+    except InvalidItem as exc:  # the task has no item {n}: the path names nothing (404, as past 20), said why
+        raise RequestProblem(404, "not-found", str(exc)) from exc
     if done.completion is not None:
         await react(request, done.completion, now)
     following = done.completion.next_task if done.completion else None
