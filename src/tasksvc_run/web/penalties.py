@@ -13,11 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from taskcore.chores import missed_texts as texts
 from taskcore.chores.missed import MAX_REASON, Missed
-from taskcore.errors import Forbidden, NotFound
+from taskcore.errors import NotFound
 from taskcore.services import penalties
 from taskcore.shown import shown_name
 from tasksvc_run import units
-from tasksvc_run.i18n import N_, _
+from tasksvc_run.i18n import N_
 from tasksvc_run.keys import CLOCK, DB, SETTINGS, USER
 from tasksvc_run.web.api import gating, ok
 from tasksvc_run.web.errors import RequestProblem
@@ -25,7 +25,6 @@ from tasksvc_run.web.me import ids
 from tasksvc_run.web.models import PUBLIC_ID
 from tasksvc_run.web.openapi import ApiRoute
 from tasksvc_run.web.parsing import parse_body
-from tasksvc_run.web.task_form import checked_form
 
 _MAX_ID = 2**63 - 1
 GONE = N_("Esa tarea no hecha ya no existe o no es de tus grupos.")
@@ -111,19 +110,11 @@ async def excuse_missed(request: web.Request) -> web.Response:
 
 async def _page_decision(request: web.Request, *, apply: bool) -> web.Response:
     """POST /aprobaciones/faltas/{id}/aplicar|excusar: 303 back to the page, or the page with why not."""
-    from tasksvc_run.web.reward_pages import approvals_page, signed_in  # noqa: PLC0415 - the page imports this
+    from tasksvc_run.web.reward_pages import decided_on_page, reason_in  # noqa: PLC0415 - the page imports this
 
-    user = signed_in(request)
-    sent = await checked_form(request, user)
-    try:
-        await decide(request, apply=apply, reason=None if apply else sent.get("reason", "").strip() or None)
-    except RequestProblem as exc:
-        return approvals_page(request, user, error=exc.detail, status=exc.status)
-    except NotFound:
-        return approvals_page(request, user, error=_(GONE), status=404)
-    except Forbidden:
-        return approvals_page(request, user, error=_(ONLY_ADMINS), status=403)
-    raise web.HTTPSeeOther("/aprobaciones")
+    return await decided_on_page(
+        request, lambda sent: decide(request, apply=apply, reason=None if apply else reason_in(sent)),
+        gone=GONE, only_admins=ONLY_ADMINS)
 
 
 async def apply_on_page(request: web.Request) -> web.Response:

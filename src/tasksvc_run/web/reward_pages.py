@@ -9,6 +9,7 @@ call the API's use cases, so the group is told by the bot as when the API is use
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -97,16 +98,29 @@ async def refuse(request: web.Request) -> web.Response:
 
 
 async def _decided(request: web.Request, *, approve: bool) -> web.Response:
+    return await decided_on_page(request, lambda sent: decide(request, approve=approve, reason=reason_in(sent)),
+                                 gone=GONE, only_admins=ONLY_ADMINS)
+
+
+def reason_in(sent: Mapping[str, str]) -> str | None:
+    """The optional reason a form sent (blank: none)."""
+    return sent.get("reason", "").strip() or None
+
+
+async def decided_on_page(request: web.Request, decision: Callable[[Mapping[str, str]], Awaitable[object]], *,
+                          gone: str, only_admins: str) -> web.Response:
+    """A decision made with a form of the approvals page (a reward request's, a missed chore's): 303 back to the
+    page, or the page again saying why not; ``gone`` and ``only_admins`` are the message ids of its 404 and 403."""
     user = signed_in(request)
     sent = await checked_form(request, user)
     try:
-        await decide(request, approve=approve, reason=sent.get("reason", "").strip() or None)
-    except RequestProblem as exc:  # a balance too low, a request decided already: said on the page
+        await decision(sent)
+    except RequestProblem as exc:  # a balance too low, something decided already: said on the page
         return approvals_page(request, user, error=exc.detail, status=exc.status)
     except NotFound:
-        return approvals_page(request, user, error=_(GONE), status=404)
+        return approvals_page(request, user, error=_(gone), status=404)
     except Forbidden:
-        return approvals_page(request, user, error=_(ONLY_ADMINS), status=403)
+        return approvals_page(request, user, error=_(only_admins), status=403)
     raise web.HTTPSeeOther("/aprobaciones")
 
 
