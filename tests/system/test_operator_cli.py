@@ -48,6 +48,11 @@ def test_a_ctrl_c_while_dev_starts_ends_it_without_a_traceback(tmp_path: Path, a
     os.killpg(dev.pid, signal.SIGINT)
     try:
         _, err = dev.communicate(timeout=20)
+    except subprocess.TimeoutExpired as late:  # what the unit said is the only account of where it stayed
+        os.killpg(dev.pid, signal.SIGKILL)
+        dev.communicate(timeout=5)
+        said = (late.stderr or b"").decode(errors="replace")
+        pytest.fail(f"still running 20 s after Ctrl-C {after} s into its start; it logged:\n{said}")
     finally:
         if dev.poll() is None:
             os.killpg(dev.pid, signal.SIGKILL)
