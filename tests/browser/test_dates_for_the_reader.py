@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from taskcore.services.web_auth import issue_login_token
 from taskcore.storage import migrator
@@ -38,24 +39,33 @@ def server(tmp_path: Path) -> Iterator[tuple[ThreadedServer, Database]]:
         db.dispose()
 
 
-@pytest.mark.parametrize(("user", "shown", "claim"), [
-    (BRITON, "Due 1 Dec", "Claim"), (AMERICAN, "Due Dec 1", "Claim"), (SPANIARD, "Vence el 01/12", "Tomar"),
-])
-def test_a_date_is_the_reader_s_before_and_after_the_script_redraws_it(
-        server: tuple[ThreadedServer, Database], user: str, shown: str, claim: str) -> None:
+@contextmanager
+def signed_in(server: tuple[ThreadedServer, Database], user: str, path: str) -> Iterator[Page]:
+    """A phone-sized page of ``path``, signed in as ``user`` by a login link."""
     running, db = server
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = browser.new_context(viewport={"width": 360, "height": 760}).new_page()
         page.set_default_timeout(10_000)
         page.goto(f"{running.url}/login?token={units.run(db, issue_login_token, user_id=user, now=NOW)}")
-        page.goto(f"{running.url}/grupos/{GROUP}")
+        page.goto(f"{running.url}{path}")
+        try:
+            yield page
+        finally:
+            browser.close()
+
+
+@pytest.mark.parametrize(("user", "shown", "claim"), [
+    (BRITON, "Due 1 Dec", "Claim"), (AMERICAN, "Due Dec 1", "Claim"), (SPANIARD, "Vence el 01/12", "Tomar"),
+])
+def test_a_date_is_the_reader_s_before_and_after_the_script_redraws_it(
+        server: tuple[ThreadedServer, Database], user: str, shown: str, claim: str) -> None:
+    with signed_in(server, user, f"/grupos/{GROUP}") as page:
         item = page.locator("li.task", has_text="Pay the rent")
         expect(item.locator('[data-field="due"]')).to_have_text(shown)
         item.get_by_role("button", name=claim).click()
         expect(item.get_by_role("button", name=claim)).to_be_hidden()  # drawn again by the script
         expect(item.locator('[data-field="due"]')).to_have_text(shown)
-        browser.close()
 
 
 @pytest.mark.parametrize(("user", "said"), [
@@ -64,15 +74,8 @@ def test_a_date_is_the_reader_s_before_and_after_the_script_redraws_it(
 ])
 def test_the_saved_reminder_time_is_on_the_reader_s_clock(server: tuple[ThreadedServer, Database], user: str,
                                                          said: str) -> None:
-    running, db = server
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_context(viewport={"width": 360, "height": 760}).new_page()
-        page.set_default_timeout(10_000)
-        page.goto(f"{running.url}/login?token={units.run(db, issue_login_token, user_id=user, now=NOW)}")
-        page.goto(f"{running.url}/recordatorios")
+    with signed_in(server, user, "/recordatorios") as page:
         page.get_by_label("Monday to Friday").check()
         page.get_by_label(re.compile(r"^Time\b")).fill("07:15")
         page.get_by_role("button", name="Save").click()
         expect(page.get_by_role("status")).to_have_text(said)
-        browser.close()
